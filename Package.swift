@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "trigsim",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "trigsim", targets: ["trigsim"]),
+    // What a user's own tests import: load a scenario, run it, read the timeline.
+    .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+  ],
+  targets: [
+    // MARK: - Model: time, events, geometry, triggers, notification center, timeline. No I/O.
+    .target(
+      name: "TrigsimCore",
+      dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+
+    // MARK: - Geometry engine for polygon regions (GEOS C API, Debian's libgeos-dev).
+    .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+    .target(name: "TrigsimGEOS", dependencies: ["TrigsimCore", "CGEOS"]),
+
+    // MARK: - Input: every diagnostic carries file:line:column.
+    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore"]),
+    .target(
+      name: "TrigsimScenario",
+      dependencies: [
+        "TrigsimCore", "TrigsimTracks", "TrigsimGEOS",
+        .product(name: "Yams", package: "Yams"),
+      ]),
+
+    // MARK: - Command line.
+    .executableTarget(
+      name: "trigsim",
+      dependencies: [
+        "TrigsimScenario",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // MARK: - Tests (folders mirror Sources/).
+    .target(
+      name: "TrigsimTestSupport",
+      dependencies: ["TrigsimCore", "TrigsimScenario"],
+      path: "Tests/TrigsimTestSupport"),
+    .testTarget(name: "TrigsimCoreTests", dependencies: ["TrigsimCore", "TrigsimTestSupport"]),
+    .testTarget(name: "TrigsimGEOSTests", dependencies: ["TrigsimGEOS", "TrigsimTestSupport"]),
+    .testTarget(name: "TrigsimTracksTests", dependencies: ["TrigsimTracks", "TrigsimTestSupport"]),
+    .testTarget(
+      name: "TrigsimScenarioTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
+    .testTarget(
+      name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
+    .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

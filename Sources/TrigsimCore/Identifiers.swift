@@ -1,0 +1,19 @@
+/// The identifier of a monitored region, as written in the scenario.
+public struct RegionID: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+  public let rawValue: String
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+  public var description: String { rawValue }
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The identifier of a notification request (`UNNotificationRequest.identifier`).
+///
+/// Adding a request whose identifier is already pending replaces it.
+public struct NotificationID: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+  public let rawValue: String
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+  public var description: String { rawValue }
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
