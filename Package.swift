@@ -44,7 +44,7 @@ let package = Package(
     // MARK: - Tests (folders mirror Sources/).
     .target(
       name: "TrigsimTestSupport",
-      dependencies: ["TrigsimCore", "TrigsimScenario"],
+      dependencies: ["TrigsimCore"],
       path: "Tests/TrigsimTestSupport"),
     .testTarget(name: "TrigsimCoreTests", dependencies: ["TrigsimCore", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimGEOSTests", dependencies: ["TrigsimGEOS", "TrigsimTestSupport"]),

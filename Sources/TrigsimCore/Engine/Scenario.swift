@@ -1,0 +1,74 @@
+import Foundation
+
+/// Everything a run needs, already validated: the clock, the regions, what
+/// the app does and when, the track, and the platform rules.
+///
+/// Build one in code, or load one from YAML with `ScenarioLoader` in the
+/// `TrigsimScenario` module.
+public struct Scenario {
+  public var name: String
+  public var clock: ClockSettings
+  public var regions: [MonitoredRegion]
+  /// App actions, in the order they are carried out at equal instants.
+  public var actions: [ScheduledAppAction]
+  public var track: (any TrackSource)?
+  /// How the track file was named in the scenario, for the timeline header.
+  public var trackLabel: String?
+  public var platform: PlatformSettings
+
+  public init(
+    name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],
+    track: (any TrackSource)? = nil, trackLabel: String? = nil, platform: PlatformSettings = PlatformSettings()
+  ) {
+    self.name = name
+    self.clock = clock
+    self.regions = regions
+    self.actions = actions
+    self.track = track
+    self.trackLabel = trackLabel
+    self.platform = platform
+  }
+}
+
+/// The virtual clock: the window the run covers and the device's time zones.
+public struct ClockSettings: Sendable {
+  /// First instant of the run.
+  public var start: SimulationInstant
+  /// Last instant of the run, inclusive: an event at exactly `end` is in the timeline.
+  public var end: SimulationInstant
+  /// The device zone at `start`.
+  public var timeZone: TimeZone
+  /// Later device zone changes (travel), in time order.
+  public var timeZoneChanges: [TimeZoneChange]
+
+  public init(start: SimulationInstant, end: SimulationInstant, timeZone: TimeZone, timeZoneChanges: [TimeZoneChange] = []) {
+    self.start = start
+    self.end = end
+    self.timeZone = timeZone
+    self.timeZoneChanges = timeZoneChanges
+  }
+}
+
+/// The device switches to another time zone at an instant (arrival after a flight, say).
+public struct TimeZoneChange: Sendable {
+  public var instant: SimulationInstant
+  public var timeZone: TimeZone
+
+  public init(instant: SimulationInstant, timeZone: TimeZone) {
+    self.instant = instant
+    self.timeZone = timeZone
+  }
+}
+
+/// A region the scenario declares: an identifier and its geometry.
+public struct MonitoredRegion {
+  public var id: RegionID
+  public var shape: any RegionShape
+  public var origin: InputLocation?
+
+  public init(id: RegionID, shape: any RegionShape, origin: InputLocation? = nil) {
+    self.id = id
+    self.shape = shape
+    self.origin = origin
+  }
+}

@@ -1,0 +1,321 @@
+import Foundation
+
+/// Runs a scenario: replays the track and the virtual clock through the
+/// geofence, calendar and interval triggers and the notification center, and
+/// returns the timeline.
+///
+/// ```swift
+/// let timeline = try Simulation(scenario).run()
+/// print(timeline.canonicalText)
+/// ```
+///
+/// The run is a discrete-event simulation. Fixes are read one at a time; the
+/// boundary crossings of the path from the previous fix are queued as events,
+/// then every queued event up to the new fix's instant is handled in
+/// `(instant, phase, rank, sequence)` order (see `EventPhase`). Nothing reads
+/// the wall clock or a random source, so identical input gives an identical
+/// timeline.
+public struct Simulation {
+  public let scenario: Scenario
+
+  public init(_ scenario: Scenario) { self.scenario = scenario }
+
+  /// Runs the scenario from `clock.start` to `clock.end` inclusive.
+  ///
+  /// - Throws: `InputError` when the track file has bad input.
+  public func run() throws -> Timeline {
+    var run = SimulationRun(scenario)
+    try run.execute()
+    return run.timeline()
+  }
+}
+
+/// The mutable state of one run.
+struct SimulationRun {
+  let scenario: Scenario
+  let calendarEvaluator: CalendarTriggerEvaluator
+  var queue = EventQueue()
+  var center: NotificationCenterModel
+  var deviceTimeZone: TimeZone
+  var entries: [TimelineEntry] = []
+
+  // Track replay.
+  var previousFix: TrackSample?
+  /// Whether the device is inside each region at `previousFix` (geometry, not yet-handled events).
+  var insideAtPreviousFix: [Bool]
+  var crossingBuffer: [BoundaryCrossing] = []
+  var fixesRead = 0
+  var firstFixInstant: SimulationInstant?
+  var lastFixInstant: SimulationInstant?
+  var visits: [Int]
+
+  init(_ scenario: Scenario) {
+    self.scenario = scenario
+    self.calendarEvaluator = CalendarTriggerEvaluator(
+      dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
+      impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
+    self.center = NotificationCenterModel(settings: scenario.platform)
+    self.deviceTimeZone = scenario.clock.timeZone
+    self.insideAtPreviousFix = Array(repeating: false, count: scenario.regions.count)
+    self.visits = Array(repeating: 0, count: scenario.regions.count)
+    crossingBuffer.reserveCapacity(8)
+  }
+
+  var end: SimulationInstant { scenario.clock.end }
+
+  mutating func execute() throws {
+    for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
+      queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
+    }
+    for (index, action) in scenario.actions.enumerated() where action.instant <= end {
+      queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
+    }
+    if let track = scenario.track {
+      try track.readSamples { sample in
+        replay(sample)
+        handleEvents(notAfter: min(sample.instant, end))
+        return sample.instant < end
+      }
+    }
+    handleEvents(notAfter: end)
+  }
+
+  // MARK: - Track replay
+
+  /// Queues the position events between the previous fix and `fix`.
+  ///
+  /// Within the gap limit and the same segment, the path is interpolated and
+  /// every boundary crossing is queued at its instant. Across a longer gap or
+  /// a segment break the position is unknown: a `gap` event is queued at the
+  /// new fix, and a region whose side differs from the last known one gets
+  /// its entry or exit at the new fix's instant, when the device learns its
+  /// position again. The first fix of the track sets the sides and reports
+  /// nothing (a device already inside a region gets no entry).
+  mutating func replay(_ fix: TrackSample) {
+    fixesRead += 1
+    if firstFixInstant == nil { firstFixInstant = fix.instant }
+    lastFixInstant = fix.instant
+    defer { previousFix = fix }
+    guard let previous = previousFix else {
+      for (index, region) in scenario.regions.enumerated() {
+        insideAtPreviousFix[index] = region.shape.contains(fix.coordinate)
+        // A device that starts inside is on its first visit, which its first exit ends.
+        if insideAtPreviousFix[index] && fix.instant >= scenario.clock.start { visits[index] = 1 }
+      }
+      return
+    }
+    let elapsed = previous.instant.duration(to: fix.instant)
+    if fix.startsSegment || elapsed > scenario.platform.trackGapLimit {
+      queue.schedule(.trackGap(since: previous.instant), at: fix.instant, phase: .position, rank: -1)
+      for (index, region) in scenario.regions.enumerated() {
+        let inside = region.shape.contains(fix.coordinate)
+        if inside != insideAtPreviousFix[index] {
+          queue.schedule(
+            .regionCrossing(region: index, entering: inside, afterGap: true), at: fix.instant, phase: .position,
+            rank: index)
+          insideAtPreviousFix[index] = inside
+        }
+      }
+      return
+    }
+    for index in scenario.regions.indices {
+      crossingBuffer.removeAll(keepingCapacity: true)
+      scenario.regions[index].shape.appendCrossings(
+        from: previous, to: fix, insideAtStart: insideAtPreviousFix[index], into: &crossingBuffer)
+      for crossing in crossingBuffer {
+        queue.schedule(
+          .regionCrossing(region: index, entering: crossing.entering, afterGap: false), at: crossing.instant,
+          phase: .position, rank: index)
+      }
+      if let last = crossingBuffer.last { insideAtPreviousFix[index] = last.entering }
+    }
+  }
+
+  // MARK: - Events
+
+  mutating func handleEvents(notAfter horizon: SimulationInstant) {
+    while let event = queue.popNext(notAfter: horizon) {
+      handle(event)
+    }
+  }
+
+  mutating func handle(_ event: ScheduledEvent) {
+    let now = event.instant
+    switch event.kind {
+    case .timeZoneChange(let index):
+      changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
+    case .appAction(let index):
+      perform(scenario.actions[index].action, at: now)
+    case .trackGap(let since):
+      let duration = since.duration(to: now)
+      let reason = duration > scenario.platform.trackGapLimit ? "no fix for \(duration)" : "new track segment"
+      record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
+    case .regionCrossing(let index, let entering, let afterGap):
+      crossRegion(index, entering: entering, afterGap: afterGap, at: now)
+    case .timeTriggerDue(let id, let token):
+      deliverTimeTrigger(id, token: token, at: now)
+    }
+  }
+
+  mutating func perform(_ action: AppAction, at now: SimulationInstant) {
+    switch action {
+    case .add(let request):
+      add(request, at: now)
+    case .removePending(let id):
+      if let removed = center.removePending(id) {
+        record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary)])
+      } else {
+        record(
+          .warning, id.rawValue, at: now,
+          [TimelineField("reason", "remove ignored: no pending request has this identifier (already delivered, dropped or never added)")])
+      }
+    }
+  }
+
+  mutating func add(_ request: NotificationRequest, at now: SimulationInstant) {
+    var firstDelivery: SimulationInstant?
+    switch request.trigger {
+    case .calendar(let trigger):
+      firstDelivery = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
+      if firstDelivery == nil {
+        record(
+          .warning, request.id.rawValue, at: now,
+          [TimelineField("trigger", request.trigger.summary),
+           TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
+        if let replaced = center.removePending(request.id) {
+          record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
+        }
+        return
+      }
+    case .interval(let trigger):
+      firstDelivery = now.advanced(by: trigger.interval)
+    case .region:
+      firstDelivery = nil
+    }
+    let outcome = center.add(request, at: now, firstDelivery: firstDelivery)
+    if let replaced = outcome.replaced {
+      record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
+    }
+    if let reason = outcome.rejectedReason {
+      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
+      return
+    }
+    var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
+    if let firstDelivery { fields.append(TimelineField("next", format(firstDelivery))) }
+    if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
+    record(.scheduled, request.id.rawValue, at: now, fields)
+    if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
+    for dropped in outcome.dropped {
+      record(.dropped, dropped.request.id.rawValue, at: now,
+             [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
+    }
+  }
+
+  mutating func scheduleDelivery(of pending: PendingRequest, at instant: SimulationInstant) {
+    guard instant <= end else { return }
+    queue.schedule(.timeTriggerDue(pending.request.id, token: pending.token), at: instant, phase: .timeTrigger, rank: pending.addOrdinal)
+  }
+
+  mutating func deliverTimeTrigger(_ id: NotificationID, token: Int, at now: SimulationInstant) {
+    guard let pending = center.pending[id], pending.token == token else { return }  // replaced or removed since
+    var next: SimulationInstant?
+    if pending.request.trigger.repeats {
+      switch pending.request.trigger {
+      case .calendar(let trigger):
+        next = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
+      case .interval(let trigger):
+        next = now.advanced(by: trigger.interval)
+      case .region:
+        next = nil
+      }
+    }
+    deliver(pending, at: now, next: next)
+    if let next, let updated = center.reschedule(id, nextDelivery: next) {
+      scheduleDelivery(of: updated, at: next)
+    }
+  }
+
+  mutating func deliver(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
+    let request = pending.request
+    var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
+    if let body = request.body { fields.append(TimelineField("body", body)) }
+    if let next {
+      fields.append(TimelineField("next", format(next)))
+    } else if request.trigger.repeats, case .region = request.trigger {
+      // Repeating region requests stay pending with no date.
+    } else {
+      fields.append(TimelineField("repeats", "no"))
+    }
+    record(.fired, request.id.rawValue, at: now, fields)
+    center.markDelivered(request.id, at: now, keepPending: request.trigger.repeats && (next != nil || isRegion(request)))
+  }
+
+  private func isRegion(_ request: NotificationRequest) -> Bool {
+    if case .region = request.trigger { return true }
+    return false
+  }
+
+  mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, at now: SimulationInstant) {
+    let region = scenario.regions[index]
+    if entering { visits[index] += 1 }
+    var fields = [TimelineField("visit", String(visits[index]))]
+    if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
+    record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
+    for pending in center.regionRequests(for: region.id, entering: entering) {
+      deliver(pending, at: now, next: nil)
+    }
+  }
+
+  mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
+    let previous = deviceTimeZone
+    deviceTimeZone = zone
+    record(.timezone, zone.identifier, at: now, [TimelineField("from", previous.identifier)])
+    let justBefore = now.advanced(byMilliseconds: -1)
+    for pending in center.floatingCalendarRequests() {
+      guard case .calendar(let trigger) = pending.request.trigger else { continue }
+      let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)
+      guard next != pending.nextDelivery else { continue }
+      if let next, let updated = center.reschedule(pending.request.id, nextDelivery: next) {
+        record(.rescheduled, pending.request.id.rawValue, at: now,
+               [TimelineField("next", format(next)), TimelineField("previous", pending.nextDelivery.map(format) ?? "none")])
+        scheduleDelivery(of: updated, at: next)
+      }
+    }
+  }
+
+  // MARK: - Recording
+
+  /// Appends an entry, unless it is before the clock's start (fixes before
+  /// the start only establish which side of each region the device is on).
+  mutating func record(_ kind: TimelineEntry.Kind, _ subject: String, at instant: SimulationInstant, _ fields: [TimelineField]) {
+    guard instant >= scenario.clock.start else { return }
+    entries.append(
+      TimelineEntry(
+        instant: instant, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date), kind: kind,
+        subject: subject, fields: fields))
+  }
+
+  func format(_ instant: SimulationInstant) -> String {
+    InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
+  }
+
+  func timeline() -> Timeline {
+    var header = [
+      TimelineField("scenario", scenario.name),
+      TimelineField("time zone", scenario.clock.timeZone.identifier),
+      TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
+      TimelineField("platform", scenario.platform.summary),
+    ]
+    for region in scenario.regions {
+      header.append(TimelineField("region \(region.id)", region.shape.summary))
+    }
+    if let label = scenario.trackLabel {
+      var track = "\(label), \(fixesRead) fixes read"
+      if let first = firstFixInstant, let last = lastFixInstant {
+        track += " from \(InstantFormatter.utc.string(for: first)) to \(InstantFormatter.utc.string(for: last))"
+      }
+      header.append(TimelineField("track", track))
+    }
+    return Timeline(header: header, entries: entries)
+  }
+}

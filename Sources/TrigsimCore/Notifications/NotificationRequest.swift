@@ -1,0 +1,38 @@
+/// A notification request as an app passes it to `UNUserNotificationCenter.add`.
+public struct NotificationRequest: Sendable {
+  public var id: NotificationID
+  public var title: String
+  public var body: String?
+  public var trigger: Trigger
+  /// Where the scenario declares this request, for messages.
+  public var origin: InputLocation?
+
+  public init(id: NotificationID, title: String, body: String? = nil, trigger: Trigger, origin: InputLocation? = nil) {
+    self.id = id
+    self.title = title
+    self.body = body
+    self.trigger = trigger
+    self.origin = origin
+  }
+}
+
+/// Something the app does at an instant of the scenario.
+public enum AppAction: Sendable {
+  /// `add(_:)`: schedule a request (replacing a pending one with the same identifier).
+  case add(NotificationRequest)
+  /// `removePendingNotificationRequests(withIdentifiers:)`.
+  case removePending(NotificationID)
+}
+
+/// An app action placed at an instant, with where the scenario asked for it.
+public struct ScheduledAppAction: Sendable {
+  public var instant: SimulationInstant
+  public var action: AppAction
+  public var origin: InputLocation?
+
+  public init(instant: SimulationInstant, action: AppAction, origin: InputLocation? = nil) {
+    self.instant = instant
+    self.action = action
+    self.origin = origin
+  }
+}

@@ -1,0 +1,45 @@
+/// The platform rules a run uses. Every value is printed in the timeline
+/// header, so a baseline records the rules it was produced under.
+///
+/// Defaults follow what current iOS versions were observed to do; see the
+/// README's "Platform model" section for the sources.
+public struct PlatformSettings: Sendable {
+  /// Most pending requests the notification center keeps (iOS: 64).
+  public var pendingLimit: Int = 64
+  /// Which requests survive when an add goes over `pendingLimit`.
+  public var retention: PendingRetentionPolicy = .lastAdded
+  /// Most distinct regions that pending location triggers may monitor (iOS: 20).
+  public var monitoredRegionLimit: Int = 20
+  /// DST-gap rule for calendar triggers.
+  public var dstGapPolicy: DSTGapPolicy = .nextTimePreservingSmallerComponents
+  /// Repeated-hour rule for calendar triggers.
+  public var repeatedTimePolicy: RepeatedTimeChoice = .first
+  /// Rule for calendar dates no month has (31 June).
+  public var impossibleDatePolicy: ImpossibleDatePolicy = .rollOver
+  /// Longest span between two fixes over which the device path is
+  /// interpolated; over it the position is unknown and no crossing is
+  /// interpolated.
+  public var trackGapLimit: SimulationDuration = .minutes(5)
+
+  public init() {}
+
+  /// `pending-limit=64 retention=last-added …`, for the timeline header.
+  public var summary: String {
+    "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
+      + "dst-gap=\(dstGapPolicy.rawValue) repeated-time=\(repeatedTimePolicy.rawValue) "
+      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit)"
+  }
+}
+
+/// Which pending requests the notification center keeps when an add would
+/// exceed the pending limit. Every request dropped is reported in the timeline.
+public enum PendingRetentionPolicy: String, Sendable, CaseIterable {
+  /// Keep the most recently added requests: the oldest-added pending request
+  /// is dropped (iOS 11.2 and later, and an iOS 18.5 probe).
+  case lastAdded = "last-added"
+  /// Keep the requests that deliver soonest: the one whose next delivery is
+  /// latest is dropped; location requests (no delivery date) count as latest,
+  /// and among equals the most recently added is dropped (the documented
+  /// `UILocalNotification` rule, iOS 10).
+  case soonest
+}

@@ -1,0 +1,84 @@
+/// One line of the timeline: something that happened at an instant.
+public struct TimelineEntry: Hashable, Sendable {
+  /// What happened. The raw value is the word printed in every output format.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// A request became pending (`add`), with its first delivery when it has one.
+    case scheduled
+    /// An `add` replaced a pending request with the same identifier.
+    case replaced
+    /// A request's next delivery moved (a floating calendar trigger after a time-zone change).
+    case rescheduled
+    /// The notification was delivered.
+    case fired
+    /// The device entered a region.
+    case enter
+    /// The device left a region.
+    case exit
+    /// The app removed a pending request.
+    case removed
+    /// The notification center dropped a request (pending or region limit), with the reason.
+    case dropped
+    /// Something the platform accepts silently but that never does what was meant.
+    case warning
+    /// The device changed time zone.
+    case timezone
+    /// The track had no fix for longer than the gap limit (or a segment broke):
+    /// the position was unknown and no crossing was interpolated.
+    case gap
+  }
+
+  public var instant: SimulationInstant
+  /// The device's offset from UTC at `instant`, in seconds (for printing local time).
+  public var utcOffsetSeconds: Int
+  public var kind: Kind
+  /// What the entry is about: a notification identifier, a region identifier, a time zone, or `track`.
+  public var subject: String
+  /// Further details in a fixed order per kind.
+  public var fields: [TimelineField]
+
+  public init(
+    instant: SimulationInstant, utcOffsetSeconds: Int, kind: Kind, subject: String, fields: [TimelineField] = []
+  ) {
+    self.instant = instant
+    self.utcOffsetSeconds = utcOffsetSeconds
+    self.kind = kind
+    self.subject = subject
+    self.fields = fields
+  }
+
+  /// The value of the field named `key`, if present.
+  public subscript(field key: String) -> String? { fields.first { $0.key == key }?.value }
+
+  /// `2026-03-28T08:00:00.000+01:00`
+  public var localInstant: String { InstantFormatter.format(instant, offsetSeconds: utcOffsetSeconds) }
+}
+
+/// A named detail of a timeline entry.
+public struct TimelineField: Hashable, Sendable {
+  public var key: String
+  public var value: String
+
+  public init(_ key: String, _ value: String) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// The result of a run: a header describing the inputs and rules, and the
+/// entries in the order they happened.
+///
+/// Entries are in non-decreasing instant order; entries at the same instant
+/// are in the order the engine handled them (see `EventPhase`).
+public struct Timeline: Hashable, Sendable {
+  /// Ordered `key: value` lines describing the run (scenario, zone, clock, platform rules, track).
+  public var header: [TimelineField]
+  public var entries: [TimelineEntry]
+
+  public init(header: [TimelineField] = [], entries: [TimelineEntry] = []) {
+    self.header = header
+    self.entries = entries
+  }
+
+  /// The entries of one kind.
+  public func entries(_ kind: TimelineEntry.Kind) -> [TimelineEntry] { entries.filter { $0.kind == kind } }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Computes the next delivery of calendar triggers with Foundation's
+/// `Calendar.nextDate(after:matching:matchingPolicy:repeatedTimePolicy:direction:)`
+/// on a Gregorian calendar, the same algorithm the platform's Foundation uses.
+///
+/// Rules:
+/// - The next delivery is strictly after the given instant.
+/// - Floating triggers (no time zone) are evaluated in the device zone passed in.
+/// - A wall-clock time that does not exist (the hour skipped when clocks go
+///   forward) follows `dstGapPolicy`; a wall-clock time that occurs twice
+///   (clocks go back) follows `repeatedTimePolicy`.
+/// - The answer must fall on a day that has the requested year, month, day
+///   and weekday. Foundation's non-strict policies also "roll" dates, so when
+///   it does not:
+///   - a full date (year, month and day) that exists but has passed never
+///     delivers (an iOS 18.5 probe: `nextTriggerDate()` is nil and the request
+///     is not kept);
+///   - a date no calendar has (31 June, 30 February) follows
+///     `impossibleDatePolicy`.
+public struct CalendarTriggerEvaluator: Sendable {
+  public var dstGapPolicy: DSTGapPolicy
+  public var repeatedTimePolicy: RepeatedTimeChoice
+  public var impossibleDatePolicy: ImpossibleDatePolicy
+
+  public init(
+    dstGapPolicy: DSTGapPolicy, repeatedTimePolicy: RepeatedTimeChoice, impossibleDatePolicy: ImpossibleDatePolicy = .rollOver
+  ) {
+    self.dstGapPolicy = dstGapPolicy
+    self.repeatedTimePolicy = repeatedTimePolicy
+    self.impossibleDatePolicy = impossibleDatePolicy
+  }
+
+  /// The first instant strictly after `instant` that matches, or nil when none does.
+  public func nextDelivery(
+    of trigger: CalendarTrigger, after instant: SimulationInstant, deviceTimeZone: TimeZone
+  ) -> SimulationInstant? {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = trigger.timeZone ?? deviceTimeZone
+    let components = trigger.components
+    guard let next = search(calendar, components, after: instant, policy: dstGapPolicy.matchingPolicy) else { return nil }
+    if fallsOnRequestedDay(next, components, calendar) { return next }
+    if let year = components.year, let month = components.month, let day = components.day,
+      calendar.date(from: DateComponents(year: year, month: month, day: day)).map({
+        calendar.component(.day, from: $0) == day
+      }) == true
+    {
+      return nil  // A real date that has passed.
+    }
+    return search(calendar, components, after: instant, policy: impossibleDatePolicy.matchingPolicy)
+  }
+
+  /// Foundation's next match strictly after `instant`. Foundation matches
+  /// whole seconds, so the search starts at the current second and steps past
+  /// any answer that is not strictly later.
+  private func search(
+    _ calendar: Calendar, _ components: CalendarComponents, after instant: SimulationInstant, policy: Calendar.MatchingPolicy
+  ) -> SimulationInstant? {
+    var after = SimulationInstant(millisecondsSinceEpoch: floorDivide(instant.millisecondsSinceEpoch, 1000).quotient * 1000)
+    for _ in 0..<4 {
+      guard
+        let date = calendar.nextDate(
+          after: after.date, matching: components.dateComponents, matchingPolicy: policy,
+          repeatedTimePolicy: repeatedTimePolicy.foundationPolicy, direction: .forward)
+      else { return nil }
+      let next = SimulationInstant(date)
+      if next > instant { return next }
+      after = next
+    }
+    return nil
+  }
+
+  private func fallsOnRequestedDay(_ instant: SimulationInstant, _ components: CalendarComponents, _ calendar: Calendar) -> Bool {
+    let found = calendar.dateComponents([.year, .month, .day, .weekday], from: instant.date)
+    return (components.year == nil || components.year == found.year) && (components.month == nil || components.month == found.month)
+      && (components.day == nil || components.day == found.day) && (components.weekday == nil || components.weekday == found.weekday)
+  }
+}
+
+/// What a calendar trigger does with a date that no month has (day 31 in
+/// June, 30 February).
+public enum ImpossibleDatePolicy: String, Sendable, CaseIterable {
+  /// Default: the first moment after it, e.g. 1 July 00:00 for 31 June
+  /// (Foundation's `.nextTime`; reported on iOS in Open Radar 32865247).
+  case rollOver = "roll-over"
+  /// Skip to the next month that has the day (Foundation's `.strict`).
+  case skip
+
+  var matchingPolicy: Calendar.MatchingPolicy { self == .rollOver ? .nextTime : .strict }
+}
+
+/// What a calendar trigger does when its wall-clock time falls in the hour
+/// skipped when clocks go forward (and, for impossible dates such as 31 June,
+/// which date it moves to). Names follow `Calendar.MatchingPolicy`.
+public enum DSTGapPolicy: String, Sendable, CaseIterable {
+  /// Default. 02:30 on a spring-forward day fires at 03:30 (observed on iOS 18.5).
+  case nextTimePreservingSmallerComponents = "next-time-preserving-smaller-components"
+  /// 02:30 fires at 03:00, the next existing time.
+  case nextTime = "next-time"
+  /// 02:30 fires at 01:30.
+  case previousTimePreservingSmallerComponents = "previous-time-preserving-smaller-components"
+  /// The day is skipped: 02:30 fires the next day it exists.
+  case strict
+
+  var matchingPolicy: Calendar.MatchingPolicy {
+    switch self {
+    case .nextTimePreservingSmallerComponents: .nextTimePreservingSmallerComponents
+    case .nextTime: .nextTime
+    case .previousTimePreservingSmallerComponents: .previousTimePreservingSmallerComponents
+    case .strict: .strict
+    }
+  }
+}
+
+/// Which of two occurrences of a repeated wall-clock time (clocks going back) a calendar trigger uses.
+public enum RepeatedTimeChoice: String, Sendable, CaseIterable {
+  /// Default: the earlier occurrence; a daily 01:30 reminder fires once on fall-back day.
+  case first
+  case last
+
+  var foundationPolicy: Calendar.RepeatedTimePolicy { self == .first ? .first : .last }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// What makes a notification request deliver: a calendar match, an elapsed
+/// interval, or the device crossing a region boundary.
+public enum Trigger: Sendable {
+  case calendar(CalendarTrigger)
+  case interval(IntervalTrigger)
+  case region(RegionTrigger)
+
+  /// Whether the request stays pending after it delivers.
+  public var repeats: Bool {
+    switch self {
+    case .calendar(let trigger): trigger.repeats
+    case .interval(let trigger): trigger.repeats
+    case .region(let trigger): trigger.repeats
+    }
+  }
+
+  /// One line for the timeline: `calendar hour=8 minute=0`, `interval 2h`, `region clinic on=enter`.
+  public var summary: String {
+    switch self {
+    case .calendar(let trigger): trigger.summary
+    case .interval(let trigger): "interval \(trigger.interval)"
+    case .region(let trigger): "region \(trigger.region) on=\(trigger.onSummary)"
+    }
+  }
+}
+
+/// `UNCalendarNotificationTrigger`: delivers when the device calendar matches
+/// the given components.
+///
+/// Only the components given are matched; the rest are free. Without a time
+/// zone the components are *floating*: they follow the device's current time
+/// zone, including after a time-zone change during the run. With a time zone
+/// they name a fixed instant in that zone.
+public struct CalendarTrigger: Sendable {
+  public var components: CalendarComponents
+  /// nil = floating (device zone at the time of evaluation).
+  public var timeZone: TimeZone?
+  public var repeats: Bool
+
+  public init(components: CalendarComponents, timeZone: TimeZone? = nil, repeats: Bool) {
+    self.components = components
+    self.timeZone = timeZone
+    self.repeats = repeats
+  }
+
+  public var summary: String {
+    var text = "calendar \(components)"
+    if let timeZone { text += " tz=\(timeZone.identifier)" }
+    return text
+  }
+}
+
+/// A subset of `DateComponents` that calendar triggers match on.
+public struct CalendarComponents: Hashable, Sendable, CustomStringConvertible {
+  public var year: Int?
+  public var month: Int?
+  public var day: Int?
+  /// 1 = Sunday … 7 = Saturday, as Foundation's Gregorian calendar numbers them.
+  public var weekday: Int?
+  public var hour: Int?
+  public var minute: Int?
+  public var second: Int?
+
+  public init(
+    year: Int? = nil, month: Int? = nil, day: Int? = nil, weekday: Int? = nil, hour: Int? = nil,
+    minute: Int? = nil, second: Int? = nil
+  ) {
+    self.year = year
+    self.month = month
+    self.day = day
+    self.weekday = weekday
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+  }
+
+  public var isEmpty: Bool { named.isEmpty }
+
+  /// The components that are set, largest first.
+  public var named: [(name: String, value: Int)] {
+    [("year", year), ("month", month), ("day", day), ("weekday", weekday), ("hour", hour), ("minute", minute),
+     ("second", second)]
+      .compactMap { name, value in value.map { (name, $0) } }
+  }
+
+  public var dateComponents: DateComponents {
+    DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second, weekday: weekday)
+  }
+
+  /// `hour=8 minute=0`
+  public var description: String { named.map { "\($0.name)=\($0.value)" }.joined(separator: " ") }
+}
+
+/// `UNTimeIntervalNotificationTrigger`: delivers a fixed time after it is added.
+///
+/// The first delivery is at add time + interval. Repeats are anchored to that
+/// first delivery (add + k × interval), so they never drift.
+public struct IntervalTrigger: Sendable {
+  /// Greater than zero; at least 60 s when repeating (the platform raises otherwise).
+  public var interval: SimulationDuration
+  public var repeats: Bool
+
+  public init(interval: SimulationDuration, repeats: Bool) {
+    self.interval = interval
+    self.repeats = repeats
+  }
+
+  /// The platform's shortest repeating interval.
+  public static let minimumRepeatingInterval = SimulationDuration.seconds(60)
+}
+
+/// `UNLocationNotificationTrigger`: delivers when the device enters or exits a region.
+public struct RegionTrigger: Sendable {
+  public var region: RegionID
+  public var notifyOnEntry: Bool
+  public var notifyOnExit: Bool
+  public var repeats: Bool
+
+  public init(region: RegionID, notifyOnEntry: Bool = true, notifyOnExit: Bool = true, repeats: Bool) {
+    self.region = region
+    self.notifyOnEntry = notifyOnEntry
+    self.notifyOnExit = notifyOnExit
+    self.repeats = repeats
+  }
+
+  var onSummary: String {
+    [notifyOnEntry ? "enter" : nil, notifyOnExit ? "exit" : nil].compactMap { $0 }.joined(separator: ",")
+  }
+}

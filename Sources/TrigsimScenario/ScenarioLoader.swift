@@ -1,0 +1,496 @@
+import Foundation
+import TrigsimCore
+import TrigsimGEOS
+import TrigsimTracks
+import Yams
+
+/// A scenario file could not be read at all (missing, unreadable, not UTF-8).
+public struct FileAccessError: Error, CustomStringConvertible, Sendable {
+  public var path: String
+  public var reason: String
+
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  public var description: String { "cannot read '\(path)': \(reason)" }
+}
+
+/// Loads a scenario from YAML, validating every value and reporting every
+/// problem at its `file:line:column` in one `InputError`.
+///
+/// The format is documented in the README ("Scenario format"). Paths inside
+/// the scenario (the track file) are relative to the scenario file's folder.
+public struct ScenarioLoader {
+  public init() {}
+
+  /// Loads the scenario at `path` (as given by the user; used in messages).
+  public func load(path: String) throws -> Scenario {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw FileAccessError(path: path, reason: exists ? "permission denied or not a regular file" : "no such file")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw FileAccessError(path: path, reason: "the file is not UTF-8 text")
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    return try load(yaml: text, file: path, baseDirectory: folder, defaultName: stem)
+  }
+
+  /// Loads a scenario from YAML text; `file` names it in messages and
+  /// `baseDirectory` resolves relative track paths.
+  public func load(yaml: String, file: String = "<scenario>", baseDirectory: String = ".", defaultName: String = "scenario") throws -> Scenario {
+    let reader = ScenarioReader(document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory)
+    let scenario = reader.read(defaultName: defaultName)
+    try reader.document.diagnostics.throwIfAny()
+    guard let scenario else {
+      throw InputError(Diagnostic(at: InputLocation(file: file, line: 1, column: 1), "the scenario could not be read"))
+    }
+    return scenario
+  }
+}
+
+/// The top-level keys of a scenario, in the order the README documents them.
+let scenarioKeys = ["trigsim", "name", "clock", "platform", "track", "regions", "notifications"]
+
+/// Turns the YAML tree into a `Scenario`; one instance per file.
+final class ScenarioReader {
+  let document: YAMLDocument
+  let baseDirectory: String
+  var deviceZone = TimeZone(identifier: "UTC")!
+  var clockStart: SimulationInstant?
+  var regionIDs: [String] = []
+
+  init(document: YAMLDocument, baseDirectory: String) {
+    self.document = document
+    self.baseDirectory = baseDirectory
+  }
+
+  func read(defaultName: String) -> Scenario? {
+    guard let root = document.root(), let top = document.mapping(root, what: "the scenario", keys: scenarioKeys) else {
+      return nil
+    }
+    if let version = top["trigsim"] {
+      if document.string(version, what: "'trigsim'") != "1" {
+        document.error(version, "unsupported scenario format version", notes: ["this trigsim reads 'trigsim: 1'"])
+      }
+    } else {
+      document.error(root, "missing 'trigsim: 1'", notes: ["add 'trigsim: 1' as the first line to name the format version"])
+    }
+    let name = top["name"].flatMap { document.string($0, what: "'name'") } ?? defaultName
+    guard let clockNode = top["clock"] else {
+      document.error(root, "missing 'clock'", notes: ["add 'clock: { start: ..., end: ..., timezone: ... }'"])
+      return nil
+    }
+    let clock = readClock(clockNode)
+    let platform = top["platform"].map(readPlatform) ?? PlatformSettings()
+    let regions = top["regions"].map(readRegions) ?? []
+    let track = top["track"].flatMap(readTrack)
+    let actions = top["notifications"].map(readNotifications) ?? []
+    guard let clock else { return nil }
+    return Scenario(
+      name: name, clock: clock, regions: regions, actions: actions, track: track?.source, trackLabel: track?.label,
+      platform: platform)
+  }
+
+  // MARK: - Values
+
+  func instant(_ node: Node, what: String) -> SimulationInstant? {
+    guard let text = document.string(node, what: what) else { return nil }
+    switch ValueSyntax.instant(text, zone: deviceZone) {
+    case .success(let instant): return instant
+    case .failure(let problem):
+      document.error(node, "\(what) '\(text)' \(problem.message)", notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
+      return nil
+    }
+  }
+
+  func duration(_ node: Node, what: String) -> SimulationDuration? {
+    guard let text = document.string(node, what: what) else { return nil }
+    guard let duration = ValueSyntax.duration(text) else {
+      document.error(node, "\(what) '\(text)' is not a duration", notes: ["write a number with a unit: 90s, 6m, 2h, 1h30m, 500ms, 1d"])
+      return nil
+    }
+    return duration
+  }
+
+  func timeZone(_ node: Node, what: String) -> TimeZone? {
+    guard let text = document.string(node, what: what) else { return nil }
+    if let zone = TimeZone(identifier: text), text.contains("/") || text == "UTC" || text == "GMT" { return zone }
+    var notes = ["use an IANA time zone name such as Europe/Copenhagen or America/New_York"]
+    if let suggestion = YAMLDocument.closest(to: text, among: TimeZone.knownTimeZoneIdentifiers.sorted()) {
+      notes.insert("did you mean '\(suggestion)'?", at: 0)
+    }
+    document.error(node, "unknown time zone '\(text)'", notes: notes)
+    return nil
+  }
+
+  func coordinate(_ node: Node, what: String) -> Coordinate? {
+    guard let pair = document.sequence(node, what: what) else { return nil }
+    guard pair.count == 2 else {
+      document.error(node, "\(what) must be [latitude, longitude], not \(pair.count) numbers")
+      return nil
+    }
+    guard let latitude = document.double(pair[0], what: "latitude"), let longitude = document.double(pair[1], what: "longitude")
+    else { return nil }
+    guard (-90...90).contains(latitude) else {
+      document.error(pair[0], "latitude \(latitude) is outside -90...90", notes: ["coordinates are [latitude, longitude]; check the order"])
+      return nil
+    }
+    guard (-180...180).contains(longitude) else {
+      document.error(pair[1], "longitude \(longitude) is outside -180...180")
+      return nil
+    }
+    return Coordinate(latitude: latitude, longitude: longitude)
+  }
+
+  // MARK: - Sections
+
+  func readClock(_ node: Node) -> ClockSettings? {
+    guard let fields = document.mapping(node, what: "'clock'", keys: ["start", "end", "timezone", "changes"]) else { return nil }
+    if let zoneNode = fields["timezone"] {
+      if let zone = timeZone(zoneNode, what: "clock timezone") { deviceZone = zone }
+    } else {
+      document.error(node, "missing 'timezone' in 'clock'", notes: ["the device time zone decides local times; add e.g. 'timezone: Europe/Copenhagen'"])
+    }
+    guard let startNode = fields["start"] else {
+      document.error(node, "missing 'start' in 'clock'")
+      return nil
+    }
+    guard let endNode = fields["end"] else {
+      document.error(node, "missing 'end' in 'clock'")
+      return nil
+    }
+    guard let start = instant(startNode, what: "clock start"), let end = instant(endNode, what: "clock end") else { return nil }
+    clockStart = start
+    if end < start {
+      document.error(endNode, "clock end is before its start", notes: ["'end' is inclusive and must be at or after 'start'"])
+      return nil
+    }
+    var changes: [TimeZoneChange] = []
+    if let list = fields["changes"].flatMap({ document.sequence($0, what: "'changes'") }) {
+      var zoneAtInstant = deviceZone
+      for item in list {
+        guard let change = document.mapping(item, what: "a time-zone change", keys: ["at", "timezone"]) else { continue }
+        guard let atNode = change["at"], let zoneNode = change["timezone"] else {
+          document.error(item, "a time-zone change needs 'at' and 'timezone'")
+          continue
+        }
+        let saved = deviceZone
+        deviceZone = zoneAtInstant
+        let at = instant(atNode, what: "time-zone change 'at'")
+        deviceZone = saved
+        guard let at, let zone = timeZone(zoneNode, what: "timezone") else { continue }
+        if let last = changes.last, at < last.instant {
+          document.error(atNode, "time-zone changes must be in time order", notes: ["this change is before the previous one"])
+          continue
+        }
+        if at < start || at > end {
+          document.error(atNode, "time-zone change is outside the clock window")
+          continue
+        }
+        changes.append(TimeZoneChange(instant: at, timeZone: zone))
+        zoneAtInstant = zone
+      }
+    }
+    return ClockSettings(start: start, end: end, timeZone: deviceZone, timeZoneChanges: changes)
+  }
+
+  func readPlatform(_ node: Node) -> PlatformSettings {
+    var settings = PlatformSettings()
+    guard let fields = document.mapping(
+      node, what: "'platform'", keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit"])
+    else { return settings }
+    if let value = fields["pendingLimit"].flatMap({ document.integer($0, what: "pendingLimit", range: 1...100_000) }) {
+      settings.pendingLimit = value
+    }
+    if let value = fields["regionLimit"].flatMap({ document.integer($0, what: "regionLimit", range: 1...100_000) }) {
+      settings.monitoredRegionLimit = value
+    }
+    if let node = fields["retention"],
+      let value = document.choice(node, what: "retention policy", PendingRetentionPolicy.allCases.map { ($0.rawValue, $0) })
+    {
+      settings.retention = value
+    }
+    if let node = fields["dstGap"], let value = document.choice(node, what: "DST gap policy", DSTGapPolicy.allCases.map { ($0.rawValue, $0) }) {
+      settings.dstGapPolicy = value
+    }
+    if let node = fields["repeatedTime"],
+      let value = document.choice(node, what: "repeated-time policy", RepeatedTimeChoice.allCases.map { ($0.rawValue, $0) })
+    {
+      settings.repeatedTimePolicy = value
+    }
+    if let node = fields["impossibleDate"],
+      let value = document.choice(node, what: "impossible-date policy", ImpossibleDatePolicy.allCases.map { ($0.rawValue, $0) })
+    {
+      settings.impossibleDatePolicy = value
+    }
+    if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {
+      if value.milliseconds <= 0 {
+        document.error(node, "gapLimit must be longer than zero")
+      } else {
+        settings.trackGapLimit = value
+      }
+    }
+    return settings
+  }
+
+  func readRegions(_ node: Node) -> [MonitoredRegion] {
+    guard let list = document.sequence(node, what: "'regions'") else { return [] }
+    var regions: [MonitoredRegion] = []
+    for item in list {
+      guard let fields = document.mapping(item, what: "a region", keys: ["id", "center", "radius", "polygon"]) else { continue }
+      guard let idNode = fields["id"], let id = document.string(idNode, what: "region id"), !id.isEmpty else {
+        document.error(item, "a region needs an 'id'")
+        continue
+      }
+      if regionIDs.contains(id) {
+        document.error(idNode, "region '\(id)' is declared twice", notes: ["region identifiers must be unique, as CLRegion identifiers are"])
+        continue
+      }
+      regionIDs.append(id)
+      let origin = document.location(item)
+      switch (fields["center"], fields["polygon"]) {
+      case (let center?, nil):
+        var radius = 100.0
+        if let radiusNode = fields["radius"] {
+          guard let value = document.double(radiusNode, what: "radius") else { continue }
+          guard value > 0 else {
+            document.error(radiusNode, "radius must be greater than 0 metres")
+            continue
+          }
+          radius = value
+        }
+        guard let coordinate = coordinate(center, what: "center") else { continue }
+        regions.append(MonitoredRegion(id: RegionID(id), shape: CircularRegion(center: coordinate, radius: radius), origin: origin))
+      case (nil, let polygon?):
+        if let radiusNode = fields["radius"] {
+          document.error(radiusNode, "'radius' applies to circles only", notes: ["remove it, or use 'center' instead of 'polygon'"])
+        }
+        guard let vertexNodes = document.sequence(polygon, what: "polygon") else { continue }
+        let vertices = vertexNodes.compactMap { coordinate($0, what: "a polygon vertex") }
+        guard vertices.count == vertexNodes.count else { continue }
+        do {
+          let shape = try PolygonRegion.make(vertices: vertices)
+          regions.append(MonitoredRegion(id: RegionID(id), shape: shape, origin: origin))
+        } catch {
+          document.error(polygon, "invalid polygon for region '\(id)': \(error.description)",
+                         notes: ["list at least three [latitude, longitude] vertices in order around the edge, without crossing edges"])
+        }
+      case (nil, nil):
+        document.error(item, "region '\(id)' needs 'center' (a circle) or 'polygon'")
+      case (_?, _?):
+        document.error(item, "region '\(id)' has both 'center' and 'polygon'", notes: ["keep one: a region is a circle or a polygon"])
+      }
+    }
+    return regions
+  }
+
+  func readTrack(_ node: Node) -> (source: any TrackSource, label: String)? {
+    guard let fields = document.mapping(
+      node, what: "'track'",
+      keys: ["file", "format", "shift", "startAt", "untimedSpeed", "timezone", "sort", "columns", "timeFormat", "delimiter", "points"])
+    else { return nil }
+    guard let fileNode = fields["file"], let file = document.string(fileNode, what: "track file"), !file.isEmpty else {
+      document.error(node, "missing 'file' in 'track'", notes: ["name a .gpx or .csv file, relative to the scenario"])
+      return nil
+    }
+    var options = TrackReadingOptions()
+    options.naiveTimeZone = deviceZone
+    options.untimedTrackStart = clockStart
+    if let node = fields["format"], let format = document.choice(node, what: "track format", [("gpx", TrackFormat.gpx), ("csv", TrackFormat.csv)]) {
+      options.format = format
+    }
+    if let node = fields["timezone"], let zone = timeZone(node, what: "track timezone") { options.naiveTimeZone = zone }
+    if let node = fields["untimedSpeed"], let speed = document.double(node, what: "untimedSpeed") {
+      if speed > 0 { options.untimedPointSpeed = speed } else { document.error(node, "untimedSpeed must be greater than 0 m/s") }
+    }
+    if let node = fields["sort"], let sort = document.bool(node, what: "sort") { options.sortByTime = sort }
+    switch (fields["shift"], fields["startAt"]) {
+    case (let shift?, nil):
+      if let value = shiftDuration(shift) { options.timeShift = .by(value) }
+    case (nil, let startAt?):
+      if document.string(startAt, what: "startAt") == "start" {
+        if let clockStart { options.timeShift = .startAt(clockStart) }
+      } else if let instant = instant(startAt, what: "startAt") {
+        options.timeShift = .startAt(instant)
+      }
+    case (_?, _?):
+      document.error(node, "'shift' and 'startAt' cannot both be given", notes: ["'startAt' moves the first fix to an instant; 'shift' moves every fix by a duration"])
+    case (nil, nil):
+      break
+    }
+    if let node = fields["columns"], let mapping = document.mapping(
+      node, what: "'columns'", keys: CSVField.allCases.map(\.rawValue))
+    {
+      for field in CSVField.allCases {
+        if let value = mapping[field.rawValue], let name = document.string(value, what: "column name") {
+          options.csv.columns[field] = name
+        }
+      }
+    }
+    if let node = fields["timeFormat"], let format = document.choice(node, what: "time format", [("auto", CSVTimeFormat.auto), ("iso8601", .iso8601), ("epoch-seconds", .epochSeconds), ("epoch-milliseconds", .epochMilliseconds)]) {
+      options.csv.timeFormat = format
+    }
+    if let node = fields["delimiter"], let text = document.string(node, what: "delimiter") {
+      if text == "," || text == ";" || text == "\t" { options.csv.delimiter = Character(text) } else {
+        document.error(node, "delimiter must be ',', ';' or a tab, not '\(text)'")
+      }
+    }
+    if let node = fields["points"], let points = document.choice(node, what: "GPX point selection", [("auto", GPXPointSelection.auto), ("tracks", .tracks), ("routes", .routes), ("waypoints", .waypoints)]) {
+      options.gpxPoints = points
+    }
+    let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
+    let source = TrackFile(path: path, options: options, referencedAt: document.location(fileNode))
+    return (source, file)
+  }
+
+  /// `shift: 2h` or `shift: -1d2h`.
+  func shiftDuration(_ node: Node) -> SimulationDuration? {
+    guard let text = document.string(node, what: "shift") else { return nil }
+    let negative = text.hasPrefix("-")
+    guard let magnitude = ValueSyntax.duration(negative ? String(text.dropFirst()) : text) else {
+      document.error(node, "shift '\(text)' is not a duration", notes: ["write a signed duration: 2h, -30m, 365d"])
+      return nil
+    }
+    return SimulationDuration(milliseconds: negative ? -magnitude.milliseconds : magnitude.milliseconds)
+  }
+
+  // MARK: - Notifications
+
+  func readNotifications(_ node: Node) -> [ScheduledAppAction] {
+    guard let list = document.sequence(node, what: "'notifications'") else { return [] }
+    var adds: [ScheduledAppAction] = []
+    var removes: [ScheduledAppAction] = []
+    for item in list {
+      guard let fields = document.mapping(item, what: "a notification", keys: ["id", "title", "body", "trigger", "add", "remove"]) else {
+        continue
+      }
+      guard let idNode = fields["id"], let id = document.string(idNode, what: "notification id"), !id.isEmpty else {
+        document.error(item, "a notification needs an 'id'", notes: ["the id is the request identifier the app passes to add()"])
+        continue
+      }
+      let title = fields["title"].flatMap { document.string($0, what: "title") } ?? ""
+      let body = fields["body"].flatMap { document.string($0, what: "body") }
+      guard let triggerNode = fields["trigger"] else {
+        document.error(item, "notification '\(id)' needs a 'trigger'", notes: ["use calendar, interval or region; see the README"])
+        continue
+      }
+      let trigger = readTrigger(triggerNode)
+      let addAt = fields["add"].flatMap { instant($0, what: "add") } ?? clockStart
+      let removeAt = fields["remove"].flatMap { instant($0, what: "remove") }
+      guard let trigger, let addAt else { continue }
+      if let removeAt, removeAt < addAt, let removeNode = fields["remove"] {
+        document.error(removeNode, "notification '\(id)' is removed before it is added")
+        continue
+      }
+      let origin = document.location(item)
+      let request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
+      adds.append(ScheduledAppAction(instant: addAt, action: .add(request), origin: origin))
+      if let removeAt {
+        removes.append(ScheduledAppAction(instant: removeAt, action: .removePending(NotificationID(id)), origin: fields["remove"].map(document.location)))
+      }
+    }
+    // Same-instant order: adds in file order, then removals in file order.
+    return adds + removes
+  }
+
+  func readTrigger(_ node: Node) -> Trigger? {
+    guard let fields = document.mapping(node, what: "a trigger", keys: ["calendar", "interval", "region", "on", "repeats"]) else { return nil }
+    let repeats = fields["repeats"].flatMap { document.bool($0, what: "repeats") } ?? false
+    let kinds = ["calendar", "interval", "region"].filter { fields[$0] != nil }
+    guard kinds.count == 1 else {
+      document.error(node, kinds.isEmpty ? "the trigger names no kind" : "the trigger names \(kinds.count) kinds (\(kinds.joined(separator: ", ")))",
+                     notes: ["give exactly one of 'calendar', 'interval' or 'region'"])
+      return nil
+    }
+    if kinds[0] != "region", let onNode = fields.keyNodes["on"] {
+      document.error(onNode, "'on' applies to region triggers only")
+    }
+    switch kinds[0] {
+    case "calendar":
+      return readCalendar(fields["calendar"]!).map { components, zone in
+        .calendar(CalendarTrigger(components: components, timeZone: zone, repeats: repeats))
+      }
+    case "interval":
+      let intervalNode = fields["interval"]!
+      guard let interval = duration(intervalNode, what: "interval") else { return nil }
+      guard interval.milliseconds > 0 else {
+        document.error(intervalNode, "interval must be greater than 0", notes: ["the platform raises 'time interval must be greater than 0'"])
+        return nil
+      }
+      if repeats && interval < IntervalTrigger.minimumRepeatingInterval {
+        document.error(intervalNode, "a repeating interval must be at least 60s, not \(interval)",
+                       notes: ["the platform raises 'time interval must be at least 60 if repeating' (NSInternalInconsistencyException)"])
+        return nil
+      }
+      return .interval(IntervalTrigger(interval: interval, repeats: repeats))
+    default:
+      let regionNode = fields["region"]!
+      guard let region = document.string(regionNode, what: "region") else { return nil }
+      guard regionIDs.contains(region) else {
+        var notes: [String] = []
+        if let suggestion = YAMLDocument.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
+        notes.append(regionIDs.isEmpty ? "declare it under 'regions:' before it is used" : "declared regions: \(regionIDs.joined(separator: ", "))")
+        document.error(regionNode, "unknown region '\(region)'", notes: notes)
+        return nil
+      }
+      var onEntry = true
+      var onExit = true
+      if let onNode = fields["on"], let list = document.sequence(onNode, what: "'on'") {
+        let words = list.compactMap { document.choice($0, what: "region event", [("enter", "enter"), ("exit", "exit")]) }
+        if list.isEmpty { document.error(onNode, "'on' lists no event", notes: ["use [enter], [exit] or [enter, exit]"]) }
+        onEntry = words.contains("enter")
+        onExit = words.contains("exit")
+      }
+      return .region(RegionTrigger(region: RegionID(region), notifyOnEntry: onEntry, notifyOnExit: onExit, repeats: repeats))
+    }
+  }
+
+  static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+  func readCalendar(_ node: Node) -> (CalendarComponents, TimeZone?)? {
+    guard let fields = document.mapping(
+      node, what: "'calendar'", keys: ["year", "month", "day", "weekday", "hour", "minute", "second", "timezone"])
+    else { return nil }
+    var components = CalendarComponents()
+    var valid = true
+    func read(_ key: String, _ range: ClosedRange<Int>) -> Int? {
+      guard let node = fields[key] else { return nil }
+      guard let value = document.integer(node, what: key, range: range) else {
+        valid = false
+        return nil
+      }
+      return value
+    }
+    components.year = read("year", 1...9999)
+    components.month = read("month", 1...12)
+    components.day = read("day", 1...31)
+    components.hour = read("hour", 0...23)
+    components.minute = read("minute", 0...59)
+    components.second = read("second", 0...59)
+    if let weekdayNode = fields["weekday"] {
+      let text = document.string(weekdayNode, what: "weekday") ?? ""
+      if let number = Int(text), (1...7).contains(number) {
+        components.weekday = number
+      } else if let index = Self.weekdays.firstIndex(of: text.lowercased()) {
+        components.weekday = index + 1
+      } else {
+        document.error(weekdayNode, "weekday must be a day name (monday) or 1...7 with 1 = Sunday, not '\(text)'")
+        valid = false
+      }
+    }
+    var zone: TimeZone?
+    if let zoneNode = fields["timezone"] {
+      zone = timeZone(zoneNode, what: "calendar timezone")
+      if zone == nil { valid = false }
+    }
+    if components.isEmpty && valid {
+      document.error(node, "the calendar trigger matches no components", notes: ["give at least one of year, month, day, weekday, hour, minute, second"])
+      return nil
+    }
+    return valid ? (components, zone) : nil
+  }
+}

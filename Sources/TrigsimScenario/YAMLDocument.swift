@@ -1,0 +1,188 @@
+import TrigsimCore
+import Yams
+
+/// Reads a YAML document as located nodes and collects diagnostics about it.
+///
+/// Every helper takes the node it reads from, so a problem is reported at the
+/// line and column of the value (or key) the user has to change.
+final class YAMLDocument {
+  let file: String
+  let text: String
+  var diagnostics = DiagnosticCollector()
+
+  init(file: String, text: String) {
+    self.file = file
+    self.text = text
+  }
+
+  func location(_ node: Node) -> InputLocation {
+    let mark = node.mark
+    return InputLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+  }
+
+  func error(_ node: Node, _ message: String, notes: [String] = []) {
+    diagnostics.append(Diagnostic(.error, at: location(node), message, notes: notes))
+  }
+
+  func error(at location: InputLocation, _ message: String, notes: [String] = []) {
+    diagnostics.append(Diagnostic(.error, at: location, message, notes: notes))
+  }
+
+  /// The root node, or nil after reporting a syntax error.
+  func root() -> Node? {
+    do {
+      guard let node = try Yams.compose(yaml: text) else {
+        error(at: InputLocation(file: file, line: 1, column: 1), "the scenario file is empty",
+              notes: ["start with 'trigsim: 1' and a 'clock:' section; see the README's scenario format"])
+        return nil
+      }
+      return node
+    } catch let yamlError as YamlError {
+      let (mark, message) = Self.describe(yamlError)
+      error(at: InputLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1), "invalid YAML: \(message)")
+      return nil
+    } catch {
+      self.error(at: InputLocation(file: file, line: 1, column: 1), "invalid YAML: \(error)")
+      return nil
+    }
+  }
+
+  private static func describe(_ error: YamlError) -> (Mark?, String) {
+    switch error {
+    case .scanner(let context, let problem, let mark, _):
+      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+    case .parser(let context, let problem, let mark, _):
+      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+    case .composer(let context, let problem, let mark, _):
+      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+    default:
+      return (nil, "\(error)")
+    }
+  }
+
+  // MARK: - Shapes
+
+  /// The node's key/value pairs after reporting unknown and repeated keys.
+  func mapping(_ node: Node, what: String, keys allowed: [String]) -> MappingFields? {
+    guard let mapping = node.mapping else {
+      error(node, "\(what) must be a mapping of keys to values", notes: ["expected keys: \(allowed.joined(separator: ", "))"])
+      return nil
+    }
+    var fields = MappingFields(node: node)
+    for (keyNode, value) in mapping {
+      guard let key = keyNode.scalar?.string else {
+        error(keyNode, "keys in \(what) must be plain names")
+        continue
+      }
+      if !allowed.contains(key) {
+        var notes: [String] = []
+        if let suggestion = Self.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
+        notes.append("\(what) accepts: \(allowed.joined(separator: ", "))")
+        error(keyNode, "unknown key '\(key)' in \(what)", notes: notes)
+        continue
+      }
+      if fields.values[key] != nil {
+        error(keyNode, "key '\(key)' appears twice in \(what)", notes: ["remove one of them"])
+        continue
+      }
+      fields.values[key] = value
+      fields.keyNodes[key] = keyNode
+    }
+    return fields
+  }
+
+  func sequence(_ node: Node, what: String) -> [Node]? {
+    guard let sequence = node.sequence else {
+      error(node, "\(what) must be a list")
+      return nil
+    }
+    return Array(sequence)
+  }
+
+  func string(_ node: Node, what: String) -> String? {
+    guard let scalar = node.scalar else {
+      error(node, "\(what) must be a single value, not a list or mapping")
+      return nil
+    }
+    return scalar.string
+  }
+
+  func double(_ node: Node, what: String) -> Double? {
+    guard let text = string(node, what: what) else { return nil }
+    guard let value = Double(text), value.isFinite else {
+      error(node, "\(what) must be a number, not '\(text)'")
+      return nil
+    }
+    return value
+  }
+
+  func integer(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
+    guard let text = string(node, what: what) else { return nil }
+    guard let value = Int(text) else {
+      error(node, "\(what) must be a whole number, not '\(text)'")
+      return nil
+    }
+    guard range.contains(value) else {
+      error(node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+      return nil
+    }
+    return value
+  }
+
+  func bool(_ node: Node, what: String) -> Bool? {
+    guard let text = string(node, what: what) else { return nil }
+    switch text {
+    case "true", "yes": return true
+    case "false", "no": return false
+    default:
+      error(node, "\(what) must be true or false, not '\(text)'")
+      return nil
+    }
+  }
+
+  /// One of a fixed set of words, with a suggestion when it is close to one.
+  func choice<T>(_ node: Node, what: String, _ options: [(String, T)]) -> T? {
+    guard let text = string(node, what: what) else { return nil }
+    if let match = options.first(where: { $0.0 == text }) { return match.1 }
+    let names = options.map(\.0)
+    var notes: [String] = []
+    if let suggestion = Self.closest(to: text, among: names) { notes.append("did you mean '\(suggestion)'?") }
+    notes.append("choose one of: \(names.joined(separator: ", "))")
+    error(node, "unknown \(what) '\(text)'", notes: notes)
+    return nil
+  }
+
+  // MARK: - Suggestions
+
+  /// The candidate nearest to `word` by edit distance, if it is near enough to be a likely typo.
+  static func closest(to word: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+    guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return nil }
+    return best.1 <= max(2, word.count / 3) ? best.0 : nil
+  }
+
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = Array(repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      swap(&previous, &current)
+    }
+    return previous[b.count]
+  }
+}
+
+/// The values of one YAML mapping, by key, with the key nodes for locations.
+struct MappingFields {
+  let node: Node
+  var values: [String: Node] = [:]
+  var keyNodes: [String: Node] = [:]
+
+  subscript(_ key: String) -> Node? { values[key] }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import TrigsimCore
+import TrigsimScenario
+
+@main
+struct TrigsimCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "trigsim",
+    abstract: "Replays movement tracks and a virtual clock through notification triggers and prints the timeline.",
+    discussion: """
+      Exit codes:
+        0   the run completed (and matched its expectation, where one was given)
+        1   the timeline differs from the expected one
+        64  the command line is wrong (unknown option, missing argument)
+        65  the input is invalid: every problem is printed as file:line:column
+        66  an input file cannot be read (missing, unreadable, not UTF-8)
+        70  internal error in trigsim (please report it)
+        73  the output file cannot be written
+      """,
+    version: "0.1.0",
+    subcommands: [RunCommand.self, GenerateTrackCommand.self])
+}
+
+/// The documented exit codes (see `TrigsimCommand`'s discussion and the README).
+enum TrigsimExitCode {
+  static let success: Int32 = 0
+  static let timelineDiffers: Int32 = 1
+  static let usage: Int32 = 64
+  static let invalidInput: Int32 = 65
+  static let cannotReadInput: Int32 = 66
+  static let internalError: Int32 = 70
+  static let cannotWriteOutput: Int32 = 73
+}
+
+/// The timeline formats `--format` accepts.
+enum TimelineFormat: String, ExpressibleByArgument, CaseIterable {
+  case text, json, jsonl, csv
+
+  func render(_ timeline: Timeline) -> String {
+    switch self {
+    case .text: timeline.canonicalText
+    case .json: timeline.json
+    case .jsonl: timeline.jsonLines
+    case .csv: timeline.csv
+    }
+  }
+}
+
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Run a scenario and print its timeline.")
+
+  @Argument(help: "The scenario file (YAML).")
+  var scenario: String
+
+  @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or csv.")
+  var format: TimelineFormat = .text
+
+  @Option(name: .shortAndLong, help: "Write the timeline to this file (atomically) instead of standard output.")
+  var output: String?
+
+  func run() throws {
+    let timeline = try runScenario(at: scenario)
+    try emit(format.render(timeline), to: output)
+  }
+}
+
+/// Loads and runs a scenario, printing any problem to standard error and
+/// exiting with the documented code.
+func runScenario(at path: String) throws -> Timeline {
+  do {
+    let scenario = try ScenarioLoader().load(path: path)
+    return try Simulation(scenario).run()
+  } catch let error as InputError {
+    DiagnosticPrinter.standardError.print(error.diagnostics)
+    throw ExitCode(TrigsimExitCode.invalidInput)
+  } catch let error as FileAccessError {
+    printError("error: \(error)")
+    throw ExitCode(TrigsimExitCode.cannotReadInput)
+  }
+}
+
+/// Writes `text` to `path` atomically (a temporary file in the same folder,
+/// then a rename), or to standard output when `path` is nil. A failed write
+/// leaves no partial file.
+func emit(_ text: String, to path: String?) throws {
+  guard let path else {
+    FileHandle.standardOutput.write(Data(text.utf8))
+    return
+  }
+  do {
+    try AtomicFile.write(Data(text.utf8), to: path)
+  } catch {
+    printError("error: cannot write '\(path)': \(error.localizedDescription)")
+    throw ExitCode(TrigsimExitCode.cannotWriteOutput)
+  }
+}
+
+func printError(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}

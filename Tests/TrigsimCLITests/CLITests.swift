@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+/// Runs the built `trigsim` binary: exit codes, stdout, stderr.
+@Suite(.serialized) struct CLITests {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static var binary: URL {
+    // The test bundle sits in the build products folder beside the executable.
+    var folder = Bundle.main.bundleURL
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("trigsim")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return products.appendingPathComponent("trigsim")
+  }
+
+  static func run(_ arguments: [String], in directory: URL = RepositoryPaths.root) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("trigsim-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  @Test func runPrintsTheScenarioTimelineAndExitsZero() throws {
+    let result = try Self.run(["run", "scenarios/morning-walk.yaml"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let expected = try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent("morning-walk.timeline"), encoding: .utf8)
+    #expect(result.stdout == expected)
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test func invalidScenarioExitsSixtyFiveWithLocatedErrorsAndCaret() throws {
+    let folder = try temporaryDirectory()
+    let file = folder.appendingPathComponent("bad.yaml")
+    try """
+      trigsim: 1
+      clock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }
+      regions:
+        - { id: office, center: [55.6761, 12.5683] }
+      notifications:
+        - { id: a, trigger: { region: ofice } }
+        - { id: b, trigger: { interval: 30s, repeats: true } }
+
+      """.write(to: file, atomically: true, encoding: .utf8)
+    let result = try Self.run(["run", "bad.yaml"], in: folder)
+    #expect(result.status == 65)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("bad.yaml:6:33: error: unknown region 'ofice'\n"))
+    #expect(result.stderr.contains("note: did you mean 'office'?"))
+    #expect(result.stderr.contains("bad.yaml:7:35: error: a repeating interval must be at least 60s, not 30s"))
+    // The caret sits under column 33 of the quoted line.
+    #expect(result.stderr.contains("\n    " + String(repeating: " ", count: 32) + "^\n"))
+  }
+
+  @Test func missingScenarioFileExitsSixtySix() throws {
+    let result = try Self.run(["run", "no-such-scenario.yaml"])
+    #expect(result.status == 66)
+    #expect(result.stderr == "error: cannot read 'no-such-scenario.yaml': no such file\n")
+  }
+
+  @Test func unknownOptionIsAUsageErrorSixtyFour() throws {
+    let result = try Self.run(["run", "scenarios/morning-walk.yaml", "--colour"])
+    #expect(result.status == 64)
+  }
+
+  @Test func outputFileIsWrittenWhole() throws {
+    let folder = try temporaryDirectory()
+    let output = folder.appendingPathComponent("out.json")
+    let result = try Self.run(["run", "scenarios/morning-walk.yaml", "--format", "json", "--output", output.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let data = try Data(contentsOf: output)
+    let document = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    #expect(document?["format"] as? String == "trigsim-timeline-1")
+    #expect(((document?["entries"] as? [Any])?.count ?? 0) > 5)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.json"])
+  }
+
+  @Test func failedRunLeavesNoOutputFileBehind() throws {
+    let folder = try temporaryDirectory()
+    try "trigsim: 2\n".write(to: folder.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+    let result = try Self.run(["run", "bad.yaml", "--output", "out.txt"], in: folder)
+    #expect(result.status == 65)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["bad.yaml"])
+  }
+
+  @Test func unwritableOutputExitsSeventyThree() throws {
+    let result = try Self.run(["run", "scenarios/morning-walk.yaml", "--output", "/nonexistent-folder/out.txt"])
+    #expect(result.status == 73)
+    #expect(result.stderr.hasPrefix("error: cannot write '/nonexistent-folder/out.txt'"))
+  }
+
+  @Test(arguments: ["jsonl", "csv"])
+  func everyFormatHasOneLinePerEntry(format: String) throws {
+    let text = try Self.run(["run", "scenarios/morning-walk.yaml"]).stdout
+    let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+    let other = try Self.run(["run", "scenarios/morning-walk.yaml", "--format", format])
+    #expect(other.status == 0)
+    let lines = other.stdout.split(whereSeparator: \.isNewline).count
+    #expect(lines == entries + (format == "csv" ? 1 : 0))
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+@Suite struct SimulationTests {
+  func run(_ scenario: Scenario) throws -> Timeline { try Simulation(scenario).run() }
+
+  @Test func intervalRepeatsAreAnchoredToTheFirstDelivery() throws {
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T12:00:00Z"),
+      actions: [Build.add("water", Build.interval(.hours(2), repeats: true), at: "2026-03-28T06:00:00.250Z")]))
+    #expect(timeline.entries(.fired).map(\.localInstant) == [
+      "2026-03-28T08:00:00.250Z", "2026-03-28T10:00:00.250Z",
+    ].map { $0.replacingOccurrences(of: "Z", with: "+00:00") })
+  }
+
+  @Test func clockEndIsInclusive() throws {
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T08:00:00Z"),
+      actions: [Build.add("water", Build.interval(.hours(1), repeats: true), at: "2026-03-28T06:00:00Z")]))
+    #expect(timeline.entries(.fired).count == 2)
+    #expect(timeline.entries.last?.localInstant == "2026-03-28T08:00:00.000+00:00")
+  }
+
+  @Test func removingAtTheDeliveryInstantPreventsTheDelivery() throws {
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T09:00:00Z"),
+      actions: [
+        Build.add("pills", Build.interval(.hours(1), repeats: false), at: "2026-03-28T06:00:00Z"),
+        Build.remove("pills", at: "2026-03-28T07:00:00Z"),
+      ]))
+    #expect(timeline.outline == [
+      "scheduled pills @ 2026-03-28T06:00:00.000+00:00",
+      "removed pills @ 2026-03-28T07:00:00.000+00:00",
+    ])
+  }
+
+  @Test func removingARequestThatAlreadyDeliveredIsReportedAsAnIgnoredRemoval() throws {
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T09:00:00Z"),
+      actions: [
+        Build.add("pills", Build.interval(.hours(1), repeats: false), at: "2026-03-28T06:00:00Z"),
+        Build.remove("pills", at: "2026-03-28T08:00:00Z"),
+      ]))
+    #expect(timeline.outline == [
+      "scheduled pills @ 2026-03-28T06:00:00.000+00:00",
+      "fired pills @ 2026-03-28T07:00:00.000+00:00",
+      "warning pills @ 2026-03-28T08:00:00.000+00:00",
+    ])
+  }
+
+  @Test func oneShotCalendarDateInThePastIsAWarningAndNeverDelivers() throws {
+    let past = Trigger.calendar(CalendarTrigger(components: CalendarComponents(year: 2026, month: 3, day: 27, hour: 8), repeats: false))
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-30T00:00:00Z"),
+      actions: [Build.add("late", past, at: "2026-03-28T06:00:00Z")]))
+    #expect(timeline.outline == ["warning late @ 2026-03-28T06:00:00.000+00:00"])
+  }
+
+  @Test func replacingARequestCancelsItsPendingDelivery() throws {
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T12:00:00Z"),
+      actions: [
+        Build.add("pills", Build.interval(.hours(1), repeats: false), at: "2026-03-28T06:00:00Z"),
+        Build.add("pills", Build.interval(.hours(3), repeats: false), at: "2026-03-28T06:30:00Z"),
+      ]))
+    #expect(timeline.outline == [
+      "scheduled pills @ 2026-03-28T06:00:00.000+00:00",
+      "replaced pills @ 2026-03-28T06:30:00.000+00:00",
+      "scheduled pills @ 2026-03-28T06:30:00.000+00:00",
+      "fired pills @ 2026-03-28T09:30:00.000+00:00",
+    ])
+  }
+
+  @Test func pendingLimitDropsAreInTheTimelineWithTheirReason() throws {
+    var platform = PlatformSettings()
+    platform.pendingLimit = 2
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T06:30:00Z"),
+      actions: ["a", "b", "c"].map { Build.add(NotificationID($0), Build.interval(.hours(1), repeats: false), at: "2026-03-28T06:00:00Z") },
+      platform: platform))
+    #expect(timeline.outline.last == "dropped a @ 2026-03-28T06:00:00.000+00:00")
+    #expect(timeline.entries.last?[field: "reason"]?.hasPrefix("pending limit of 2 reached") == true)
+  }
+
+  @Test func floatingCalendarTriggerFollowsTheDeviceTimeZoneAfterTravel() throws {
+    let change = TimeZoneChange(instant: Build.instant("2026-03-28T10:00:00Z"), timeZone: Build.zone("America/New_York"))
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-29T18:00:00Z", zone: "Europe/Copenhagen", changes: [change]),
+      actions: [
+        Build.add("floating", Build.daily(hour: 8), at: "2026-03-28T06:00:00Z"),
+        Build.add("fixed", Build.daily(hour: 8, timeZone: "Europe/Copenhagen"), at: "2026-03-28T06:00:00Z"),
+      ]))
+    // Both fire at 08:00 Copenhagen (07:00Z) on the 28th; after the move the
+    // floating one fires at 08:00 New York (12:00Z) and the fixed one stays at 08:00 Copenhagen
+    // (06:00Z on the 29th, after the EU spring-forward, = 02:00 New York).
+    #expect(timeline.entries(.fired).map { "\($0.subject) \($0.instant)" } == [
+      "floating 2026-03-28T07:00:00.000Z", "fixed 2026-03-28T07:00:00.000Z",
+      "floating 2026-03-28T12:00:00.000Z", "fixed 2026-03-29T06:00:00.000Z",
+      "floating 2026-03-29T12:00:00.000Z",
+    ])
+    #expect(timeline.entries(.rescheduled).map(\.subject) == ["floating"])
+  }
+
+  @Test func regionTriggerFiresAtTheCrossingInstantOnlyForItsEventKind() throws {
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T06:00:00Z", 55.0, 12.0),
+      Build.fix("2026-03-28T06:00:10Z", 56.0, 12.0),  // crosses 55.5 at 06:00:05
+      Build.fix("2026-03-28T06:00:20Z", 55.0, 12.0),  // back at 06:00:15
+    ])
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))],
+      actions: [Build.add("arrive", .region(RegionTrigger(region: "north", notifyOnEntry: true, notifyOnExit: false, repeats: false)), at: "2026-03-28T06:00:00Z")],
+      track: track))
+    #expect(timeline.outline == [
+      "scheduled arrive @ 2026-03-28T06:00:00.000+00:00",
+      "enter north @ 2026-03-28T06:00:05.000+00:00",
+      "fired arrive @ 2026-03-28T06:00:05.000+00:00",
+      "exit north @ 2026-03-28T06:00:15.000+00:00",
+    ])
+  }
+
+  @Test func beingInsideWhenTheTrackStartsGivesNoEntry() throws {
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T06:00:00Z", 56.0, 12.0),
+      Build.fix("2026-03-28T06:00:10Z", 55.0, 12.0),
+    ])
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track))
+    #expect(timeline.outline == ["exit north @ 2026-03-28T06:00:05.000+00:00"])
+  }
+
+  @Test func acrossAGapNoCrossingIsInterpolatedAndTheChangeIsReportedAtTheNextFix() throws {
+    var platform = PlatformSettings()
+    platform.trackGapLimit = .minutes(1)
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T06:00:00Z", 55.0, 12.0),
+      Build.fix("2026-03-28T06:05:00Z", 56.0, 12.0),
+    ])
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track, platform: platform))
+    #expect(timeline.outline == ["gap track @ 2026-03-28T06:05:00.000+00:00", "enter north @ 2026-03-28T06:05:00.000+00:00"])
+    #expect(timeline.entries[1][field: "cause"] == "position known again after a gap")
+  }
+
+  @Test func aSegmentBreakIsAGapEvenWhenShort() throws {
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T06:00:00Z", 55.0, 12.0),
+      Build.fix("2026-03-28T06:00:10Z", 56.0, 12.0, startsSegment: true),
+    ])
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track))
+    #expect(timeline.outline == ["gap track @ 2026-03-28T06:00:10.000+00:00", "enter north @ 2026-03-28T06:00:10.000+00:00"])
+    #expect(timeline.entries[0][field: "reason"] == "new track segment")
+  }
+
+  @Test func crossingsBeforeTheClockStartSetTheSideSilently() throws {
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T05:59:50Z", 55.0, 12.0),
+      Build.fix("2026-03-28T06:00:10Z", 56.0, 12.0),  // crosses at 06:00:00 exactly
+      Build.fix("2026-03-28T06:00:20Z", 57.0, 12.0),
+    ])
+    let timeline = try run(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00.001Z", "2026-03-28T07:00:00Z"),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track))
+    #expect(timeline.entries.isEmpty)
+  }
+
+  @Test func identicalInputGivesByteIdenticalOutput() throws {
+    func make() -> Scenario {
+      Scenario(
+        name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-30T06:00:00Z", zone: "Europe/Copenhagen"),
+        actions: (0..<10).map { Build.add(NotificationID("r\($0)"), Build.daily(hour: 8, minute: $0), at: "2026-03-28T06:00:00Z") })
+    }
+    let first = try run(make()).canonicalText
+    let second = try run(make()).canonicalText
+    #expect(first == second)
+    #expect(first.contains("fired       r9"))
+  }
+}

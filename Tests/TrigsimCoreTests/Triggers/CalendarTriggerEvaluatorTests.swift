@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// Cases measured with Foundation on Linux (ios-semantics.md §2.3), America/New_York 2026.
+@Suite struct CalendarTriggerEvaluatorTests {
+  let newYork = Build.zone("America/New_York")
+
+  func next(_ components: CalendarComponents, after: String, gap: DSTGapPolicy = .nextTimePreservingSmallerComponents, repeated: RepeatedTimeChoice = .first, zone: TimeZone? = nil) -> String? {
+    let evaluator = CalendarTriggerEvaluator(dstGapPolicy: gap, repeatedTimePolicy: repeated)
+    let trigger = CalendarTrigger(components: components, timeZone: zone, repeats: true)
+    return evaluator.nextDelivery(of: trigger, after: Build.instant(after), deviceTimeZone: newYork)
+      .map { InstantFormatter(timeZone: newYork).string(for: $0) }
+  }
+
+  @Test(arguments: [
+    (DSTGapPolicy.nextTimePreservingSmallerComponents, "2026-03-08T03:30:00.000-04:00"),
+    (.nextTime, "2026-03-08T03:00:00.000-04:00"),
+    (.previousTimePreservingSmallerComponents, "2026-03-08T01:30:00.000-05:00"),
+    (.strict, "2026-03-09T02:30:00.000-04:00"),
+  ])
+  func wallClockTimeInTheSpringForwardGapFollowsTheGapPolicy(policy: DSTGapPolicy, expected: String) {
+    #expect(next(CalendarComponents(hour: 2, minute: 30), after: "2026-03-07T12:00:00-05:00", gap: policy) == expected)
+  }
+
+  @Test func repeatedWallClockTimeOnFallBackDayUsesTheFirstOccurrenceByDefault() {
+    #expect(next(CalendarComponents(hour: 1, minute: 30), after: "2026-10-31T12:00:00-04:00") == "2026-11-01T01:30:00.000-04:00")
+    #expect(next(CalendarComponents(hour: 1, minute: 30), after: "2026-10-31T12:00:00-04:00", repeated: .last) == "2026-11-01T01:30:00.000-05:00")
+  }
+
+  @Test func dailyReminderFiresOnceOnFallBackDay() {
+    #expect(next(CalendarComponents(hour: 1, minute: 30), after: "2026-11-01T01:30:00-04:00") == "2026-11-02T01:30:00.000-05:00")
+  }
+
+  @Test func nextDeliveryIsStrictlyAfterTheGivenInstant() {
+    #expect(next(CalendarComponents(hour: 8, minute: 0), after: "2026-03-10T08:00:00-04:00") == "2026-03-11T08:00:00.000-04:00")
+    #expect(next(CalendarComponents(hour: 8, minute: 0), after: "2026-03-10T07:59:59.999-04:00") == "2026-03-10T08:00:00.000-04:00")
+    #expect(next(CalendarComponents(hour: 8, minute: 0), after: "2026-03-10T08:00:00.001-04:00") == "2026-03-11T08:00:00.000-04:00")
+  }
+
+  @Test func explicitTimeZoneFixesTheInstantRegardlessOfDeviceZone() {
+    #expect(next(CalendarComponents(hour: 8, minute: 0), after: "2026-03-10T00:00:00-04:00", zone: Build.zone("Europe/Paris")) == "2026-03-10T03:00:00.000-04:00")
+  }
+
+  @Test func oneShotDateInThePastHasNoNextDelivery() {
+    #expect(next(CalendarComponents(year: 2026, month: 3, day: 1, hour: 8), after: "2026-03-10T00:00:00-05:00") == nil)
+  }
+
+  @Test func weekdayMatchesFoundationNumberingWithSundayAsOne() {
+    // 2026-03-10 is a Tuesday; weekday 2 is Monday.
+    #expect(next(CalendarComponents(weekday: 2, hour: 9), after: "2026-03-10T00:00:00-04:00") == "2026-03-16T09:00:00.000-04:00")
+  }
+}
+
+@Suite struct CalendarImpossibleDateTests {
+  let copenhagen = Build.zone("Europe/Copenhagen")
+
+  func next(_ components: CalendarComponents, after: String, policy: ImpossibleDatePolicy = .rollOver) -> String? {
+    let evaluator = CalendarTriggerEvaluator(dstGapPolicy: .nextTimePreservingSmallerComponents, repeatedTimePolicy: .first, impossibleDatePolicy: policy)
+    return evaluator.nextDelivery(of: CalendarTrigger(components: components, repeats: false), after: Build.instant(after), deviceTimeZone: copenhagen)
+      .map { InstantFormatter(timeZone: copenhagen).string(for: $0) }
+  }
+
+  @Test func aFullDateThatHasPassedNeverDeliversEvenThoughFoundationRollsItForward() {
+    #expect(next(CalendarComponents(year: 2026, month: 10, day: 20, hour: 9), after: "2026-10-24T00:00:00+02:00") == nil)
+  }
+
+  @Test func aFullDateInTheSpringForwardGapStillMovesByTheGapPolicy() {
+    #expect(next(CalendarComponents(year: 2026, month: 3, day: 29, hour: 2, minute: 30), after: "2026-03-20T12:00:00+01:00") == "2026-03-29T03:30:00.000+02:00")
+  }
+
+  @Test func dayThirtyOneInAThirtyDayMonthRollsOverToTheFirstAtMidnightByDefault() {
+    #expect(next(CalendarComponents(day: 31), after: "2026-06-10T12:00:00+02:00") == "2026-07-01T00:00:00.000+02:00")
+  }
+
+  @Test func dayThirtyOneSkipsToTheNextMonthThatHasItWhenAskedTo() {
+    #expect(next(CalendarComponents(day: 31), after: "2026-06-10T12:00:00+02:00", policy: .skip) == "2026-07-31T00:00:00.000+02:00")
+  }
+}
