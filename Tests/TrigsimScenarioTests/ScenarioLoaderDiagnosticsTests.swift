@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import TrigsimCore
+import TrigsimTestSupport
+
+@testable import TrigsimScenario
+
+/// Every problem in a scenario is reported at the line and column of the value to change.
+@Suite struct ScenarioLoaderDiagnosticsTests {
+  struct Expected: Sendable {
+    var marker: String
+    var message: String
+    var note: String? = nil
+  }
+
+  static let header = "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n"
+
+  func diagnostics(_ marked: String, sourceLocation: SourceLocation = #_sourceLocation) -> (MarkedText, [Diagnostic]) {
+    let text = MarkedText(marked)
+    do {
+      _ = try ScenarioLoader().load(yaml: text.text, file: "s.yaml")
+      Issue.record("expected the scenario to be rejected", sourceLocation: sourceLocation)
+      return (text, [])
+    } catch let error as InputError {
+      return (text, error.diagnostics)
+    } catch {
+      Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
+      return (text, [])
+    }
+  }
+
+  func assertDiagnostics(_ marked: String, _ expected: [Expected], sourceLocation: SourceLocation = #_sourceLocation) {
+    let (text, found) = diagnostics(marked, sourceLocation: sourceLocation)
+    #expect(found.count == expected.count, "found: \(found.map(\.description))", sourceLocation: sourceLocation)
+    for (diagnostic, expectation) in zip(found, expected) {
+      #expect(diagnostic.location == text.location(expectation.marker, file: "s.yaml"), "\(diagnostic)", sourceLocation: sourceLocation)
+      #expect(diagnostic.message == expectation.message, sourceLocation: sourceLocation)
+      if let note = expectation.note {
+        #expect(diagnostic.notes.contains(note), "notes: \(diagnostic.notes)", sourceLocation: sourceLocation)
+      }
+    }
+  }
+
+  @Test func unknownRegionIsReportedAtTheValueWithASuggestion() {
+    assertDiagnostics(
+      Self.header + """
+        regions:
+          - { id: office, center: [55.6761, 12.5683] }
+        notifications:
+          - { id: a, trigger: { region: 1️⃣ofice } }
+        """,
+      [Expected(marker: "1️⃣", message: "unknown region 'ofice'", note: "did you mean 'office'?")])
+  }
+
+  @Test func unknownKeysAreErrorsWithDidYouMean() {
+    assertDiagnostics(
+      Self.header + """
+        notifications:
+          - { id: a, 1️⃣titel: Pills, trigger: { interval: 2h, 2️⃣repeat: true } }
+        """,
+      [
+        Expected(marker: "1️⃣", message: "unknown key 'titel' in a notification", note: "did you mean 'title'?"),
+        Expected(marker: "2️⃣", message: "unknown key 'repeat' in a trigger", note: "did you mean 'repeats'?"),
+      ])
+  }
+
+  @Test func repeatingIntervalUnderSixtySecondsIsRejectedAsThePlatformRaises() {
+    assertDiagnostics(
+      Self.header + "notifications:\n  - { id: a, trigger: { interval: 1️⃣59s, repeats: true } }\n",
+      [Expected(marker: "1️⃣", message: "a repeating interval must be at least 60s, not 59s")])
+  }
+
+  @Test func zeroIntervalIsRejected() {
+    assertDiagnostics(
+      Self.header + "notifications:\n  - { id: a, trigger: { interval: 1️⃣0s } }\n",
+      [Expected(marker: "1️⃣", message: "interval must be greater than 0")])
+  }
+
+  @Test func everyProblemOfTheFileIsReportedAtOnceInFileOrder() {
+    assertDiagnostics(
+      Self.header + """
+        regions:
+          - { id: home, center: [1️⃣95.0, 12.5] }
+          - { id: home2, center: [55.0, 12.5], radius: 2️⃣-5 }
+        notifications:
+          - { id: a, trigger: { calendar: { hour: 3️⃣25 } } }
+          - { id: b, trigger: { interval: 4️⃣2hours } }
+          - { id: c, trigger: { calendar: { weekday: 5️⃣funday } } }
+        """,
+      [
+        Expected(marker: "1️⃣", message: "latitude 95.0 is outside -90...90"),
+        Expected(marker: "2️⃣", message: "radius must be greater than 0 metres"),
+        Expected(marker: "3️⃣", message: "hour must be between 0 and 23, not 25"),
+        Expected(marker: "4️⃣", message: "interval '2hours' is not a duration"),
+        Expected(marker: "5️⃣", message: "weekday must be a day name (monday) or 1...7 with 1 = Sunday, not 'funday'"),
+      ])
+  }
+
+  @Test func malformedInstantPointsAtTheValue() {
+    assertDiagnostics(
+      "trigsim: 1\nclock: { start: 1️⃣2026-03-28 6am, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n",
+      [Expected(marker: "1️⃣", message: "clock start '2026-03-28 6am' is not an ISO 8601 date-time")])
+  }
+
+  @Test func localTimeSkippedByDaylightSavingIsRejected() {
+    assertDiagnostics(
+      "trigsim: 1\nclock: { start: 1️⃣2026-03-29T02:30:00, end: 2026-03-29T12:00:00+02:00, timezone: Europe/Copenhagen }\n",
+      [Expected(marker: "1️⃣", message: "clock start '2026-03-29T02:30:00' does not exist in Europe/Copenhagen (clocks skip it for daylight saving)")])
+  }
+
+  @Test func unknownTimeZoneSuggestsTheClosestName() {
+    assertDiagnostics(
+      "trigsim: 1\nclock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T12:00:00Z, timezone: 1️⃣Europe/Copenhagn }\n",
+      [Expected(marker: "1️⃣", message: "unknown time zone 'Europe/Copenhagn'", note: "did you mean 'Europe/Copenhagen'?")])
+  }
+
+  @Test func clockEndBeforeStartIsRejected() {
+    assertDiagnostics(
+      "trigsim: 1\nclock: { start: 2026-03-28T06:00:00Z, end: 1️⃣2026-03-28T05:00:00Z, timezone: UTC }\n",
+      [Expected(marker: "1️⃣", message: "clock end is before its start")])
+  }
+
+  @Test func selfIntersectingPolygonIsRejectedWithGEOSReason() {
+    let (_, found) = diagnostics(
+      Self.header + "regions:\n  - { id: bowtie, polygon: [[55.0, 12.0], [55.1, 12.1], [55.0, 12.1], [55.1, 12.0]] }\n")
+    #expect(found.count == 1)
+    #expect(found.first?.location.line == 4)
+    #expect(found.first?.location.column == 28)
+    #expect(found.first?.message.hasPrefix("invalid polygon for region 'bowtie': the polygon is not valid: Self-intersection") == true)
+  }
+
+  @Test func duplicateRegionIdentifierIsRejected() {
+    assertDiagnostics(
+      Self.header + "regions:\n  - { id: home, center: [55.0, 12.0] }\n  - { id: 1️⃣home, center: [56.0, 12.0] }\n",
+      [Expected(marker: "1️⃣", message: "region 'home' is declared twice")])
+  }
+
+  @Test func missingVersionLineIsRejectedWithWhatToAdd() {
+    let (_, found) = diagnostics("clock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T12:00:00Z, timezone: UTC }\n")
+    #expect(found.map(\.message) == ["missing 'trigsim: 1'"])
+  }
+
+  @Test func yamlSyntaxErrorIsLocated() {
+    let (_, found) = diagnostics("trigsim: 1\nclock: { start: 2026\n  notifications: [\n")
+    #expect(found.count == 1)
+    #expect(found.first?.message.hasPrefix("invalid YAML") == true)
+    #expect((found.first?.location.line ?? 0) >= 2)
+  }
+
+  @Test func missingTrackFileIsReportedWhereTheScenarioNamesIt() throws {
+    let text = MarkedText(Self.header + "track: { file: 1️⃣no-such-track.gpx }\n")
+    let scenario = try ScenarioLoader().load(yaml: text.text, file: "s.yaml", baseDirectory: NSTemporaryDirectory())
+    #expect(throws: InputError.self) { try Simulation(scenario).run() }
+    do {
+      _ = try Simulation(scenario).run()
+    } catch let error as InputError {
+      #expect(error.diagnostics.first?.location == text.location("1️⃣", file: "s.yaml"))
+    }
+  }
+}
+
+@Suite struct ValueSyntaxTests {
+  @Test(arguments: [("2h", 7_200_000), ("90s", 90_000), ("1h30m", 5_400_000), ("6m", 360_000), ("500ms", 500), ("1.5s", 1500), ("1d", 86_400_000)] as [(String, Int64)])
+  func durationsParseWithTheirUnits(text: String, milliseconds: Int64) {
+    #expect(ValueSyntax.duration(text)?.milliseconds == milliseconds)
+  }
+
+  @Test(arguments: ["", "90", "2 hours", "h", "1x", "-5m"])
+  func durationsWithoutAValidUnitAreRejected(text: String) {
+    #expect(ValueSyntax.duration(text) == nil)
+  }
+
+  @Test func instantsWithOffsetZuluAndLocalTimeParse() throws {
+    let zone = TimeZone(identifier: "Europe/Copenhagen")!
+    #expect(try ValueSyntax.instant("2026-03-28T06:00:00+01:00", zone: zone).get().description == "2026-03-28T05:00:00.000Z")
+    #expect(try ValueSyntax.instant("2026-03-28T05:00:00.25Z", zone: zone).get().description == "2026-03-28T05:00:00.250Z")
+    #expect(try ValueSyntax.instant("2026-03-28 06:00", zone: zone).get().description == "2026-03-28T05:00:00.000Z")
+    // 02:30 on fall-back day happens twice: the first (summer time) is meant.
+    #expect(try ValueSyntax.instant("2026-10-25T02:30:00", zone: zone).get().description == "2026-10-25T00:30:00.000Z")
+  }
+
+  @Test func impossibleDatesAndOverPreciseInstantsAreRejected() {
+    let utc = TimeZone(identifier: "UTC")!
+    #expect(ValueSyntax.instant("2026-02-30T00:00:00Z", zone: utc) == .failure(.outOfRange))
+    #expect(ValueSyntax.instant("2026-03-28T06:00:00.0001Z", zone: utc) == .failure(.tooPrecise))
+  }
+}
