@@ -41,6 +41,10 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
+    // MARK: - Benchmark: `swift build -c release && .build/release/trigsim-benchmark`.
+    .executableTarget(
+      name: "trigsim-benchmark", dependencies: ["TrigsimTracks"], path: "Benchmarks/TrigsimBenchmark"),
+
     // MARK: - Tests (folders mirror Sources/).
     .target(
       name: "TrigsimTestSupport",

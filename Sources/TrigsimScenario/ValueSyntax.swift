@@ -2,13 +2,13 @@ import Foundation
 import TrigsimCore
 
 /// The scenario's spellings of durations and instants.
-enum ValueSyntax {
+package enum ValueSyntax {
   /// Parses `2h`, `90s`, `1h30m`, `6m`, `500ms`, `1.5s`, `2d` into a duration.
   ///
   /// Units: `d`, `h`, `m` (minutes), `s`, `ms`. Parts are added; each part is
   /// a non-negative decimal number. A bare number is rejected, because the
   /// unit matters too much to guess.
-  static func duration(_ text: String) -> SimulationDuration? {
+  package static func duration(_ text: String) -> SimulationDuration? {
     var rest = Substring(text.trimmingCharacters(in: .whitespaces))
     guard !rest.isEmpty else { return nil }
     var total = 0.0
@@ -37,7 +37,7 @@ enum ValueSyntax {
   /// to three fractional-second digits. Without an offset the time is local
   /// time in `zone`; a local time that does not exist (skipped by a DST
   /// change) is rejected, and one that occurs twice means the first.
-  static func instant(_ text: String, zone: TimeZone) -> Result<SimulationInstant, InstantProblem> {
+  package static func instant(_ text: String, zone: TimeZone) -> Result<SimulationInstant, InstantProblem> {
     let scalars = Array(text.utf8)
     var index = 0
     func number(_ digits: Int) -> Int? {
@@ -130,11 +130,11 @@ enum ValueSyntax {
     return .success(first)
   }
 
-  enum InstantProblem: Error, Equatable {
+  package enum InstantProblem: Error, Equatable {
     case malformed, tooPrecise, outOfRange
     case nonexistentLocalTime(String)
 
-    var message: String {
+    package var message: String {
       switch self {
       case .malformed: "is not an ISO 8601 date-time"
       case .tooPrecise: "has more than three fractional-second digits (instants are exact to the millisecond)"

@@ -44,6 +44,14 @@ struct SimulationRun {
   /// Whether the device is inside each region at `previousFix` (geometry, not yet-handled events).
   var insideAtPreviousFix: [Bool]
   var crossingBuffer: [BoundaryCrossing] = []
+  /// The region shapes, in scenario order (kept apart from `scenario` for the hot loop).
+  let shapes: [any RegionShape]
+  /// Per region: how far the device can still move along any path without
+  /// reaching the boundary (see `replay`). 0 forces an exact check.
+  var clearanceBudget: [Double]
+  /// At least `cos(previousFix.latitude)`, for `Geodesic.lengthUpperBound`.
+  var cosPreviousLatitude = 1.0
+  var cosineBound = CosineUpperBound()
   var fixesRead = 0
   var firstFixInstant: SimulationInstant?
   var lastFixInstant: SimulationInstant?
@@ -58,6 +66,8 @@ struct SimulationRun {
     self.deviceTimeZone = scenario.clock.timeZone
     self.insideAtPreviousFix = Array(repeating: false, count: scenario.regions.count)
     self.visits = Array(repeating: 0, count: scenario.regions.count)
+    self.shapes = scenario.regions.map(\.shape)
+    self.clearanceBudget = Array(repeating: 0, count: scenario.regions.count)
     crossingBuffer.reserveCapacity(8)
   }
 
@@ -91,14 +101,25 @@ struct SimulationRun {
   /// its entry or exit at the new fix's instant, when the device learns its
   /// position again. The first fix of the track sets the sides and reports
   /// nothing (a device already inside a region gets no entry).
+  ///
+  /// Most fixes are far from every boundary. Each region keeps a budget: a
+  /// lower bound on the distance to its boundary at the last exact check, less
+  /// an upper bound on the path length walked since (one bound per fix, shared
+  /// by all regions). While the budget stays positive the device cannot have
+  /// reached the boundary, and the region is not asked at all.
   mutating func replay(_ fix: TrackSample) {
     fixesRead += 1
     if firstFixInstant == nil { firstFixInstant = fix.instant }
     lastFixInstant = fix.instant
-    defer { previousFix = fix }
+    let cosLatitude = cosineBound.value(atLatitude: fix.coordinate.latitude)
+    defer {
+      previousFix = fix
+      cosPreviousLatitude = cosLatitude
+    }
     guard let previous = previousFix else {
       for (index, region) in scenario.regions.enumerated() {
         insideAtPreviousFix[index] = region.shape.contains(fix.coordinate)
+        clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
         // A device that starts inside is on its first visit, which its first exit ends.
         if insideAtPreviousFix[index] && fix.instant >= scenario.clock.start { visits[index] = 1 }
       }
@@ -109,6 +130,7 @@ struct SimulationRun {
       queue.schedule(.trackGap(since: previous.instant), at: fix.instant, phase: .position, rank: -1)
       for (index, region) in scenario.regions.enumerated() {
         let inside = region.shape.contains(fix.coordinate)
+        clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
         if inside != insideAtPreviousFix[index] {
           queue.schedule(
             .regionCrossing(region: index, entering: inside, afterGap: true), at: fix.instant, phase: .position,
@@ -118,16 +140,21 @@ struct SimulationRun {
       }
       return
     }
-    for index in scenario.regions.indices {
-      crossingBuffer.removeAll(keepingCapacity: true)
-      scenario.regions[index].shape.appendCrossings(
-        from: previous, to: fix, insideAtStart: insideAtPreviousFix[index], into: &crossingBuffer)
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, fix.coordinate, cosLatitudeA: cosPreviousLatitude)
+    for index in shapes.indices {
+      clearanceBudget[index] -= pathLength
+      if clearanceBudget[index] > 0 { continue }
+      let shape = shapes[index]
+      shape.appendCrossings(from: previous, to: fix, insideAtStart: insideAtPreviousFix[index], into: &crossingBuffer)
+      clearanceBudget[index] = shape.boundaryClearance(from: fix.coordinate)
+      guard !crossingBuffer.isEmpty else { continue }
       for crossing in crossingBuffer {
         queue.schedule(
           .regionCrossing(region: index, entering: crossing.entering, afterGap: false), at: crossing.instant,
           phase: .position, rank: index)
       }
-      if let last = crossingBuffer.last { insideAtPreviousFix[index] = last.entering }
+      insideAtPreviousFix[index] = crossingBuffer[crossingBuffer.count - 1].entering
+      crossingBuffer.removeAll(keepingCapacity: true)
     }
   }
 

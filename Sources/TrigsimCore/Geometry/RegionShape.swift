@@ -33,6 +33,16 @@ public protocol RegionShape: AnyObject {
   func appendCrossings(
     from a: TrackSample, to b: TrackSample, insideAtStart: Bool, into crossings: inout [BoundaryCrossing])
 
+  /// A lower bound, in metres, on the distance from `coordinate` to the
+  /// region's boundary: a device that moves less than this along any path
+  /// stays on the same side. 0 means "unknown"; the engine then asks
+  /// `appendCrossings` about every segment.
+  func boundaryClearance(from coordinate: Coordinate) -> Double
+
   /// A short description for the timeline header: `circle [55.6761, 12.5683] r=100m`.
   var summary: String { get }
+}
+
+extension RegionShape {
+  public func boundaryClearance(from coordinate: Coordinate) -> Double { 0 }
 }

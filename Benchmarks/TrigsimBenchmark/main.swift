@@ -1,0 +1,133 @@
+// trigsim-benchmark: replays synthetic 1 Hz tracks of 1, 7 and 30 days through
+// four regions and a few calendar/interval triggers with the release `trigsim`
+// binary, and reports fixes per second and peak memory beside the time `wc -l`
+// needs to read the same CSV file (the baseline, measured in the same run).
+//
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR]
+//
+// Each measurement runs the command as a child process `--runs` times and
+// reports the median wall time; peak memory is the child's maximum resident
+// set size (getrusage via wait4). Tracks are generated once per work folder.
+import Foundation
+import TrigsimCore
+import TrigsimTracks
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+struct Measurement {
+  var seconds: Double
+  var peakResidentBytes: Int
+}
+
+func monotonicSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Runs `arguments` with stdout to /dev/null; returns wall time and peak RSS.
+func measure(_ arguments: [String]) -> Measurement {
+  var pid: pid_t = 0
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  let argv = arguments.map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  let started = monotonicSeconds()
+  guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
+    fatalError("cannot start \(arguments[0])")
+  }
+  var status: Int32 = 0
+  var usage = rusage()
+  wait4(pid, &status, 0, &usage)
+  let elapsed = monotonicSeconds() - started
+  posix_spawn_file_actions_destroy(&actions)
+  guard status == 0 else { fatalError("\(arguments.joined(separator: " ")) exited with status \(status)") }
+  return Measurement(seconds: elapsed, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
+}
+
+func median(_ runs: Int, _ arguments: [String]) -> Measurement {
+  let results = (0..<runs).map { _ in measure(arguments) }
+  let times = results.map(\.seconds).sorted()
+  return Measurement(seconds: times[times.count / 2], peakResidentBytes: results.map(\.peakResidentBytes).max()!)
+}
+
+// MARK: - Arguments
+
+var runs = 5
+var dayCounts = [1, 7, 30]
+var workDirectory = NSTemporaryDirectory() + "trigsim-benchmark"
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
+  case "--days": dayCounts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+  case "--work-dir": workDirectory = arguments.popFirst() ?? workDirectory
+  default: fatalError("unknown argument \(argument); see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift")
+  }
+}
+let productsFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+let trigsim = productsFolder.appendingPathComponent("trigsim").path
+guard FileManager.default.isExecutableFile(atPath: trigsim) else {
+  fatalError("\(trigsim) not found: run `swift build -c release` first")
+}
+try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+
+// MARK: - Inputs
+
+let start = SimulationInstant(millisecondsSinceEpoch: 1_772_323_200_000)  // 2026-03-01T00:00:00Z
+let stops = [
+  SyntheticTrack.Stop(name: "home", coordinate: Coordinate(latitude: 55.6761, longitude: 12.5683), dwell: .hours(8)),
+  SyntheticTrack.Stop(name: "pharmacy", coordinate: Coordinate(latitude: 55.6795, longitude: 12.5775), dwell: .minutes(15)),
+  SyntheticTrack.Stop(name: "office", coordinate: Coordinate(latitude: 55.6867, longitude: 12.5700), dwell: .hours(8)),
+  SyntheticTrack.Stop(name: "park", coordinate: Coordinate(latitude: 55.6880, longitude: 12.5790), dwell: .minutes(45)),
+]
+
+func scenarioText(days: Int, track: String) -> String {
+  let end = InstantFormatter.utc.string(for: start.advanced(by: .hours(Int64(days) * 24)))
+  return """
+    trigsim: 1
+    name: Benchmark \(days)-day 1 Hz
+    clock: { start: \(InstantFormatter.utc.string(for: start)), end: \(end), timezone: Europe/Copenhagen }
+    track: { file: \(track) }
+    regions:
+      - { id: home, center: [55.6761, 12.5683] }
+      - { id: pharmacy, center: [55.6795, 12.5775], radius: 80 }
+      - { id: office, center: [55.6867, 12.5700], radius: 150 }
+      - { id: park, polygon: [[55.6875, 12.5780], [55.6885, 12.5780], [55.6885, 12.5800], [55.6875, 12.5800]] }
+    notifications:
+      - { id: morning, title: Morning pills, trigger: { calendar: { hour: 8, minute: 0 }, repeats: true } }
+      - { id: evening, title: Evening pills, trigger: { calendar: { hour: 20, minute: 0 }, repeats: true } }
+      - { id: water, title: Drink water, trigger: { interval: 2h, repeats: true } }
+      - { id: home, title: Welcome home, trigger: { region: home, on: [enter], repeats: true } }
+      - { id: pharmacy, title: Pick up refill, trigger: { region: pharmacy, on: [enter], repeats: true } }
+      - { id: office, title: Left the office, trigger: { region: office, on: [exit], repeats: true } }
+      - { id: park, title: Walk done, trigger: { region: park, on: [enter, exit], repeats: true } }
+
+    """
+}
+
+// MARK: - Run
+
+print("trigsim benchmark: median of \(runs) runs; baseline = `wc -l` on the same CSV in the same run")
+print("| track | fixes | CSV MB | wc -l s | trigsim s | fixes/s | trigsim / wc -l | peak RSS MB |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for days in dayCounts {
+  let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+  let track = SyntheticTrack(start: start, days: days, sampleRate: 1, seed: 7, stops: stops)
+  if !FileManager.default.fileExists(atPath: trackPath) {
+    try TrackWriter.write(track, to: trackPath, format: .csv)
+  }
+  let scenarioPath = "\(workDirectory)/benchmark-\(days)d.yaml"
+  try scenarioText(days: days, track: trackPath).write(toFile: scenarioPath, atomically: true, encoding: .utf8)
+  let outputPath = "\(workDirectory)/benchmark-\(days)d.timeline"
+  let size = (try FileManager.default.attributesOfItem(atPath: trackPath)[.size] as? Int) ?? 0
+  let baseline = median(runs, ["/usr/bin/wc", "-l", trackPath])
+  let run = median(runs, [trigsim, "run", scenarioPath, "--output", outputPath])
+  let fixes = Double(track.sampleCount)
+  print(String(
+    format: "| %d days | %.0f | %.1f | %.3f | %.3f | %.2f M | %.1f× | %.1f |", days, fixes, Double(size) / 1e6, baseline.seconds,
+    run.seconds, fixes / run.seconds / 1e6, run.seconds / baseline.seconds, Double(run.peakResidentBytes) / 1_048_576))
+}
