@@ -10,8 +10,7 @@ struct TrigsimCommand: ParsableCommand {
     abstract: "Replays movement tracks and a virtual clock through notification triggers and prints the timeline.",
     discussion: """
       Exit codes:
-        0   the run completed (and matched its expectation, where one was given)
-        1   the timeline differs from the expected one
+        0   the run completed
         64  the command line is wrong (unknown option, missing argument)
         65  the input is invalid: every problem is printed as file:line:column
         66  an input file cannot be read (missing, unreadable, not UTF-8)
@@ -25,6 +24,7 @@ struct TrigsimCommand: ParsableCommand {
 /// The documented exit codes (see `TrigsimCommand`'s discussion and the README).
 enum TrigsimExitCode {
   static let success: Int32 = 0
+  /// Reserved for comparing a run with an expected timeline.
   static let timelineDiffers: Int32 = 1
   static let usage: Int32 = 64
   static let invalidInput: Int32 = 65
@@ -78,6 +78,9 @@ func runScenario(at path: String) throws -> Timeline {
   } catch let error as FileAccessError {
     printError("error: \(error)")
     throw ExitCode(TrigsimExitCode.cannotReadInput)
+  } catch {
+    printError("internal error: \(error)\nplease report this with the scenario that caused it")
+    throw ExitCode(TrigsimExitCode.internalError)
   }
 }
 

@@ -266,20 +266,18 @@ struct SimulationRun {
     let request = pending.request
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
     if let body = request.body { fields.append(TimelineField("body", body)) }
+    // A repeating time request stays pending while it has a next date; a
+    // repeating location request stays pending with no date.
+    let staysPending: Bool
+    if case .region = request.trigger { staysPending = request.trigger.repeats } else { staysPending = next != nil }
     if let next {
       fields.append(TimelineField("next", format(next)))
-    } else if request.trigger.repeats, case .region = request.trigger {
-      // Repeating region requests stay pending with no date.
-    } else {
-      fields.append(TimelineField("repeats", "no"))
+    } else if request.trigger.repeats && !staysPending {
+      fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
     }
+    if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
     record(.fired, request.id.rawValue, at: now, fields)
-    center.markDelivered(request.id, at: now, keepPending: request.trigger.repeats && (next != nil || isRegion(request)))
-  }
-
-  private func isRegion(_ request: NotificationRequest) -> Bool {
-    if case .region = request.trigger { return true }
-    return false
+    center.markDelivered(request.id, at: now, keepPending: staysPending)
   }
 
   mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, at now: SimulationInstant) {

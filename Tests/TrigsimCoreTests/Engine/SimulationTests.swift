@@ -184,3 +184,14 @@ import TrigsimTestSupport
     #expect(first.contains("fired       r9"))
   }
 }
+
+@Suite struct RepeatingTriggerEndTests {
+  @Test func repeatingCalendarTriggerPinnedToAYearStopsAfterItsLastMatch() throws {
+    let yearly = Trigger.calendar(CalendarTrigger(components: CalendarComponents(year: 2026, month: 12, day: 31, hour: 9), repeats: true))
+    let timeline = try Simulation(Scenario(
+      name: "t", clock: Build.clock("2026-12-30T00:00:00Z", "2028-01-01T00:00:00Z"),
+      actions: [Build.add("new-year", yearly, at: "2026-12-30T00:00:00Z")])).run()
+    #expect(timeline.entries(.fired).count == 1)
+    #expect(timeline.entries(.fired).first?[field: "next"] == "none")
+  }
+}
