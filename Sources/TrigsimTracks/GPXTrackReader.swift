@@ -70,6 +70,14 @@ public struct GPXTrackReader: TrackSource {
       // libxml2 may report a fatal error (a truncated file) and still let
       // `parse()` return true, so any recorded error counts.
       if let (code, line, column) = handler.xmlError {
+        // A start tag cut short by the error can look like a point without
+        // coordinates at the same place: the XML error is the real one.
+        var kept = DiagnosticCollector()
+        for diagnostic in handler.normalizer.diagnostics.diagnostics
+        where (diagnostic.location.line, diagnostic.location.column) != (line, column) {
+          kept.append(diagnostic)
+        }
+        handler.normalizer.diagnostics = kept
         handler.normalizer.report(line: line, column: column, GPXMessages.xmlError(code))
       } else if !completed {
         handler.normalizer.report(line: parser.lineNumber, column: parser.columnNumber, GPXMessages.xmlError(nil))
@@ -137,8 +145,16 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
   }
 
   static func localName(_ name: String) -> Substring {
-    if let colon = name.lastIndex(of: ":") { return name[name.index(after: colon)...] }
+    if let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) { return name[name.utf8.index(after: colon)...] }
     return Substring(name)
+  }
+
+  /// `hAcc` or `horizontalAccuracy`, in any letter case.
+  static func isAccuracyElement(_ name: Substring) -> Bool {
+    let count = name.utf8.count
+    guard count == 4 || count == 18 else { return false }
+    let lower = name.lowercased()
+    return lower == "hacc" || lower == "horizontalaccuracy"
   }
 
   func parser(
@@ -153,7 +169,7 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
         text = ""
         point!.timeLine = parser.lineNumber
         point!.timeColumn = parser.columnNumber + 1
-      } else if name.lowercased() == "hacc" || name.lowercased() == "horizontalaccuracy" {
+      } else if GPXHandler.isAccuracyElement(name) {
         capture = .accuracy
         text = ""
       }
@@ -267,24 +283,23 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     let longitude = coordinate(point.longitude, isLatitude: false, point, &ok)
     var instant: SimulationInstant?
     if let timeText = point.time {
-      let trimmed = timeText.trimmingCharacters(in: .whitespacesAndNewlines)
-      var contiguous = trimmed
-      let parsed = contiguous.withUTF8 { timeParser.parseISO8601($0) }
+      let parsed = withTrimmedUTF8(timeText) { timeParser.parseISO8601($0) }
       if let parsed {
         instant = SimulationInstant(millisecondsSinceEpoch: parsed)
       } else {
         normalizer.report(
-          line: point.timeLine, column: point.timeColumn, GPXMessages.badTime(trimmed),
+          line: point.timeLine, column: point.timeColumn,
+          GPXMessages.badTime(timeText.trimmingCharacters(in: .whitespacesAndNewlines)),
           notes: [GPXMessages.badTimeNote])
         ok = false
       }
     }
     var accuracy: Double?
     if let accuracyText = point.accuracy {
-      let trimmed = accuracyText.trimmingCharacters(in: .whitespacesAndNewlines)
-      if let value = decimal(trimmed), value.isFinite, value >= 0 {
+      if let value = decimal(accuracyText), value.isFinite, value >= 0 {
         accuracy = value
       } else {
+        let trimmed = accuracyText.trimmingCharacters(in: .whitespacesAndNewlines)
         normalizer.report(line: point.line, column: point.column, CSVMessages.badAccuracy(trimmed))
         ok = false
       }
@@ -307,9 +322,23 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     }
   }
 
+  /// The number in `text`, ignoring surrounding white space.
   private func decimal(_ text: String) -> Double? {
+    withTrimmedUTF8(text) { parseDecimal($0) }
+  }
+
+  /// Calls `body` with the UTF-8 of `text` without leading and trailing
+  /// white space (Foundation's `trimmingCharacters` costs more than parsing).
+  private func withTrimmedUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     var contiguous = text
-    return contiguous.withUTF8 { parseDecimal($0) }
+    return contiguous.withUTF8 { bytes in
+      var start = 0
+      var end = bytes.count
+      func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+      while start < end && isSpace(bytes[start]) { start += 1 }
+      while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+      return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
   }
 
   private func coordinate(_ text: String?, isLatitude: Bool, _ point: GPXPoint, _ ok: inout Bool) -> Double {
@@ -319,8 +348,7 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
       ok = false
       return 0
     }
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    guard let value = decimal(trimmed) else {
+    guard let value = decimal(text) else {
       normalizer.report(line: point.line, column: point.column, CoordinateMessages.notANumber(isLatitude, text))
       ok = false
       return 0

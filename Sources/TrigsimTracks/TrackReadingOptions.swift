@@ -92,8 +92,8 @@ public struct TrackReadingOptions: Hashable, Sendable {
   /// previous point's time plus the geodesic distance from that point divided
   /// by this speed, truncated to the millisecond. Default 1.4 m/s (walking).
   public var untimedPointSpeed: Double
-  /// The time given to the first point when it has no time. When nil, an
-  /// untimed first point is an error.
+  /// The time given to the first point when it has no time (in the file's
+  /// own time, before `timeShift`). When nil, an untimed first point is an error.
   public var untimedTrackStart: SimulationInstant?
   /// Applied after untimed points are timed and after sorting.
   public var timeShift: TrackTimeShift

@@ -315,3 +315,12 @@ import TrigsimCore
     #expect(handed == 1)
   }
 }
+
+@Suite struct CSVDelimiterOptionTests {
+  @Test func delimiterThatIsNotOneASCIICharacterIsAnError() {
+    var options = TrackReadingOptions()
+    options.csv.delimiter = "\""
+    #expect(csvProblems("time,lat,lon\n1774674000,1,2\n", options).first
+      == "1:1: the delimiter '\"' cannot be used: it must be one ASCII character other than a quote or a line break")
+  }
+}

@@ -246,3 +246,11 @@ private func gpx11(_ body: String) -> String {
     ])
   }
 }
+
+@Suite struct GPXBrokenXMLTests {
+  @Test func startTagCutShortReportsOnlyTheXMLError() {
+    let text = "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lo"
+    #expect(gpxProblems(text).count == 1)
+    #expect(gpxProblems(text).first?.contains("not well-formed XML") == true)
+  }
+}

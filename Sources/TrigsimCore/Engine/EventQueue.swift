@@ -30,19 +30,26 @@ struct ScheduledEvent: Comparable {
 struct EventQueue {
   private var heap = Heap<ScheduledEvent>()
   private var nextSequence = 0
+  /// The earliest queued instant in milliseconds (`Int64.max` when empty),
+  /// kept so that the check made once per track fix is one comparison.
+  private var earliest = Int64.max
 
   mutating func schedule(_ kind: ScheduledEvent.Kind, at instant: SimulationInstant, phase: EventPhase, rank: Int) {
     heap.insert(ScheduledEvent(instant: instant, phase: phase, rank: rank, sequence: nextSequence, kind: kind))
     nextSequence += 1
+    earliest = min(earliest, instant.millisecondsSinceEpoch)
   }
 
   /// The instant of the earliest event, if any.
   var nextInstant: SimulationInstant? { heap.min?.instant }
 
   /// Removes and returns the earliest event if it is due at or before `horizon`.
+  @inline(__always)
   mutating func popNext(notAfter horizon: SimulationInstant) -> ScheduledEvent? {
-    guard let first = heap.min, first.instant <= horizon else { return nil }
-    return heap.removeMin()
+    guard earliest <= horizon.millisecondsSinceEpoch else { return nil }
+    let first = heap.removeMin()
+    earliest = heap.min?.instant.millisecondsSinceEpoch ?? .max
+    return first
   }
 
   var isEmpty: Bool { heap.isEmpty }
