@@ -317,17 +317,8 @@ extension Geodesic {
     /// A distance the geodesic distance from the centre to `p` never exceeds.
     @inline(__always)
     package func upperBound(_ p: Coordinate) -> Double {
-      let dLat = p.latitude - center.latitude
-      let dLon = Self.wrappedDegrees(p.longitude - center.longitude)
-      let y: Double, x: Double
-      if inBand(p.latitude) {
-        y = latitudeHigh * dLat
-        x = longitudeHigh * dLon
-      } else {
-        y = Self.globalLatitudeHigh * dLat
-        x = Self.globalLongitudeHigh * dLon
-      }
-      return (x * x + y * y).squareRoot()
+      // The centre is always inside its own band, so this is the segment bound from it.
+      segmentUpperBound(center, p)
     }
 
     /// A distance the geodesic distance from `a` to `b` never exceeds.
