@@ -61,6 +61,10 @@ final class ScenarioReader {
   let baseDirectory: String
   var deviceZone = TimeZone(identifier: "UTC")!
   var clockStart: SimulationInstant?
+  var clockEnd: SimulationInstant?
+  var deviceZoneAtStart = TimeZone(identifier: "UTC")!
+  /// The device zone from each instant on: the clock zone, then each change.
+  var zoneChanges: [TimeZoneChange] = []
   var regionIDs: [String] = []
 
   init(document: YAMLDocument, baseDirectory: String) {
@@ -105,6 +109,48 @@ final class ScenarioReader {
       document.error(node, "\(what) '\(text)' \(problem.message)", notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
       return nil
     }
+  }
+
+  /// An instant during the run: without an offset it is local time in the
+  /// device zone in force at that instant (after any `clock.changes`), and it
+  /// must lie within the clock window.
+  func instantDuringRun(_ node: Node, what: String) -> SimulationInstant? {
+    guard let text = document.string(node, what: what) else { return nil }
+    var candidates: [(zone: TimeZone, from: SimulationInstant?, to: SimulationInstant?)] = []
+    var from: SimulationInstant? = nil
+    var zone = deviceZoneAtStart
+    for change in zoneChanges {
+      candidates.append((zone, from, change.instant))
+      from = change.instant
+      zone = change.timeZone
+    }
+    candidates.append((zone, from, nil))
+    var resolved: SimulationInstant?
+    var lastProblem: ValueSyntax.InstantProblem?
+    for candidate in candidates {
+      switch ValueSyntax.instant(text, zone: candidate.zone) {
+      case .success(let instant):
+        if resolved == nil { resolved = instant }
+        if (candidate.from.map { instant >= $0 } ?? true) && (candidate.to.map { instant < $0 } ?? true) {
+          return checkedInWindow(instant, node: node, what: what, text: text)
+        }
+      case .failure(let problem):
+        lastProblem = problem
+      }
+    }
+    if let resolved { return checkedInWindow(resolved, node: node, what: what, text: text) }
+    document.error(node, "\(what) '\(text)' \(lastProblem?.message ?? "is not an ISO 8601 date-time")",
+                   notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
+    return nil
+  }
+
+  private func checkedInWindow(_ instant: SimulationInstant, node: Node, what: String, text: String) -> SimulationInstant? {
+    if let clockStart, let clockEnd, instant < clockStart || instant > clockEnd {
+      document.error(node, "\(what) '\(text)' is outside the clock window",
+                     notes: ["the run covers clock start to end; move the instant inside it or widen the clock"])
+      return nil
+    }
+    return instant
   }
 
   func duration(_ node: Node, what: String) -> SimulationDuration? {
@@ -165,6 +211,7 @@ final class ScenarioReader {
     }
     guard let start = instant(startNode, what: "clock start"), let end = instant(endNode, what: "clock end") else { return nil }
     clockStart = start
+    deviceZoneAtStart = deviceZone
     if end < start {
       document.error(endNode, "clock end is before its start", notes: ["'end' is inclusive and must be at or after 'start'"])
       return nil
@@ -195,6 +242,8 @@ final class ScenarioReader {
         zoneAtInstant = zone
       }
     }
+    clockEnd = end
+    zoneChanges = changes
     return ClockSettings(start: start, end: end, timeZone: deviceZone, timeZoneChanges: changes)
   }
 
@@ -379,9 +428,10 @@ final class ScenarioReader {
         continue
       }
       let trigger = readTrigger(triggerNode)
-      let addAt = fields["add"].flatMap { instant($0, what: "add") } ?? clockStart
-      let removeAt = fields["remove"].flatMap { instant($0, what: "remove") }
+      let addAt = fields["add"].map { instantDuringRun($0, what: "add") } ?? clockStart
+      let removeAt = fields["remove"].flatMap { instantDuringRun($0, what: "remove") }
       guard let trigger, let addAt else { continue }
+      if fields["remove"] != nil && removeAt == nil { continue }
       if let removeAt, removeAt < addAt, let removeNode = fields["remove"] {
         document.error(removeNode, "notification '\(id)' is removed before it is added")
         continue

@@ -13,7 +13,8 @@ struct TrigsimCommand: ParsableCommand {
         0   the run completed
         64  the command line is wrong (unknown option, missing argument)
         65  the input is invalid: every problem is printed as file:line:column
-        66  an input file cannot be read (missing, unreadable, not UTF-8)
+            (a missing track file is reported at the scenario line naming it)
+        66  the scenario file cannot be read (missing, unreadable, not UTF-8)
         70  internal error in trigsim (please report it)
         73  the output file cannot be written
       """,

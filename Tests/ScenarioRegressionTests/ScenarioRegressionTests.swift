@@ -27,13 +27,9 @@ import TrigsimTestSupport
 
   @Test(arguments: scenarioFiles)
   func scenarioReproducesItsReviewedTimeline(_ file: String) throws {
+    // The header names the track as the scenario writes it, so the absolute path here does not reach the output.
     let scenarioPath = RepositoryPaths.scenarios.appendingPathComponent(file).path
-    // Load through a path relative to the repository root, as users run it, so the header is machine-independent.
-    let previous = FileManager.default.currentDirectoryPath
-    FileManager.default.changeCurrentDirectoryPath(RepositoryPaths.root.path)
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-    _ = scenarioPath
-    let timeline = try Simulation(ScenarioLoader().load(path: "scenarios/\(file)")).run()
+    let timeline = try Simulation(ScenarioLoader().load(path: scenarioPath)).run()
     let actual = timeline.canonicalText
     let expectedURL = RepositoryPaths.scenarios.appendingPathComponent(file.replacingOccurrences(of: ".yaml", with: ".timeline"))
     if ProcessInfo.processInfo.environment["TRIGSIM_RECORD"] == "1" {

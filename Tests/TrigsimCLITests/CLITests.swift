@@ -51,6 +51,31 @@ import TrigsimTestSupport
     #expect(result.stderr.isEmpty)
   }
 
+  /// Each run is a new process with its own hash seed, so dictionary order leaking into output would show here.
+  @Test func everyBundledScenarioPrintsItsBaselineFromTheBinary() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: RepositoryPaths.scenarios.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    #expect(names.count >= 5)
+    for name in names {
+      let result = try Self.run(["run", "scenarios/\(name)"])
+      let expected = try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent(name.replacingOccurrences(of: ".yaml", with: ".timeline")), encoding: .utf8)
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      #expect(result.stdout == expected, "\(name)")
+    }
+  }
+
+  @Test func missingTrackFileIsReportedAtTheScenarioLineThatNamesIt() throws {
+    let folder = try temporaryDirectory()
+    try """
+      trigsim: 1
+      clock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T07:00:00Z, timezone: UTC }
+      track: { file: missing.gpx }
+
+      """.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let result = try Self.run(["run", "s.yaml"], in: folder)
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("s.yaml:3:16: error: "))
+  }
+
   @Test func invalidScenarioExitsSixtyFiveWithLocatedErrorsAndCaret() throws {
     let folder = try temporaryDirectory()
     let file = folder.appendingPathComponent("bad.yaml")

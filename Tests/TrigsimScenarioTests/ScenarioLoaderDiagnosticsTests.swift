@@ -13,7 +13,7 @@ import TrigsimTestSupport
     var note: String? = nil
   }
 
-  static let header = "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n"
+  static let header: String = "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n"
 
   func diagnostics(_ marked: String, sourceLocation: SourceLocation = #_sourceLocation) -> (MarkedText, [Diagnostic]) {
     let text = MarkedText(marked)
@@ -183,5 +183,41 @@ import TrigsimTestSupport
     let utc = TimeZone(identifier: "UTC")!
     #expect(ValueSyntax.instant("2026-02-30T00:00:00Z", zone: utc) == .failure(.outOfRange))
     #expect(ValueSyntax.instant("2026-03-28T06:00:00.0001Z", zone: utc) == .failure(.tooPrecise))
+  }
+}
+
+@Suite struct ScenarioLoaderWindowTests {
+  @Test func addOrRemoveOutsideTheClockWindowIsALocatedError() {
+    let text = MarkedText(ScenarioLoaderDiagnosticsTests.header + """
+      notifications:
+        - { id: a, trigger: { interval: 1h }, add: 1️⃣2026-03-28T05:00:00+01:00 }
+        - { id: b, trigger: { interval: 1h }, remove: 2️⃣2026-03-29T05:00:00+01:00 }
+      """)
+    do {
+      _ = try ScenarioLoader().load(yaml: text.text, file: "s.yaml")
+      Issue.record("expected errors")
+    } catch let error as InputError {
+      #expect(error.diagnostics.map(\.location) == [text.location("1️⃣", file: "s.yaml"), text.location("2️⃣", file: "s.yaml")])
+      #expect(error.diagnostics.map(\.message) == [
+        "add '2026-03-28T05:00:00+01:00' is outside the clock window", "remove '2026-03-29T05:00:00+01:00' is outside the clock window",
+      ])
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  @Test func localAddTimeIsReadInTheZoneInForceAtThatInstant() throws {
+    let scenario = try ScenarioLoader().load(yaml: """
+      trigsim: 1
+      clock:
+        start: 2026-06-01T06:00:00+02:00
+        end: 2026-06-03T09:00:00-04:00
+        timezone: Europe/Copenhagen
+        changes: [{ at: 2026-06-01T19:30:00-04:00, timezone: America/New_York }]
+      notifications:
+        - { id: before, trigger: { interval: 1h }, add: 2026-06-01T10:00:00 }
+        - { id: after, trigger: { interval: 1h }, add: 2026-06-02T10:00:00 }
+      """, file: "s.yaml")
+    #expect(scenario.actions.map(\.instant.description) == ["2026-06-01T08:00:00.000Z", "2026-06-02T14:00:00.000Z"])
   }
 }

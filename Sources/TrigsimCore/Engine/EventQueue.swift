@@ -5,7 +5,7 @@ struct ScheduledEvent: Comparable {
   enum Kind {
     case timeZoneChange(Int)
     case appAction(Int)
-    case trackGap(since: SimulationInstant)
+    case trackGap(since: SimulationInstant, newSegmentAt: SimulationInstant?)
     case regionCrossing(region: Int, entering: Bool, afterGap: Bool)
     /// A calendar or interval request's delivery; `token` identifies the
     /// pending request it was computed for, so a replaced or removed request's

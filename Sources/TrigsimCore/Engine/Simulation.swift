@@ -120,14 +120,14 @@ struct SimulationRun {
       for (index, region) in scenario.regions.enumerated() {
         insideAtPreviousFix[index] = region.shape.contains(fix.coordinate)
         clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
-        // A device that starts inside is on its first visit, which its first exit ends.
-        if insideAtPreviousFix[index] && fix.instant >= scenario.clock.start { visits[index] = 1 }
       }
       return
     }
     let elapsed = previous.instant.duration(to: fix.instant)
     if fix.startsSegment || elapsed > scenario.platform.trackGapLimit {
-      queue.schedule(.trackGap(since: previous.instant), at: fix.instant, phase: .position, rank: -1)
+      queue.schedule(
+        .trackGap(since: previous.instant, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant,
+        phase: .position, rank: -1)
       for (index, region) in scenario.regions.enumerated() {
         let inside = region.shape.contains(fix.coordinate)
         clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
@@ -173,9 +173,10 @@ struct SimulationRun {
       changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
     case .appAction(let index):
       perform(scenario.actions[index].action, at: now)
-    case .trackGap(let since):
+    case .trackGap(let since, let newSegmentAt):
       let duration = since.duration(to: now)
-      let reason = duration > scenario.platform.trackGapLimit ? "no fix for \(duration)" : "new track segment"
+      let longGap = duration > scenario.platform.trackGapLimit
+      let reason = newSegmentAt == now ? (longGap ? "new track segment after no fix for \(duration)" : "new track segment") : "no fix for \(duration)"
       record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
     case .regionCrossing(let index, let entering, let afterGap):
       crossRegion(index, entering: entering, afterGap: afterGap, at: now)
@@ -205,13 +206,13 @@ struct SimulationRun {
     case .calendar(let trigger):
       firstDelivery = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
       if firstDelivery == nil {
+        if let replaced = center.removePending(request.id) {
+          record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
+        }
         record(
           .warning, request.id.rawValue, at: now,
           [TimelineField("trigger", request.trigger.summary),
            TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
-        if let replaced = center.removePending(request.id) {
-          record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
-        }
         return
       }
     case .interval(let trigger):
@@ -282,7 +283,11 @@ struct SimulationRun {
 
   mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, at now: SimulationInstant) {
     let region = scenario.regions[index]
-    if entering { visits[index] += 1 }
+    // Visits are counted from the clock's start; an exit with no entry seen
+    // since then ends the visit the device was already on: visit 1.
+    if now >= scenario.clock.start {
+      if entering { visits[index] += 1 } else if visits[index] == 0 { visits[index] = 1 }
+    }
     var fields = [TimelineField("visit", String(visits[index]))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
@@ -300,7 +305,15 @@ struct SimulationRun {
       guard case .calendar(let trigger) = pending.request.trigger else { continue }
       let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)
       guard next != pending.nextDelivery else { continue }
-      if let next, let updated = center.reschedule(pending.request.id, nextDelivery: next) {
+      guard let next else {
+        // In the new zone no date matches any more (a one-shot whose local time has passed).
+        _ = center.removePending(pending.request.id)
+        record(.warning, pending.request.id.rawValue, at: now,
+               [TimelineField("trigger", pending.request.trigger.summary),
+                TimelineField("reason", "never delivers: after the time-zone change no date matches; the platform drops it silently")])
+        continue
+      }
+      if let updated = center.reschedule(pending.request.id, nextDelivery: next) {
         record(.rescheduled, pending.request.id.rawValue, at: now,
                [TimelineField("next", format(next)), TimelineField("previous", pending.nextDelivery.map(format) ?? "none")])
         scheduleDelivery(of: updated, at: next)

@@ -15,7 +15,12 @@ extension Timeline {
   /// is padded to 11 characters (the longest kind) so columns line up. Lines end with `\n`.
   public var canonicalText: String {
     var text = Self.formatLine + "\n"
-    for field in header { text += "# \(field.key): \(field.value)\n" }
+    for field in header {
+      // A header value never ends its line early: newlines are escaped.
+      let value = field.value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        .replacingOccurrences(of: "\r", with: "\\r")
+      text += "# \(field.key): \(value)\n"
+    }
     for entry in entries { text += entry.canonicalLine + "\n" }
     return text
   }

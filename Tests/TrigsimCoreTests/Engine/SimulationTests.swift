@@ -195,3 +195,83 @@ import TrigsimTestSupport
     #expect(timeline.entries(.fired).first?[field: "next"] == "none")
   }
 }
+
+@Suite struct SimulationReviewFollowUpTests {
+  @Test func floatingOneShotWhoseLocalTimeHasPassedAfterAZoneChangeNeverDelivers() throws {
+    // 03:00 on 2 June, set in New York; the device moves to Copenhagen at 04:00 CEST (22:00 New York, 1 June):
+    // 03:00 on 2 June has passed in Copenhagen.
+    let oneShot = Trigger.calendar(CalendarTrigger(components: CalendarComponents(year: 2026, month: 6, day: 2, hour: 3), repeats: false))
+    let change = TimeZoneChange(instant: Build.instant("2026-06-02T04:00:00+02:00"), timeZone: Build.zone("Europe/Copenhagen"))
+    let timeline = try Simulation(Scenario(
+      name: "t", clock: Build.clock("2026-06-01T12:00:00-04:00", "2026-06-03T00:00:00-04:00", zone: "America/New_York", changes: [change]),
+      actions: [Build.add("dose", oneShot, at: "2026-06-01T12:00:00-04:00")])).run()
+    #expect(timeline.outline == [
+      "scheduled dose @ 2026-06-01T12:00:00.000-04:00",
+      "timezone Europe/Copenhagen @ 2026-06-02T04:00:00.000+02:00",
+      "warning dose @ 2026-06-02T04:00:00.000+02:00",
+    ])
+  }
+
+  @Test func visitsAreCountedFromTheClockStartEvenWhenFixesStartEarlier() throws {
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T05:00:00Z", 55.0, 12.0),
+      Build.fix("2026-03-28T05:00:10Z", 56.0, 12.0),  // enter before the start
+      Build.fix("2026-03-28T06:00:10Z", 56.0, 12.0),
+      Build.fix("2026-03-28T06:00:20Z", 55.0, 12.0),  // exit at 06:00:15
+      Build.fix("2026-03-28T06:00:30Z", 56.0, 12.0),  // enter at 06:00:25
+    ])
+    let timeline = try Simulation(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track)).run()
+    // The hour without fixes before the start is a gap (inside before and after it: no crossing).
+    #expect(timeline.entries.map { "\($0.kind.rawValue) visit=\($0[field: "visit"] ?? "-")" } == ["gap visit=-", "exit visit=1", "enter visit=2"])
+  }
+
+  /// Every phase at one instant: the zone change first, then the app's add and
+  /// removal, then the crossing with its location delivery, then time deliveries.
+  @Test func eventsAtOneInstantFollowTheDocumentedOrder() throws {
+    let t = "2026-03-28T06:10:00Z"
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T06:09:50Z", 55.0, 12.0),
+      Build.fix("2026-03-28T06:10:00Z", 56.0, 12.0),  // crosses 55.5 at 06:09:55 ...
+    ])
+    let track2 = InMemoryTrack(samples: track.samples.map { sample in
+      var moved = sample
+      moved.coordinate.latitude = sample.coordinate.latitude == 55.0 ? 55.0 : 55.5  // ... or exactly at 06:10:00
+      return moved
+    })
+    let timeline = try Simulation(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T06:30:00Z", zone: "UTC",
+                                    changes: [TimeZoneChange(instant: Build.instant(t), timeZone: Build.zone("Europe/London"))]),
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))],
+      actions: [
+        Build.add("interval", Build.interval(.minutes(10), repeats: false), at: "2026-03-28T06:00:00Z"),
+        Build.add("calendar", .calendar(CalendarTrigger(components: CalendarComponents(hour: 6, minute: 10), repeats: false)), at: "2026-03-28T06:00:00Z"),
+        Build.add("doomed", Build.interval(.minutes(10), repeats: false), at: "2026-03-28T06:00:00Z"),
+        Build.add("arrive", .region(RegionTrigger(region: "north", notifyOnExit: false, repeats: false)), at: t),
+        Build.remove("doomed", at: t),
+      ],
+      track: track2)).run()
+    #expect(timeline.outline.filter { $0.hasSuffix("06:10:00.000+00:00") } == [
+      "timezone Europe/London @ 2026-03-28T06:10:00.000+00:00",
+      "scheduled arrive @ 2026-03-28T06:10:00.000+00:00",
+      "removed doomed @ 2026-03-28T06:10:00.000+00:00",
+      "enter north @ 2026-03-28T06:10:00.000+00:00",
+      "fired arrive @ 2026-03-28T06:10:00.000+00:00",
+      "fired interval @ 2026-03-28T06:10:00.000+00:00",
+      "fired calendar @ 2026-03-28T06:10:00.000+00:00",
+    ])
+  }
+
+  @Test func gapReasonSaysBothWhenASegmentBreakIsAlsoLong() throws {
+    var platform = PlatformSettings()
+    platform.trackGapLimit = .minutes(1)
+    let track = InMemoryTrack(samples: [
+      Build.fix("2026-03-28T06:00:00Z", 55.0, 12.0),
+      Build.fix("2026-03-28T06:05:00Z", 55.0, 12.0, startsSegment: true),
+    ])
+    let timeline = try Simulation(Scenario(
+      name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"), track: track, platform: platform)).run()
+    #expect(timeline.entries.first?[field: "reason"] == "new track segment after no fix for 5m")
+  }
+}
