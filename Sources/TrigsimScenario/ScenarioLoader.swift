@@ -166,7 +166,7 @@ final class ScenarioReader {
     guard let text = document.string(node, what: what) else { return nil }
     if let zone = TimeZone(identifier: text), text.contains("/") || text == "UTC" || text == "GMT" { return zone }
     var notes = ["use an IANA time zone name such as Europe/Copenhagen or America/New_York"]
-    if let suggestion = YAMLDocument.closest(to: text, among: TimeZone.knownTimeZoneIdentifiers.sorted()) {
+    if let suggestion = NameSuggestion.closest(to: text, among: TimeZone.knownTimeZoneIdentifiers.sorted()) {
       notes.insert("did you mean '\(suggestion)'?", at: 0)
     }
     document.error(node, "unknown time zone '\(text)'", notes: notes)
@@ -482,7 +482,7 @@ final class ScenarioReader {
       guard let region = document.string(regionNode, what: "region") else { return nil }
       guard regionIDs.contains(region) else {
         var notes: [String] = []
-        if let suggestion = YAMLDocument.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
+        if let suggestion = NameSuggestion.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
         notes.append(regionIDs.isEmpty ? "declare it under 'regions:' before it is used" : "declared regions: \(regionIDs.joined(separator: ", "))")
         document.error(regionNode, "unknown region '\(region)'", notes: notes)
         return nil

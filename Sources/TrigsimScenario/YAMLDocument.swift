@@ -76,7 +76,7 @@ final class YAMLDocument {
       }
       if !allowed.contains(key) {
         var notes: [String] = []
-        if let suggestion = Self.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
+        if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
         notes.append("\(what) accepts: \(allowed.joined(separator: ", "))")
         error(keyNode, "unknown key '\(key)' in \(what)", notes: notes)
         continue
@@ -146,35 +146,10 @@ final class YAMLDocument {
     if let match = options.first(where: { $0.0 == text }) { return match.1 }
     let names = options.map(\.0)
     var notes: [String] = []
-    if let suggestion = Self.closest(to: text, among: names) { notes.append("did you mean '\(suggestion)'?") }
+    if let suggestion = NameSuggestion.closest(to: text, among: names) { notes.append("did you mean '\(suggestion)'?") }
     notes.append("choose one of: \(names.joined(separator: ", "))")
     error(node, "unknown \(what) '\(text)'", notes: notes)
     return nil
-  }
-
-  // MARK: - Suggestions
-
-  /// The candidate nearest to `word` by edit distance, if it is near enough to be a likely typo.
-  static func closest(to word: String, among candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return nil }
-    return best.1 <= max(2, word.count / 3) ? best.0 : nil
-  }
-
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = Array(repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      swap(&previous, &current)
-    }
-    return previous[b.count]
   }
 }
 

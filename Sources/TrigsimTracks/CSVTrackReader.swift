@@ -471,7 +471,7 @@ private struct CSVScanner {
         let key = CSVField.normalize(explicit)
         if let index = keys.firstIndex(of: key) { return index }
         var notes = ["the header's columns are \(headerList)"]
-        if let guess = TrackMessages.closest(to: explicit, in: shownNames) { notes.append("did you mean '\(guess)'?") }
+        if let guess = NameSuggestion.closest(to: explicit, among: shownNames) { notes.append("did you mean '\(guess)'?") }
         normalizer.report(line: rowLine, column: 1, CSVMessages.mappedColumnMissing(field, explicit), notes: notes)
         return -1
       }
@@ -484,7 +484,7 @@ private struct CSVScanner {
           let key = CSVField.normalize(name)
           if field == .time && key.contains("gps") { return nil }  // never suggest a GPS-epoch column
           let best = CSVField.builtInNames(field).map {
-            TrackMessages.editDistance(Array(key), Array($0))
+            NameSuggestion.editDistance(Array(key), Array($0))
           }.min() ?? Int.max
           return best <= 2 ? (name, best) : nil  // a likely typo of a built-in name
         }.sorted { $0.1 < $1.1 }

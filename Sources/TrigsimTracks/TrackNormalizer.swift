@@ -208,31 +208,4 @@ enum TrackMessages {
     }
     return InputError(Diagnostic(at: location, fileUnreadable(path, String(cString: strerror(code)))))
   }
-
-  /// The header or value that is closest to `name` by edit distance, when close enough to suggest.
-  static func closest(to name: String, in candidates: [String]) -> String? {
-    let target = Array(name.lowercased())
-    var best: (String, Int)?
-    for candidate in candidates {
-      let distance = editDistance(target, Array(candidate.lowercased()))
-      if distance <= max(2, target.count / 3), best == nil || distance < best!.1 { best = (candidate, distance) }
-    }
-    return best?.0
-  }
-
-  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var row = Array(0...b.count)
-    for i in 1...a.count {
-      var previousDiagonal = row[0]
-      row[0] = i
-      for j in 1...b.count {
-        let old = row[j]
-        row[j] = min(row[j] + 1, row[j - 1] + 1, previousDiagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-        previousDiagonal = old
-      }
-    }
-    return row[b.count]
-  }
 }
