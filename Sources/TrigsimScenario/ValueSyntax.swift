@@ -33,88 +33,23 @@ package enum ValueSyntax {
     return SimulationDuration(milliseconds: Int64(total.rounded()))
   }
 
-  /// Parses an ISO 8601 instant: `2026-03-28T06:00:00+01:00`, `...Z`, with up
-  /// to three fractional-second digits. Without an offset the time is local
-  /// time in `zone`; a local time that does not exist (skipped by a DST
-  /// change) is rejected, and one that occurs twice means the first.
+  /// Parses an ISO 8601 instant (`ISO8601DateTime`'s grammar):
+  /// `2026-03-28T06:00:00+01:00`, `...Z`, with up to three fractional-second
+  /// digits. Without an offset the time is local time in `zone`; a local time
+  /// that does not exist (skipped by a DST change) is rejected, and one that
+  /// occurs twice means the first.
   package static func instant(_ text: String, zone: TimeZone) -> Result<SimulationInstant, InstantProblem> {
-    let scalars = Array(text.utf8)
-    var index = 0
-    func number(_ digits: Int) -> Int? {
-      guard index + digits <= scalars.count else { return nil }
-      var value = 0
-      for i in index..<(index + digits) {
-        let c = scalars[i]
-        guard c >= 48 && c <= 57 else { return nil }
-        value = value * 10 + Int(c - 48)
+    var text = text
+    let parsed = text.withUTF8 { ISO8601DateTime.parse($0) }
+    switch parsed {
+    case .failure(.malformed): return .failure(.malformed)
+    case .failure(.outOfRange): return .failure(.outOfRange)
+    case .success(let time):
+      guard time.fractionDigits <= 3 else { return .failure(.tooPrecise) }
+      if let offset = time.offsetMilliseconds {
+        return .success(SimulationInstant(millisecondsSinceEpoch: time.localMilliseconds - offset))
       }
-      index += digits
-      return value
-    }
-    func expect(_ c: UInt8) -> Bool {
-      guard index < scalars.count, scalars[index] == c else { return false }
-      index += 1
-      return true
-    }
-    guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-      let day = number(2)
-    else { return .failure(.malformed) }
-    guard index < scalars.count, scalars[index] == UInt8(ascii: "T") || scalars[index] == UInt8(ascii: " ") else {
-      return .failure(.malformed)
-    }
-    index += 1
-    guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2) else { return .failure(.malformed) }
-    var second = 0
-    var millisecond = 0
-    if expect(UInt8(ascii: ":")) {
-      guard let s = number(2) else { return .failure(.malformed) }
-      second = s
-      if expect(UInt8(ascii: ".")) {
-        var digits = 0
-        while index < scalars.count, scalars[index] >= 48, scalars[index] <= 57 {
-          digits += 1
-          guard digits <= 3 else { return .failure(.tooPrecise) }
-          millisecond = millisecond * 10 + Int(scalars[index] - 48)
-          index += 1
-        }
-        guard digits > 0 else { return .failure(.malformed) }
-        for _ in digits..<3 { millisecond *= 10 }
-      }
-    }
-    guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
-      (0...59).contains(second)
-    else { return .failure(.outOfRange) }
-    let days = daysSinceEpoch(year: Int64(year), month: Int64(month), day: Int64(day))
-    // Reject 31 June and friends: the day must survive a round trip.
-    let check = daysSinceEpoch(year: Int64(year), month: Int64(month), day: 1) + Int64(day - 1)
-    guard check == days, day <= daysInMonth(year: year, month: month) else { return .failure(.outOfRange) }
-    let localMilliseconds = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(millisecond)
-    if index == scalars.count {
-      return localInstant(localMilliseconds, in: zone)
-    }
-    if expect(UInt8(ascii: "Z")) {
-      guard index == scalars.count else { return .failure(.malformed) }
-      return .success(SimulationInstant(millisecondsSinceEpoch: localMilliseconds))
-    }
-    guard index < scalars.count, scalars[index] == UInt8(ascii: "+") || scalars[index] == UInt8(ascii: "-") else {
-      return .failure(.malformed)
-    }
-    let sign: Int64 = scalars[index] == UInt8(ascii: "-") ? -1 : 1
-    index += 1
-    guard let offsetHours = number(2) else { return .failure(.malformed) }
-    _ = expect(UInt8(ascii: ":"))
-    guard let offsetMinutes = number(2), index == scalars.count, offsetHours <= 18, offsetMinutes < 60 else {
-      return .failure(.malformed)
-    }
-    let offset = sign * Int64(offsetHours * 3600 + offsetMinutes * 60) * 1000
-    return .success(SimulationInstant(millisecondsSinceEpoch: localMilliseconds - offset))
-  }
-
-  static func daysInMonth(year: Int, month: Int) -> Int {
-    switch month {
-    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
+      return localInstant(time.localMilliseconds, in: zone)
     }
   }
 

@@ -900,82 +900,13 @@ struct TrackTimeParser {
     return .success(negative ? -value : value)
   }
 
-  /// `YYYY-MM-DD[T ]hh:mm[:ss[.f…]][Z|±hh[:]mm|±hh]`, to milliseconds since the epoch.
+  /// An ISO 8601 date-time (`ISO8601DateTime`'s grammar) to milliseconds since
+  /// the epoch; without an offset it is local time in the naive zone.
   @inline(__always)
   mutating func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-    let count = bytes.count
-    var p = 0
-    @inline(__always) func digits(_ n: Int) -> Int64? {
-      guard p + n <= count else { return nil }
-      var value: Int64 = 0
-      for i in 0..<n {
-        let d = bytes[p + i] &- 48
-        if d >= 10 { return nil }
-        value = value * 10 + Int64(d)
-      }
-      p += n
-      return value
-    }
-    @inline(__always) func expect(_ c: UInt8) -> Bool {
-      guard p < count, bytes[p] == c else { return false }
-      p += 1
-      return true
-    }
-    guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
-      let day = digits(2)
-    else { return nil }
-    guard p < count, bytes[p] == UInt8(ascii: "T") || bytes[p] == UInt8(ascii: "t") || bytes[p] == UInt8(ascii: " ")
-    else { return nil }
-    p += 1
-    guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2) else { return nil }
-    var second: Int64 = 0
-    var millisecond: Int64 = 0
-    if p < count && bytes[p] == UInt8(ascii: ":") {
-      p += 1
-      guard let s = digits(2) else { return nil }
-      second = s
-      if p < count && (bytes[p] == UInt8(ascii: ".") || bytes[p] == UInt8(ascii: ",")) {
-        p += 1
-        var n = 0
-        while p < count, bytes[p] &- 48 < 10 {
-          if n < 3 { millisecond = millisecond * 10 + Int64(bytes[p] &- 48) }
-          n += 1
-          p += 1
-        }
-        if n == 0 { return nil }
-        for _ in min(n, 3)..<3 { millisecond *= 10 }
-      }
-    }
-    guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23, minute <= 59,
-      second <= 59
-    else { return nil }
-    let days = daysSinceEpoch(year: year, month: month, day: day)
-    let local = (((days * 24 + hour) * 60 + minute) * 60 + second) * 1000 + millisecond
-    if p == count {
-      return local - naiveOffsetMilliseconds(local)
-    }
-    let c = bytes[p]
-    if (c == UInt8(ascii: "Z") || c == UInt8(ascii: "z")) && p + 1 == count { return local }
-    guard c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { return nil }
-    p += 1
-    guard let offsetHours = digits(2), offsetHours <= 23 else { return nil }
-    var offsetMinutes: Int64 = 0
-    if p < count {
-      _ = expect(UInt8(ascii: ":"))
-      guard let m = digits(2), m <= 59 else { return nil }
-      offsetMinutes = m
-    }
-    guard p == count else { return nil }
-    let offset = (offsetHours * 60 + offsetMinutes) * 60_000
-    return c == UInt8(ascii: "+") ? local - offset : local + offset
-  }
-
-  private func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
-    switch month {
-    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
+    guard case .success(let time) = ISO8601DateTime.parse(bytes) else { return nil }
+    if let offset = time.offsetMilliseconds { return time.localMilliseconds - offset }
+    return time.localMilliseconds - naiveOffsetMilliseconds(time.localMilliseconds)
   }
 
   /// The zone's offset for a local (wall-clock) time, in milliseconds.

@@ -72,6 +72,7 @@ func civilDate(fromDaysSinceEpoch days: Int64) -> (year: Int64, month: Int64, da
 }
 
 /// Days since 1970-01-01 for a proleptic Gregorian date (`days_from_civil`).
+@inlinable
 public func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
   let y = month <= 2 ? year - 1 : year
   let era = (y >= 0 ? y : y - 399) / 400
