@@ -25,8 +25,7 @@ struct TrigsimCommand: ParsableCommand {
 /// The documented exit codes (see `TrigsimCommand`'s discussion and the README).
 enum TrigsimExitCode {
   static let success: Int32 = 0
-  /// Reserved for comparing a run with an expected timeline.
-  static let timelineDiffers: Int32 = 1
+  // 1 is reserved for "the timeline differs from the expected one" (timeline comparison).
   static let usage: Int32 = 64
   static let invalidInput: Int32 = 65
   static let cannotReadInput: Int32 = 66

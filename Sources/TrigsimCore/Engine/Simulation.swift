@@ -220,7 +220,7 @@ struct SimulationRun {
     case .region:
       firstDelivery = nil
     }
-    let outcome = center.add(request, at: now, firstDelivery: firstDelivery)
+    let outcome = center.add(request, firstDelivery: firstDelivery)
     if let replaced = outcome.replaced {
       record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
     }

@@ -3,7 +3,6 @@ struct PendingRequest {
   var request: NotificationRequest
   /// Increases with every `add`; a replacement gets a new one.
   var addOrdinal: Int
-  var addedAt: SimulationInstant
   /// The next calendar or interval delivery; nil for location requests.
   var nextDelivery: SimulationInstant?
   /// Changes whenever the next delivery is recomputed, so stale queued deliveries are skipped.
@@ -48,7 +47,7 @@ struct NotificationCenterModel {
     }
   }
 
-  mutating func add(_ request: NotificationRequest, at now: SimulationInstant, firstDelivery: SimulationInstant?) -> AddOutcome {
+  mutating func add(_ request: NotificationRequest, firstDelivery: SimulationInstant?) -> AddOutcome {
     var outcome = AddOutcome()
     outcome.replaced = pending.removeValue(forKey: request.id)
     if case .region(let trigger) = request.trigger {
@@ -63,7 +62,7 @@ struct NotificationCenterModel {
       }
     }
     let added = PendingRequest(
-      request: request, addOrdinal: nextAddOrdinal, addedAt: now, nextDelivery: firstDelivery, token: nextToken)
+      request: request, addOrdinal: nextAddOrdinal, nextDelivery: firstDelivery, token: nextToken)
     nextAddOrdinal += 1
     nextToken += 1
     pending[request.id] = added
