@@ -10,6 +10,10 @@ public struct Scenario {
   public var clock: ClockSettings
   public var regions: [MonitoredRegion]
   /// App actions, in the order they are carried out at equal instants.
+  ///
+  /// Instants belong in `clock.start...clock.end` (`ScenarioLoader` rejects
+  /// others): an action after the end never happens, and one before the
+  /// start takes effect without a timeline entry.
   public var actions: [ScheduledAppAction]
   public var track: (any TrackSource)?
   /// How the track file was named in the scenario, for the timeline header.
