@@ -53,7 +53,9 @@ public struct ScenarioLoader {
 }
 
 /// The top-level keys of a scenario, in the order the README documents them.
-let scenarioKeys = ["trigsim", "name", "clock", "platform", "track", "regions", "notifications"]
+let scenarioKeys = [
+  "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "actions", "respond",
+]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
 final class ScenarioReader {
@@ -94,9 +96,10 @@ final class ScenarioReader {
     let track = top["track"].flatMap(readTrack)
     let actions = top["notifications"].map(readNotifications) ?? []
     guard let clock else { return nil }
+    let medicineApp = readMedicineApp(top)
     return Scenario(
-      name: name, clock: clock, regions: regions, actions: actions, track: track?.source, trackLabel: track?.label,
-      platform: platform)
+      name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
+      trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app)
   }
 
   // MARK: - Values
@@ -250,7 +253,7 @@ final class ScenarioReader {
   func readPlatform(_ node: Node) -> PlatformSettings {
     var settings = PlatformSettings()
     guard let fields = document.mapping(
-      node, what: "'platform'", keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit"])
+      node, what: "'platform'", keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions"])
     else { return settings }
     if let value = fields["pendingLimit"].flatMap({ document.integer($0, what: "pendingLimit", range: 1...100_000) }) {
       settings.pendingLimit = value
@@ -275,6 +278,11 @@ final class ScenarioReader {
       let value = document.choice(node, what: "impossible-date policy", ImpossibleDatePolicy.allCases.map { ($0.rawValue, $0) })
     {
       settings.impossibleDatePolicy = value
+    }
+    if let node = fields["terminatedActions"],
+      let value = document.choice(node, what: "terminated-app action delivery", TerminatedActionDelivery.allCases.map { ($0.rawValue, $0) })
+    {
+      settings.terminatedActions = value
     }
     if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {
       if value.milliseconds <= 0 {

@@ -37,12 +37,14 @@ enum TrigsimExitCode {
 enum TimelineFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json, jsonl, csv
 
-  func render(_ timeline: Timeline) -> String {
+  /// The report in this format; `summary` adds the dose table after a text
+  /// timeline (JSON always carries the summary).
+  func render(_ report: SimulationReport, summary: Bool) -> String {
     switch self {
-    case .text: timeline.canonicalText
-    case .json: timeline.json
-    case .jsonl: timeline.jsonLines
-    case .csv: timeline.csv
+    case .text: report.timeline.canonicalText + (summary ? report.summary.text : "")
+    case .json: report.json
+    case .jsonl: report.timeline.jsonLines
+    case .csv: report.timeline.csv
     }
   }
 }
@@ -60,18 +62,27 @@ struct RunCommand: ParsableCommand {
   @Option(name: .shortAndLong, help: "Write the timeline to this file (atomically) instead of standard output.")
   var output: String?
 
+  @Flag(help: "After a text timeline, print the summary: pending-slot accounting and every dose's outcome. JSON always includes it.")
+  var summary = false
+
+  func validate() throws {
+    if summary && (format == .jsonl || format == .csv) {
+      throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
+    }
+  }
+
   func run() throws {
-    let timeline = try runScenario(at: scenario)
-    try emit(format.render(timeline), to: output)
+    let report = try runScenario(at: scenario)
+    try emit(format.render(report, summary: summary), to: output)
   }
 }
 
 /// Loads and runs a scenario, printing any problem to standard error and
 /// exiting with the documented code.
-func runScenario(at path: String) throws -> Timeline {
+func runScenario(at path: String) throws -> SimulationReport {
   do {
     let scenario = try ScenarioLoader().load(path: path)
-    return try Simulation(scenario).run()
+    return try Simulation(scenario).report()
   } catch let error as InputError {
     DiagnosticPrinter.standardError.print(error.diagnostics)
     throw ExitCode(TrigsimExitCode.invalidInput)

@@ -7,9 +7,13 @@ public enum EventPhase: Int, Comparable, Sendable {
   /// The device changes time zone first, so everything due at this instant
   /// sees the new zone (floating calendar triggers are re-evaluated).
   case timeZoneChange
+  /// The app's state or notification permission changes, so a delivery at
+  /// the same instant sees the new state. Rank: position in the scenario.
+  case appChange
   /// The app acts before the system delivers: a request removed at `t` does
   /// not deliver at `t`, and a region request added at `t` sees a crossing at `t`.
-  /// Rank: the action's position in the scenario.
+  /// Rank: the action's position in the scenario; medicine creations, edits
+  /// and deletions come after the scenario's raw requests.
   case appAction
   /// Position-derived events: a gap in the track, then region entries and
   /// exits (which deliver their location requests at once).
@@ -18,6 +22,13 @@ public enum EventPhase: Int, Comparable, Sendable {
   /// Calendar and interval deliveries.
   /// Rank: the order in which the requests were added.
   case timeTrigger
+  /// The user acts on delivered notifications, so an action at a delivery's
+  /// own instant finds it. Rank: scripted actions by position in the
+  /// scenario, then rule responses in the order they were planned.
+  case userAction
+  /// Bookkeeping: a medicine's daily time is due; a dose its reminder did not
+  /// notify at this instant is recorded as missed. Produces no entry itself.
+  case doseCheck
 
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -11,6 +11,14 @@ struct ScheduledEvent: Comparable {
     /// pending request it was computed for, so a replaced or removed request's
     /// stale deliveries are skipped.
     case timeTriggerDue(NotificationID, token: Int)
+    case appChange(Int)
+    case medicineChange(Int)
+    /// A scripted user action (index into `MedicineApp.userActions`).
+    case userAction(Int)
+    /// A response rule's planned response to one delivery.
+    case ruleResponse(rule: Int, NotificationID, serial: Int)
+    /// A medicine's daily time is due (index into the dose clocks).
+    case doseDue(clock: Int, token: Int)
   }
 
   var instant: SimulationInstant

@@ -19,11 +19,16 @@ public struct Scenario {
   /// How the track file was named in the scenario, for the timeline header.
   public var trackLabel: String?
   public var platform: PlatformSettings
+  /// The medicine-reminder app: medicines, app state, the user's actions.
+  /// Instants belong in the clock window, as for `actions`.
+  public var medicineApp: MedicineApp
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],
-    track: (any TrackSource)? = nil, trackLabel: String? = nil, platform: PlatformSettings = PlatformSettings()
+    track: (any TrackSource)? = nil, trackLabel: String? = nil, platform: PlatformSettings = PlatformSettings(),
+    medicineApp: MedicineApp = MedicineApp()
   ) {
+    self.medicineApp = medicineApp
     self.name = name
     self.clock = clock
     self.regions = regions

@@ -24,9 +24,19 @@ public struct Simulation {
   ///
   /// - Throws: `InputError` when the track file has bad input.
   public func run() throws -> Timeline {
+    try report().timeline
+  }
+
+  /// Runs the scenario and returns the timeline with its summary: every
+  /// dose's outcome and the pending-slot accounting.
+  ///
+  /// - Throws: `InputError` when the track file has bad input, or when a
+  ///   scripted user action names a notification that is not in Notification
+  ///   Center at its instant (every such action is reported at once).
+  public func report() throws -> SimulationReport {
     var run = SimulationRun(scenario)
     try run.execute()
-    return run.timeline()
+    return SimulationReport(timeline: run.timeline(), summary: run.summary())
   }
 }
 
@@ -57,6 +67,12 @@ struct SimulationRun {
   var lastFixInstant: SimulationInstant?
   var visits: [Int]
 
+  // Medicine-reminder app (see SimulationRun+MedicineApp.swift).
+  var app = MedicineAppState()
+  var pendingPeak = 0
+  var pendingPeakAt: SimulationInstant?
+  var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
+
   init(_ scenario: Scenario) {
     self.scenario = scenario
     self.calendarEvaluator = CalendarTriggerEvaluator(
@@ -80,6 +96,7 @@ struct SimulationRun {
     for (index, action) in scenario.actions.enumerated() where action.instant <= end {
       queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
     }
+    scheduleMedicineAppEvents()
     if let track = scenario.track {
       try track.readSamples { sample in
         replay(sample)
@@ -88,6 +105,7 @@ struct SimulationRun {
       }
     }
     handleEvents(notAfter: end)
+    if !app.actionProblems.isEmpty { throw InputError(app.actionProblems) }
   }
 
   // MARK: - Track replay
@@ -182,6 +200,16 @@ struct SimulationRun {
       crossRegion(index, entering: entering, afterGap: afterGap, at: now)
     case .timeTriggerDue(let id, let token):
       deliverTimeTrigger(id, token: token, at: now)
+    case .appChange(let index):
+      changeApp(scenario.medicineApp.appChanges[index], at: now)
+    case .medicineChange(let index):
+      applyMedicineChange(scenario.medicineApp.medicineChanges[index], at: now)
+    case .userAction(let index):
+      performScriptedAction(scenario.medicineApp.userActions[index], at: now)
+    case .ruleResponse(let rule, let id, let serial):
+      respond(rule: rule, to: id, serial: serial, at: now)
+    case .doseDue(let clock, let token):
+      doseDue(clock: clock, token: token, at: now)
     }
   }
 
@@ -200,7 +228,15 @@ struct SimulationRun {
     }
   }
 
-  mutating func add(_ request: NotificationRequest, at now: SimulationInstant) {
+  /// `add(_:)` as the platform handles it; returns whether the request is pending afterwards.
+  @discardableResult
+  mutating func add(_ request: NotificationRequest, at now: SimulationInstant, reason: String? = nil) -> Bool {
+    if app.permission == .denied {
+      let why = "notification permission denied: add() succeeds but the platform keeps nothing"
+      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
+      app.lossReason[request.id] = "not kept: \(why) (\(format(now)))"
+      return false
+    }
     var firstDelivery: SimulationInstant?
     switch request.trigger {
     case .calendar(let trigger):
@@ -213,7 +249,8 @@ struct SimulationRun {
           .warning, request.id.rawValue, at: now,
           [TimelineField("trigger", request.trigger.summary),
            TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
-        return
+        app.lossReason[request.id] = "never delivers: no date after \(format(now)) matches"
+        return false
       }
     case .interval(let trigger):
       firstDelivery = now.advanced(by: trigger.interval)
@@ -226,17 +263,29 @@ struct SimulationRun {
     }
     if let reason = outcome.rejectedReason {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
-      return
+      app.lossReason[request.id] = "dropped at \(format(now)): \(reason)"
+      if reason == center.pendingLimitReason { droppedByPendingLimit.append((request.id, now)) }
+      return false
     }
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
     if let firstDelivery { fields.append(TimelineField("next", format(firstDelivery))) }
     if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
+    fields += request.userInfo
+    if let reason { fields.append(TimelineField("reason", reason)) }
     record(.scheduled, request.id.rawValue, at: now, fields)
+    app.lossReason[request.id] = nil
     if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
     for dropped in outcome.dropped {
       record(.dropped, dropped.request.id.rawValue, at: now,
              [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
+      app.lossReason[dropped.request.id] = "dropped at \(format(now)): \(center.pendingLimitReason)"
+      droppedByPendingLimit.append((dropped.request.id, now))
     }
+    if center.pending.count > pendingPeak {
+      pendingPeak = center.pending.count
+      pendingPeakAt = now
+    }
+    return true
   }
 
   mutating func scheduleDelivery(of pending: PendingRequest, at instant: SimulationInstant) {
@@ -263,7 +312,9 @@ struct SimulationRun {
     }
   }
 
-  mutating func deliver(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
+  /// Delivers a pending request. Returns whether it was shown (not suppressed).
+  @discardableResult
+  mutating func deliver(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) -> Bool {
     let request = pending.request
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
     if let body = request.body { fields.append(TimelineField("body", body)) }
@@ -277,8 +328,23 @@ struct SimulationRun {
       fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
     }
     if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
+    if app.permission == .denied {
+      let why = "notification permission denied: the platform shows nothing"
+      record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
+      app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
+      center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
+      return false
+    }
+    fields += request.userInfo
+    let dose = doseOfDelivery(request.id, at: now)
+    if let dose, app.requestInfo[request.id]?.role.isMain == true {
+      fields.append(TimelineField("dose", dose.occurrenceLabel))
+    }
+    if app.requestInfo[request.id] != nil { fields.append(TimelineField("app", app.state.rawValue)) }
     record(.fired, request.id.rawValue, at: now, fields)
-    center.markDelivered(request.id, at: now, keepPending: staysPending)
+    guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
+    if let dose { medicineNotificationShown(shown, dose: dose, at: now) }
+    return true
   }
 
   mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, at now: SimulationInstant) {
@@ -291,9 +357,11 @@ struct SimulationRun {
     var fields = [TimelineField("visit", String(visits[index]))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
+    var shown: Set<NotificationID> = []
     for pending in center.regionRequests(for: region.id, entering: entering) {
-      deliver(pending, at: now, next: nil)
+      if deliver(pending, at: now, next: nil) { shown.insert(pending.request.id) }
     }
+    if !app.medicines.isEmpty { recordLocationDoses(region: region.id, entering: entering, shown: shown, at: now) }
   }
 
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
@@ -301,6 +369,7 @@ struct SimulationRun {
     deviceTimeZone = zone
     record(.timezone, zone.identifier, at: now, [TimelineField("from", previous.identifier)])
     let justBefore = now.advanced(byMilliseconds: -1)
+    recomputeDoseClocks(after: justBefore)
     for pending in center.floatingCalendarRequests() {
       guard case .calendar(let trigger) = pending.request.trigger else { continue }
       let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)

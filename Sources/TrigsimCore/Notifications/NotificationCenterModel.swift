@@ -9,6 +9,15 @@ struct PendingRequest {
   var token: Int
 }
 
+/// A notification shown in Notification Center.
+struct DeliveredNotification {
+  var id: NotificationID
+  var instant: SimulationInstant
+  /// Increases with every delivery, so a response planned for one delivery
+  /// is not applied to a later one with the same identifier.
+  var serial: Int
+}
+
 /// The platform's `UNUserNotificationCenter`, as far as delivery goes:
 /// pending requests, the pending and region limits, and delivered notifications.
 ///
@@ -24,8 +33,12 @@ struct PendingRequest {
 struct NotificationCenterModel {
   let settings: PlatformSettings
   private(set) var pending: [NotificationID: PendingRequest] = [:]
-  private(set) var delivered: [NotificationID: SimulationInstant] = [:]
+  /// Notifications shown in Notification Center: delivered and not yet
+  /// removed by the user or the app. A new delivery with the same identifier
+  /// replaces the one shown.
+  private(set) var delivered: [NotificationID: DeliveredNotification] = [:]
   private var nextAddOrdinal = 0
+  private var nextDeliverySerial = 0
   private var nextToken = 0
 
   init(settings: PlatformSettings) { self.settings = settings }
@@ -96,10 +109,27 @@ struct NotificationCenterModel {
   mutating func removePending(_ id: NotificationID) -> PendingRequest? { pending.removeValue(forKey: id) }
 
   /// Records a delivery; a request that does not repeat stops being pending.
-  mutating func markDelivered(_ id: NotificationID, at instant: SimulationInstant, keepPending: Bool) {
-    delivered[id] = instant
+  /// A shown delivery (`shown`) enters Notification Center, replacing one
+  /// with the same identifier; one not shown (permission denied) does not.
+  @discardableResult
+  mutating func markDelivered(_ id: NotificationID, at instant: SimulationInstant, keepPending: Bool, shown: Bool = true)
+    -> DeliveredNotification?
+  {
     if !keepPending { pending.removeValue(forKey: id) }
+    guard shown else { return nil }
+    let notification = DeliveredNotification(id: id, instant: instant, serial: nextDeliverySerial)
+    nextDeliverySerial += 1
+    delivered[id] = notification
+    return notification
   }
+
+  /// Removes a notification from Notification Center (the user acted on it,
+  /// or the app called `removeDeliveredNotifications`).
+  @discardableResult
+  mutating func removeDelivered(_ id: NotificationID) -> DeliveredNotification? { delivered.removeValue(forKey: id) }
+
+  /// Pending requests in add order.
+  func pendingInAddOrder() -> [PendingRequest] { pending.values.sorted { $0.addOrdinal < $1.addOrdinal } }
 
   /// Sets a pending request's next delivery and returns it with a fresh token.
   mutating func reschedule(_ id: NotificationID, nextDelivery: SimulationInstant) -> PendingRequest? {

@@ -4,14 +4,21 @@ public struct NotificationRequest: Sendable {
   public var title: String
   public var body: String?
   public var trigger: Trigger
+  /// Ordered `userInfo` the app attaches (medicine id, dose, ...); printed on
+  /// the request's `scheduled` and `fired` entries after the standard fields.
+  public var userInfo: [TimelineField]
   /// Where the scenario declares this request, for messages.
   public var origin: InputLocation?
 
-  public init(id: NotificationID, title: String, body: String? = nil, trigger: Trigger, origin: InputLocation? = nil) {
+  public init(
+    id: NotificationID, title: String, body: String? = nil, trigger: Trigger, userInfo: [TimelineField] = [],
+    origin: InputLocation? = nil
+  ) {
     self.id = id
     self.title = title
     self.body = body
     self.trigger = trigger
+    self.userInfo = userInfo
     self.origin = origin
   }
 }

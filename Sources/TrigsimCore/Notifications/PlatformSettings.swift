@@ -20,6 +20,10 @@ public struct PlatformSettings: Sendable {
   /// interpolated; over it the position is unknown and no crossing is
   /// interpolated.
   public var trackGapLimit: SimulationDuration = .minutes(5)
+  /// Whether an action on a notification reaches the app's handler while
+  /// the app is terminated. The platform documents that it launches the app
+  /// in the background; users report handlers that never ran.
+  public var terminatedActions: TerminatedActionDelivery = .handled
 
   public init() {}
 
@@ -27,7 +31,7 @@ public struct PlatformSettings: Sendable {
   public var summary: String {
     "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
       + "dst-gap=\(dstGapPolicy.rawValue) repeated-time=\(repeatedTimePolicy.rawValue) "
-      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit)"
+      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue)"
   }
 }
 
@@ -42,4 +46,13 @@ public enum PendingRetentionPolicy: String, Sendable, CaseIterable {
   /// and among equals the most recently added is dropped (the documented
   /// `UILocalNotification` rule, iOS 10).
   case soonest
+}
+
+/// What happens to a notification action while the app is terminated.
+public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
+  /// The system launches the app in the background and its handler runs (documented).
+  case handled
+  /// The handler never runs: the system removes the notification and the
+  /// app learns nothing (failure injection for what users report).
+  case lost
 }

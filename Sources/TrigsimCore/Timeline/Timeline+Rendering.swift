@@ -62,13 +62,17 @@ extension Timeline {
   ///
   /// Keys keep a fixed order (header and fields in their timeline order), so
   /// identical runs give byte-identical documents.
-  public var json: String {
+  public var json: String { json(summary: nil) }
+
+  /// The JSON document, with a `summary` member after `entries` when given.
+  func json(summary: String?) -> String {
     var text = "{\n  \"format\": \"trigsim-timeline-1\",\n  \"header\": " + JSONText.object(header) + ",\n  \"entries\": ["
     for (index, entry) in entries.enumerated() {
       text += (index == 0 ? "\n    " : ",\n    ") + entry.json
     }
-    text += entries.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
-    return text
+    text += entries.isEmpty ? "]" : "\n  ]"
+    if let summary { text += ",\n  \"summary\": " + summary }
+    return text + "\n}\n"
   }
 
   /// JSON Lines: one entry object per line, no header.

@@ -22,6 +22,16 @@ public struct TimelineEntry: Hashable, Sendable {
     case warning
     /// The device changed time zone.
     case timezone
+    /// The user created, edited or deleted a medicine in the app.
+    case medicine
+    /// The app changed state (foreground, background, terminated) or its notification permission changed.
+    case app
+    /// The user acted on a delivered notification (snooze, complete, dismiss, open, ignore).
+    case action
+    /// A notification left Notification Center because the app removed it (`removeDeliveredNotifications`).
+    case cleared
+    /// A delivery came due but was not shown (notification permission denied).
+    case suppressed
     /// The track had no fix for longer than the gap limit (or a segment broke):
     /// the position was unknown and no crossing was interpolated.
     case gap

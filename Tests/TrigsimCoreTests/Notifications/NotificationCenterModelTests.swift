@@ -69,11 +69,37 @@ import TrigsimTestSupport
     #expect(sameRegion.rejectedReason == nil)
   }
 
-  @Test func deliveredNonRepeatingRequestLeavesPendingButIsRemembered() {
+  @Test func deliveredNonRepeatingRequestLeavesPendingAndIsShownInNotificationCenter() {
     var center = NotificationCenterModel(settings: PlatformSettings())
     _ = center.add(request("a"), firstDelivery: now.advanced(by: .hours(1)))
     center.markDelivered("a", at: now.advanced(by: .hours(1)), keepPending: false)
     #expect(center.pending["a"] == nil)
-    #expect(center.delivered["a"] == now.advanced(by: .hours(1)))
+    #expect(center.delivered["a"]?.instant == now.advanced(by: .hours(1)))
+  }
+
+  @Test func aNewDeliveryWithTheSameIdentifierReplacesTheShownOneWithANewSerial() {
+    var center = NotificationCenterModel(settings: PlatformSettings())
+    let first = center.markDelivered("a", at: now, keepPending: true)
+    let second = center.markDelivered("a", at: now.advanced(by: .minutes(5)), keepPending: true)
+    #expect(center.delivered.count == 1)
+    #expect(center.delivered["a"]?.instant == now.advanced(by: .minutes(5)))
+    #expect(first!.serial < second!.serial)
+  }
+
+  @Test func aDeliveryThatIsNotShownNeverEntersNotificationCenter() {
+    var center = NotificationCenterModel(settings: PlatformSettings())
+    _ = center.add(request("a"), firstDelivery: now.advanced(by: .hours(1)))
+    let shown = center.markDelivered("a", at: now.advanced(by: .hours(1)), keepPending: false, shown: false)
+    #expect(shown == nil)
+    #expect(center.pending["a"] == nil)
+    #expect(center.delivered["a"] == nil)
+  }
+
+  @Test func removingADeliveredNotificationTakesItOutOfNotificationCenter() {
+    var center = NotificationCenterModel(settings: PlatformSettings())
+    center.markDelivered("a", at: now, keepPending: false)
+    #expect(center.removeDelivered("a")?.instant == now)
+    #expect(center.delivered["a"] == nil)
+    #expect(center.removeDelivered("a") == nil)
   }
 }

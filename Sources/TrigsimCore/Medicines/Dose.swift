@@ -1,0 +1,110 @@
+import Foundation
+
+/// Which reminder of a medicine a dose belongs to.
+public enum DoseSlot: Hashable, Comparable, Sendable {
+  /// Daily time `n` (the position in the medicine's `times`).
+  case time(Int)
+  /// The location reminder.
+  case location
+
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs, rhs) {
+    case (.time(let a), .time(let b)): a < b
+    case (.time, .location): true
+    case (.location, _): false
+    }
+  }
+}
+
+/// One dose: a medicine's daily time on one local day, or one occurrence of
+/// its location reminder (one qualifying region crossing).
+public struct DoseKey: Hashable, Sendable {
+  public var medicine: MedicineID
+  public var slot: DoseSlot
+  /// For a daily time: the local day, as days since 1970-01-01. For a
+  /// location reminder: 1 for the first qualifying crossing, 2 for the next, ...
+  public var occurrence: Int64
+
+  public init(medicine: MedicineID, slot: DoseSlot, occurrence: Int64) {
+    self.medicine = medicine
+    self.slot = slot
+    self.occurrence = occurrence
+  }
+
+  /// `2026-03-28` for a daily time, `#2` for a location occurrence.
+  public var occurrenceLabel: String {
+    switch slot {
+    case .time:
+      let date = civilDate(fromDaysSinceEpoch: occurrence)
+      return String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day)
+    case .location:
+      return "#\(occurrence)"
+    }
+  }
+}
+
+/// What became of a dose by the end of the run.
+public enum DoseOutcome: String, Sendable, CaseIterable {
+  /// The user completed it.
+  case completed
+  /// The user dismissed it and the app was told (custom dismiss action).
+  case dismissed
+  /// Notified, but neither completed nor dismissed by the end of the run.
+  case unanswered
+  /// Never notified; `DoseRecord.reason` says why.
+  case missed
+}
+
+/// Everything the run learned about one dose.
+public struct DoseRecord: Sendable {
+  public var key: DoseKey
+  public var medicineName: String
+  /// `08:00`, or the location reminder's `home on=enter`.
+  public var reminder: String
+  /// When the dose was due: the daily time's occurrence, or the crossing.
+  public var scheduled: SimulationInstant
+  /// The first delivery of any of the dose's notifications.
+  public var notified: SimulationInstant?
+  /// When the reminder itself (not a follow-up) was delivered.
+  public var reminderDelivered: SimulationInstant?
+  public var followUpsDelivered = 0
+  /// Snoozed alerts delivered (re-alerts after a snooze).
+  public var snoozedAlertsDelivered = 0
+  public var snoozes = 0
+  public var completed: SimulationInstant?
+  public var dismissed: SimulationInstant?
+  /// Why the dose was missed, or why its reminder was not delivered when a follow-up notified it.
+  public var reason: String?
+  /// Facts worth knowing (chain not scheduled, chain removed by an edit, ...), in the order they happened.
+  public var notes: [String] = []
+
+  public var outcome: DoseOutcome {
+    if completed != nil { return .completed }
+    if dismissed != nil { return .dismissed }
+    return notified == nil ? .missed : .unanswered
+  }
+
+  /// When the dose was completed or dismissed.
+  public var resolved: SimulationInstant? { completed ?? dismissed }
+}
+
+/// Dose outcomes and pending-slot accounting for a run.
+public struct RunSummary: Sendable {
+  /// The most requests pending at once, and the first instant that count was reached.
+  public var pendingPeak = 0
+  public var pendingPeakAt: SimulationInstant?
+  /// Requests the pending limit dropped, in the order it dropped them.
+  public var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
+  /// Every dose, ordered by medicine (creation order), then due instant, then reminder.
+  public var doses: [DoseRecord] = []
+  /// The run's clock, for printing instants in the device zone in force.
+  public var clock: ClockSettings?
+
+  public init() {}
+}
+
+/// A timeline and its summary.
+public struct SimulationReport: Sendable {
+  public var timeline: Timeline
+  public var summary: RunSummary
+}

@@ -1,0 +1,480 @@
+import Foundation
+import TrigsimCore
+import Yams
+
+/// The medicine-app sections of a scenario: `medicines`, `app`, `category`,
+/// `actions` and `respond` (see the README, "Medicine reminders").
+extension ScenarioReader {
+  static let medicineKeys = ["id", "name", "dosage", "unit", "times", "location", "snooze", "created", "edits", "deleted"]
+  static let editKeys = ["at", "name", "dosage", "unit", "times", "location", "snooze"]
+
+  /// Reads the medicine-app sections; returns the app and the regions that
+  /// medicine locations declare with `center` (added to the scenario's regions).
+  func readMedicineApp(_ top: MappingFields) -> (app: MedicineApp, regions: [MonitoredRegion]) {
+    var app = MedicineApp()
+    var regions: [MonitoredRegion] = []
+    var versions: [MedicineID: [Medicine]] = [:]
+    var medicineOrder: [MedicineID] = []
+    if let node = top["medicines"], let list = document.sequence(node, what: "'medicines'") {
+      for item in list {
+        guard let result = readMedicine(item, existing: medicineOrder) else { continue }
+        medicineOrder.append(result.id)
+        versions[result.id] = result.versions
+        app.medicineChanges += result.changes
+        regions += result.regions
+      }
+    }
+    // Same-instant order: the scenario's order (stable sort by instant).
+    app.medicineChanges = app.medicineChanges.enumerated().sorted { a, b in
+      (a.element.instant, a.offset) < (b.element.instant, b.offset)
+    }.map(\.element)
+    if let node = top["category"] { app.category = readCategory(node) }
+    if let node = top["app"] { app.appChanges = readAppChanges(node) }
+    let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder)
+    if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
+    if let node = top["respond"] { app.responseRules = readResponseRules(node, category: app.category, produced: produced) }
+    if app.medicineChanges.isEmpty {
+      for key in ["actions", "respond"] where top[key] != nil {
+        document.error(top.keyNodes[key]!, "'\(key)' needs medicines", notes: ["user actions apply to the notifications of the medicines under 'medicines:'"])
+      }
+    }
+    return (app, regions)
+  }
+
+  // MARK: - Medicines
+
+  struct MedicineResult {
+    var id: MedicineID
+    var versions: [Medicine]
+    var changes: [MedicineChange]
+    var regions: [MonitoredRegion]
+  }
+
+  func readMedicine(_ item: Node, existing: [MedicineID]) -> MedicineResult? {
+    guard let fields = document.mapping(item, what: "a medicine", keys: Self.medicineKeys) else { return nil }
+    guard let idNode = fields["id"], let idText = document.string(idNode, what: "medicine id") else {
+      document.error(item, "a medicine needs an 'id'", notes: ["the id names its requests: medicine_{id}_reminder_{n}"])
+      return nil
+    }
+    guard !idText.isEmpty, idText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+      document.error(idNode, "medicine id '\(idText)' must be letters and digits only", notes: ["it becomes part of request identifiers such as medicine_\(idText)_reminder_0"])
+      return nil
+    }
+    let id = MedicineID(idText)
+    if existing.contains(id) {
+      document.error(idNode, "medicine '\(idText)' is declared twice", notes: ["medicine ids must be unique"])
+      return nil
+    }
+    var regions: [MonitoredRegion] = []
+    let origin = document.location(item)
+    guard let nameNode = fields["name"], let name = document.string(nameNode, what: "medicine name"), !name.isEmpty else {
+      document.error(item, "medicine '\(idText)' needs a 'name'", notes: ["the name is the notification title"])
+      return nil
+    }
+    guard let dosageNode = fields["dosage"], let dosage = readDosage(dosageNode) else {
+      if fields["dosage"] == nil { document.error(item, "medicine '\(idText)' needs a 'dosage'", notes: ["write the amount, e.g. 'dosage: 500' with 'unit: mg'"]) }
+      return nil
+    }
+    let unit = fields["unit"].flatMap { document.string($0, what: "unit") } ?? ""
+    var times: [DailyTime] = []
+    if let node = fields["times"] {
+      guard let read = readTimes(node) else { return nil }
+      times = read
+    }
+    var location: LocationReminder?
+    if let node = fields["location"] {
+      guard let read = readLocation(node, medicine: id, regionSuffix: "") else { return nil }
+      location = read.reminder
+      regions += read.region.map { [$0] } ?? []
+    }
+    var snooze: SnoozeChainPolicy? = .productDefault
+    if let node = fields["snooze"] {
+      guard let read = readSnooze(node) else { return nil }
+      snooze = read.policy
+    }
+    if times.isEmpty && location == nil {
+      document.error(item, "medicine '\(idText)' has no reminder", notes: ["give 'times' (daily times), a 'location', or both"])
+      return nil
+    }
+    let first = Medicine(id: id, name: name, dosage: dosage, unit: unit, times: times, location: location, snooze: snooze)
+    var created = clockStart
+    if let node = fields["created"] {
+      guard let instant = instantDuringRun(node, what: "created") else { return nil }
+      created = instant
+    }
+    guard let created else { return nil }
+    var changes = [MedicineChange(instant: created, kind: .create(first), origin: origin)]
+    var versions = [first]
+    var previousInstant = created
+    if let node = fields["edits"], let list = document.sequence(node, what: "'edits'") {
+      for (position, editNode) in list.enumerated() {
+        guard let edit = document.mapping(editNode, what: "an edit", keys: Self.editKeys) else { continue }
+        guard let atNode = edit["at"] else {
+          document.error(editNode, "an edit needs 'at'", notes: ["say when the user saved the change: at: 2026-03-28T12:00:00"])
+          continue
+        }
+        guard let at = instantDuringRun(atNode, what: "edit 'at'") else { continue }
+        if at < previousInstant {
+          document.error(atNode, "edits must be in time order and after the medicine is created")
+          continue
+        }
+        var next = versions[versions.count - 1]
+        if let node = edit["name"], let value = document.string(node, what: "medicine name") { next.name = value }
+        if let node = edit["dosage"], let value = readDosage(node) { next.dosage = value }
+        if let node = edit["unit"], let value = document.string(node, what: "unit") { next.unit = value }
+        if let node = edit["times"], let value = readTimes(node) { next.times = value }
+        if let node = edit["location"] {
+          if node.scalar?.string == "none" {
+            next.location = nil
+          } else if let read = readLocation(node, medicine: id, regionSuffix: "_edit\(position + 1)") {
+            next.location = read.reminder
+            regions += read.region.map { [$0] } ?? []
+          }
+        }
+        if let node = edit["snooze"], let value = readSnooze(node) { next.snooze = value.policy }
+        if next.times.isEmpty && next.location == nil {
+          document.error(editNode, "after this edit medicine '\(idText)' has no reminder", notes: ["keep 'times' or a 'location', or delete the medicine with 'deleted:'"])
+          continue
+        }
+        versions.append(next)
+        changes.append(MedicineChange(instant: at, kind: .edit(next), origin: document.location(editNode)))
+        previousInstant = at
+      }
+    }
+    if let node = fields["deleted"], let at = instantDuringRun(node, what: "deleted") {
+      if at < previousInstant {
+        document.error(node, "medicine '\(idText)' is deleted before it is created or last edited")
+      } else {
+        changes.append(MedicineChange(instant: at, kind: .delete(id), origin: document.location(node)))
+      }
+    }
+    return MedicineResult(id: id, versions: versions, changes: changes, regions: regions)
+  }
+
+  func readDosage(_ node: Node) -> String? {
+    guard let text = document.string(node, what: "dosage") else { return nil }
+    guard let value = Double(text), value.isFinite, value > 0 else {
+      document.error(node, "dosage must be a positive number, not '\(text)'", notes: ["put the unit in 'unit': dosage: 500, unit: mg"])
+      return nil
+    }
+    return text
+  }
+
+  /// `["08:00", "14:00"]`: distinct `HH:MM` wall-clock times.
+  func readTimes(_ node: Node) -> [DailyTime]? {
+    guard let list = document.sequence(node, what: "'times'") else { return nil }
+    var times: [DailyTime] = []
+    var valid = true
+    for item in list {
+      guard let text = document.string(item, what: "a time") else {
+        valid = false
+        continue
+      }
+      let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+        let hour = Int(parts[0]), let minute = Int(parts[1])
+      else {
+        document.error(item, "time '\(text)' is not HH:MM", notes: ["write a 24-hour time such as \"08:00\" or \"20:30\" (quoted)"])
+        valid = false
+        continue
+      }
+      guard (0...23).contains(hour) else {
+        document.error(item, "time '\(text)': hour \(hour) is outside 0...23", notes: ["use a 24-hour time; midnight is \"00:00\""])
+        valid = false
+        continue
+      }
+      guard (0...59).contains(minute) else {
+        document.error(item, "time '\(text)': minute \(minute) is outside 0...59")
+        valid = false
+        continue
+      }
+      let time = DailyTime(hour: hour, minute: minute)
+      if times.contains(time) {
+        document.error(item, "time '\(text)' is listed twice", notes: ["each daily time is one reminder; remove the repeat"])
+        valid = false
+        continue
+      }
+      times.append(time)
+    }
+    return valid ? times : nil
+  }
+
+  /// `{ region: home, on: [enter] }` or `{ center: [lat, lon], radius: 100, on: [exit] }`.
+  func readLocation(_ node: Node, medicine: MedicineID, regionSuffix: String) -> (reminder: LocationReminder, region: MonitoredRegion?)? {
+    guard let fields = document.mapping(node, what: "'location'", keys: ["region", "center", "radius", "on", "repeats"]) else { return nil }
+    var onEntry = true
+    var onExit = false
+    if let onNode = fields["on"], let list = document.sequence(onNode, what: "'on'") {
+      let words = list.compactMap { document.choice($0, what: "region event", [("enter", "enter"), ("exit", "exit")]) }
+      if list.isEmpty { document.error(onNode, "'on' lists no event", notes: ["use [enter], [exit] or [enter, exit]"]) }
+      onEntry = words.contains("enter")
+      onExit = words.contains("exit")
+      guard onEntry || onExit else { return nil }
+    }
+    let repeats = fields["repeats"].flatMap { document.bool($0, what: "repeats") } ?? true
+    switch (fields["region"], fields["center"]) {
+    case (let regionNode?, nil):
+      if let radius = fields.keyNodes["radius"] {
+        document.error(radius, "'radius' goes with 'center'", notes: ["a named region has its own size under 'regions:'"])
+        return nil
+      }
+      guard let name = document.string(regionNode, what: "region") else { return nil }
+      guard regionIDs.contains(name) else {
+        var notes: [String] = []
+        if let suggestion = NameSuggestion.closest(to: name, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
+        notes.append(regionIDs.isEmpty ? "declare it under 'regions:'" : "declared regions: \(regionIDs.joined(separator: ", "))")
+        document.error(regionNode, "unknown region '\(name)'", notes: notes)
+        return nil
+      }
+      return (LocationReminder(region: RegionID(name), onEntry: onEntry, onExit: onExit, repeats: repeats), nil)
+    case (nil, let centerNode?):
+      var radius = 100.0
+      if let radiusNode = fields["radius"] {
+        guard let value = document.double(radiusNode, what: "radius") else { return nil }
+        guard value > 0 else {
+          document.error(radiusNode, "radius must be greater than 0 metres")
+          return nil
+        }
+        radius = value
+      }
+      guard let center = coordinate(centerNode, what: "center") else { return nil }
+      let regionID = RegionID("medicine_\(medicine)_area\(regionSuffix)")
+      let region = MonitoredRegion(id: regionID, shape: CircularRegion(center: center, radius: radius), origin: document.location(node))
+      return (LocationReminder(region: regionID, onEntry: onEntry, onExit: onExit, repeats: repeats), region)
+    case (nil, nil):
+      document.error(node, "'location' needs 'region' (a declared region) or 'center' (a circle, 100 m unless 'radius' is given)")
+      return nil
+    case (_?, _?):
+      document.error(node, "'location' has both 'region' and 'center'", notes: ["keep one"])
+      return nil
+    }
+  }
+
+  /// `none`, or `{ every: 6m, count: 10, schedule: upfront }` (each key
+  /// optional, defaults from the product's chain). Nil when invalid; a nil
+  /// `policy` for `none`.
+  func readSnooze(_ node: Node) -> (policy: SnoozeChainPolicy?, Void)? {
+    if let scalar = node.scalar {
+      if scalar.string == "none" { return (nil, ()) }
+      document.error(node, "snooze must be 'none' or a mapping such as { every: 6m, count: 10, schedule: upfront }")
+      return nil
+    }
+    guard let fields = document.mapping(node, what: "'snooze'", keys: ["every", "count", "schedule"]) else { return nil }
+    var policy = SnoozeChainPolicy.productDefault
+    var valid = true
+    if let every = fields["every"] {
+      if let value = duration(every, what: "snooze 'every'"), value.milliseconds > 0 {
+        policy.every = value
+      } else {
+        if ValueSyntax.duration(document.string(every, what: "every") ?? "") != nil { document.error(every, "snooze 'every' must be longer than zero") }
+        valid = false
+      }
+    }
+    if let count = fields["count"] {
+      if let value = document.integer(count, what: "snooze 'count'", range: 0...64) { policy.count = value } else { valid = false }
+    }
+    if let schedule = fields["schedule"] {
+      if let value = document.choice(schedule, what: "chain schedule", ChainScheduling.allCases.map { ($0.rawValue, $0) }) {
+        policy.scheduling = value
+      } else {
+        valid = false
+      }
+    }
+    return valid ? (policy, ()) : nil
+  }
+
+  // MARK: - App, category
+
+  func readAppChanges(_ node: Node) -> [AppChange] {
+    guard let list = document.sequence(node, what: "'app'") else { return [] }
+    var changes: [AppChange] = []
+    for item in list {
+      guard let fields = document.mapping(item, what: "an app change", keys: ["at", "state", "permission"]) else { continue }
+      guard let atNode = fields["at"] else {
+        document.error(item, "an app change needs 'at'")
+        continue
+      }
+      guard fields["state"] != nil || fields["permission"] != nil else {
+        document.error(item, "an app change needs 'state' or 'permission'", notes: ["state: foreground|background|terminated; permission: granted|denied"])
+        continue
+      }
+      guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
+      var change = AppChange(instant: at, origin: document.location(item))
+      if let node = fields["state"] {
+        guard let state = document.choice(node, what: "app state", AppState.allCases.map { ($0.rawValue, $0) }) else { continue }
+        change.state = state
+      }
+      if let node = fields["permission"] {
+        guard let permission = document.choice(node, what: "permission", NotificationPermission.allCases.map { ($0.rawValue, $0) }) else { continue }
+        change.permission = permission
+      }
+      if let last = changes.last, at < last.instant {
+        document.error(atNode, "app changes must be in time order", notes: ["this change is before the previous one"])
+        continue
+      }
+      changes.append(change)
+    }
+    return changes
+  }
+
+  func readCategory(_ node: Node) -> ReminderCategory {
+    var category = ReminderCategory()
+    guard let fields = document.mapping(node, what: "'category'", keys: ["customDismiss", "snoozeOptions", "defaultSnooze", "open"]) else {
+      return category
+    }
+    if let node = fields["customDismiss"], let value = document.bool(node, what: "customDismiss") { category.customDismiss = value }
+    if let node = fields["snoozeOptions"], let list = document.sequence(node, what: "'snoozeOptions'") {
+      let options = list.compactMap { item -> SimulationDuration? in
+        guard let value = duration(item, what: "snooze option") else { return nil }
+        guard value.milliseconds > 0 else {
+          document.error(item, "a snooze option must be longer than zero")
+          return nil
+        }
+        return value
+      }
+      if list.isEmpty { document.error(node, "'snoozeOptions' lists no duration", notes: ["e.g. [5m, 15m, 30m, 60m]"]) }
+      if options.count == list.count && !options.isEmpty { category.snoozeOptions = options }
+    }
+    if let node = fields["defaultSnooze"], let value = duration(node, what: "defaultSnooze") {
+      if category.snoozeOptions.contains(value) {
+        category.defaultSnooze = value
+      } else {
+        document.error(node, "defaultSnooze \(value) is not one of the snooze options", notes: ["options: \(category.snoozeOptions.map(\.description).joined(separator: ", "))"])
+      }
+    } else if fields["defaultSnooze"] == nil && !category.snoozeOptions.contains(category.defaultSnooze) {
+      category.defaultSnooze = category.snoozeOptions[0]
+    }
+    if let node = fields["open"], let value = document.choice(node, what: "open behaviour", [("nothing", false), ("complete", true)]) {
+      category.openCompletes = value
+    }
+    return category
+  }
+
+  // MARK: - User actions
+
+  /// `snooze`, `snooze 15m`, `complete`, `dismiss`, `open`, `ignore`.
+  func userAction(_ node: Node, category: ReminderCategory) -> UserAction? {
+    guard let text = document.string(node, what: "action") else { return nil }
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    let options = category.snoozeOptions.map(\.description).joined(separator: ", ")
+    switch words.first.map(String.init) {
+    case "snooze":
+      guard words.count <= 2 else { break }
+      guard words.count == 2 else { return .snooze(category.defaultSnooze) }
+      guard let value = ValueSyntax.duration(String(words[1])) else {
+        document.error(node, "'\(words[1])' in '\(text)' is not a duration", notes: ["the category offers: snooze \(options)"])
+        return nil
+      }
+      guard category.snoozeOptions.contains(value) else {
+        document.error(node, "the category offers no 'snooze \(value)'", notes: ["it offers: \(options) (change 'category: snoozeOptions' to add one)"])
+        return nil
+      }
+      return .snooze(value)
+    case "complete" where words.count == 1: return .complete
+    case "dismiss" where words.count == 1: return .dismiss
+    case "open" where words.count == 1: return .open
+    case "ignore" where words.count == 1: return .ignore
+    default: break
+    }
+    var notes: [String] = []
+    if let first = words.first, let suggestion = NameSuggestion.closest(to: String(first), among: ["snooze", "complete", "dismiss", "open", "ignore"]) {
+      notes.append("did you mean '\(suggestion)'?")
+    }
+    notes.append("actions: snooze, snooze <duration> (\(options)), complete, dismiss, open, ignore")
+    document.error(node, "unknown action '\(text)'", notes: notes)
+    return nil
+  }
+
+  func readUserActions(_ node: Node, category: ReminderCategory, produced: ProducibleIdentifiers) -> [ScheduledUserAction] {
+    guard let list = document.sequence(node, what: "'actions'") else { return [] }
+    var actions: [ScheduledUserAction] = []
+    for item in list {
+      guard let fields = document.mapping(item, what: "a user action", keys: ["at", "notification", "action"]) else { continue }
+      guard let atNode = fields["at"], let idNode = fields["notification"], let actionNode = fields["action"] else {
+        document.error(item, "a user action needs 'at', 'notification' and 'action'", notes: ["e.g. { at: 2026-03-28T08:02:00, notification: medicine_1_reminder_0, action: snooze 15m }"])
+        continue
+      }
+      let at = instantDuringRun(atNode, what: "action 'at'")
+      let id = document.string(idNode, what: "notification")
+      let action = userAction(actionNode, category: category)
+      guard let at, let id, let action else { continue }
+      guard produced.check(id, at: idNode, in: document) else { continue }
+      actions.append(ScheduledUserAction(instant: at, notification: NotificationID(id), action: action, origin: document.location(item)))
+    }
+    return actions.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
+  }
+
+  func readResponseRules(_ node: Node, category: ReminderCategory, produced: ProducibleIdentifiers) -> [ResponseRule] {
+    guard let list = document.sequence(node, what: "'respond'") else { return [] }
+    var rules: [ResponseRule] = []
+    for item in list {
+      guard let fields = document.mapping(item, what: "a response rule", keys: ["to", "after", "actions"]) else { continue }
+      guard let toNode = fields["to"], let afterNode = fields["after"], let actionsNode = fields["actions"] else {
+        document.error(item, "a response rule needs 'to', 'after' and 'actions'", notes: ["e.g. { to: \"medicine_1_*\", after: 2m, actions: [snooze 15m, complete] }"])
+        continue
+      }
+      let after = duration(afterNode, what: "'after'")
+      guard let patternText = document.string(toNode, what: "'to'"), let after else { continue }
+      let pattern = IdentifierPattern(patternText)
+      if !produced.all.contains(where: { pattern.matches($0) }) {
+        var notes = ["it would never apply; check for a typo"]
+        if let suggestion = NameSuggestion.closest(to: patternText, among: produced.all) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
+        notes.append("'*' matches any run of characters, '?' one character")
+        document.error(toNode, "pattern '\(patternText)' matches no notification the medicines can produce", notes: notes)
+        continue
+      }
+      guard let actionList = document.sequence(actionsNode, what: "'actions'") else { continue }
+      if actionList.isEmpty {
+        document.error(actionsNode, "'actions' lists nothing", notes: ["list what the user does after each delivery, e.g. [snooze 15m, complete]; use [ignore] to ignore"])
+        continue
+      }
+      let actions = actionList.compactMap { userAction($0, category: category) }
+      guard actions.count == actionList.count else { continue }
+      rules.append(ResponseRule(pattern: pattern, after: after, actions: actions, origin: document.location(item)))
+    }
+    return rules
+  }
+}
+
+/// Every notification identifier the scenario's medicines can produce, to
+/// reject actions and patterns that name none of them.
+struct ProducibleIdentifiers {
+  /// Sorted, for suggestions.
+  let all: [String]
+  let medicines: [String]
+  private let set: Set<String>
+
+  init(versions: [MedicineID: [Medicine]], order: [MedicineID]) {
+    var ids: [String] = []
+    for id in order {
+      let list = versions[id] ?? []
+      let maxTimes = list.map(\.times.count).max() ?? 0
+      let hasLocation = list.contains { $0.location != nil }
+      for n in 0..<maxTimes { ids += ["medicine_\(id)_reminder_\(n)", "medicine_\(id)_reminder_\(n)_snoozed"] }
+      if hasLocation { ids += ["medicine_\(id)_location", "medicine_\(id)_location_snoozed"] }
+      let maxFollowUps = list.map { ($0.times.count + ($0.location == nil ? 0 : 1)) * ($0.snooze?.count ?? 0) }.max() ?? 0
+      if maxFollowUps > 0 { for k in 1...maxFollowUps { ids.append("medicine_\(id)_snooze_\(k)") } }
+    }
+    self.all = ids.sorted()
+    self.set = Set(ids)
+    self.medicines = order.map(\.rawValue)
+  }
+
+  /// Reports an identifier no medicine produces; returns whether it is valid.
+  func check(_ id: String, at node: Node, in document: YAMLDocument) -> Bool {
+    if set.contains(id) { return true }
+    let parts = id.split(separator: "_")
+    if parts.count >= 3, parts[0] == "medicine", !medicines.contains(String(parts[1])) {
+      var notes: [String] = []
+      if let suggestion = NameSuggestion.closest(to: String(parts[1]), among: medicines) { notes.append("did you mean medicine '\(suggestion)'?") }
+      notes.append(medicines.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(medicines.joined(separator: ", "))")
+      document.error(node, "unknown medicine '\(parts[1])' in '\(id)'", notes: notes)
+      return false
+    }
+    var notes: [String] = []
+    if let suggestion = NameSuggestion.closest(to: id, among: all) { notes.append("did you mean '\(suggestion)'?") }
+    notes.append("actions apply to medicine notifications: medicine_{id}_reminder_{n}, medicine_{id}_location, medicine_{id}_snooze_{k}, and snoozed alerts ending in _snoozed")
+    document.error(node, "no medicine produces the notification '\(id)'", notes: notes)
+    return false
+  }
+}
