@@ -2,6 +2,10 @@
 // four regions and a few calendar/interval triggers with the release `trigsim`
 // binary, and reports fixes per second and peak memory beside the time `wc -l`
 // needs to read the same CSV file (the baseline, measured in the same run).
+// A second table runs the same scenario with the medicine-reminder app added
+// (six medicines, four daily times each, upfront chains over the pending
+// limit, a location reminder, response rules) against the same scenario
+// without it (the baseline, measured in the same run).
 //
 //   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR]
 //
@@ -109,6 +113,25 @@ func scenarioText(days: Int, track: String) -> String {
     """
 }
 
+/// The medicine app added to the benchmark scenario: 6 medicines × 4 daily
+/// times × (1 + 10 upfront follow-ups) = 264 requests at the start, so the
+/// pending limit drops some every day; a location reminder on `home`; the
+/// patient completes two medicines' alerts, snoozes one twice and ignores the rest.
+let medicineAppText = """
+  medicines:
+    - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["07:00", "12:00", "17:00", "22:00"] }
+    - { id: 2, name: Lisinopril, dosage: 10, unit: mg, times: ["07:30", "12:30", "17:30", "22:30"] }
+    - { id: 3, name: Atorvastatin, dosage: 20, unit: mg, times: ["08:00", "13:00", "18:00", "23:00"] }
+    - { id: 4, name: Levothyroxine, dosage: 50, unit: µg, times: ["06:00", "11:00", "16:00", "21:00"], snooze: { every: 6m, count: 10, schedule: onDelivery } }
+    - { id: 5, name: Warfarin, dosage: 5, unit: mg, times: ["09:00", "14:00", "19:00", "23:30"] }
+    - { id: 6, name: Insulin, dosage: 12, unit: IU, times: ["06:30", "11:30", "16:30", "21:30"], location: { region: home, on: [enter] } }
+  respond:
+    - { to: "medicine_1_*", after: 2m, actions: [complete] }
+    - { to: "medicine_2_*", after: 1m, actions: [snooze 15m, snooze 15m, complete] }
+    - { to: "medicine_6_*", after: 30s, actions: [open, complete] }
+
+  """
+
 // MARK: - Run
 
 print("trigsim benchmark: median of \(runs) runs; baseline = `wc -l` on the same CSV in the same run")
@@ -140,4 +163,24 @@ if let shortest = results.min(by: { $0.fixes < $1.fixes }), let longest = result
 {
   print(String(
     format: "steady state (longest − shortest run): %.2f M fixes/s", (longest.fixes - shortest.fixes) / (longest.seconds - shortest.seconds) / 1e6))
+}
+
+// MARK: - Medicine app overhead
+
+print("")
+print("medicine app: median of \(runs) runs; baseline = the same scenario without the medicine app, in the same run")
+print("| track | without app s | with app s | with / without | timeline lines | peak RSS MB |")
+print("|---|---:|---:|---:|---:|---:|")
+for days in dayCounts {
+  let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+  let plainPath = "\(workDirectory)/benchmark-\(days)d.yaml"
+  let appPath = "\(workDirectory)/benchmark-\(days)d-medicines.yaml"
+  try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: appPath, atomically: true, encoding: .utf8)
+  let outputPath = "\(workDirectory)/benchmark-\(days)d-medicines.timeline"
+  let plain = median(runs, [trigsim, "run", plainPath, "--output", "\(workDirectory)/benchmark-\(days)d.timeline"])
+  let withApp = median(runs, [trigsim, "run", appPath, "--output", outputPath])
+  let lines = (try String(contentsOfFile: outputPath, encoding: .utf8)).split(separator: "\n").count
+  print(String(
+    format: "| %d days | %.3f | %.3f | %.2f× | %d | %.1f |", days, plain.seconds, withApp.seconds, withApp.seconds / plain.seconds, lines,
+    Double(withApp.peakResidentBytes) / 1_048_576))
 }

@@ -295,12 +295,14 @@ extension SimulationRun {
   }
 
   /// When the app's code runs, it adds the next occurrence's chain for every
-  /// daily time that has no follow-up pending.
+  /// daily time that has no chain request (follow-up or snoozed alert)
+  /// pending. A pending snoozed alert may hold a follow-up's identifier, which
+  /// the next chain reuses, so the app waits until it has fired.
   mutating func topUpUpfrontChains(_ medicine: Medicine, at now: SimulationInstant) {
     guard medicine.snooze?.scheduling == .upfront else { return }
     for index in medicine.times.indices {
       let hasPending = center.pending.keys.contains { id in
-        guard let info = app.requestInfo[id], info.medicine == medicine.id, case .followUp = info.role else { return false }
+        guard let info = app.requestInfo[id], info.medicine == medicine.id, !info.role.isMain else { return false }
         return info.dose?.slot == .time(index)
       }
       if !hasPending { addUpfrontChain(of: medicine, index: index, at: now) }
