@@ -30,14 +30,15 @@ extension ScenarioReader {
     }.map(\.element)
     if let node = top["category"] { app.category = readCategory(node) }
     if let node = top["app"] { app.appChanges = readAppChanges(node) }
-    let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder)
-    if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
-    if let node = top["respond"] { app.responseRules = readResponseRules(node, category: app.category, produced: produced) }
-    if app.medicineChanges.isEmpty {
+    if top["medicines"] == nil {
       for key in ["actions", "respond"] where top[key] != nil {
         document.error(top.keyNodes[key]!, "'\(key)' needs medicines", notes: ["user actions apply to the notifications of the medicines under 'medicines:'"])
       }
+      return (app, regions)
     }
+    let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder)
+    if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
+    if let node = top["respond"] { app.responseRules = readResponseRules(node, category: app.category, produced: produced) }
     return (app, regions)
   }
 

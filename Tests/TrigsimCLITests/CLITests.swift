@@ -4,44 +4,13 @@ import TrigsimTestSupport
 
 /// Runs the built `trigsim` binary: exit codes, stdout, stderr.
 @Suite(.serialized) struct CLITests {
-  struct Result {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
-  static var binary: URL {
-    // The test bundle sits in the build products folder beside the executable.
-    var folder = Bundle.main.bundleURL
-    for _ in 0..<4 {
-      let candidate = folder.appendingPathComponent("trigsim")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    return products.appendingPathComponent("trigsim")
-  }
+  typealias Result = TrigsimBinary.Result
 
   static func run(_ arguments: [String], in directory: URL = RepositoryPaths.root) throws -> Result {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    try TrigsimBinary.run(arguments, in: directory)
   }
 
-  func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("trigsim-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
+  func temporaryDirectory() throws -> URL { try TrigsimBinary.temporaryDirectory(prefix: "trigsim-cli") }
 
   @Test func runPrintsTheScenarioTimelineAndExitsZero() throws {
     let result = try Self.run(["run", "scenarios/morning-walk.yaml"])

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+/// The built `trigsim` binary on medicine scenarios: `--summary`, the JSON
+/// summary, and scripted actions that cannot happen.
+@Suite struct MedicineCLITests {
+  typealias Output = TrigsimBinary.Result
+
+  static func run(_ arguments: [String], in directory: URL = RepositoryPaths.root) throws -> Output {
+    try TrigsimBinary.run(arguments, in: directory)
+  }
+
+  func temporaryDirectory() throws -> URL { try TrigsimBinary.temporaryDirectory(prefix: "trigsim-medicine-cli") }
+
+  func scenarioFile(_ name: String, _ suffix: String) throws -> String {
+    try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent(name + suffix), encoding: .utf8)
+  }
+
+  /// The `outcome` column of every dose row of a `.summary` file, read by the header's column position.
+  func outcomes(inSummary summary: String) throws -> [String] {
+    let lines = summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let headerIndex = try #require(lines.firstIndex { $0.hasPrefix("medicine ") })
+    let header = lines[headerIndex]
+    let column = try #require(header.range(of: " outcome ")).lowerBound.utf16Offset(in: header) + 1
+    return lines[(headerIndex + 1)...].filter { !$0.isEmpty && !$0.hasPrefix("#") }.map { row in
+      let cell = row.utf8.dropFirst(column).prefix { $0 != UInt8(ascii: " ") }
+      return String(decoding: cell, as: UTF8.self)
+    }
+  }
+
+  /// `# pending peak: N at ...` of a `.summary` file.
+  func pendingPeak(inSummary summary: String) throws -> Int {
+    let line = try #require(summary.split(separator: "\n").first { $0.hasPrefix("# pending peak: ") })
+    let number = line.dropFirst("# pending peak: ".count).prefix { $0.isNumber }
+    return try #require(Int(number))
+  }
+
+  // MARK: - Text summary
+
+  @Test func summaryFlagPrintsTheTimelineFollowedByTheSummary() throws {
+    let result = try Self.run(["run", "scenarios/chain-ignored.yaml", "--summary"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.isEmpty)
+    let timeline = try scenarioFile("chain-ignored", ".timeline")
+    let summary = try scenarioFile("chain-ignored", ".summary")
+    #expect(result.stdout.hasPrefix(timeline))
+    #expect(result.stdout == timeline + summary, "stdout after the timeline:\n\(result.stdout.dropFirst(timeline.count))")
+  }
+
+  @Test func summaryFileOfChainIgnoredSaysTheDoseWentUnanswered() throws {
+    // The scenario: nobody answers the 08:00 reminder nor its 10 follow-ups.
+    let summary = try scenarioFile("chain-ignored", ".summary")
+    #expect(try outcomes(inSummary: summary) == ["unanswered"])
+    #expect(summary.contains("chain ran out: follow-up 10 of 10 delivered"))
+  }
+
+  // MARK: - JSON summary
+
+  @Test(arguments: ["chain-ignored", "snoozed-twice-then-completed", "pending-limit-upfront"])
+  func jsonCarriesTheSummaryWithTheSameOutcomesAsTheSummaryFile(scenario: String) throws {
+    let result = try Self.run(["run", "scenarios/\(scenario).yaml", "--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let summary = try #require(document["summary"] as? [String: Any], "keys: \(document.keys.sorted())")
+    let pending = try #require(summary["pending"] as? [String: Any])
+    let peak = try #require(pending["peak"] as? NSNumber, "pending.peak: \(String(describing: pending["peak"]))")
+    let doses = try #require(summary["doses"] as? [[String: Any]])
+    let first = try #require(doses.first)
+
+    let summaryFile = try scenarioFile(scenario, ".summary")
+    let expectedOutcomes = try outcomes(inSummary: summaryFile)
+    #expect(!expectedOutcomes.isEmpty)
+    #expect(first["outcome"] as? String == expectedOutcomes.first)
+    #expect(doses.map { $0["outcome"] as? String ?? "?" } == expectedOutcomes)
+    #expect(peak.intValue == (try pendingPeak(inSummary: summaryFile)))
+  }
+
+  @Test func summaryFileOutcomesMatchWhatEachScenarioDescribes() throws {
+    // snoozed twice, then completed at 08:36; the upfront scenario completes every dose it alerts for.
+    #expect(try outcomes(inSummary: scenarioFile("snoozed-twice-then-completed", ".summary")) == ["completed"])
+    #expect(try outcomes(inSummary: scenarioFile("chain-ignored", ".summary")).first == "unanswered")
+  }
+
+  // MARK: - Usage
+
+  @Test func summaryWithCSVIsAUsageError() throws {
+    let result = try Self.run(["run", "scenarios/chain-ignored.yaml", "--summary", "--format", "csv"])
+    #expect(result.status == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("--summary"), "\(result.stderr)")
+  }
+
+  // MARK: - Impossible scripted action
+
+  @Test func actionBeforeTheDeliveryIsAnInputErrorAtItsListItemAndWritesNothing() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = MarkedText("""
+      trigsim: 1
+      clock: { start: 2026-03-28T07:00:00+01:00, end: 2026-03-28T09:00:00+01:00, timezone: Europe/Copenhagen }
+      medicines:
+        - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"] }
+      actions:
+        - 1️⃣{ at: 2026-03-28T07:59:00, notification: medicine_1_reminder_0, action: complete }
+
+      """)
+    try text.text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let location = text.location("1️⃣", file: "s.yaml")
+    #expect(location.description == "s.yaml:6:5")
+
+    let result = try Self.run(["run", "s.yaml", "--output", "out.txt"], in: folder)
+    #expect(result.status == 65, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("\(location): error: 'complete' at 2026-03-28T07:59:00.000+01:00 acts on 'medicine_1_reminder_0'"), "\(result.stderr)")
+    #expect(result.stderr.contains("which is not in Notification Center: it was never delivered before this instant"), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["s.yaml"])
+
+    // Without --output: the same error, nothing on standard output.
+    let plain = try Self.run(["run", "s.yaml"], in: folder)
+    #expect(plain.status == 65)
+    #expect(plain.stdout.isEmpty)
+    #expect(plain.stderr.hasPrefix("\(location): error: "))
+  }
+
+  @Test func theSameActionAfterTheDeliveryRuns() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try """
+      trigsim: 1
+      clock: { start: 2026-03-28T07:00:00+01:00, end: 2026-03-28T09:00:00+01:00, timezone: Europe/Copenhagen }
+      medicines:
+        - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"] }
+      actions:
+        - { at: 2026-03-28T08:01:00, notification: medicine_1_reminder_0, action: complete }
+
+      """.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let result = try Self.run(["run", "s.yaml", "--summary"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try outcomes(inSummary: result.stdout) == ["completed"])
+  }
+}
