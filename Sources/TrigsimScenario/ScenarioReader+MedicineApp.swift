@@ -120,7 +120,10 @@ extension ScenarioReader {
           continue
         }
         var next = versions[versions.count - 1]
-        if let node = edit["name"], let value = document.string(node, what: "medicine name") { next.name = value }
+        if let node = edit["name"], let value = document.string(node, what: "medicine name") {
+          if value.isEmpty { document.error(node, "a medicine's name cannot be empty", notes: ["the name is the notification title"]) }
+          next.name = value
+        }
         if let node = edit["dosage"], let value = readDosage(node) { next.dosage = value }
         if let node = edit["unit"], let value = document.string(node, what: "unit") { next.unit = value }
         if let node = edit["times"], let value = readTimes(node) { next.times = value }
@@ -154,7 +157,8 @@ extension ScenarioReader {
 
   func readDosage(_ node: Node) -> String? {
     guard let text = document.string(node, what: "dosage") else { return nil }
-    guard let value = Double(text), value.isFinite, value > 0 else {
+    let decimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && text.filter { $0 == "." }.count <= 1
+    guard decimal, let value = Double(text), value.isFinite, value > 0 else {
       document.error(node, "dosage must be a positive number, not '\(text)'", notes: ["put the unit in 'unit': dosage: 500, unit: mg"])
       return nil
     }
@@ -173,7 +177,7 @@ extension ScenarioReader {
       }
       let parts = text.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-        let hour = Int(parts[0]), let minute = Int(parts[1])
+        parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let hour = Int(parts[0]), let minute = Int(parts[1])
       else {
         document.error(item, "time '\(text)' is not HH:MM", notes: ["write a 24-hour time such as \"08:00\" or \"20:30\" (quoted)"])
         valid = false
@@ -240,6 +244,12 @@ extension ScenarioReader {
       }
       guard let center = coordinate(centerNode, what: "center") else { return nil }
       let regionID = RegionID("medicine_\(medicine)_area\(regionSuffix)")
+      guard !regionIDs.contains(regionID.rawValue) else {
+        document.error(node, "this location's circle would be region '\(regionID)', which is already declared",
+                       notes: ["rename the region under 'regions:', or use 'region: \(regionID)' here"])
+        return nil
+      }
+      regionIDs.append(regionID.rawValue)
       let region = MonitoredRegion(id: regionID, shape: CircularRegion(center: center, radius: radius), origin: document.location(node))
       return (LocationReminder(region: regionID, onEntry: onEntry, onExit: onExit, repeats: repeats), region)
     case (nil, nil):

@@ -198,6 +198,46 @@ import TrigsimTestSupport
       ])
   }
 
+  @Test func signedTimesAndNonDecimalDosagesAreRejected() {
+    assertDiagnostics(
+      Self.header + """
+        medicines:
+          - { id: 1, name: A, dosage: 1, times: [1️⃣"+7:30"] }
+          - { id: 2, name: B, dosage: 2️⃣"0x10", times: ["08:00"] }
+        """,
+      [
+        Expected(marker: "1️⃣", message: "time '+7:30' is not HH:MM"),
+        Expected(marker: "2️⃣", message: "dosage must be a positive number, not '0x10'"),
+      ])
+  }
+
+  @Test func anEditCannotEmptyTheName() {
+    assertDiagnostics(
+      Self.header + """
+        medicines:
+          - id: 1
+            name: A
+            dosage: 1
+            times: ["08:00"]
+            edits:
+              - { at: 2026-03-28T09:00:00, name: 1️⃣"" }
+        """,
+      [Expected(marker: "1️⃣", message: "a medicine's name cannot be empty")])
+  }
+
+  @Test func aLocationCircleMayNotTakeTheIdentifierOfADeclaredRegion() {
+    assertDiagnostics(
+      Self.header + """
+        regions:
+          - { id: medicine_1_area, center: [55.0, 12.0] }
+        medicines:
+          - { id: 1, name: A, dosage: 1, location: 1️⃣{ center: [55.1, 12.1] } }
+        """,
+      [Expected(
+        marker: "1️⃣", message: "this location's circle would be region 'medicine_1_area', which is already declared",
+        note: "rename the region under 'regions:', or use 'region: medicine_1_area' here")])
+  }
+
   // MARK: - 3. Medicine fields
 
   @Test func missingOrBadMedicineFieldsAreLocated() {

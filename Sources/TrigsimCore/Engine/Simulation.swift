@@ -216,6 +216,8 @@ struct SimulationRun {
   mutating func perform(_ action: AppAction, at now: SimulationInstant) {
     switch action {
     case .add(let request):
+      // A raw request is not the medicine app's, even under one of its identifiers.
+      app.requestInfo[request.id] = nil
       add(request, at: now)
     case .removePending(let id):
       if let removed = center.removePending(id) {

@@ -3,8 +3,8 @@ import Foundation
 /// What the run knows about a request the medicine app made.
 struct MedicineRequestInfo {
   enum Role: Equatable {
-    /// The repeating daily request for time `n`: `medicine_{id}_reminder_{n}`.
-    case reminder(Int)
+    /// The repeating daily request for time `n` of `times`: `medicine_{id}_reminder_{n}`.
+    case reminder(Int, DailyTime)
     /// The location request: `medicine_{id}_location`.
     case location
     /// Follow-up `index` (1-based) of a dose's chain: `medicine_{id}_snooze_{k}`.
@@ -35,7 +35,9 @@ struct MedicineRequestInfo {
 /// request was dropped, replaced or never shown.
 struct DoseClock {
   var medicine: MedicineID
+  /// The position in `times`, which names the reminder request.
   var index: Int
+  var time: DailyTime
   var trigger: CalendarTrigger
   var next: SimulationInstant?
   var token = 0
@@ -85,16 +87,17 @@ enum ReminderIdentifier {
   static func location(_ medicine: MedicineID) -> NotificationID { NotificationID("medicine_\(medicine)_location") }
 
   /// Follow-up `index` (1...count) of the chain after reminder `slot`:
-  /// `k = n × count + index` for daily time `n`, and `times.count × count + index`
-  /// for the location reminder, so every chain of a medicine has its own numbers.
+  /// `k = n × count + index` for daily time `n` (its position in `times`), and
+  /// `times.count × count + index` for the location reminder, so every chain
+  /// of a medicine has its own numbers.
   static func followUp(_ medicine: Medicine, slot: DoseSlot, index: Int) -> NotificationID {
     let count = medicine.snooze?.count ?? 0
-    let base: Int
+    let chain: Int
     switch slot {
-    case .time(let n): base = n * count
-    case .location: base = medicine.times.count * count
+    case .time(let time): chain = medicine.times.firstIndex(of: time) ?? medicine.times.count
+    case .location: chain = medicine.times.count
     }
-    return NotificationID("medicine_\(medicine.id)_snooze_\(base + index)")
+    return NotificationID("medicine_\(medicine.id)_snooze_\(chain * count + index)")
   }
 }
 
@@ -148,16 +151,15 @@ extension SimulationRun {
       app.medicines[medicine.id] = medicine
       addRequests(of: medicine, at: now)
       startDoseClocks(of: medicine, at: now)
-      // A dose that was due later today under the old version and that the
-      // new version no longer has on that day was removed by the edit.
-      for (index, due) in dueBeforeEdit {
-        let key = DoseKey(medicine: medicine.id, slot: .time(index), occurrence: localDay(of: due))
+      // A dose that was due later on the edit's day under the old version
+      // and that the new version no longer has was removed by the edit.
+      for (time, due) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
         let stillDue = app.doseClocks.contains { clock in
-          clock.active && clock.medicine == medicine.id && clock.index == index
-            && clock.next.map { localDay(of: $0) == key.occurrence && $0 <= end } == true
+          clock.active && clock.medicine == medicine.id && clock.time == time && clock.next == due
         }
+        let key = timeDoseKey(medicine.id, time, due: due)
         if !stillDue && app.doses[key] == nil {
-          var removed = newDose(key, medicine: medicine, reminder: oldTimeLabel(due), scheduled: due)
+          var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
           removed.reason = "removed by an edit at \(format(now))"
           app.doses[key] = removed
         }
@@ -173,9 +175,13 @@ extension SimulationRun {
     }
   }
 
-  private func oldTimeLabel(_ instant: SimulationInstant) -> String {
-    let local = InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
-    return String(local.dropFirst(11).prefix(5))
+  /// The dose a daily time's occurrence at `due` belongs to: its local day,
+  /// and a second (third, ...) dose when that day already has another
+  /// occurrence of this time (after a time-zone change west).
+  func timeDoseKey(_ medicine: MedicineID, _ time: DailyTime, due: SimulationInstant) -> DoseKey {
+    var key = DoseKey(medicine: medicine, slot: .time(time), occurrence: localDay(of: due))
+    while let existing = app.doses[key], existing.scheduled != due { key.repeatOnDay += 1 }
+    return key
   }
 
   /// The app's requests for a medicine version, in the order it adds them:
@@ -183,12 +189,12 @@ extension SimulationRun {
   mutating func addRequests(of medicine: Medicine, at now: SimulationInstant) {
     for (index, time) in medicine.times.enumerated() {
       let id = ReminderIdentifier.reminder(medicine.id, index)
-      app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .reminder(index))
+      app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .reminder(index, time))
       let request = NotificationRequest(
         id: id, title: medicine.name, body: medicine.body, trigger: .calendar(dailyTrigger(time)),
-        userInfo: mainUserInfo(medicine, slot: .time(index)))
+        userInfo: mainUserInfo(medicine, slot: .time(time)))
       add(request, at: now)
-      if medicine.snooze?.scheduling == .upfront { addUpfrontChain(of: medicine, index: index, at: now) }
+      if medicine.snooze?.scheduling == .upfront { addUpfrontChain(of: medicine, time: time, at: now) }
     }
     if let location = medicine.location {
       let id = ReminderIdentifier.location(medicine.id)
@@ -210,7 +216,7 @@ extension SimulationRun {
   func mainUserInfo(_ medicine: Medicine, slot: DoseSlot) -> [TimelineField] {
     var fields = [TimelineField("medicine", medicine.id.rawValue)]
     switch slot {
-    case .time(let n): fields.append(TimelineField("reminder", String(n)))
+    case .time(let time): fields.append(TimelineField("reminder", String(medicine.times.firstIndex(of: time) ?? -1)))
     case .location: fields.append(TimelineField("location", medicine.location?.kind ?? ""))
     }
     fields += [TimelineField("dosage", medicine.dosage), TimelineField("unit", medicine.unit),
@@ -221,7 +227,7 @@ extension SimulationRun {
   func chainUserInfo(_ medicine: Medicine, dose: DoseKey, extra: TimelineField) -> [TimelineField] {
     var fields = [TimelineField("medicine", medicine.id.rawValue)]
     switch dose.slot {
-    case .time(let n): fields.append(TimelineField("reminder", String(n)))
+    case .time(let time): fields.append(TimelineField("reminder", String(medicine.times.firstIndex(of: time) ?? -1)))
     case .location: fields.append(TimelineField("location", medicine.location?.kind ?? ""))
     }
     fields += [extra, TimelineField("dose", dose.occurrenceLabel), TimelineField("dosage", medicine.dosage),
@@ -262,16 +268,16 @@ extension SimulationRun {
 
   // MARK: - Chains
 
-  /// Upfront chain for daily time `index`: one-shot requests dated
-  /// `every`, 2 × `every`, ... after the time's next occurrence.
-  mutating func addUpfrontChain(of medicine: Medicine, index: Int, at now: SimulationInstant) {
+  /// Upfront chain for a daily time: one-shot requests dated `every`,
+  /// 2 × `every`, ... after the time's next occurrence.
+  mutating func addUpfrontChain(of medicine: Medicine, time: DailyTime, at now: SimulationInstant) {
     guard let policy = medicine.snooze, policy.count > 0,
-      let occurrence = calendarEvaluator.nextDelivery(of: dailyTrigger(medicine.times[index]), after: now, deviceTimeZone: deviceTimeZone)
+      let occurrence = calendarEvaluator.nextDelivery(of: dailyTrigger(time), after: now, deviceTimeZone: deviceTimeZone)
     else { return }
-    let dose = DoseKey(medicine: medicine.id, slot: .time(index), occurrence: localDay(of: occurrence))
+    let dose = timeDoseKey(medicine.id, time, due: occurrence)
     for followUp in 1...policy.count {
       let at = occurrence.advanced(by: policy.every * Int64(followUp))
-      let id = ReminderIdentifier.followUp(medicine, slot: .time(index), index: followUp)
+      let id = ReminderIdentifier.followUp(medicine, slot: .time(time), index: followUp)
       app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: occurrence)
       let request = NotificationRequest(
         id: id, title: medicine.name, body: medicine.body, trigger: .calendar(datedTrigger(at)),
@@ -300,12 +306,12 @@ extension SimulationRun {
   /// the next chain reuses, so the app waits until it has fired.
   mutating func topUpUpfrontChains(_ medicine: Medicine, at now: SimulationInstant) {
     guard medicine.snooze?.scheduling == .upfront else { return }
-    for index in medicine.times.indices {
+    for time in medicine.times {
       let hasPending = center.pending.keys.contains { id in
         guard let info = app.requestInfo[id], info.medicine == medicine.id, !info.role.isMain else { return false }
-        return info.dose?.slot == .time(index)
+        return info.dose?.slot == .time(time)
       }
-      if !hasPending { addUpfrontChain(of: medicine, index: index, at: now) }
+      if !hasPending { addUpfrontChain(of: medicine, time: time, at: now) }
     }
   }
 
@@ -315,6 +321,12 @@ extension SimulationRun {
     app.chainSettled.insert(dose)
     for followUp in 1...policy.count {
       let id = ReminderIdentifier.followUp(medicine, slot: dose.slot, index: followUp)
+      // The same identifiers serve every occurrence: a chain still pending for
+      // an earlier dose is replaced by this one.
+      if center.pending[id] != nil, let earlier = app.requestInfo[id]?.dose, earlier != dose {
+        let note = "rest of the chain replaced at \(format(now)) by the next occurrence's chain (same identifiers)"
+        if app.doses[earlier]?.notes.contains(note) == false { app.doses[earlier]?.notes.append(note) }
+      }
       app.requestInfo[id] = MedicineRequestInfo(
         medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: app.doses[dose]?.scheduled)
       let request = NotificationRequest(
@@ -345,10 +357,10 @@ extension SimulationRun {
   mutating func doseOfDelivery(_ id: NotificationID, at now: SimulationInstant) -> DoseKey? {
     guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return nil }
     switch info.role {
-    case .reminder(let index):
-      let key = DoseKey(medicine: medicine.id, slot: .time(index), occurrence: localDay(of: now))
+    case .reminder(_, let time):
+      let key = timeDoseKey(medicine.id, time, due: now)
       if app.doses[key] == nil {
-        app.doses[key] = newDose(key, medicine: medicine, reminder: medicine.times[index].description, scheduled: now)
+        app.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: now)
       }
       app.doses[key]?.reminderDelivered = now
       return key
@@ -366,7 +378,7 @@ extension SimulationRun {
       if app.doses[key] == nil {
         let label: String
         switch key.slot {
-        case .time(let index): label = index < medicine.times.count ? medicine.times[index].description : "?"
+        case .time(let time): label = time.description
         case .location: label = medicine.location?.summary ?? ""
         }
         var opened = newDose(key, medicine: medicine, reminder: label, scheduled: info.doseScheduled ?? now)
@@ -391,7 +403,8 @@ extension SimulationRun {
 
   func mainIdentifier(of dose: DoseKey) -> NotificationID {
     switch dose.slot {
-    case .time(let index): ReminderIdentifier.reminder(dose.medicine, index)
+    case .time(let time):
+      ReminderIdentifier.reminder(dose.medicine, app.medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
     case .location: ReminderIdentifier.location(dose.medicine)
     }
   }
@@ -496,15 +509,10 @@ extension SimulationRun {
       app.chainSettled.insert(dose)
       cancelChain(of: dose, reason: "dose snoozed", at: now)
       // The re-alert reuses the identifier of the notification acted on, so it
-      // replaces it in Notification Center; but reusing a repeating request's
-      // identifier would replace that request and cancel every later dose.
-      let repeating: Bool
-      switch info.role {
-      case .reminder: repeating = true
-      case .location: repeating = medicine.location?.repeats == true
-      case .followUp, .snoozedAlert: repeating = false
-      }
-      let alertID = repeating ? NotificationID(id.rawValue + "_snoozed") : id
+      // replaces it in Notification Center; but when that identifier names a
+      // pending request (the repeating daily or location request, or the next
+      // dose's follow-up), reusing it would replace that request.
+      let alertID = center.pending[id] != nil ? NotificationID(id.rawValue + "_snoozed") : id
       app.requestInfo[alertID] = MedicineRequestInfo(
         medicine: medicine.id, role: .snoozedAlert, dose: dose, doseScheduled: app.doses[dose]?.scheduled)
       app.doses[dose]?.snoozes += 1
@@ -518,8 +526,11 @@ extension SimulationRun {
     case .dismiss:
       finish(dose, dismissed: true, at: now)
     case .open:
-      appLearned(of: id, dose: dose, medicine: medicine, at: now)
-      if medicineApp.category.openCompletes { finish(dose, dismissed: false, at: now) }
+      if medicineApp.category.openCompletes {
+        finish(dose, dismissed: false, at: now)
+      } else {
+        appLearned(of: id, dose: dose, medicine: medicine, at: now)
+      }
     }
     topUpUpfrontChains(medicine, at: now)
   }
@@ -539,7 +550,7 @@ extension SimulationRun {
 
   mutating func startDoseClocks(of medicine: Medicine, at now: SimulationInstant) {
     for (index, time) in medicine.times.enumerated() {
-      var clock = DoseClock(medicine: medicine.id, index: index, trigger: dailyTrigger(time))
+      var clock = DoseClock(medicine: medicine.id, index: index, time: time, trigger: dailyTrigger(time))
       clock.next = calendarEvaluator.nextDelivery(of: clock.trigger, after: now, deviceTimeZone: deviceTimeZone)
       app.doseClocks.append(clock)
       scheduleDoseClock(app.doseClocks.count - 1)
@@ -547,11 +558,11 @@ extension SimulationRun {
   }
 
   /// Stops a medicine's clocks; returns each daily time's next due instant within the run.
-  mutating func stopDoseClocks(of id: MedicineID) -> [(index: Int, due: SimulationInstant)] {
-    var due: [(Int, SimulationInstant)] = []
+  mutating func stopDoseClocks(of id: MedicineID) -> [(time: DailyTime, due: SimulationInstant)] {
+    var due: [(DailyTime, SimulationInstant)] = []
     for position in app.doseClocks.indices where app.doseClocks[position].active && app.doseClocks[position].medicine == id {
       app.doseClocks[position].active = false
-      if let next = app.doseClocks[position].next, next <= end { due.append((app.doseClocks[position].index, next)) }
+      if let next = app.doseClocks[position].next, next <= end { due.append((app.doseClocks[position].time, next)) }
     }
     return due
   }
@@ -577,9 +588,9 @@ extension SimulationRun {
   mutating func doseDue(clock position: Int, token: Int, at now: SimulationInstant) {
     let clock = app.doseClocks[position]
     guard clock.active, clock.token == token, let medicine = app.medicines[clock.medicine] else { return }
-    let key = DoseKey(medicine: medicine.id, slot: .time(clock.index), occurrence: localDay(of: now))
+    let key = timeDoseKey(medicine.id, clock.time, due: now)
     if app.doses[key] == nil {
-      var missed = newDose(key, medicine: medicine, reminder: medicine.times[clock.index].description, scheduled: now)
+      var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: now)
       missed.reason = app.lossReason[ReminderIdentifier.reminder(medicine.id, clock.index)]
         ?? "the reminder request was not pending (removed or replaced outside the app model)"
       app.doses[key] = missed

@@ -2,8 +2,9 @@ import Foundation
 
 /// Which reminder of a medicine a dose belongs to.
 public enum DoseSlot: Hashable, Comparable, Sendable {
-  /// Daily time `n` (the position in the medicine's `times`).
-  case time(Int)
+  /// A daily time. Doses are keyed by the time itself, so an edit that
+  /// reorders or removes times does not move a dose to another time.
+  case time(DailyTime)
   /// The location reminder.
   case location
 
@@ -24,19 +25,24 @@ public struct DoseKey: Hashable, Sendable {
   /// For a daily time: the local day, as days since 1970-01-01. For a
   /// location reminder: 1 for the first qualifying crossing, 2 for the next, ...
   public var occurrence: Int64
+  /// 0, or 1 for a daily time's second occurrence on the same local day
+  /// (after a time-zone change west, 08:00 comes round again), and so on.
+  public var repeatOnDay: Int
 
-  public init(medicine: MedicineID, slot: DoseSlot, occurrence: Int64) {
+  public init(medicine: MedicineID, slot: DoseSlot, occurrence: Int64, repeatOnDay: Int = 0) {
     self.medicine = medicine
     self.slot = slot
     self.occurrence = occurrence
+    self.repeatOnDay = repeatOnDay
   }
 
-  /// `2026-03-28` for a daily time, `#2` for a location occurrence.
+  /// `2026-03-28` for a daily time (`2026-03-28+1` for a second occurrence
+  /// that day), `#2` for a location occurrence.
   public var occurrenceLabel: String {
     switch slot {
     case .time:
       let date = civilDate(fromDaysSinceEpoch: occurrence)
-      return String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day)
+      return String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day) + (repeatOnDay > 0 ? "+\(repeatOnDay)" : "")
     case .location:
       return "#\(occurrence)"
     }

@@ -27,7 +27,7 @@ private func followUpInstants(after time: String, _ range: ClosedRange<Int>, on 
     #expect(atComplete.first?.kindAndSubject == "action medicine_1_reminder_0")
     // Nothing of this dose's chain fires after the completion.
     #expect(report.timeline.entries(.fired).filter { $0.instant > F.at("08:20") }.isEmpty)
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.outcome == .completed)
     #expect(dose.completed == F.at("08:20"))
     #expect(dose.followUpsDelivered == 3)
@@ -88,7 +88,7 @@ private func followUpInstants(after time: String, _ range: ClosedRange<Int>, on 
       "fired medicine_1_snooze_3 @ \(F.local("08:18"))",
       "fired medicine_1_snooze_3 @ \(F.local("08:35"))",
     ])
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.snoozes == 1)
     #expect(dose.snoozedAlertsDelivered == 1)
   }
@@ -109,7 +109,7 @@ private func followUpInstants(after time: String, _ range: ClosedRange<Int>, on 
       "medicine_1_reminder_0_snoozed @ \(F.local("08:18"))",
       "medicine_1_reminder_0_snoozed @ \(F.local("08:35"))",
     ])
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.snoozes == 2)
     #expect(dose.snoozedAlertsDelivered == 2)
     #expect(dose.followUpsDelivered == 0)
@@ -131,7 +131,7 @@ private func followUpInstants(after time: String, _ range: ClosedRange<Int>, on 
     #expect(report.timeline.entries(.removed).isEmpty)
     #expect(report.timeline.entries(.fired).filter { $0.subject.contains("_snooze_") }.map(\.localInstant) ==
       followUpInstants(after: "08:00", 1...10))
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.outcome == .unanswered)
     #expect(dose.dismissed == nil)
     #expect(dose.followUpsDelivered == 10)
@@ -149,7 +149,7 @@ private func followUpInstants(after time: String, _ range: ClosedRange<Int>, on 
     #expect(removed.map(\.subject) == followUpIDs("1", 1...10))
     #expect(removed.allSatisfy { $0.instant == F.at("08:03") && $0[field: "reason"] == "dose dismissed" })
     #expect(report.timeline.entries(.fired).map(\.subject) == ["medicine_1_reminder_0"])
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.outcome == .dismissed)
     #expect(dose.dismissed == F.at("08:03"))
     #expect(dose.followUpsDelivered == 0)
@@ -204,7 +204,7 @@ private func followUpInstants(after time: String, _ range: ClosedRange<Int>, on 
       "action medicine_1_reminder_0_snoozed @ \(F.local("08:36"))",
     ])
     #expect(report.timeline.entries(.action).map { $0[field: "action"] } == ["snooze 15m", "snooze 15m", "complete"])
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.outcome == .completed)
     #expect(dose.completed == F.at("08:36"))
     #expect(dose.snoozes == 2)

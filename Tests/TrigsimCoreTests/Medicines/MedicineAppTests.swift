@@ -57,7 +57,7 @@ private typealias F = MedicineFixture
     #expect(report.timeline.entries(.fired).map { "\($0.subject) @ \($0.localInstant)" } ==
       ["medicine_1_reminder_0 @ \(F.local("08:00"))"]
       + (1...10).map { "medicine_1_snooze_\($0) @ \(InstantFormatter.format(F.at("08:00").advanced(by: .minutes(6 * Int64($0))), offsetSeconds: 0))" })
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.outcome == .unanswered)
     #expect(dose.followUpsDelivered == 10)
     #expect(dose.notified == F.at("08:00"))
@@ -79,7 +79,7 @@ private typealias F = MedicineFixture
     ])
     let warning = try #require(report.timeline.entries(.warning).first)
     #expect(warning[field: "reason"]?.hasPrefix("follow-up chain not scheduled") == true)
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.followUpsDelivered == 0)
     #expect(dose.outcome == .unanswered)
   }
@@ -98,7 +98,7 @@ private typealias F = MedicineFixture
       (1...10).map { InstantFormatter.format(F.at("08:00").advanced(by: .minutes(6 * Int64($0))), offsetSeconds: 0) })
     #expect(report.timeline.entries(.fired).filter { $0.subject.contains("_snooze_") }.map(\.localInstant) ==
       (1...10).map { InstantFormatter.format(F.at("08:00").advanced(by: .minutes(6 * Int64($0))), offsetSeconds: 0) })
-    #expect(report.summary.dose("1", .time(0))?.followUpsDelivered == 10)
+    #expect(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0)))?.followUpsDelivered == 10)
   }
 
   @Test func openingAnOnDeliveryReminderDeliveredInTheBackgroundAddsTheChainAtTheOpenInstant() throws {
@@ -112,7 +112,7 @@ private typealias F = MedicineFixture
     #expect(chain.map { $0[field: "next"] } ==
       (1...10).map { InstantFormatter.format(F.at("08:10").advanced(by: .minutes(6 * Int64($0))), offsetSeconds: 0) })
     #expect(report.timeline.entries(.fired).filter { $0.subject.contains("_snooze_") }.first?.localInstant == F.local("08:16"))
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.followUpsDelivered == 10)
     #expect(dose.notes.contains { $0.hasPrefix("chain added late") })
   }
@@ -147,7 +147,7 @@ private typealias F = MedicineFixture
     #expect(report.timeline.entries(.fired).isEmpty)
     #expect(report.timeline.entries(at: F.at("08:00")).map(\.kindAndSubject) == ["suppressed medicine_1_reminder_0"])
     #expect(report.timeline.entries(.suppressed).map(\.subject) == ["medicine_1_reminder_0"] + followUpIDs("1", 1...10))
-    let dose = try #require(report.summary.dose("1", .time(0)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0))))
     #expect(dose.outcome == .missed)
     #expect(dose.reason?.contains("permission") == true)
   }
@@ -183,12 +183,12 @@ private typealias F = MedicineFixture
       F.create(F.medicine(times: ["08:00", "14:00"])),
       MedicineChange(instant: F.at("12:00"), kind: .edit(F.medicine(times: ["08:00", "10:00"]))),
     ]), end: "2026-03-28T20:00:00Z")
-    let dose = try #require(report.summary.dose("1", .time(1)))
+    let dose = try #require(report.summary.dose("1", .time(DailyTime(hour: 14, minute: 0))))
     #expect(dose.outcome == .missed)
     #expect(dose.scheduled == F.at("14:00"))
     #expect(dose.reminder == "14:00")
     #expect(dose.reason?.hasPrefix("removed by an edit") == true)
-    #expect(report.summary.dose("1", .time(0))?.outcome == .unanswered)
+    #expect(report.summary.dose("1", .time(DailyTime(hour: 8, minute: 0)))?.outcome == .unanswered)
     #expect(report.summary.doses.count == 2)
   }
 
