@@ -264,9 +264,9 @@ extension ScenarioReader {
   /// `none`, or `{ every: 6m, count: 10, schedule: upfront }` (each key
   /// optional, defaults from the product's chain). Nil when invalid; a nil
   /// `policy` for `none`.
-  func readSnooze(_ node: Node) -> (policy: SnoozeChainPolicy?, Void)? {
+  func readSnooze(_ node: Node) -> SnoozeSetting? {
     if let scalar = node.scalar {
-      if scalar.string == "none" { return (nil, ()) }
+      if scalar.string == "none" { return SnoozeSetting(policy: nil) }
       document.error(node, "snooze must be 'none' or a mapping such as { every: 6m, count: 10, schedule: upfront }")
       return nil
     }
@@ -291,7 +291,12 @@ extension ScenarioReader {
         valid = false
       }
     }
-    return valid ? (policy, ()) : nil
+    return valid ? SnoozeSetting(policy: policy) : nil
+  }
+
+  /// A valid `snooze` value: a chain, or none.
+  struct SnoozeSetting {
+    var policy: SnoozeChainPolicy?
   }
 
   // MARK: - App, category

@@ -8,13 +8,7 @@ import TrigsimTestSupport
 /// The medicine-app sections of a scenario (`medicines`, `app`, `category`,
 /// `actions`, `respond`, `platform.terminatedActions`): what a valid file
 /// loads as, and every bad value reported at the line and column to change.
-@Suite struct MedicineScenarioLoaderTests {
-  struct Expected: Sendable {
-    var marker: String
-    var message: String
-    var note: String? = nil
-  }
-
+@Suite struct MedicineScenarioLoaderTests: LoaderDiagnosticAssertions {
   /// 2026-03-28 is the day before Copenhagen's spring-forward: +01:00 all day.
   static let header: String =
     "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n"
@@ -30,35 +24,6 @@ import TrigsimTestSupport
     } catch let error as InputError {
       Issue.record("expected the scenario to load, got:\n\(error)", sourceLocation: sourceLocation)
       throw error
-    }
-  }
-
-  func diagnostics(_ marked: String, sourceLocation: SourceLocation = #_sourceLocation) -> (MarkedText, [Diagnostic]) {
-    let text = MarkedText(marked)
-    do {
-      _ = try ScenarioLoader().load(yaml: text.text, file: "s.yaml")
-      Issue.record("expected the scenario to be rejected", sourceLocation: sourceLocation)
-      return (text, [])
-    } catch let error as InputError {
-      return (text, error.diagnostics)
-    } catch {
-      Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
-      return (text, [])
-    }
-  }
-
-  /// The file's diagnostics are exactly `expected`, in order: same location, same message, and the note when given.
-  func assertDiagnostics(_ marked: String, _ expected: [Expected], sourceLocation: SourceLocation = #_sourceLocation) {
-    let (text, found) = diagnostics(marked, sourceLocation: sourceLocation)
-    #expect(found.count == expected.count, "found:\n\(found.map(\.description).joined(separator: "\n"))", sourceLocation: sourceLocation)
-    for (diagnostic, expectation) in zip(found, expected) {
-      #expect(
-        diagnostic.location == text.location(expectation.marker, file: "s.yaml"), "\(expectation.marker): \(diagnostic)",
-        sourceLocation: sourceLocation)
-      #expect(diagnostic.message == expectation.message, sourceLocation: sourceLocation)
-      if let note = expectation.note {
-        #expect(diagnostic.notes.contains(note), "notes of '\(diagnostic.message)': \(diagnostic.notes)", sourceLocation: sourceLocation)
-      }
     }
   }
 

@@ -6,40 +6,8 @@ import TrigsimTestSupport
 @testable import TrigsimScenario
 
 /// Every problem in a scenario is reported at the line and column of the value to change.
-@Suite struct ScenarioLoaderDiagnosticsTests {
-  struct Expected: Sendable {
-    var marker: String
-    var message: String
-    var note: String? = nil
-  }
-
+@Suite struct ScenarioLoaderDiagnosticsTests: LoaderDiagnosticAssertions {
   static let header: String = "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n"
-
-  func diagnostics(_ marked: String, sourceLocation: SourceLocation = #_sourceLocation) -> (MarkedText, [Diagnostic]) {
-    let text = MarkedText(marked)
-    do {
-      _ = try ScenarioLoader().load(yaml: text.text, file: "s.yaml")
-      Issue.record("expected the scenario to be rejected", sourceLocation: sourceLocation)
-      return (text, [])
-    } catch let error as InputError {
-      return (text, error.diagnostics)
-    } catch {
-      Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
-      return (text, [])
-    }
-  }
-
-  func assertDiagnostics(_ marked: String, _ expected: [Expected], sourceLocation: SourceLocation = #_sourceLocation) {
-    let (text, found) = diagnostics(marked, sourceLocation: sourceLocation)
-    #expect(found.count == expected.count, "found: \(found.map(\.description))", sourceLocation: sourceLocation)
-    for (diagnostic, expectation) in zip(found, expected) {
-      #expect(diagnostic.location == text.location(expectation.marker, file: "s.yaml"), "\(diagnostic)", sourceLocation: sourceLocation)
-      #expect(diagnostic.message == expectation.message, sourceLocation: sourceLocation)
-      if let note = expectation.note {
-        #expect(diagnostic.notes.contains(note), "notes: \(diagnostic.notes)", sourceLocation: sourceLocation)
-      }
-    }
-  }
 
   @Test func unknownRegionIsReportedAtTheValueWithASuggestion() {
     assertDiagnostics(
