@@ -235,10 +235,15 @@ extension SimulationRun {
     return fields
   }
 
-  /// Removes every pending request of a medicine, in add order.
+  /// Removes every pending request of a medicine, in add order (an edit or
+  /// a deletion); a dose whose chain this cuts short gets a remark.
   mutating func removePendingRequests(of id: MedicineID, reason: String, at now: SimulationInstant) {
     for pending in center.pendingInAddOrder() where app.requestInfo[pending.request.id]?.medicine == id {
       removePending(pending.request.id, reason: reason, at: now)
+      guard let info = app.requestInfo[pending.request.id], !info.role.isMain, let dose = info.dose, app.doses[dose] != nil
+      else { continue }
+      let note = "chain removed: \(reason) at \(format(now))"
+      if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
     }
   }
 
@@ -246,12 +251,6 @@ extension SimulationRun {
     guard let removed = center.removePending(id) else { return }
     record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary), TimelineField("reason", reason)])
     app.lossReason[id] = "removed at \(format(now)): \(reason)"
-    if let dose = app.requestInfo[id]?.dose, !(app.requestInfo[id]?.role.isMain ?? true), app.doses[dose] != nil,
-      reason == "medicine edited" || reason == "medicine deleted"
-    {
-      let note = "chain removed: \(reason) at \(format(now))"
-      if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
-    }
   }
 
   /// `removeDeliveredNotifications` for the shown medicine notifications that
