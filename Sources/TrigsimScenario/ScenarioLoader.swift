@@ -17,6 +17,23 @@ public struct FileAccessError: Error, CustomStringConvertible, Sendable {
   public var description: String { "cannot read '\(path)': \(reason)" }
 }
 
+/// The scenario cannot run here, and says so itself: its track is marked
+/// `ifMissing: skip` and the file is absent (a corpus track that is not
+/// checked out on this machine). `verify` and `test` report it as skipped;
+/// `run` treats it as an unreadable input.
+public struct ScenarioSkipped: Error, CustomStringConvertible, Sendable {
+  /// Where the scenario names the absent file.
+  public var location: InputLocation
+  public var reason: String
+
+  public init(location: InputLocation, reason: String) {
+    self.location = location
+    self.reason = reason
+  }
+
+  public var description: String { "\(location): skipped: \(reason)" }
+}
+
 /// Loads a scenario from YAML, validating every value and reporting every
 /// problem at its `file:line:column` in one `InputError`.
 ///
@@ -45,6 +62,7 @@ public struct ScenarioLoader {
     let reader = ScenarioReader(document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory)
     let scenario = reader.read(defaultName: defaultName)
     try reader.document.diagnostics.throwIfAny()
+    if let skipped = reader.skipped { throw skipped }
     guard let scenario else {
       throw InputError(Diagnostic(at: InputLocation(file: file, line: 1, column: 1), "the scenario could not be read"))
     }
@@ -68,6 +86,8 @@ final class ScenarioReader {
   /// The device zone from each instant on: the clock zone, then each change.
   var zoneChanges: [TimeZoneChange] = []
   var regionIDs: [String] = []
+  /// Set when the track is marked `ifMissing: skip` and its file is absent.
+  var skipped: ScenarioSkipped?
 
   init(document: YAMLDocument, baseDirectory: String) {
     self.document = document
@@ -348,7 +368,7 @@ final class ScenarioReader {
   func readTrack(_ node: Node) -> (source: any TrackSource, label: String)? {
     guard let fields = document.mapping(
       node, what: "'track'",
-      keys: ["file", "format", "shift", "startAt", "untimedSpeed", "timezone", "sort", "columns", "timeFormat", "delimiter", "points"])
+      keys: ["file", "format", "shift", "startAt", "untimedSpeed", "timezone", "sort", "columns", "timeFormat", "delimiter", "points", "ifMissing"])
     else { return nil }
     guard let fileNode = fields["file"], let file = document.string(fileNode, what: "track file"), !file.isEmpty else {
       document.error(node, "missing 'file' in 'track'", notes: ["name a .gpx or .csv file, relative to the scenario"])
@@ -400,6 +420,13 @@ final class ScenarioReader {
       options.gpxPoints = points
     }
     let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
+    if let node = fields["ifMissing"], document.choice(node, what: "'ifMissing' choice", [("error", false), ("skip", true)]) == true,
+      !FileManager.default.fileExists(atPath: path)
+    {
+      skipped = ScenarioSkipped(
+        location: document.location(fileNode),
+        reason: "track file '\(file)' is absent (looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)') and the scenario says 'ifMissing: skip'")
+    }
     let source = TrackFile(path: path, options: options, referencedAt: document.location(fileNode))
     return (source, file)
   }

@@ -89,6 +89,9 @@ func runScenario(at path: String) throws -> SimulationReport {
   } catch let error as FileAccessError {
     printError("error: \(error)")
     throw ExitCode(TrigsimExitCode.cannotReadInput)
+  } catch let skipped as ScenarioSkipped {
+    printError("\(skipped.location): error: \(skipped.reason)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
+    throw ExitCode(TrigsimExitCode.cannotReadInput)
   } catch {
     printError("internal error: \(error)\nplease report this with the scenario that caused it")
     throw ExitCode(TrigsimExitCode.internalError)

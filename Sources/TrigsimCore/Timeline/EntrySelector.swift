@@ -1,0 +1,75 @@
+/// Picks timeline entries by kind and subject: `fired`, `fired medicine_1_*`,
+/// `enter home`, or `geofence` (every entry a region crossing causes).
+///
+/// Tolerances and assertions use the same selectors, so one spelling works everywhere.
+public struct EntrySelector: Hashable, Sendable, CustomStringConvertible {
+  public enum Scope: Hashable, Sendable {
+    /// Entries of one kind.
+    case kind(TimelineEntry.Kind)
+    /// `enter` and `exit` entries, and entries whose `trigger` field is a region
+    /// trigger (`scheduled`, `fired`, ... of region-triggered requests): the
+    /// instants that move when a track or its interpolation changes.
+    case geofence
+  }
+
+  public var scope: Scope
+  /// A glob over the entry's subject (`*` any run, `?` one character); nil matches every subject.
+  public var subject: IdentifierPattern?
+
+  public init(_ scope: Scope, subject: IdentifierPattern? = nil) {
+    self.scope = scope
+    self.subject = subject
+  }
+
+  /// Reads `KIND [PATTERN]` or `geofence [PATTERN]`; nil when the first word names no kind.
+  public init?(parsing text: String) {
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    guard (1...2).contains(words.count) else { return nil }
+    if words[0] == "geofence" {
+      scope = .geofence
+    } else if let kind = TimelineEntry.Kind(rawValue: String(words[0])) {
+      scope = .kind(kind)
+    } else {
+      return nil
+    }
+    subject = words.count == 2 ? IdentifierPattern(String(words[1])) : nil
+  }
+
+  /// The words a selector may start with: every entry kind, then `geofence`.
+  public static var scopeWords: [String] { TimelineEntry.Kind.allCases.map(\.rawValue) + ["geofence"] }
+
+  public func matches(_ entry: TimelineEntry) -> Bool {
+    if let subject, !subject.matches(entry.subject) { return false }
+    switch scope {
+    case .kind(let kind): return entry.kind == kind
+    case .geofence: return entry.isGeofenceEntry
+    }
+  }
+
+  /// How specific the selector is, for picking the one tolerance that applies:
+  /// a subject pattern beats none, and a kind beats `geofence`.
+  var specificity: Int {
+    (subject == nil ? 0 : 2) + (scope == .geofence ? 0 : 1)
+  }
+
+  public var description: String {
+    let head = switch scope {
+    case .kind(let kind): kind.rawValue
+    case .geofence: "geofence"
+    }
+    return subject.map { "\(head) \($0.text)" } ?? head
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.scope == rhs.scope && lhs.subject?.text == rhs.subject?.text }
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(scope)
+    hasher.combine(subject?.text)
+  }
+}
+
+extension TimelineEntry {
+  /// A region crossing, or an entry about a region-triggered request.
+  public var isGeofenceEntry: Bool {
+    kind == .enter || kind == .exit || (self[field: "trigger"]?.hasPrefix("region ") ?? false)
+  }
+}
