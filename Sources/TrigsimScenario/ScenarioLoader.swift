@@ -43,7 +43,20 @@ public struct ScenarioLoader {
   public init() {}
 
   /// Loads the scenario at `path` (as given by the user; used in messages).
-  public func load(path: String) throws -> Scenario {
+  public func load(path: String) throws -> Scenario { try loadFile(path: path).scenario }
+
+  /// Loads a scenario from YAML text; `file` names it in messages and
+  /// `baseDirectory` resolves relative track paths.
+  public func load(yaml: String, file: String = "<scenario>", baseDirectory: String = ".", defaultName: String = "scenario") throws -> Scenario {
+    try loadFile(yaml: yaml, file: file, baseDirectory: baseDirectory, defaultName: defaultName).scenario
+  }
+
+  /// Loads the scenario at `path` with its checks (`expect:`, `assert:`).
+  ///
+  /// - Throws: `FileAccessError` when the file cannot be read, `InputError`
+  ///   with every problem located, `ScenarioSkipped` when its track is marked
+  ///   `ifMissing: skip` and is absent.
+  public func loadFile(path: String) throws -> ScenarioFile {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
       throw FileAccessError(path: path, reason: exists ? "permission denied or not a regular file" : "no such file")
@@ -53,26 +66,27 @@ public struct ScenarioLoader {
     }
     let folder = (path as NSString).deletingLastPathComponent
     let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-    return try load(yaml: text, file: path, baseDirectory: folder, defaultName: stem)
+    return try loadFile(yaml: text, file: path, baseDirectory: folder, defaultName: stem)
   }
 
-  /// Loads a scenario from YAML text; `file` names it in messages and
-  /// `baseDirectory` resolves relative track paths.
-  public func load(yaml: String, file: String = "<scenario>", baseDirectory: String = ".", defaultName: String = "scenario") throws -> Scenario {
+  /// Loads a scenario and its checks from YAML text. The expected timeline
+  /// defaults to `<defaultName>.timeline` in `baseDirectory`.
+  public func loadFile(yaml: String, file: String = "<scenario>", baseDirectory: String = ".", defaultName: String = "scenario") throws -> ScenarioFile {
     let reader = ScenarioReader(document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory)
     let scenario = reader.read(defaultName: defaultName)
     try reader.document.diagnostics.throwIfAny()
     if let skipped = reader.skipped { throw skipped }
-    guard let scenario else {
+    guard let scenario, let checks = reader.checks else {
       throw InputError(Diagnostic(at: InputLocation(file: file, line: 1, column: 1), "the scenario could not be read"))
     }
-    return scenario
+    return ScenarioFile(path: file, scenario: scenario, checks: checks)
   }
 }
 
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
   "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "actions", "respond",
+  "expect", "assert",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -88,6 +102,12 @@ final class ScenarioReader {
   var regionIDs: [String] = []
   /// Set when the track is marked `ifMissing: skip` and its file is absent.
   var skipped: ScenarioSkipped?
+  /// Identifiers the scenario can produce, for checking patterns in assertions.
+  var notificationIDs: [String] = []
+  var medicineNotificationIDs: [String] = []
+  var medicineIDs: [String] = []
+  /// The `expect:` and `assert:` sections.
+  var checks: ScenarioChecks?
 
   init(document: YAMLDocument, baseDirectory: String) {
     self.document = document
@@ -117,6 +137,7 @@ final class ScenarioReader {
     let actions = top["notifications"].map(readNotifications) ?? []
     guard let clock else { return nil }
     let medicineApp = readMedicineApp(top)
+    checks = readChecks(top, defaultName: defaultName)
     return Scenario(
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
       trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app)
@@ -472,6 +493,7 @@ final class ScenarioReader {
         continue
       }
       let origin = document.location(item)
+      if !notificationIDs.contains(id) { notificationIDs.append(id) }
       let request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
       adds.append(ScheduledAppAction(instant: addAt, action: .add(request), origin: origin))
       if let removeAt {

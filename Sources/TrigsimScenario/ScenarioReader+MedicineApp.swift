@@ -37,6 +37,8 @@ extension ScenarioReader {
       return (app, regions)
     }
     let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder)
+    medicineNotificationIDs = produced.all
+    medicineIDs = produced.medicines
     if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
     if let node = top["respond"] { app.responseRules = readResponseRules(node, category: app.category, produced: produced) }
     return (app, regions)

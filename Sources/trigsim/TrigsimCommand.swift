@@ -10,22 +10,27 @@ struct TrigsimCommand: ParsableCommand {
     abstract: "Replays movement tracks and a virtual clock through notification triggers and prints the timeline.",
     discussion: """
       Exit codes:
-        0   the run completed
+        0   the run completed; every check passed (skipped scenarios pass)
+        1   a check failed: the timeline differs from the expected one, the
+            expected timeline is missing, or an assertion failed
         64  the command line is wrong (unknown option, missing argument)
         65  the input is invalid: every problem is printed as file:line:column
-            (a missing track file is reported at the scenario line naming it)
+            (scenario, track, expected timeline or assertion)
         66  the scenario file cannot be read (missing, unreadable, not UTF-8)
         70  internal error in trigsim (please report it)
-        73  the output file cannot be written
+        73  an output file cannot be written
+      With several scenarios ('test', 'record'), the most serious outcome
+      decides: 70, then 65, 66, 73, 1, 0.
       """,
     version: "0.1.0",
-    subcommands: [RunCommand.self, GenerateTrackCommand.self])
+    subcommands: [RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, GenerateTrackCommand.self])
 }
 
 /// The documented exit codes (see `TrigsimCommand`'s discussion and the README).
 enum TrigsimExitCode {
   static let success: Int32 = 0
-  // 1 is reserved for "the timeline differs from the expected one" (timeline comparison).
+  /// A check failed: timeline mismatch, missing baseline, failed assertion.
+  static let timelineDiffers: Int32 = 1
   static let usage: Int32 = 64
   static let invalidInput: Int32 = 65
   static let cannotReadInput: Int32 = 66
@@ -65,6 +70,11 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "After a text timeline, print the summary: pending-slot accounting and every dose's outcome. JSON always includes it.")
   var summary = false
 
+  @Option(help: ArgumentHelp("Compare the run with this expected timeline (.timeline or .json) and check the scenario's assertions: the diff goes to standard error, and a difference exits 1.", valueName: "file"))
+  var expect: String?
+
+  @OptionGroup var comparison: ComparisonFlags
+
   func validate() throws {
     if summary && (format == .jsonl || format == .csv) {
       throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
@@ -72,9 +82,34 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
-    let report = try runScenario(at: scenario)
+    guard let expect else {
+      let report = try runScenario(at: scenario)
+      try emit(format.render(report, summary: summary), to: output)
+      return
+    }
+    let verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect)
+    let verification = verifier.verify(path: scenario)
+    if case .skipped(let why) = verification.outcome {
+      printError("error: \(why)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
+      throw ExitCode(TrigsimExitCode.cannotReadInput)
+    }
+    guard let report = verification.report else { throw ExitCode(reportFailure(of: verification)) }
     try emit(format.render(report, summary: summary), to: output)
+    guard verification.outcome == .passed else { throw ExitCode(reportFailure(of: verification)) }
   }
+}
+
+/// Prints why a verification did not pass to standard error (diagnostics
+/// with their source lines, or the diff and failed assertions) and returns its exit code.
+func reportFailure(of verification: ScenarioVerification) -> Int32 {
+  if !verification.diagnostics.isEmpty {
+    DiagnosticPrinter.standardError.print(verification.diagnostics)
+  } else {
+    let details = verification.details
+    FileHandle.standardError.write(Data(details.utf8))
+    if case .failed = verification.outcome { printError("\(verification.scenarioPath): FAILED: \(verification.headline)") }
+  }
+  return verification.exitCode
 }
 
 /// Loads and runs a scenario, printing any problem to standard error and

@@ -36,7 +36,10 @@ public struct Simulation {
   public func report() throws -> SimulationReport {
     var run = SimulationRun(scenario)
     try run.execute()
-    return SimulationReport(timeline: run.timeline(), summary: run.summary())
+    var summary = run.summary()
+    summary.firstFixAt = run.firstFixInstant
+    summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
+    return SimulationReport(timeline: run.timeline(), summary: summary)
   }
 }
 
@@ -64,6 +67,8 @@ struct SimulationRun {
   var cosineBound = CosineUpperBound()
   var fixesRead = 0
   var firstFixInstant: SimulationInstant?
+  /// The regions the device was inside at the first fix (no `enter` is recorded for them).
+  var regionsInsideAtFirstFix: [RegionID] = []
   var lastFixInstant: SimulationInstant?
   var visits: [Int]
 
@@ -138,6 +143,7 @@ struct SimulationRun {
       for (index, region) in scenario.regions.enumerated() {
         insideAtPreviousFix[index] = region.shape.contains(fix.coordinate)
         clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
+        if insideAtPreviousFix[index] { regionsInsideAtFirstFix.append(region.id) }
       }
       return
     }

@@ -387,6 +387,7 @@ extension SimulationRun {
       if case .followUp(let index) = info.role {
         app.doses[key]?.followUpsDelivered += 1
         if let count = medicine.snooze?.count, index == count {
+          app.doses[key]?.chainRanOut = true
           app.doses[key]?.notes.append("chain ran out: follow-up \(count) of \(count) delivered")
         }
       } else {

@@ -74,6 +74,8 @@ public struct DoseRecord: Sendable {
   /// When the reminder itself (not a follow-up) was delivered.
   public var reminderDelivered: SimulationInstant?
   public var followUpsDelivered = 0
+  /// The last follow-up of the chain was delivered: the chain is exhausted.
+  public var chainRanOut = false
   /// Snoozed alerts delivered (re-alerts after a snooze).
   public var snoozedAlertsDelivered = 0
   public var snoozes = 0
@@ -105,6 +107,11 @@ public struct RunSummary: Sendable {
   public var doses: [DoseRecord] = []
   /// The run's clock, for printing instants in the device zone in force.
   public var clock: ClockSettings?
+  /// The track's first fix, where the device's position becomes known.
+  public var firstFixAt: SimulationInstant?
+  /// The regions the device was inside at the first fix: it was in them
+  /// until their first `exit`, though the timeline records no `enter`.
+  public var regionsInsideAtFirstFix: [RegionID] = []
 
   public init() {}
 }

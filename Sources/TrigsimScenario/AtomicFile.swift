@@ -1,14 +1,14 @@
 import Foundation
 
 /// Whole-file writes that never leave a partial file behind.
-enum AtomicFile {
-  struct WriteError: LocalizedError {
-    var errorDescription: String?
+package enum AtomicFile {
+  package struct WriteError: LocalizedError {
+    package var errorDescription: String?
   }
 
   /// Writes `data` to a temporary file beside `path`, then renames it over
   /// `path`. On any failure the temporary file is removed and `path` is untouched.
-  static func write(_ data: Data, to path: String) throws {
+  package static func write(_ data: Data, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent()
     var isDirectory: ObjCBool = false

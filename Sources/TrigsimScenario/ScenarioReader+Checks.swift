@@ -1,0 +1,406 @@
+import Foundation
+import TrigsimCore
+import Yams
+
+/// A scenario file: the scenario, and how to check its run.
+public struct ScenarioFile {
+  /// The path as given by the caller.
+  public var path: String
+  public var scenario: Scenario
+  public var checks: ScenarioChecks
+}
+
+/// What a scenario says about checking its run (`expect:` and `assert:`).
+public struct ScenarioChecks: Sendable {
+  /// The expected timeline's path (relative paths resolved against the
+  /// scenario's folder): named by `expect:`, else `<name>.timeline` beside the
+  /// scenario. Nil with `expect: none` (assertions only).
+  public var expectedTimelinePath: String?
+  /// How the timeline is compared: tolerances and filters from `expect:`.
+  public var comparison: ComparisonOptions
+  /// The `assert:` list, in file order.
+  public var assertions: [RunAssertion]
+
+  public init(expectedTimelinePath: String?, comparison: ComparisonOptions = ComparisonOptions(), assertions: [RunAssertion] = []) {
+    self.expectedTimelinePath = expectedTimelinePath
+    self.comparison = comparison
+    self.assertions = assertions
+  }
+}
+
+/// The `expect:` and `assert:` sections (see the README, "Checking runs").
+extension ScenarioReader {
+  static let expectKeys = ["file", "tolerance", "ignoreFields", "ignoreKinds", "ignoreHeader"]
+  static let assertionNames = ["count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order"]
+
+  func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
+    var checks = ScenarioChecks(expectedTimelinePath: resolve(defaultName + ".timeline"))
+    if let node = top["expect"] { readExpect(node, into: &checks) }
+    if let node = top["assert"], let list = document.sequence(node, what: "'assert'") {
+      checks.assertions = list.compactMap(readAssertion)
+    }
+    return checks
+  }
+
+  private func resolve(_ file: String) -> String {
+    file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
+  }
+
+  // MARK: - expect
+
+  func readExpect(_ node: Node, into checks: inout ScenarioChecks) {
+    if node.scalar != nil {
+      guard let file = document.string(node, what: "'expect'") else { return }
+      checks.expectedTimelinePath = expectedFile(file, at: node)
+      return
+    }
+    guard let fields = document.mapping(node, what: "'expect'", keys: Self.expectKeys) else { return }
+    if let fileNode = fields["file"], let file = document.string(fileNode, what: "expected timeline file") {
+      checks.expectedTimelinePath = expectedFile(file, at: fileNode)
+    }
+    if let toleranceNode = fields["tolerance"] { readTolerance(toleranceNode, into: &checks.comparison.tolerance) }
+    if let list = fields["ignoreFields"].flatMap({ document.sequence($0, what: "'ignoreFields'") }) {
+      for item in list {
+        guard let text = document.string(item, what: "a field name") else { continue }
+        guard let filter = FieldFilter(parsing: text) else {
+          document.error(item, "'\(text)' is not a field name", notes: ["write a field key such as 'title', or 'kind.key' such as 'fired.next' for one kind"])
+          continue
+        }
+        checks.comparison.ignoredFields.append(filter)
+      }
+    }
+    if let list = fields["ignoreKinds"].flatMap({ document.sequence($0, what: "'ignoreKinds'") }) {
+      for item in list {
+        if let kind = document.choice(item, what: "entry kind", TimelineEntry.Kind.allCases.map { ($0.rawValue, $0) }) {
+          checks.comparison.ignoredKinds.insert(kind)
+        }
+      }
+    }
+    if let headerNode = fields["ignoreHeader"] {
+      if headerNode.scalar != nil {
+        if let all = document.bool(headerNode, what: "'ignoreHeader'") { checks.comparison.ignoresWholeHeader = all }
+      } else if let list = document.sequence(headerNode, what: "'ignoreHeader'") {
+        for item in list {
+          if let key = document.string(item, what: "a header key") { checks.comparison.ignoredHeaderKeys.insert(key) }
+        }
+      }
+    }
+  }
+
+  /// The expected file's path, or nil for `none`.
+  private func expectedFile(_ file: String, at node: Node) -> String? {
+    if file == "none" { return nil }
+    if file.isEmpty {
+      document.error(node, "the expected timeline file name is empty", notes: ["name a .timeline or .json file beside the scenario, or write 'none' to check assertions only"])
+      return nil
+    }
+    return resolve(file)
+  }
+
+  /// `tolerance: 2s` (every entry) or `tolerance: { default: 0s, geofence: 500ms, enter: 1s, "fired medicine_1_*": 2s }`.
+  func readTolerance(_ node: Node, into tolerance: inout TimeTolerance) {
+    if node.scalar != nil {
+      if let value = duration(node, what: "tolerance") { tolerance.global = value }
+      return
+    }
+    guard let mapping = node.mapping else {
+      document.error(node, "'tolerance' must be a duration or a mapping of selectors to durations", notes: ["e.g. 'tolerance: 2s' or 'tolerance: { geofence: 500ms }'"])
+      return
+    }
+    for (keyNode, valueNode) in mapping {
+      guard let key = document.string(keyNode, what: "a tolerance selector") else { continue }
+      guard let value = duration(valueNode, what: "tolerance") else { continue }
+      if key == "default" {
+        tolerance.global = value
+      } else if let selector = selector(key, at: keyNode, what: "tolerance selector") {
+        tolerance.set(value, for: selector)
+      }
+    }
+  }
+
+  // MARK: - Selectors
+
+  /// `KIND [PATTERN]`, `geofence [PATTERN]`, or a bare `PATTERN` meaning `fired PATTERN`.
+  /// A pattern that matches nothing the scenario can produce is an error (likely a typo).
+  func selector(_ text: String, at node: Node, what: String) -> EntrySelector? {
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    let selector: EntrySelector?
+    switch words.count {
+    case 1 where !EntrySelector.scopeWords.contains(String(words[0])):
+      selector = EntrySelector(.kind(.fired), subject: IdentifierPattern(String(words[0])))
+    case 1, 2:
+      selector = EntrySelector(parsing: text)
+    default:
+      selector = nil
+    }
+    guard let selector else {
+      var notes = ["write 'KIND PATTERN' such as 'fired medicine_1_*' or 'enter home', a kind alone, or a notification pattern alone (meaning 'fired PATTERN')"]
+      if let word = words.first, let suggestion = NameSuggestion.closest(to: String(word), among: EntrySelector.scopeWords) {
+        notes.insert("did you mean '\(suggestion)'?", at: 0)
+      }
+      document.error(node, "'\(text)' is not a \(what)", notes: notes)
+      return nil
+    }
+    guard let pattern = selector.subject else { return selector }
+    let candidates = subjects(for: selector.scope)
+    guard let candidates else { return selector }
+    if candidates.contains(where: { pattern.matches($0) }) { return selector }
+    var notes = ["it would never match anything; check for a typo"]
+    if let suggestion = NameSuggestion.closest(to: pattern.text, among: candidates) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
+    notes.append("'*' matches any run of characters, '?' one character")
+    document.error(node, "pattern '\(pattern.text)' matches no \(subjectNoun(for: selector.scope)) in this scenario", notes: notes)
+    return nil
+  }
+
+  /// The subjects entries of that scope can have, or nil when they are not known from the scenario.
+  private func subjects(for scope: EntrySelector.Scope) -> [String]? {
+    let notifications = (notificationIDs + medicineNotificationIDs).sorted()
+    switch scope {
+    case .geofence: return (notifications + regionIDs).sorted()
+    case .kind(.enter), .kind(.exit): return regionIDs.sorted()
+    case .kind(.medicine): return medicineIDs.sorted()
+    case .kind(let kind):
+      switch kind {
+      case .scheduled, .replaced, .rescheduled, .fired, .removed, .dropped, .action, .cleared, .suppressed: return notifications
+      default: return nil
+      }
+    }
+  }
+
+  private func subjectNoun(for scope: EntrySelector.Scope) -> String {
+    switch scope {
+    case .geofence: "notification or region"
+    case .kind(.enter), .kind(.exit): "region"
+    case .kind(.medicine): "medicine"
+    default: "notification"
+    }
+  }
+
+  // MARK: - assert
+
+  func readAssertion(_ item: Node) -> RunAssertion? {
+    guard let mapping = item.mapping, mapping.count == 1, let (keyNode, value) = mapping.first,
+      let name = keyNode.scalar?.string
+    else {
+      document.error(item, "an assertion is one 'name: parameters' pair", notes: ["assertions: \(Self.assertionNames.joined(separator: ", "))"])
+      return nil
+    }
+    guard Self.assertionNames.contains(name) else {
+      var notes: [String] = []
+      if let suggestion = NameSuggestion.closest(to: name, among: Self.assertionNames) { notes.append("did you mean '\(suggestion)'?") }
+      notes.append("assertions: \(Self.assertionNames.joined(separator: ", "))")
+      document.error(keyNode, "unknown assertion '\(name)'", notes: notes)
+      return nil
+    }
+    let origin = document.location(item)
+    switch name {
+    case "count":
+      guard let fields = document.mapping(value, what: "'count'", keys: ["fired", "entries", "from", "to", "equals", "atLeast", "atMost"]) else { return nil }
+      let selector: EntrySelector?
+      switch (fields["fired"], fields["entries"]) {
+      case (let node?, nil):
+        selector = document.string(node, what: "'fired'").flatMap { self.selector("fired " + $0, at: node, what: "notification pattern") }
+      case (nil, let node?):
+        selector = document.string(node, what: "'entries'").flatMap { self.selector($0, at: node, what: "selector") }
+      case (_?, _?):
+        document.error(value, "'count' takes 'fired' or 'entries', not both")
+        return nil
+      case (nil, nil):
+        document.error(value, "'count' needs 'fired: PATTERN' or 'entries: \"KIND PATTERN\"'")
+        return nil
+      }
+      let window = readWindow(fields, in: value, required: false)
+      let range = readCount(fields, in: value)
+      guard let selector, let range, window != .invalid else { return nil }
+      return RunAssertion(.count(selector, window: window.value, range: range), origin: origin)
+
+    case "nothingFired":
+      guard let fields = document.mapping(value, what: "'nothingFired'", keys: ["from", "to", "inside", "matching"]) else { return nil }
+      var selector = EntrySelector(.kind(.fired))
+      if let node = fields["matching"] {
+        guard let text = document.string(node, what: "'matching'"), let picked = self.selector("fired " + text, at: node, what: "notification pattern") else { return nil }
+        selector = picked
+      }
+      if let insideNode = fields["inside"] {
+        if fields["from"] != nil || fields["to"] != nil {
+          document.error(value, "'nothingFired' takes a window ('from', 'to') or a region ('inside'), not both", notes: ["state them as two assertions"])
+          return nil
+        }
+        guard let region = document.string(insideNode, what: "'inside'") else { return nil }
+        guard regionIDs.contains(region) else {
+          var notes: [String] = []
+          if let suggestion = NameSuggestion.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
+          notes.append(regionIDs.isEmpty ? "the scenario declares no regions" : "declared regions: \(regionIDs.joined(separator: ", "))")
+          document.error(insideNode, "unknown region '\(region)'", notes: notes)
+          return nil
+        }
+        return RunAssertion(.nothingFiredInside(selector, region: RegionID(region)), origin: origin)
+      }
+      let window = readWindow(fields, in: value, required: true)
+      guard case .window(let found) = window else { return nil }
+      return RunAssertion(.nothingFired(selector, window: found), origin: origin)
+
+    case "dosesNotified":
+      guard let fields = document.mapping(value, what: "'dosesNotified'", keys: ["within", "medicine"]) else { return nil }
+      guard let withinNode = fields["within"] else {
+        document.error(value, "'dosesNotified' needs 'within'", notes: ["how late a dose may be notified, e.g. 'within: 5m' (0s for on time)"])
+        return nil
+      }
+      guard let within = duration(withinNode, what: "'within'") else { return nil }
+      let medicine = fields["medicine"].map { readMedicineReference($0) }
+      if medicine == .some(nil) { return nil }
+      if medicineIDs.isEmpty {
+        document.error(keyNode, "'dosesNotified' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
+        return nil
+      }
+      return RunAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }), origin: origin)
+
+    case "noPendingLimitDrops":
+      guard document.bool(value, what: "'noPendingLimitDrops'") == true else {
+        if value.scalar?.string == "false" || value.scalar?.string == "no" {
+          document.error(value, "'noPendingLimitDrops: false' checks nothing", notes: ["remove the assertion, or write 'true'"])
+        }
+        return nil
+      }
+      return RunAssertion(.noPendingLimitDrops, origin: origin)
+
+    case "pendingPeak":
+      guard let fields = document.mapping(value, what: "'pendingPeak'", keys: ["atMost"]) else { return nil }
+      guard let node = fields["atMost"] else {
+        document.error(value, "'pendingPeak' needs 'atMost'", notes: ["e.g. 'pendingPeak: { atMost: 60 }'"])
+        return nil
+      }
+      guard let limit = document.integer(node, what: "'atMost'", range: 0...1_000_000) else { return nil }
+      return RunAssertion(.pendingPeak(atMost: limit), origin: origin)
+
+    case "chainsEnd":
+      if medicineIDs.isEmpty {
+        document.error(keyNode, "'chainsEnd' needs medicines", notes: ["follow-up chains come from the medicines under 'medicines:'"])
+        return nil
+      }
+      if value.scalar != nil {
+        guard document.bool(value, what: "'chainsEnd'") == true else { return nil }
+        return RunAssertion(.chainsEnd(medicine: nil, maxFollowUps: nil), origin: origin)
+      }
+      guard let fields = document.mapping(value, what: "'chainsEnd'", keys: ["medicine", "maxFollowUps"]) else { return nil }
+      let medicine = fields["medicine"].map { readMedicineReference($0) }
+      if medicine == .some(nil) { return nil }
+      var maxFollowUps: Int?
+      if let node = fields["maxFollowUps"] {
+        guard let value = document.integer(node, what: "'maxFollowUps'", range: 0...10_000) else { return nil }
+        maxFollowUps = value
+      }
+      return RunAssertion(.chainsEnd(medicine: medicine.flatMap { $0 }, maxFollowUps: maxFollowUps), origin: origin)
+
+    default:  // order
+      guard let fields = document.mapping(value, what: "'order'", keys: ["first", "then"]) else { return nil }
+      guard let firstNode = fields["first"], let thenNode = fields["then"] else {
+        document.error(value, "'order' needs 'first' and 'then'", notes: ["e.g. 'order: { first: medicine_1_reminder_0, then: \"enter pharmacy\" }'"])
+        return nil
+      }
+      let first = document.string(firstNode, what: "'first'").flatMap { selector($0, at: firstNode, what: "selector") }
+      let then = document.string(thenNode, what: "'then'").flatMap { selector($0, at: thenNode, what: "selector") }
+      guard let first, let then else { return nil }
+      return RunAssertion(.order(first: first, then: then), origin: origin)
+    }
+  }
+
+  /// A declared medicine's id; `.some(nil)` after reporting an unknown one.
+  private func readMedicineReference(_ node: Node) -> MedicineID? {
+    guard let text = document.string(node, what: "medicine") else { return nil }
+    guard medicineIDs.contains(text) else {
+      var notes: [String] = []
+      if let suggestion = NameSuggestion.closest(to: text, among: medicineIDs) { notes.append("did you mean '\(suggestion)'?") }
+      notes.append(medicineIDs.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(medicineIDs.joined(separator: ", "))")
+      document.error(node, "unknown medicine '\(text)'", notes: notes)
+      return nil
+    }
+    return MedicineID(text)
+  }
+
+  enum WindowReading: Equatable {
+    case absent, invalid
+    case window(AssertionWindow)
+
+    var value: AssertionWindow? { if case .window(let window) = self { window } else { nil } }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+      switch (lhs, rhs) {
+      case (.absent, .absent), (.invalid, .invalid): true
+      case (.window(let a), .window(let b)): a.description == b.description
+      default: false
+      }
+    }
+  }
+
+  /// `from`/`to` as two local times of day (`22:00`, every day) or two instants (one span).
+  func readWindow(_ fields: MappingFields, in node: Node, required: Bool) -> WindowReading {
+    switch (fields["from"], fields["to"]) {
+    case (nil, nil):
+      if required {
+        document.error(node, "a window needs 'from' and 'to'", notes: ["two times of day ('22:00' to '07:00', every day) or two instants (2026-03-28T22:00:00 to 2026-03-29T07:00:00)"])
+        return .invalid
+      }
+      return .absent
+    case (let fromNode?, let toNode?):
+      guard let fromText = document.string(fromNode, what: "'from'"), let toText = document.string(toNode, what: "'to'") else { return .invalid }
+      let fromTime = Self.timeOfDay(fromText)
+      let toTime = Self.timeOfDay(toText)
+      if let fromTime, let toTime {
+        if fromTime == toTime {
+          document.error(toNode, "the window from \(fromTime) to \(toTime) is empty", notes: ["'from' is inclusive and 'to' exclusive; a window that ends earlier than it starts spans midnight"])
+          return .invalid
+        }
+        return .window(.daily(from: fromTime, to: toTime))
+      }
+      if fromTime != nil || toTime != nil {
+        document.error(fromTime == nil ? fromNode : toNode, "'from' and 'to' must both be times of day or both be instants")
+        return .invalid
+      }
+      guard let from = instant(fromNode, what: "'from'"), let to = instant(toNode, what: "'to'") else { return .invalid }
+      guard from < to else {
+        document.error(toNode, "the window ends at or before its start", notes: ["'from' is inclusive and 'to' exclusive"])
+        return .invalid
+      }
+      return .window(.between(from: from, to: to, label: "from \(fromText) to \(toText)"))
+    default:
+      document.error(node, "a window needs both 'from' and 'to'")
+      return .invalid
+    }
+  }
+
+  /// `HH:MM`, 00:00 to 23:59.
+  static func timeOfDay(_ text: String) -> DailyTime? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+    else { return nil }
+    return DailyTime(hour: hour, minute: minute)
+  }
+
+  /// `equals`, or `atLeast` and/or `atMost`.
+  func readCount(_ fields: MappingFields, in node: Node) -> CountRange? {
+    func number(_ key: String) -> Int?? {
+      guard let node = fields[key] else { return .some(nil) }
+      guard let value = document.integer(node, what: "'\(key)'", range: 0...10_000_000) else { return nil }
+      return .some(value)
+    }
+    guard let equals = number("equals"), let atLeast = number("atLeast"), let atMost = number("atMost") else { return nil }
+    if let equals {
+      if atLeast != nil || atMost != nil {
+        document.error(fields.keyNodes["equals"]!, "'equals' cannot be combined with 'atLeast' or 'atMost'")
+        return nil
+      }
+      return .exactly(equals)
+    }
+    if atLeast == nil && atMost == nil {
+      document.error(node, "'count' needs 'equals', 'atLeast' or 'atMost'")
+      return nil
+    }
+    if let atLeast, let atMost, atLeast > atMost {
+      document.error(fields.keyNodes["atMost"]!, "'atMost' \(atMost) is below 'atLeast' \(atLeast)")
+      return nil
+    }
+    return CountRange(atLeast: atLeast, atMost: atMost)
+  }
+}

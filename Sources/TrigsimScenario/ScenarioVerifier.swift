@@ -1,0 +1,206 @@
+import Foundation
+import TrigsimCore
+
+/// When `verify`, `test` and `record` write expected timelines.
+public enum RecordMode: String, Sendable, CaseIterable {
+  /// Never write (`verify` and `test` without `--record`).
+  case none
+  /// Write only expected timelines that do not exist yet.
+  case missing
+  /// Write the expected timeline of every scenario whose run differs from it (or that has none).
+  case failed
+  /// Write every expected timeline (`trigsim record`).
+  case all
+}
+
+/// Runs a scenario file and checks it: the run against its expected timeline
+/// (under the scenario's tolerances and filters, with `overrides` laid over
+/// them) and against its assertions, recording baselines as `record` says.
+///
+/// **CI safety.** With `isCI` (the command line sets it when the environment
+/// variable `CI` is set), nothing is written unless `force` is set: a baseline
+/// that would have been written is a failure, so a missing expected timeline
+/// can never be recorded silently on a CI machine.
+public struct ScenarioVerifier: Sendable {
+  public var overrides: ComparisonOptions
+  public var record: RecordMode
+  public var isCI: Bool
+  public var force: Bool
+  /// Replaces the expected timeline the scenario names (`run --expect FILE`).
+  public var expectedPathOverride: String?
+
+  public init(overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false, expectedPathOverride: String? = nil) {
+    self.overrides = overrides
+    self.record = record
+    self.isCI = isCI
+    self.force = force
+    self.expectedPathOverride = expectedPathOverride
+  }
+
+  /// Whether baselines may be written at all.
+  public var mayWrite: Bool { !isCI || force }
+
+  /// Verifies the scenario at `path`. Never throws: every outcome, bad input included, is a `ScenarioVerification`.
+  public func verify(path: String) -> ScenarioVerification {
+    var result = ScenarioVerification(scenarioPath: path)
+    let file: ScenarioFile
+    let report: SimulationReport
+    do {
+      file = try ScenarioLoader().loadFile(path: path)
+      report = try Simulation(file.scenario).report()
+    } catch {
+      result.outcome = Self.outcome(of: error)
+      result.diagnostics = (error as? InputError)?.diagnostics ?? []
+      return result
+    }
+    result.report = report
+    result.assertionFailures = file.checks.assertions.compactMap { $0.check(report) }
+    guard let expectedPath = expectedPathOverride ?? file.checks.expectedTimelinePath else {
+      result.outcome = result.assertionFailures.isEmpty ? .passed : .failed
+      return result
+    }
+    result.expectedPath = expectedPath
+    let options = file.checks.comparison.overridden(by: overrides)
+
+    // Read the expected timeline, if there is one.
+    var expected: ExpectedTimeline?
+    var unreadable: (any Error)?
+    if FileManager.default.fileExists(atPath: expectedPath) {
+      do { expected = try ExpectedTimelineReader().read(path: expectedPath) } catch { unreadable = error }
+    }
+    if let expected {
+      let comparison = TimelineComparison(expected: expected.timeline, actual: report.timeline, options: options)
+      result.comparison = comparison
+      result.expectedLocations = expected.entryLocations
+    }
+
+    // Decide whether to write it.
+    let wants: Bool
+    switch record {
+    case .none: wants = false
+    case .missing: wants = expected == nil && unreadable == nil
+    case .failed: wants = !(result.comparison?.matches ?? false)
+    case .all: wants = true
+    }
+    if wants {
+      if mayWrite {
+        let text = ExpectedTimelineFormat(path: expectedPath) == .json ? report.timeline.json : report.timeline.canonicalText
+        let previous = FileManager.default.contents(atPath: expectedPath)
+        do {
+          if previous != Data(text.utf8) { try AtomicFile.write(Data(text.utf8), to: expectedPath) }
+        } catch {
+          result.outcome = .error(.cannotWrite, "error: cannot write '\(expectedPath)': \(error.localizedDescription)")
+          return result
+        }
+        result.recorded = previous == nil ? .created : (previous == Data(text.utf8) ? .unchanged : .rewritten)
+        result.comparison = nil
+        result.outcome = result.assertionFailures.isEmpty ? .passed : .failed
+        return result
+      }
+      result.refusedToRecord = true
+    }
+    if let unreadable {
+      result.outcome = Self.outcome(of: unreadable)
+      result.diagnostics = (unreadable as? InputError)?.diagnostics ?? []
+      return result
+    }
+    if expected == nil { result.missingBaseline = true }
+    let timelineOK = result.comparison?.matches ?? false
+    result.outcome = timelineOK && result.assertionFailures.isEmpty ? .passed : .failed
+    return result
+  }
+
+  static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
+    switch error {
+    case let error as InputError: .error(.invalidInput, error.diagnostics.map(\.description).joined(separator: "\n"))
+    case let error as FileAccessError: .error(.cannotRead, "error: \(error)")
+    case let skipped as ScenarioSkipped: .skipped(skipped.description)
+    default: .error(.internalError, "internal error: \(error)\nplease report this with the scenario that caused it")
+    }
+  }
+}
+
+/// What became of one scenario: its outcome, the run, the comparison and the assertions.
+public struct ScenarioVerification: Sendable {
+  public enum Outcome: Sendable, Equatable {
+    case passed
+    /// The timeline differs, the baseline is missing, or an assertion failed.
+    case failed
+    /// The scenario says it cannot run here (`ifMissing: skip`); the message says why.
+    case skipped(String)
+    /// Bad input, an unreadable file, a failed write or an internal error; the message is printable as is.
+    case error(ErrorKind, String)
+  }
+
+  public enum ErrorKind: Sendable, Equatable { case invalidInput, cannotRead, cannotWrite, internalError }
+
+  public enum Recording: Sendable, Equatable { case created, rewritten, unchanged }
+
+  public var scenarioPath: String
+  public var outcome: Outcome = .failed
+  public var report: SimulationReport?
+  public var expectedPath: String?
+  public var expectedLocations: [InputLocation]?
+  public var comparison: TimelineComparison?
+  public var assertionFailures: [AssertionFailure] = []
+  /// The expected timeline does not exist (and was not recorded).
+  public var missingBaseline = false
+  /// A baseline would have been written, but CI is set and `force` is not.
+  public var refusedToRecord = false
+  /// What recording did, when it wrote (or would have written the same bytes).
+  public var recorded: Recording?
+  /// The located problems behind an `invalidInput` error (scenario or expected timeline).
+  public var diagnostics: [Diagnostic] = []
+
+  public init(scenarioPath: String) { self.scenarioPath = scenarioPath }
+
+  /// The number of timeline entries the run produced.
+  public var entryCount: Int? { report?.timeline.entries.count }
+
+  /// One line for logs and JUnit messages: what failed, in counts.
+  public var headline: String {
+    switch outcome {
+    case .passed:
+      if let recorded { return "passed; expected timeline \(recorded == .created ? "recorded" : recorded == .rewritten ? "re-recorded" : "unchanged")" }
+      if let note = comparison?.toleranceNote, !note.isEmpty { return "passed (\(note))" }
+      return "passed"
+    case .skipped(let why): return "skipped: \(why)"
+    case .error(let kind, _):
+      switch kind {
+      case .invalidInput: return "invalid input"
+      case .cannotRead: return "cannot read the scenario"
+      case .cannotWrite: return "cannot write the expected timeline"
+      case .internalError: return "internal error"
+      }
+    case .failed:
+      var parts: [String] = []
+      if missingBaseline { parts.append("no expected timeline") }
+      if let comparison, !comparison.matches { parts.append("timeline differs: \(comparison.summaryLine)") }
+      if !assertionFailures.isEmpty { parts.append("\(assertionFailures.count) assertion\(assertionFailures.count == 1 ? "" : "s") failed") }
+      return parts.joined(separator: "; ")
+    }
+  }
+
+  /// Everything a reader needs to see what went wrong: the diff, the missing
+  /// baseline, the failed assertions, or the error's diagnostics.
+  public var details: String {
+    switch outcome {
+    case .passed, .skipped: return ""
+    case .error(_, let message): return message.hasSuffix("\n") ? message : message + "\n"
+    case .failed:
+      var text = ""
+      if missingBaseline, let expectedPath {
+        text += "no expected timeline at '\(expectedPath)'\n"
+        text += refusedToRecord
+          ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
+          : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
+      }
+      if let comparison, !comparison.matches, let expectedPath {
+        text += comparison.report(expectedName: expectedPath, actualName: "run of \(scenarioPath)", expectedLocations: expectedLocations)
+        if refusedToRecord { text += "note: CI is set, so the expected timeline was not rewritten (pass --force to write it)\n" }
+      }
+      for failure in assertionFailures { text += failure.description }
+      return text
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TrigsimCore
+import TrigsimScenario
+
+/// One scenario's verification with how long it took (wall clock, for the
+/// summary table and JUnit only; never part of a timeline).
+struct TimedVerification: Sendable {
+  var verification: ScenarioVerification
+  var seconds: Double
+}
+
+/// Runs scenarios on a fixed number of worker threads and returns the
+/// results in the order of `paths`, whatever order they finish in.
+///
+/// Each run is independent (its own loader, simulation and files), so the
+/// results do not depend on `jobs`.
+enum ScenarioBatch {
+  static func run(_ paths: [String], jobs: Int, verifier: ScenarioVerifier) -> [TimedVerification] {
+    let results = ResultSlots(count: paths.count)
+    let workers = max(1, min(jobs, paths.count))
+    let group = DispatchGroup()
+    for _ in 0..<workers {
+      group.enter()
+      let thread = Thread {
+        while let index = results.claimNext() {
+          let clock = ContinuousClock()
+          let start = clock.now
+          let verification = verifier.verify(path: paths[index])
+          let elapsed = start.duration(to: clock.now)
+          let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+          results.store(TimedVerification(verification: verification, seconds: seconds), at: index)
+        }
+        group.leave()
+      }
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+    group.wait()
+    return results.all()
+  }
+}
+
+/// The batch's shared state: the next unclaimed index and the results, behind a lock.
+private final class ResultSlots: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private var slots: [TimedVerification?]
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func claimNext() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard next < slots.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func store(_ result: TimedVerification, at index: Int) {
+    lock.lock()
+    slots[index] = result
+    lock.unlock()
+  }
+
+  func all() -> [TimedVerification] {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots.map { $0! }
+  }
+}
+
+extension ScenarioVerification {
+  /// The word in the summary table and the exit-code rank.
+  var resultWord: String {
+    switch outcome {
+    case .passed: recorded == .created ? "recorded" : recorded == .rewritten ? "rewritten" : "pass"
+    case .failed: "FAIL"
+    case .skipped: "skip"
+    case .error: "ERROR"
+    }
+  }
+
+  /// The documented exit code for this outcome alone.
+  var exitCode: Int32 {
+    switch outcome {
+    case .passed, .skipped: TrigsimExitCode.success
+    case .failed: TrigsimExitCode.timelineDiffers
+    case .error(let kind, _):
+      switch kind {
+      case .invalidInput: TrigsimExitCode.invalidInput
+      case .cannotRead: TrigsimExitCode.cannotReadInput
+      case .cannotWrite: TrigsimExitCode.cannotWriteOutput
+      case .internalError: TrigsimExitCode.internalError
+      }
+    }
+  }
+}
+
+/// The exit code of a batch: the most serious outcome wins, in the order
+/// internal error (70), invalid input (65), unreadable input (66), failed
+/// write (73), failed check (1), success (0).
+func batchExitCode(_ results: [ScenarioVerification]) -> Int32 {
+  let severity: [Int32] = [TrigsimExitCode.internalError, TrigsimExitCode.invalidInput, TrigsimExitCode.cannotReadInput, TrigsimExitCode.cannotWriteOutput, TrigsimExitCode.timelineDiffers]
+  let codes = Set(results.map(\.exitCode))
+  return severity.first { codes.contains($0) } ?? TrigsimExitCode.success
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+  private let systemGlob = Glibc.glob
+#elseif canImport(Darwin)
+  import Darwin
+  private let systemGlob = Darwin.glob
+#endif
+
+/// The scenario files named on a command line, in one deterministic order.
+///
+/// A path may be a scenario file, a folder (every `*.yaml` and `*.yml` in it
+/// and its sub-folders, hidden folders skipped), or a glob (`*`, `?`, `[...]`,
+/// expanded here for shells that pass it through quoted). The result is
+/// sorted by path (byte order) without duplicates, so the same arguments give
+/// the same list, and the same shards, on every machine.
+enum ScenarioCollection {
+  struct Problem: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func expand(_ arguments: [String]) throws -> [String] {
+    var files = Set<String>()
+    for argument in arguments {
+      let matches: [String]
+      if argument.contains(where: { "*?[".contains($0) }) && !FileManager.default.fileExists(atPath: argument) {
+        matches = glob(argument)
+        if matches.isEmpty { throw Problem(description: "'\(argument)' matches no file") }
+      } else {
+        matches = [argument]
+      }
+      for path in matches {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+          throw Problem(description: "'\(path)' does not exist")
+        }
+        if isDirectory.boolValue {
+          let found = scenarios(in: path)
+          if found.isEmpty { throw Problem(description: "no scenario files (*.yaml, *.yml) in '\(path)'") }
+          files.formUnion(found)
+        } else {
+          files.insert(path)
+        }
+      }
+    }
+    return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  /// Every `*.yaml`/`*.yml` under `folder`, as `folder/...` paths.
+  static func scenarios(in folder: String) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+    var found: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      if name.hasPrefix(".") {
+        enumerator.skipDescendants()
+        continue
+      }
+      guard relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") else { continue }
+      let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+      found.append(base + "/" + relative)
+    }
+    return found
+  }
+
+  static func glob(_ pattern: String) -> [String] {
+    var result = glob_t()
+    defer { globfree(&result) }
+    guard systemGlob(pattern, 0, nil, &result) == 0 else { return [] }
+    return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
+  }
+}
+
+/// `--shard i/n`: the i-th of n deterministic parts of a sorted list (1-based),
+/// dealt round-robin so each part gets a similar mix.
+struct Shard: ExpressibleByArgument, CustomStringConvertible {
+  var index: Int
+  var count: Int
+
+  init?(argument: String) {
+    let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+    self.index = index
+    self.count = count
+  }
+
+  static var defaultCompletionKind: CompletionKind { .default }
+
+  var description: String { "\(index)/\(count)" }
+
+  func select<T>(_ items: [T]) -> [T] {
+    items.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+  }
+}

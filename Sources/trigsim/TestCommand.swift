@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import TrigsimScenario
+
+struct TestCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "test",
+    abstract: "Verify many scenarios in parallel and print a summary table.",
+    discussion: """
+      Paths may be scenario files, folders (searched recursively for *.yaml and \
+      *.yml) or globs. Scenarios are sorted by path; --shard i/n keeps every n-th \
+      one starting at the i-th, so n CI jobs with shards 1/n ... n/n run each \
+      scenario exactly once. Failures are printed in full (diff, failed \
+      assertions, diagnostics), then the table. The exit code is that of the most \
+      serious outcome (see 'trigsim --help').
+      """)
+
+  @Argument(help: "Scenario files, folders or globs.")
+  var paths: [String]
+
+  @Option(help: "Scenarios run at once (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: ArgumentHelp("Run only part i of n of the sorted scenarios (1-based), e.g. 2/4.", valueName: "i/n"))
+  var shard: Shard?
+
+  @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (atomically).", valueName: "file"))
+  var junit: String?
+
+  @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var recording: RecordFlags
+
+  func validate() throws {
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() throws {
+    var files: [String]
+    do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
+    if let shard { files = shard.select(files) }
+    let verifier = ScenarioVerifier(
+      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let results = ScenarioBatch.run(files, jobs: jobs, verifier: verifier)
+    let elapsed = start.duration(to: clock.now)
+    let totalSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+
+    var output = ""
+    for result in results {
+      let verification = result.verification
+      switch verification.outcome {
+      case .passed, .skipped:
+        continue
+      case .failed, .error:
+        output += "=== \(verification.resultWord) \(verification.scenarioPath): \(verification.headline)\n"
+        output += verification.details + "\n"
+      }
+    }
+    output += Self.table(results)
+    let count = { (word: String) in results.count { $0.verification.resultWord == word } }
+    let recorded = count("recorded") + count("rewritten")
+    output += "\(count("pass") + recorded) passed, \(count("FAIL")) failed, \(count("ERROR")) errors, \(count("skip")) skipped"
+    if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
+    output += " in \(String(format: "%.2f", totalSeconds))s"
+    output += " (\(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
+    FileHandle.standardOutput.write(Data(output.utf8))
+
+    if let junit {
+      try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit)
+    }
+    let code = batchExitCode(results.map(\.verification))
+    if code != TrigsimExitCode.success { throw ExitCode(code) }
+  }
+
+  /// `scenario  result  entries  duration`, aligned, one row per scenario in path order.
+  static func table(_ results: [TimedVerification]) -> String {
+    var rows = [["scenario", "result", "entries", "duration"]]
+    for result in results {
+      let verification = result.verification
+      rows.append([
+        verification.scenarioPath, verification.resultWord, verification.entryCount.map(String.init) ?? "-",
+        String(format: "%.3fs", result.seconds),
+      ])
+    }
+    var widths = [0, 0, 0, 0]
+    for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+    var text = ""
+    for row in rows {
+      let cells = [
+        row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0),
+        row[1].padding(toLength: widths[1], withPad: " ", startingAt: 0),
+        String(repeating: " ", count: widths[2] - row[2].count) + row[2],
+        String(repeating: " ", count: widths[3] - row[3].count) + row[3],
+      ]
+      text += cells.joined(separator: "  ") + "\n"
+    }
+    return text
+  }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import TrigsimScenario
+
+struct VerifyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "verify",
+    abstract: "Run a scenario and check it against its expected timeline and assertions.",
+    discussion: """
+      The expected timeline is the one 'expect:' names, else <name>.timeline beside \
+      the scenario. A difference prints a diff and exits 1; so do a missing expected \
+      timeline and a failed assertion. With --record the expected timeline is written \
+      instead (never when the environment variable CI is set, unless --force).
+      """)
+
+  @Argument(help: "The scenario file (YAML).")
+  var scenario: String
+
+  @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var recording: RecordFlags
+
+  func run() throws {
+    let verifier = ScenarioVerifier(
+      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force)
+    let verification = verifier.verify(path: scenario)
+    switch verification.outcome {
+    case .passed:
+      print("\(scenario): \(verification.headline)")
+    case .skipped:
+      print("\(scenario): \(verification.headline)")
+    case .failed:
+      FileHandle.standardOutput.write(Data(verification.details.utf8))
+      print("\(scenario): FAILED: \(verification.headline)")
+      throw ExitCode(verification.exitCode)
+    case .error:
+      throw ExitCode(reportFailure(of: verification))
+    }
+  }
+}
+
+struct RecordCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "record",
+    abstract: "Run scenarios and write their expected timelines.",
+    discussion: """
+      Writes each scenario's expected timeline (the file 'expect:' names, else \
+      <name>.timeline beside it; canonical text, or JSON for a .json file), \
+      atomically. Review the result before committing it. When the environment \
+      variable CI is set nothing is written unless --force, and a scenario whose \
+      baseline would have been written fails.
+      """)
+
+  @Argument(help: "Scenario files, folders or globs.")
+  var paths: [String]
+
+  @Option(help: "Which expected timelines to write: 'missing', 'failed' or 'all'.")
+  var mode: RecordMode = .all
+
+  @Flag(help: "Write even when the environment variable CI is set.")
+  var force = false
+
+  @Option(help: "Scenarios run at once (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @OptionGroup var comparison: ComparisonFlags
+
+  func validate() throws {
+    if mode == .none { throw ValidationError("--mode none writes nothing; use 'trigsim test' to check without writing") }
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() throws {
+    let files: [String]
+    do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
+    let verifier = ScenarioVerifier(overrides: try comparison.options(), record: mode, isCI: runningOnCI, force: force)
+    let results = ScenarioBatch.run(files, jobs: jobs, verifier: verifier).map(\.verification)
+    for result in results {
+      let target = result.expectedPath ?? "(no expected timeline: expect: none)"
+      switch result.outcome {
+      case .passed:
+        switch result.recorded {
+        case .created?: print("recorded  \(target)")
+        case .rewritten?: print("rewrote   \(target)")
+        case .unchanged?: print("unchanged \(target)")
+        case nil: print("kept      \(target)")
+        }
+      case .skipped:
+        print("skipped   \(result.scenarioPath): \(result.headline)")
+      case .failed:
+        FileHandle.standardOutput.write(Data(result.details.utf8))
+        print("FAILED    \(result.scenarioPath): \(result.headline)")
+      case .error:
+        _ = reportFailure(of: result)
+      }
+    }
+    if runningOnCI && !force && results.contains(where: \.refusedToRecord) {
+      printError("note: CI is set, so nothing was written; pass --force to write anyway")
+    }
+    let code = batchExitCode(results)
+    if code != TrigsimExitCode.success { throw ExitCode(code) }
+  }
+}
