@@ -8,6 +8,8 @@ let package = Package(
     .executable(name: "trigsim", targets: ["trigsim"]),
     // What a user's own tests import: load a scenario, run it, read the timeline.
     .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore"]),
+    // For a user's Swift Testing tests: assertTimeline(...) and assertScenario(...) record issues with the diff.
+    .library(name: "TrigsimTesting", targets: ["TrigsimTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,6 +34,9 @@ let package = Package(
         "TrigsimCore", "TrigsimTracks", "TrigsimGEOS",
         .product(name: "Yams", package: "Yams"),
       ]),
+
+    // MARK: - Test helpers for users' own tests (Swift Testing).
+    .target(name: "TrigsimTesting", dependencies: ["TrigsimScenario"]),
 
     // MARK: - Command line.
     .executableTarget(
@@ -58,6 +63,7 @@ let package = Package(
     .testTarget(
       name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimTestSupport"]),
+    .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

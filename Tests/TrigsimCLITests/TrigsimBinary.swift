@@ -22,11 +22,18 @@ enum TrigsimBinary {
 
   /// Runs `trigsim arguments…` in `directory` and waits for it. Standard error
   /// is read on another thread, so a full pipe can never block the child.
-  static func run(_ arguments: [String], in directory: URL = RepositoryPaths.root) throws -> Result {
+  ///
+  /// The child inherits this process's environment without `CI` (so tests
+  /// behave the same on CI machines), with `environment` laid over it.
+  static func run(_ arguments: [String], in directory: URL = RepositoryPaths.root, environment: [String: String] = [:]) throws -> Result {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
     process.currentDirectoryURL = directory
+    var childEnvironment = ProcessInfo.processInfo.environment
+    childEnvironment["CI"] = nil
+    childEnvironment.merge(environment) { $1 }
+    process.environment = childEnvironment
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

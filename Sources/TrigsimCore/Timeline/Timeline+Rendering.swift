@@ -38,17 +38,24 @@ extension TimelineEntry {
     return line
   }
 
+  /// The value as written in canonical text: bare when it is a plain word,
+  /// else double-quoted with `\"`, `\\`, `\n`, `\r` and `\t` escapes, so a
+  /// value never spans lines. Works on Unicode scalars, so a `\r\n` pair (one
+  /// `Character`) is escaped like any other newline.
   static func quoteIfNeeded(_ value: String) -> String {
-    let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0 == "\t" || $0.isNewline }
+    let needsQuotes = value.isEmpty || value.unicodeScalars.contains {
+      $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0 == "\t" || $0.properties.isWhitespace && $0 != " " || $0.value < 0x20
+    }
     guard needsQuotes else { return value }
     var quoted = "\""
-    for character in value {
-      switch character {
+    for scalar in value.unicodeScalars {
+      switch scalar {
       case "\"": quoted += "\\\""
       case "\\": quoted += "\\\\"
       case "\n": quoted += "\\n"
+      case "\r": quoted += "\\r"
       case "\t": quoted += "\\t"
-      default: quoted.append(character)
+      default: quoted.unicodeScalars.append(scalar)
       }
     }
     return quoted + "\""

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TrigsimCore
+import TrigsimScenario
+
+/// Checks a timeline against an expected one and records a Swift Testing
+/// issue with the readable diff when they differ (see `TimelineComparison`).
+///
+///     let report = try Simulation(ScenarioLoader().load(path: "scenarios/walk.yaml")).report()
+///     assertTimeline(report.timeline, matches: "scenarios/walk.timeline", options: options)
+///
+/// - Parameters:
+///   - actual: the timeline a run produced.
+///   - expectedPath: a `.timeline` (canonical text) or `.json` file.
+///   - options: tolerances and filters; exact by default.
+/// - Returns: the comparison, or nil when the expected file could not be read (an issue is recorded).
+@discardableResult
+public func assertTimeline(
+  _ actual: Timeline, matches expectedPath: String, options: ComparisonOptions = ComparisonOptions(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> TimelineComparison? {
+  let expected: ExpectedTimeline
+  do {
+    expected = try ExpectedTimelineReader().read(path: expectedPath)
+  } catch {
+    Issue.record("cannot read the expected timeline '\(expectedPath)':\n\(error)", sourceLocation: sourceLocation)
+    return nil
+  }
+  let comparison = TimelineComparison(expected: expected.timeline, actual: actual, options: options)
+  if !comparison.matches {
+    let report = comparison.report(expectedName: expectedPath, actualName: "actual timeline", expectedLocations: expected.entryLocations)
+    Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
+  }
+  return comparison
+}
+
+/// Checks a timeline against an expected `Timeline` value, recording an issue with the diff when they differ.
+@discardableResult
+public func assertTimeline(
+  _ actual: Timeline, matches expected: Timeline, options: ComparisonOptions = ComparisonOptions(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> TimelineComparison {
+  let comparison = TimelineComparison(expected: expected, actual: actual, options: options)
+  if !comparison.matches {
+    Issue.record(Comment(rawValue: comparison.report(expectedName: "expected timeline", actualName: "actual timeline")), sourceLocation: sourceLocation)
+  }
+  return comparison
+}
+
+/// Verifies a scenario file as `trigsim verify` does (expected timeline under
+/// the scenario's `expect:` settings, then its `assert:` list) and records one
+/// issue with the diff and failed assertions when it does not pass. A skipped
+/// scenario (`ifMissing: skip` with the track absent) passes.
+///
+/// Nothing is written unless `record` says so, and never when `CI` is set in
+/// the environment (unless `force`).
+@discardableResult
+public func assertScenario(
+  at path: String, record: RecordMode = .none, force: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+) -> ScenarioVerification {
+  let environment = ProcessInfo.processInfo.environment["CI"]
+  let isCI = environment.map { !["", "0", "false", "False", "FALSE"].contains($0) } ?? false
+  let verification = ScenarioVerifier(record: record, isCI: isCI, force: force).verify(path: path)
+  switch verification.outcome {
+  case .passed, .skipped:
+    break
+  case .failed, .error:
+    Issue.record(Comment(rawValue: "\(path): \(verification.headline)\n\(verification.details)"), sourceLocation: sourceLocation)
+  }
+  return verification
+}
