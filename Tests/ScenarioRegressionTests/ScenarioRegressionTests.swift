@@ -4,26 +4,39 @@ import TrigsimCore
 import TrigsimScenario
 import TrigsimTestSupport
 
-/// Every `scenarios/*.yaml` runs and must reproduce its reviewed timeline
-/// `scenarios/<name>.timeline` byte for byte; a scenario with medicines must
-/// also reproduce its reviewed dose table `scenarios/<name>.summary` (the
-/// text `trigsim run --summary` prints after the timeline).
+/// Every scenario under `scenarios/` (the corpus in `scenarios/corpus/`
+/// included) is verified as `trigsim verify` does: its run must match its
+/// reviewed expected timeline (`<name>.timeline`, or what `expect:` names,
+/// under the scenario's tolerances) and satisfy its `assert:` list. A
+/// scenario with medicines must also reproduce its reviewed dose table
+/// `<name>.summary` (the text `trigsim run --summary` prints after the
+/// timeline). Corpus scenarios over `../shared/tracks` are skipped when that
+/// folder is absent (`ifMissing: skip`).
 ///
 /// To accept an intended change, run with `TRIGSIM_RECORD=1`: the expected
-/// file is rewritten and the test still fails, so that every re-recording is a
-/// deliberate change that is read in review.
+/// files are rewritten and the test still fails, so that every re-recording is
+/// a deliberate change that is read in review.
 @Suite struct ScenarioRegressionTests {
+  /// Paths relative to `scenarios/`, sorted.
   static let scenarioFiles: [String] = {
-    let folder = RepositoryPaths.scenarios
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasSuffix(".yaml") }.sorted()
+    let folder = RepositoryPaths.scenarios.path
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    var names: [String] = []
+    while let name = enumerator?.nextObject() as? String {
+      if name.hasSuffix(".yaml") { names.append(name) }
+    }
+    return names.sorted()
   }()
 
-  @Test func everyScenarioHasAnExpectedTimeline() {
+  static var recording: Bool { ProcessInfo.processInfo.environment["TRIGSIM_RECORD"] == "1" }
+
+  @Test func everyScenarioHasAnExpectedTimeline() throws {
     #expect(Self.scenarioFiles.count >= 5)
     for file in Self.scenarioFiles {
-      let expected = RepositoryPaths.scenarios.appendingPathComponent(file.replacingOccurrences(of: ".yaml", with: ".timeline"))
-      #expect(FileManager.default.fileExists(atPath: expected.path), "\(file) has no expected timeline")
+      let checks = try ScenarioLoader().loadFileOrSkip(RepositoryPaths.scenarios.appendingPathComponent(file).path)?.checks
+      guard let checks else { continue }
+      let expected = try #require(checks.expectedTimelinePath, "\(file) has 'expect: none'; bundled scenarios keep a reviewed timeline")
+      #expect(FileManager.default.fileExists(atPath: expected), "\(file) has no expected timeline")
     }
   }
 
@@ -31,23 +44,38 @@ import TrigsimTestSupport
   func scenarioReproducesItsReviewedTimeline(_ file: String) throws {
     // The header names the track as the scenario writes it, so the absolute path here does not reach the output.
     let scenarioPath = RepositoryPaths.scenarios.appendingPathComponent(file).path
+    let verification = ScenarioVerifier(record: Self.recording ? .failed : .none).verify(path: scenarioPath)
+    switch verification.outcome {
+    case .skipped:
+      return
+    case .passed:
+      if verification.recorded == .rewritten || verification.recorded == .created {
+        Issue.record("recorded new baseline for \(file); review the diff, then run again without TRIGSIM_RECORD")
+      }
+    case .failed, .error:
+      Issue.record(Comment(rawValue: """
+        '\(file)' does not verify: \(verification.headline)
+        If the change is intended, re-run with TRIGSIM_RECORD=1 and review the diff.
+        \(verification.details)
+        """))
+    }
     let scenario = try ScenarioLoader().load(path: scenarioPath)
-    let report = try Simulation(scenario).report()
-    try compare(report.timeline.canonicalText, with: file.replacingOccurrences(of: ".yaml", with: ".timeline"), scenario: file)
     let summaryFile = file.replacingOccurrences(of: ".yaml", with: ".summary")
     if scenario.medicineApp.isEmpty {
       #expect(!FileManager.default.fileExists(atPath: RepositoryPaths.scenarios.appendingPathComponent(summaryFile).path),
               "\(summaryFile) exists but \(file) has no medicines")
-    } else {
+    } else if let report = verification.report {
       try compare(report.summary.text, with: summaryFile, scenario: file)
     }
   }
 
   func compare(_ actual: String, with expectedName: String, scenario file: String) throws {
     let expectedURL = RepositoryPaths.scenarios.appendingPathComponent(expectedName)
-    if ProcessInfo.processInfo.environment["TRIGSIM_RECORD"] == "1" {
-      try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
-      Issue.record("recorded new baseline \(expectedName); review the diff, then run again without TRIGSIM_RECORD")
+    if Self.recording {
+      if (try? String(contentsOf: expectedURL, encoding: .utf8)) != actual {
+        try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+        Issue.record("recorded new baseline \(expectedName); review the diff, then run again without TRIGSIM_RECORD")
+      }
       return
     }
     guard FileManager.default.fileExists(atPath: expectedURL.path) else {
@@ -67,6 +95,7 @@ import TrigsimTestSupport
   @Test(arguments: scenarioFiles)
   func scenarioRunsAreByteIdenticalAcrossRuns(_ file: String) throws {
     let path = RepositoryPaths.scenarios.appendingPathComponent(file).path
+    guard try ScenarioLoader().loadFileOrSkip(path) != nil else { return }
     let firstReport = try Simulation(ScenarioLoader().load(path: path)).report()
     let secondReport = try Simulation(ScenarioLoader().load(path: path)).report()
     let first = firstReport.timeline
@@ -74,5 +103,12 @@ import TrigsimTestSupport
     #expect(firstReport.json == secondReport.json)
     #expect(firstReport.summary.text == secondReport.summary.text)
     #expect(zip(first.entries, first.entries.dropFirst()).allSatisfy { $0.instant <= $1.instant }, "timeline goes back in time")
+  }
+}
+
+extension ScenarioLoader {
+  /// The scenario file, or nil when it is skipped here (its optional track is absent).
+  func loadFileOrSkip(_ path: String) throws -> ScenarioFile? {
+    do { return try loadFile(path: path) } catch is ScenarioSkipped { return nil }
   }
 }
