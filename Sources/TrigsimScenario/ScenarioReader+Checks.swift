@@ -145,6 +145,11 @@ extension ScenarioReader {
     let candidates = subjects(for: selector.scope)
     guard let candidates else { return selector }
     if candidates.contains(where: { pattern.matches($0) }) { return selector }
+    if words.count == 1, let kind = NameSuggestion.closest(to: pattern.text, among: EntrySelector.scopeWords) {
+      // A lone word close to a kind ('entr') is more likely a misspelt kind than a notification.
+      document.error(node, "'\(text)' is neither an entry kind nor a notification in this scenario", notes: ["did you mean '\(kind)'?"])
+      return nil
+    }
     var notes = ["it would never match anything; check for a typo"]
     if let suggestion = NameSuggestion.closest(to: pattern.text, among: candidates) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
     notes.append("'*' matches any run of characters, '?' one character")

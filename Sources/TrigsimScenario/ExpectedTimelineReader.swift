@@ -1,0 +1,992 @@
+import Foundation
+import TrigsimCore
+import Yams
+
+/// An expected timeline read from a file, with where each entry came from.
+public struct ExpectedTimeline: Sendable {
+  public var timeline: Timeline
+  /// Where each entry was read (parallel to `timeline.entries`): in canonical text,
+  /// the entry's line at column 1; in JSON, the position of the entry's object.
+  public var entryLocations: [InputLocation]
+  /// The file as named by the caller (used in every location).
+  public var file: String
+
+  public init(timeline: Timeline, entryLocations: [InputLocation], file: String) {
+    self.timeline = timeline
+    self.entryLocations = entryLocations
+    self.file = file
+  }
+}
+
+/// The two formats an expected timeline can be kept in.
+public enum ExpectedTimelineFormat: Sendable {
+  /// The canonical text (`Timeline.canonicalText`, `trigsim run` without `--format`).
+  case text
+  /// The JSON document (`Timeline.json`, `trigsim run --format json`).
+  case json
+
+  /// `.json` for a path ending in `.json` (in any letter case), else `.text`.
+  public init(path: String) {
+    self = path.lowercased().hasSuffix(".json") ? .json : .text
+  }
+}
+
+/// Reads an expected timeline back from the canonical text or the JSON that
+/// trigsim writes, reporting every problem at its `file:line:column`.
+///
+/// **Canonical text** (`*.timeline`):
+/// - The first line is exactly `# trigsim timeline 1` (`Timeline.formatLine`);
+///   otherwise the file is rejected at 1:1 with nothing else read.
+/// - Then header lines `# key: value`, split at the first `: ` (a line ending in
+///   `:` is a key with an empty value), with the escapes `canonicalText` applies
+///   undone: `\\`, `\n`, `\r`; any other backslash is an error.
+/// - Then entry lines, exactly as `TimelineEntry.canonicalLine` writes them:
+///   `<instant> <kind> <subject> key=value ...`. Tokens are separated by one or
+///   more spaces (trailing spaces are ignored); nothing else is loose.
+///   - The instant follows `ISO8601DateTime`'s grammar, must carry an offset
+///     (`Z`, `+01:00`, or `+00:19:32` as trigsim prints historic offsets) and at
+///     most three fraction digits. The entry's `utcOffsetSeconds` is that offset.
+///   - The kind is a `TimelineEntry.Kind` raw value.
+///   - The subject and field values are either bare (not empty, and no `"`,
+///     `\`, `=`, whitespace or control characters below U+0020) or
+///     double-quoted with the escapes `\"`, `\\`, `\n`, `\r` and `\t`: the
+///     inverse of `TimelineEntry.quoteIfNeeded`.
+///     A closing quote is followed by a space or the end of the line.
+///   - A field is `key=value` with a non-empty bare key.
+///   - Entries are in non-decreasing instant order.
+/// - A `#` line after the first entry is an error (one per run of such lines),
+///   and `# summary` (the `run --summary` block) is an error that ends the
+///   reading.
+/// - After a malformed bare token that holds a `"`, the rest of its line is
+///   not read (its spaces may be inside a quoted value), so one slip does not
+///   produce a cascade of follow-on errors.
+/// - Lines end with LF; blank lines are errors, but a missing final newline is
+///   fine. CRLF line ends are reported once. A leading byte-order mark is skipped.
+///
+/// **JSON** (`*.json`), parsed with Yams so that every node has a position:
+/// `{"format": "trigsim-timeline-1", "header": {...}, "entries": [{"instant",
+/// "utc", "kind", "subject", "fields": {...}}], "summary": ...}`. `summary` is
+/// optional and ignored; every other member is required, every key and value
+/// (but the summary's) is a string in double quotes, unknown keys are errors,
+/// `instant` follows the text format's rule, `utc` must name the same instant,
+/// and entries are in non-decreasing instant order. Header and fields keep
+/// their order from the file; a key repeated in one object is an error (Yams
+/// rejects it). Characters libyaml reads differently from JSON are rewritten
+/// before parsing without moving any reported position (`LibYAMLCompatibleJSON`).
+///
+/// Problems are reported together, in file order, up to
+/// `DiagnosticCollector.defaultLimit`.
+public struct ExpectedTimelineReader {
+  public init() {}
+
+  /// Reads the file at `path` (as given by the user; used in every location),
+  /// in the format its name implies (`ExpectedTimelineFormat(path:)`).
+  ///
+  /// - Throws: `FileAccessError` when the file cannot be read or is not
+  ///   UTF-8; `InputError` with every problem located when it is malformed.
+  public func read(path: String) throws -> ExpectedTimeline {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw FileAccessError(path: path, reason: exists ? "permission denied or not a regular file" : "no such file")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw FileAccessError(path: path, reason: "the file is not UTF-8 text")
+    }
+    return try read(text: text, file: path, format: ExpectedTimelineFormat(path: path))
+  }
+
+  /// Reads `text` in `format`; `file` names it in every location.
+  ///
+  /// - Throws: `InputError` with every problem located when it is malformed.
+  public func read(text: String, file: String, format: ExpectedTimelineFormat) throws -> ExpectedTimeline {
+    var problems = ExpectedTimelineProblems(file: file)
+    let result: (Timeline, [InputLocation])?
+    switch format {
+    case .text:
+      var parser = CanonicalTimelineParser(problems: problems)
+      result = parser.parse(text)
+      problems = parser.problems
+    case .json:
+      var parser = JSONTimelineParser(problems: problems)
+      result = parser.parse(text)
+      problems = parser.problems
+    }
+    try problems.throwIfAny()
+    guard let (timeline, locations) = result else {
+      throw InputError(Diagnostic(at: InputLocation(file: file, line: 1, column: 1), "the expected timeline could not be read"))
+    }
+    return ExpectedTimeline(timeline: timeline, entryLocations: locations, file: file)
+  }
+}
+
+// MARK: - Shared rules
+
+/// The diagnostics of one file, thrown in file order.
+struct ExpectedTimelineProblems {
+  let file: String
+  private(set) var diagnostics: [Diagnostic] = []
+
+  init(file: String) { self.file = file }
+
+  func location(line: Int, column: Int) -> InputLocation { InputLocation(file: file, line: line, column: column) }
+
+  mutating func error(line: Int, column: Int, _ message: String, notes: [String] = []) {
+    diagnostics.append(Diagnostic(.error, at: location(line: line, column: column), message, notes: notes))
+  }
+
+  /// Throws every diagnostic sorted by position (stable), cut at the collector's limit.
+  func throwIfAny() throws {
+    let ordered = diagnostics.enumerated().sorted {
+      ($0.element.location.line, $0.element.location.column, $0.offset)
+        < ($1.element.location.line, $1.element.location.column, $1.offset)
+    }
+    var collector = DiagnosticCollector()
+    for (_, diagnostic) in ordered { collector.append(diagnostic) }
+    try collector.throwIfAny()
+  }
+}
+
+/// Rules both formats share.
+enum ExpectedTimelineSyntax {
+  /// How to make an expected timeline, for notes.
+  static let recordNote = "make an expected timeline with 'trigsim record scenario.yaml'"
+
+  /// Notes for `unknown kind '...'`: a suggestion when one is close, then every kind.
+  static func notesForUnknownKind(_ name: String) -> [String] {
+    let names = TimelineEntry.Kind.allCases.map(\.rawValue)
+    var notes: [String] = []
+    if let suggestion = NameSuggestion.closest(to: name, among: names) { notes.append("did you mean '\(suggestion)'?") }
+    notes.append("choose one of: \(names.joined(separator: ", "))")
+    return notes
+  }
+
+  /// A readable name for one character in a message: `'='`, `a tab`, `a line
+  /// break`, `the space character U+00A0`.
+  static func describe(_ scalar: Unicode.Scalar) -> String {
+    let code = String(scalar.value, radix: 16, uppercase: true)
+    let codePoint = "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
+    if scalar == "\t" { return "a tab" }
+    if Character(scalar).isNewline { return "a line break" }
+    if scalar.properties.isWhitespace { return "the space character \(codePoint)" }
+    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return "the control character \(codePoint)" }
+    return "'\(scalar)'"
+  }
+}
+
+/// Instants in an expected timeline: `ISO8601DateTime`'s grammar with a
+/// required offset and at most three fraction digits. The offset may also be
+/// `±hh:mm:ss`, as `InstantFormatter` prints offsets that are not whole minutes.
+enum ExpectedInstant {
+  enum Problem: Error, Equatable {
+    case malformed, outOfRange, tooPrecise, noOffset
+
+    /// Completes "instant '...' <message>".
+    var message: String {
+      switch self {
+      case .malformed: ValueSyntax.InstantProblem.malformed.message
+      case .outOfRange: ValueSyntax.InstantProblem.outOfRange.message
+      case .tooPrecise: ValueSyntax.InstantProblem.tooPrecise.message
+      case .noOffset: "has no UTC offset"
+      }
+    }
+
+    var notes: [String] {
+      switch self {
+      case .noOffset: ["an expected timeline gives every instant with its offset: add 'Z' or one like '+01:00'"]
+      default: ["write it like 2026-03-28T08:00:00.000+01:00"]
+      }
+    }
+  }
+
+  /// The instant and its offset from UTC in seconds.
+  static func parse(_ text: String) -> Result<(instant: SimulationInstant, offsetSeconds: Int), Problem> {
+    var body = Substring(text)
+    var extraOffsetSeconds: Int64 = 0
+    // `+hh:mm:ss`: take the seconds off and parse the rest as `+hh:mm`.
+    let tail = Array(text.unicodeScalars.suffix(9))
+    if tail.count == 9, tail[0] == "+" || tail[0] == "-", tail[3] == ":", tail[6] == ":",
+      [1, 2, 4, 5, 7, 8].allSatisfy({ ("0"..."9").contains(tail[$0]) })
+    {
+      let seconds = Int64(tail[7].value - 48) * 10 + Int64(tail[8].value - 48)
+      guard seconds <= 59 else { return .failure(.malformed) }
+      extraOffsetSeconds = tail[0] == "-" ? -seconds : seconds
+      body = body.dropLast(3)
+    }
+    var bodyText = String(body)
+    let parsed = bodyText.withUTF8 { ISO8601DateTime.parse($0) }
+    switch parsed {
+    case .failure(.malformed): return .failure(.malformed)
+    case .failure(.outOfRange): return .failure(.outOfRange)
+    case .success(let time):
+      guard time.fractionDigits <= 3 else { return .failure(.tooPrecise) }
+      guard let offsetMilliseconds = time.offsetMilliseconds else { return .failure(.noOffset) }
+      let offset = offsetMilliseconds + extraOffsetSeconds * 1000
+      return .success((SimulationInstant(millisecondsSinceEpoch: time.localMilliseconds - offset), Int(offset / 1000)))
+    }
+  }
+}
+
+// MARK: - Canonical text
+
+/// Parses the canonical text form line by line. Columns are 1-based and count
+/// Unicode scalars (as `InputLocation` documents).
+struct CanonicalTimelineParser {
+  var problems: ExpectedTimelineProblems
+
+  /// The previous entry read, for the order check.
+  private var previous: (instant: SimulationInstant, text: String, line: Int)?
+
+  init(problems: ExpectedTimelineProblems) { self.problems = problems }
+
+  mutating func parse(_ text: String) -> (Timeline, [InputLocation])? {
+    var scalars = Substring(text).unicodeScalars
+    if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+    guard !scalars.isEmpty else {
+      problems.error(line: 1, column: 1, "the timeline file is empty", notes: [ExpectedTimelineSyntax.recordNote])
+      return nil
+    }
+    var lines = scalars.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+    // The text ends with a newline: the last (empty) piece is not a line.
+    if lines.last?.isEmpty == true { lines.removeLast() }
+
+    // The first line decides whether this is a timeline at all; nothing else
+    // is reported when it is not.
+    var firstLine = lines[0]
+    if firstLine.last == "\r" { firstLine.removeLast() }
+    guard checkFormatLine(firstLine) else { return nil }
+
+    // CRLF line ends: reported once, then read as LF.
+    var reportedCarriageReturn = false
+    for index in lines.indices where lines[index].last == "\r" {
+      if !reportedCarriageReturn {
+        reportedCarriageReturn = true
+        problems.error(
+          line: index + 1, column: lines[index].count, "line ends with a carriage return (CRLF line ends)",
+          notes: ["save the file with LF line ends (in git: '*.timeline text eol=lf' in .gitattributes)"])
+      }
+      lines[index].removeLast()
+    }
+
+    var timeline = Timeline()
+    var locations: [InputLocation] = []
+    var readEntries = false
+    var previousLineWasMisplacedHeader = false
+    for index in lines.indices.dropFirst() {
+      let line = lines[index]
+      let lineNumber = index + 1
+      let isHeaderLine = line.first == "#"
+      defer { previousLineWasMisplacedHeader = isHeaderLine && readEntries }
+      if line.allSatisfy({ $0 == " " }) {
+        problems.error(line: lineNumber, column: 1, "blank line", notes: ["an expected timeline has no blank lines; remove it"])
+        continue
+      }
+      if isHeaderLine {
+        if String(String.UnicodeScalarView(line)) == "# summary" {
+          problems.error(
+            line: lineNumber, column: 1, "a summary is not part of an expected timeline",
+            notes: [
+              "'# summary' starts the dose table that 'run --summary' prints after the timeline; remove it and every line after it",
+              "an expected timeline holds only the header and the entries",
+            ])
+          break
+        }
+        if readEntries {
+          if !previousLineWasMisplacedHeader {
+            problems.error(
+              line: lineNumber, column: 1, "header line after the entries",
+              notes: [
+                "header lines come first, before the first entry; move it up or remove it",
+                "a '# summary' block is 'run --summary' output and not part of an expected timeline",
+              ])
+          }
+          continue
+        }
+        if let field = headerField(line, lineNumber: lineNumber) { timeline.header.append(field) }
+        continue
+      }
+      readEntries = true
+      if let entry = entry(line, lineNumber: lineNumber) {
+        timeline.entries.append(entry)
+        locations.append(problems.location(line: lineNumber, column: 1))
+      }
+    }
+    return (timeline, locations)
+  }
+
+  /// Whether the first line names this format; reports it at 1:1 when not.
+  private mutating func checkFormatLine(_ line: [Unicode.Scalar]) -> Bool {
+    let text = String(String.UnicodeScalarView(line))
+    if text == Timeline.formatLine { return true }
+    let versionPrefix = "# trigsim timeline "
+    if text.hasPrefix(versionPrefix) {
+      let version = String(text.dropFirst(versionPrefix.count))
+      problems.error(
+        line: 1, column: 1, "unsupported timeline format version '\(version)'",
+        notes: ["this trigsim reads '\(Timeline.formatLine)'", "re-record it with 'trigsim record scenario.yaml'"])
+    } else {
+      var notes = ["the first line of an expected timeline is '\(Timeline.formatLine)'", ExpectedTimelineSyntax.recordNote]
+      if text.hasPrefix("{") { notes.append("this looks like JSON: name a JSON timeline '*.json'") }
+      problems.error(line: 1, column: 1, "not a trigsim timeline", notes: notes)
+    }
+    return false
+  }
+
+  // MARK: Header
+
+  /// `# key: value` with the value's escapes undone.
+  private mutating func headerField(_ line: [Unicode.Scalar], lineNumber: Int) -> TimelineField? {
+    let shape = "header lines are '# key: value'"
+    guard line.count >= 2, line[1] == " " else {
+      problems.error(line: lineNumber, column: 2, "expected a space after '#' in a header line", notes: [shape])
+      return nil
+    }
+    // The key runs to the first ": "; a line ending in ":" has an empty value.
+    var separator: Int?
+    for index in 2..<line.count where line[index] == ":" && (index + 1 == line.count || line[index + 1] == " ") {
+      separator = index
+      break
+    }
+    guard let separator else {
+      problems.error(line: lineNumber, column: 3, "header line has no ': ' between its key and value", notes: [shape])
+      return nil
+    }
+    guard separator > 2 else {
+      problems.error(line: lineNumber, column: 3, "header line has an empty key", notes: [shape])
+      return nil
+    }
+    let key = String(String.UnicodeScalarView(line[2..<separator]))
+    var value = String.UnicodeScalarView()
+    var index = min(separator + 2, line.count)
+    var valid = true
+    while index < line.count {
+      let scalar = line[index]
+      guard scalar == "\\" else {
+        value.append(scalar)
+        index += 1
+        continue
+      }
+      let escaped: Unicode.Scalar? = index + 1 < line.count ? line[index + 1] : nil
+      switch escaped {
+      case "\\": value.append("\\")
+      case "n": value.append("\n")
+      case "r": value.append("\r")
+      default:
+        valid = false
+        let shown = escaped.map { "'\\\($0)'" } ?? "'\\' at the end of the line"
+        problems.error(
+          line: lineNumber, column: index + 1, "unknown escape \(shown) in a header value",
+          notes: ["header values escape a backslash as '\\\\', a newline as '\\n' and a carriage return as '\\r'"])
+      }
+      index += 2
+    }
+    return valid ? TimelineField(key, String(value)) : nil
+  }
+
+  // MARK: Entries
+
+  /// One entry line; nil after reporting its problems.
+  private mutating func entry(_ line: [Unicode.Scalar], lineNumber: Int) -> TimelineEntry? {
+    var scanner = LineScanner(scalars: line)
+    var valid = true
+    if line.first == " " {
+      problems.error(
+        line: lineNumber, column: 1, "entry line starts with a space",
+        notes: ["an entry line starts with its instant at column 1"])
+      valid = false
+      scanner.skipSpaces()
+    }
+
+    // Instant.
+    let instantColumn = scanner.column
+    let instantText = scanner.bareToken()
+    var instant: (instant: SimulationInstant, offsetSeconds: Int)?
+    switch ExpectedInstant.parse(instantText) {
+    case .success(let parsed):
+      instant = parsed
+    case .failure(let problem):
+      problems.error(line: lineNumber, column: instantColumn, "instant '\(instantText)' \(problem.message)", notes: problem.notes)
+      valid = false
+    }
+    if let instant {
+      if let previous, instant.instant < previous.instant {
+        problems.error(
+          line: lineNumber, column: instantColumn,
+          "entry at '\(instantText)' is earlier than the entry before it at '\(previous.text)' (line \(previous.line))",
+          notes: ["entries are in the order they happened: move this line up, or correct its instant"])
+        valid = false
+      }
+      previous = (instant.instant, instantText, lineNumber)
+    }
+
+    // Kind.
+    scanner.skipSpaces()
+    guard !scanner.atEnd else {
+      problems.error(
+        line: lineNumber, column: scanner.column, "missing kind after the instant",
+        notes: ["an entry is '<instant> <kind> <subject> key=value ...'"])
+      return nil
+    }
+    let kindColumn = scanner.column
+    let kindText = scanner.bareToken()
+    let kind = TimelineEntry.Kind(rawValue: kindText)
+    if kind == nil {
+      problems.error(line: lineNumber, column: kindColumn, "unknown kind '\(kindText)'", notes: ExpectedTimelineSyntax.notesForUnknownKind(kindText))
+      valid = false
+    }
+
+    // Subject.
+    scanner.skipSpaces()
+    guard !scanner.atEnd else {
+      problems.error(
+        line: lineNumber, column: scanner.column, "missing subject after the kind",
+        notes: ["an entry is '<instant> <kind> <subject> key=value ...'; the subject is a notification, region, time zone or 'track'"])
+      return nil
+    }
+    let subject = value(&scanner, lineNumber: lineNumber, role: .subject)
+    if subject == nil { valid = false }
+
+    // Fields.
+    var fields: [TimelineField] = []
+    while true {
+      scanner.skipSpaces()
+      if scanner.atEnd { break }
+      if let field = field(&scanner, lineNumber: lineNumber) { fields.append(field) } else { valid = false }
+    }
+
+    guard valid, let instant, let kind, let subject else { return nil }
+    return TimelineEntry(instant: instant.instant, utcOffsetSeconds: instant.offsetSeconds, kind: kind, subject: subject, fields: fields)
+  }
+
+  /// `key=value`: a non-empty bare key, `=`, then a value.
+  private mutating func field(_ scanner: inout LineScanner, lineNumber: Int) -> TimelineField? {
+    let start = scanner.position
+    let startColumn = scanner.column
+    while !scanner.atEnd, scanner.current != "=", scanner.current != " " { scanner.advance() }
+    guard !scanner.atEnd, scanner.current == "=" else {
+      let token = scanner.text(from: start)
+      problems.error(
+        line: lineNumber, column: startColumn, "field '\(token)' has no '='",
+        notes: ["fields are key=value, separated by spaces; quote a value that holds spaces: title=\"Morning pills\""])
+      scanner.skipPastStrayQuote(in: token)
+      return nil
+    }
+    let key = scanner.text(from: start)
+    guard !key.isEmpty else {
+      problems.error(line: lineNumber, column: startColumn, "field has an empty key", notes: ["fields are key=value with a name before '='"])
+      scanner.skipToSpace()
+      return nil
+    }
+    if let (offset, scalar) = key.unicodeScalars.enumerated().first(where: { Self.needsQuoting($0.element) }) {
+      problems.error(
+        line: lineNumber, column: startColumn + offset, "\(ExpectedTimelineSyntax.describe(scalar)) inside the field key '\(key)'",
+        notes: ["a field is key=value with a bare key and the value quoted when needed: title=\"Morning pills\""])
+      scanner.skipToSpace()
+      scanner.skipPastStrayQuote(in: key)
+      return nil
+    }
+    scanner.advance()  // "="
+    guard !scanner.atEnd, scanner.current != " " else {
+      problems.error(
+        line: lineNumber, column: scanner.column, "field '\(key)' has no value", notes: ["write an empty value as \(key)=\"\""])
+      return nil
+    }
+    guard let value = value(&scanner, lineNumber: lineNumber, role: .fieldValue(key: key)) else { return nil }
+    return TimelineField(key, value)
+  }
+
+  /// What a value is, for messages.
+  enum ValueRole {
+    case subject
+    case fieldValue(key: String)
+
+    /// `subject`, `value of field 'title'`.
+    var name: String {
+      switch self {
+      case .subject: "subject"
+      case .fieldValue(let key): "value of field '\(key)'"
+      }
+    }
+
+    /// `unquoted subject 'a=b'`, `unquoted value 'a"b' of field 'title'`.
+    func unquoted(_ text: String) -> String {
+      switch self {
+      case .subject: "unquoted subject '\(text)'"
+      case .fieldValue(let key): "unquoted value '\(text)' of field '\(key)'"
+      }
+    }
+  }
+
+  /// A subject or field value: bare, or double-quoted with `\"`, `\\`, `\n`, `\r`, `\t`.
+  /// Leaves the scanner at the space after it (or the end of the line).
+  private mutating func value(_ scanner: inout LineScanner, lineNumber: Int, role: ValueRole) -> String? {
+    guard scanner.current == "\"" else {
+      let startColumn = scanner.column
+      let start = scanner.position
+      scanner.skipToSpace()
+      let text = scanner.text(from: start)
+      guard let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { Self.needsQuoting($0.element) }) else {
+        return text
+      }
+      var notes: [String] = []
+      if case .subject = role, scalar == "=" { notes.append("the subject comes right after the kind, before the fields") }
+      notes.append(
+        "quote a value that holds spaces, quotes, '=', backslashes, tabs, line breaks or control characters, writing a quote inside it as \\\" "
+          + "and a backslash as \\\\: \"Morning \\\"pills\\\"\"")
+      problems.error(
+        line: lineNumber, column: startColumn + offset,
+        "\(ExpectedTimelineSyntax.describe(scalar)) inside the \(role.unquoted(text))", notes: notes)
+      scanner.skipPastStrayQuote(in: text)
+      return nil
+    }
+    let openingColumn = scanner.column
+    scanner.advance()
+    var value = String.UnicodeScalarView()
+    var valid = true
+    while !scanner.atEnd {
+      let scalar = scanner.current
+      if scalar == "\"" {
+        scanner.advance()
+        if !scanner.atEnd, scanner.current != " " {
+          problems.error(
+            line: lineNumber, column: scanner.column,
+            "unexpected \(ExpectedTimelineSyntax.describe(scanner.current)) after the closing quote of the \(role.name)",
+            notes: ["a closing quote ends the value: put a space before the next field, or write a quote inside the value as \\\""])
+          scanner.skipToSpace()
+          return nil
+        }
+        return valid ? String(value) : nil
+      }
+      if scalar == "\\" {
+        let escapeColumn = scanner.column
+        scanner.advance()
+        guard !scanner.atEnd else { break }
+        switch scanner.current {
+        case "\"": value.append("\"")
+        case "\\": value.append("\\")
+        case "n": value.append("\n")
+        case "r": value.append("\r")
+        case "t": value.append("\t")
+        default:
+          valid = false
+          problems.error(
+            line: lineNumber, column: escapeColumn, "unknown escape '\\\(scanner.current)' in the \(role.name)",
+            notes: [
+              "inside quotes write \\\" for a quote, \\\\ for a backslash, \\n for a newline, \\r for a carriage return and \\t for a tab"
+            ])
+        }
+        scanner.advance()
+        continue
+      }
+      value.append(scalar)
+      scanner.advance()
+    }
+    problems.error(
+      line: lineNumber, column: openingColumn, "unterminated quote in the \(role.name)",
+      notes: ["close the value with '\"'; write a quote inside it as \\\""])
+    return nil
+  }
+
+  /// The characters a bare subject, key or value cannot hold (`quoteIfNeeded` quotes them).
+  static func needsQuoting(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "\"" || scalar == "\\" || scalar == "=" || scalar.value < 0x20 || scalar.properties.isWhitespace
+  }
+}
+
+extension CanonicalTimelineParser {
+  /// A position in one line of Unicode scalars.
+  struct LineScanner {
+    let scalars: [Unicode.Scalar]
+    private(set) var position = 0
+
+    init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    var atEnd: Bool { position >= scalars.count }
+    /// The scalar at the position; only when not `atEnd`.
+    var current: Unicode.Scalar { scalars[position] }
+    /// The 1-based column of the position.
+    var column: Int { position + 1 }
+
+    mutating func advance() { position += 1 }
+    mutating func skipSpaces() { while !atEnd, current == " " { position += 1 } }
+    mutating func skipToSpace() { while !atEnd, current != " " { position += 1 } }
+
+    /// After a bad bare token holding a `"`: the spaces after it may be inside
+    /// a quoted value, so the rest of the line cannot be split into tokens
+    /// reliably, and reading it would only report follow-on errors.
+    mutating func skipPastStrayQuote(in token: String) {
+      if token.unicodeScalars.contains("\"") { position = scalars.count }
+    }
+
+    /// Everything up to the next space.
+    mutating func bareToken() -> String {
+      let start = position
+      skipToSpace()
+      return text(from: start)
+    }
+
+    func text(from start: Int) -> String { String(String.UnicodeScalarView(scalars[start..<position])) }
+  }
+}
+
+// MARK: - JSON
+
+/// Reads the JSON document through Yams's node tree (JSON is YAML), so every
+/// value has a line and column.
+struct JSONTimelineParser {
+  var problems: ExpectedTimelineProblems
+
+  static let formatName = "trigsim-timeline-1"
+  static let topLevelKeys = ["format", "header", "entries", "summary"]
+  static let entryKeys = ["instant", "utc", "kind", "subject", "fields"]
+  static let makeJSONNote = "make one with 'trigsim run scenario.yaml --format json --output NAME.json'"
+
+  /// The text given to Yams, and how to map its positions back to the file's.
+  private var prepared = LibYAMLCompatibleJSON("")
+
+  init(problems: ExpectedTimelineProblems) { self.problems = problems }
+
+  /// Where `node` is in the file.
+  private func location(_ node: Node) -> InputLocation {
+    let mark = node.mark
+    let position = prepared.originalPosition(line: mark?.line ?? 1, column: mark?.column ?? 1)
+    return problems.location(line: position.line, column: position.column)
+  }
+
+  private mutating func error(_ node: Node, _ message: String, notes: [String] = []) {
+    let location = location(node)
+    problems.error(line: location.line, column: location.column, message, notes: notes)
+  }
+
+  mutating func parse(_ text: String) -> (Timeline, [InputLocation])? {
+    prepared = LibYAMLCompatibleJSON(text)
+    let root: Node
+    do {
+      guard let node = try Yams.compose(yaml: prepared.text) else {
+        problems.error(line: 1, column: 1, "the timeline file is empty", notes: [Self.makeJSONNote])
+        return nil
+      }
+      root = node
+    } catch let yamlError as YamlError {
+      let position: (line: Int, column: Int)
+      if case .duplicatedKeysInMapping(let keys, let context) = yamlError {
+        // Valid JSON, but which value is meant is anyone's guess.
+        position = prepared.originalPosition(line: context.mark.line, column: context.mark.column)
+        problems.error(
+          line: position.line, column: position.column,
+          "key \(keys.map { "'\($0)'" }.joined(separator: ", ")) appears more than once in an object",
+          notes: ["a JSON object holds each key once; remove or rename the repeated one"])
+        return nil
+      }
+      let (line, column, message) = Self.describe(yamlError, in: prepared.text)
+      position = prepared.originalPosition(line: line, column: column)
+      problems.error(line: position.line, column: position.column, "invalid JSON: \(message)")
+      return nil
+    } catch {
+      problems.error(line: 1, column: 1, "invalid JSON: \(error)")
+      return nil
+    }
+
+    guard let members = members(root, what: "the timeline", allowed: Self.topLevelKeys) else { return nil }
+    if let format = members["format"] {
+      if let name = string(format, what: "'format'"), name != Self.formatName {
+        error(
+          format, "unsupported timeline format '\(name)'",
+          notes: ["this trigsim reads '\"format\": \"\(Self.formatName)\"'", Self.makeJSONNote])
+      }
+    } else {
+      error(root, "missing 'format'", notes: ["a trigsim JSON timeline starts with \"format\": \"\(Self.formatName)\"", Self.makeJSONNote])
+    }
+    var timeline = Timeline()
+    var locations: [InputLocation] = []
+    if let header = members["header"] {
+      timeline.header = fields(header, what: "'header'") ?? []
+    } else {
+      error(root, "missing 'header'", notes: ["add \"header\": {} (the run's description, as 'trigsim run --format json' writes it)"])
+    }
+    if let entriesNode = members["entries"] {
+      if let sequence = entriesNode.sequence {
+        var previous: ReadInstant?
+        for entryNode in sequence {
+          let (entry, instant) = entry(entryNode)
+          if let instant {
+            if let previous, instant.instant < previous.instant {
+              error(
+                instant.node,
+                "entry at '\(instant.text)' is earlier than the entry before it at '\(previous.text)' (line \(location(previous.node).line))",
+                notes: ["entries are in the order they happened: move this entry up, or correct its instant"])
+            }
+            previous = instant
+          }
+          guard let entry else { continue }
+          timeline.entries.append(entry)
+          locations.append(location(entryNode))
+        }
+      } else {
+        error(entriesNode, "'entries' must be an array, not \(Self.describe(entriesNode))")
+      }
+    } else {
+      error(root, "missing 'entries'", notes: ["add \"entries\": [] with one object per entry"])
+    }
+    return (timeline, locations)
+  }
+
+  /// An entry's instant as written, read, and where.
+  struct ReadInstant {
+    var text: String
+    var node: Node
+    var instant: SimulationInstant
+    var offsetSeconds: Int
+  }
+
+  /// One entry object (nil after reporting its problems), and its instant
+  /// whenever that could be read, for the order check.
+  private mutating func entry(_ node: Node) -> (TimelineEntry?, ReadInstant?) {
+    guard let members = members(node, what: "an entry", allowed: Self.entryKeys) else { return (nil, nil) }
+    var valid = true
+    for key in Self.entryKeys where members[key] == nil {
+      error(node, "missing '\(key)' in an entry", notes: ["each entry has \(Self.entryKeys.map { "'\($0)'" }.joined(separator: ", "))"])
+      valid = false
+    }
+    var instant: ReadInstant?
+    if let instantNode = members["instant"], let text = string(instantNode, what: "'instant'"),
+      let value = parseInstant(text, node: instantNode, what: "'instant'")
+    {
+      instant = ReadInstant(text: text, node: instantNode, instant: value.instant, offsetSeconds: value.offsetSeconds)
+    }
+    if let utcNode = members["utc"], let text = string(utcNode, what: "'utc'") {
+      if let utc = parseInstant(text, node: utcNode, what: "'utc'") {
+        if let instant, utc.instant != instant.instant {
+          error(
+            utcNode, "'utc' '\(text)' is not the same instant as 'instant' '\(instant.text)'",
+            notes: ["'instant' in UTC is '\(instant.instant)'; correct one of them"])
+          valid = false
+        }
+      } else {
+        valid = false
+      }
+    } else {
+      valid = false
+    }
+    var kind: TimelineEntry.Kind?
+    if let kindNode = members["kind"], let text = string(kindNode, what: "'kind'") {
+      kind = TimelineEntry.Kind(rawValue: text)
+      if kind == nil { error(kindNode, "unknown kind '\(text)'", notes: ExpectedTimelineSyntax.notesForUnknownKind(text)) }
+    }
+    let subject = members["subject"].flatMap { string($0, what: "'subject'") }
+    let fields = members["fields"].flatMap { self.fields($0, what: "'fields'") }
+    guard valid, let instant, let kind, let subject, let fields else { return (nil, instant) }
+    let entry = TimelineEntry(instant: instant.instant, utcOffsetSeconds: instant.offsetSeconds, kind: kind, subject: subject, fields: fields)
+    return (entry, instant)
+  }
+
+  private mutating func parseInstant(_ text: String, node: Node, what: String) -> (instant: SimulationInstant, offsetSeconds: Int)? {
+    switch ExpectedInstant.parse(text) {
+    case .success(let value): return value
+    case .failure(let problem):
+      error(node, "\(what) '\(text)' \(problem.message)", notes: problem.notes)
+      return nil
+    }
+  }
+
+  /// An object's members by key after reporting unknown and non-string keys.
+  private mutating func members(_ node: Node, what: String, allowed: [String]) -> [String: Node]? {
+    guard let mapping = node.mapping else {
+      var notes: [String] = []
+      if what == "the timeline" {
+        notes = ["a trigsim JSON timeline is an object: {\"format\": \"\(Self.formatName)\", \"header\": {...}, \"entries\": [...]}", Self.makeJSONNote]
+      }
+      error(node, "\(what) must be an object, not \(Self.describe(node))", notes: notes)
+      return nil
+    }
+    var members: [String: Node] = [:]
+    for (keyNode, value) in mapping {
+      guard let key = string(keyNode, what: "a key") else { continue }
+      guard allowed.contains(key) else {
+        var notes: [String] = []
+        if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
+        notes.append("\(what) has: \(allowed.joined(separator: ", "))")
+        error(keyNode, "unknown key '\(key)' in \(what)", notes: notes)
+        continue
+      }
+      members[key] = value
+    }
+    return members
+  }
+
+  /// An object of string values, in the file's order (header and fields).
+  private mutating func fields(_ node: Node, what: String) -> [TimelineField]? {
+    guard let mapping = node.mapping else {
+      error(node, "\(what) must be an object of strings, not \(Self.describe(node))")
+      return nil
+    }
+    var fields: [TimelineField] = []
+    var valid = true
+    for (keyNode, valueNode) in mapping {
+      guard let key = string(keyNode, what: "a key in \(what)") else {
+        valid = false
+        continue
+      }
+      guard let value = string(valueNode, what: "'\(key)' in \(what)") else {
+        valid = false
+        continue
+      }
+      fields.append(TimelineField(key, value))
+    }
+    return valid ? fields : nil
+  }
+
+  /// A JSON string: a scalar in double quotes.
+  private mutating func string(_ node: Node, what: String) -> String? {
+    guard let scalar = node.scalar, scalar.style == .doubleQuoted else {
+      error(node, "\(what) must be a string, not \(Self.describe(node))", notes: ["JSON strings are in double quotes"])
+      return nil
+    }
+    return scalar.string
+  }
+
+  /// `'5'`, `an object`, `an array` for messages.
+  static func describe(_ node: Node) -> String {
+    if let scalar = node.scalar { return "'\(scalar.string)'" }
+    if node.mapping != nil { return "an object" }
+    if node.sequence != nil { return "an array" }
+    return "an alias"
+  }
+
+  /// The position and text of a Yams parse error.
+  static func describe(_ error: YamlError, in text: String) -> (line: Int, column: Int, message: String) {
+    func joined(_ context: YamlError.Context?, _ problem: String) -> String {
+      [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
+    }
+    switch error {
+    case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
+      return (mark.line, mark.column, joined(context, problem))
+    case .composer(let context, let problem, let mark, _):
+      return (mark.line, mark.column, joined(context, problem))
+    case .reader(let problem, let offset, _, _):
+      // `offset` counts characters from the start of the text.
+      guard let offset, offset <= text.count else { return (1, 1, problem) }
+      let before = text.prefix(offset)
+      let line = before.reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
+      let lineStart = before.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }).map { before.index(after: $0) } ?? before.startIndex
+      return (line, before[lineStart...].unicodeScalars.count + 1, problem)
+    default:
+      return (1, 1, "\(error)")
+    }
+  }
+}
+
+/// JSON text rewritten where libyaml (a YAML 1.1 reader) would read it
+/// differently from JSON, with the positions of every rewrite so that the
+/// positions Yams reports map back to the file's own lines and columns.
+///
+/// Inside strings only:
+/// - raw U+007F–U+009F, U+2028, U+2029, U+FFFE and U+FFFF become `\uXXXX`
+///   escapes (libyaml rejects the control characters, reads U+0085 as a line
+///   break folded into a space, and counts U+2028 and U+2029 as line breaks);
+/// - a surrogate-pair escape (`\ud83d\ude00`, as JSON writers spell characters
+///   beyond U+FFFF) becomes one `\UXXXXXXXX` escape, because libyaml rejects
+///   surrogates.
+///
+/// Lines are never added or removed, so only columns move.
+struct LibYAMLCompatibleJSON {
+  /// One replaced run of scalars on a line (1-based columns).
+  struct Rewrite {
+    var originalColumn: Int
+    var originalLength: Int
+    var newColumn: Int
+    var newLength: Int
+  }
+
+  let text: String
+  /// The rewrites of each line, left to right, by 1-based line number.
+  private(set) var rewrites: [Int: [Rewrite]] = [:]
+
+  init(_ original: String) {
+    let scalars = Array(original.unicodeScalars)
+    var output = String.UnicodeScalarView()
+    var line = 1
+    var originalColumn = 1
+    var newColumn = 1
+    var inString = false
+    var index = 0
+    var rewrites: [Int: [Rewrite]] = [:]
+
+    func emit(_ replacement: String, replacing count: Int) {
+      let newScalars = replacement.unicodeScalars
+      if count != 1 || newScalars.count != 1 {
+        rewrites[line, default: []].append(
+          Rewrite(originalColumn: originalColumn, originalLength: count, newColumn: newColumn, newLength: newScalars.count))
+      }
+      output.append(contentsOf: newScalars)
+      originalColumn += count
+      newColumn += newScalars.count
+      index += count
+    }
+
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == "\n" {
+        output.append(scalar)
+        index += 1
+        line += 1
+        originalColumn = 1
+        newColumn = 1
+        continue
+      }
+      if !inString {
+        if scalar == "\"" { inString = true }
+        emit(String(scalar), replacing: 1)
+      } else if scalar == "\"" {
+        inString = false
+        emit(String(scalar), replacing: 1)
+      } else if scalar == "\\" {
+        if let codePoint = Self.surrogatePair(scalars, at: index) {
+          emit("\\U" + Self.hex(codePoint, digits: 8), replacing: 12)
+        } else {
+          // Keep an escape pair together so that `\"` does not end the string.
+          emit(String(scalar), replacing: 1)
+          if index < scalars.count, scalars[index] != "\n" { emit(String(scalars[index]), replacing: 1) }
+        }
+      } else if (0x7F...0x9F).contains(scalar.value) || [0x2028, 0x2029, 0xFFFE, 0xFFFF].contains(scalar.value) {
+        emit("\\u" + Self.hex(scalar.value, digits: 4), replacing: 1)
+      } else {
+        emit(String(scalar), replacing: 1)
+      }
+    }
+    self.text = String(output)
+    self.rewrites = rewrites
+  }
+
+  /// The file's position for a position in `text`; a position inside a
+  /// rewritten run maps to the run's start.
+  func originalPosition(line: Int, column: Int) -> (line: Int, column: Int) {
+    var shift = 0
+    for rewrite in rewrites[line] ?? [] {
+      if column >= rewrite.newColumn + rewrite.newLength {
+        shift += rewrite.originalLength - rewrite.newLength
+      } else if column >= rewrite.newColumn {
+        return (line, rewrite.originalColumn)
+      } else {
+        break
+      }
+    }
+    return (line, column + shift)
+  }
+
+  /// The code point of `\uD8xx\uDCxx` at `index`, when that is what is there.
+  private static func surrogatePair(_ scalars: [Unicode.Scalar], at index: Int) -> UInt32? {
+    func unit(at start: Int) -> UInt32? {
+      guard start + 6 <= scalars.count, scalars[start] == "\\", scalars[start + 1] == "u" else { return nil }
+      let digits = String(String.UnicodeScalarView(scalars[(start + 2)..<(start + 6)]))
+      return UInt32(digits, radix: 16)
+    }
+    guard let high = unit(at: index), (0xD800...0xDBFF).contains(high), let low = unit(at: index + 6), (0xDC00...0xDFFF).contains(low)
+    else { return nil }
+    return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+  }
+
+  private static func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+  }
+}
