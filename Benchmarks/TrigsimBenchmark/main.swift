@@ -6,6 +6,11 @@
 // (six medicines, four daily times each, upfront chains over the pending
 // limit, a location reminder, response rules) against the same scenario
 // without it (the baseline, measured in the same run).
+// A third table measures `trigsim verify` of the medicine scenario against its
+// own timeline (a match) and against a copy with every region entry moved by
+// 1 ms (one difference per visit), with `trigsim run` of the same scenario as
+// the baseline in the same run. A fourth runs `trigsim test` over the
+// repository's scenarios/ folder with --jobs 1 (the baseline) and --jobs 2.
 //
 //   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR]
 //
@@ -32,7 +37,8 @@ func monotonicSeconds() -> Double {
 }
 
 /// Runs `arguments` with stdout to /dev/null; returns wall time and peak RSS.
-func measure(_ arguments: [String]) -> Measurement {
+/// The command must exit with `expectedStatus`.
+func measure(_ arguments: [String], expectedStatus: Int32 = 0) -> Measurement {
   var pid: pid_t = 0
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
@@ -48,12 +54,15 @@ func measure(_ arguments: [String]) -> Measurement {
   wait4(pid, &status, 0, &usage)
   let elapsed = monotonicSeconds() - started
   posix_spawn_file_actions_destroy(&actions)
-  guard status == 0 else { fatalError("\(arguments.joined(separator: " ")) exited with status \(status)") }
+  let exitStatus = (status >> 8) & 0xff
+  guard exitStatus == expectedStatus && (status & 0x7f) == 0 else {
+    fatalError("\(arguments.joined(separator: " ")) exited with status \(exitStatus), expected \(expectedStatus)")
+  }
   return Measurement(seconds: elapsed, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
 }
 
-func median(_ runs: Int, _ arguments: [String]) -> Measurement {
-  let results = (0..<runs).map { _ in measure(arguments) }
+func median(_ runs: Int, _ arguments: [String], expectedStatus: Int32 = 0) -> Measurement {
+  let results = (0..<runs).map { _ in measure(arguments, expectedStatus: expectedStatus) }
   let times = results.map(\.seconds).sorted()
   return Measurement(seconds: times[times.count / 2], peakResidentBytes: results.map(\.peakResidentBytes).max()!)
 }
@@ -183,4 +192,68 @@ for days in dayCounts {
   print(String(
     format: "| %d days | %.3f | %.3f | %.2f× | %d | %.1f |", days, plain.seconds, withApp.seconds, withApp.seconds / plain.seconds, lines,
     Double(withApp.peakResidentBytes) / 1_048_576))
+}
+
+// MARK: - Verify
+
+print("")
+print("verify: median of \(runs) runs; baseline = `trigsim run` of the same medicine scenario, in the same run")
+print("| track | timeline lines | run s | verify, match s | verify / run | entries shifted | verify, differs s | differs / run |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for days in dayCounts {
+  let appPath = "\(workDirectory)/benchmark-\(days)d-medicines.yaml"
+  let expectedPath = "\(workDirectory)/benchmark-\(days)d-medicines.timeline"
+  let shiftedPath = "\(workDirectory)/benchmark-\(days)d-shifted.timeline"
+  let verifyPath = "\(workDirectory)/benchmark-\(days)d-verify.yaml"
+  let verifyShiftedPath = "\(workDirectory)/benchmark-\(days)d-verify-shifted.yaml"
+  let appText = try String(contentsOfFile: appPath, encoding: .utf8)
+  try (appText + "expect: \(expectedPath)\n").write(toFile: verifyPath, atomically: true, encoding: .utf8)
+  try (appText + "expect: \(shiftedPath)\n").write(toFile: verifyShiftedPath, atomically: true, encoding: .utf8)
+  // Every `enter`, and every entry at the same instant, one millisecond later
+  // in the expected copy (order stays valid: instants are whole milliseconds).
+  let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
+  let rawLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+  let enterStamps = Set(rawLines.filter { $0.contains(" enter       ") }.compactMap { $0.split(separator: " ").first })
+  var shifted = 0
+  let lines = rawLines.map { line -> String in
+    guard !line.hasPrefix("#"), let space = line.firstIndex(of: " "), enterStamps.contains(line[..<space]) else { return String(line) }
+    var bytes = Array(line[..<space].utf8)
+    func digits(_ offset: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 * 10 + Int(bytes[offset + $1] - 48) } }
+    // 2026-03-01T19:11:10.974+01:00: hours at 11, minutes 14, seconds 17, milliseconds 20.
+    let total = ((digits(11, 2) * 60 + digits(14, 2)) * 60 + digits(17, 2)) * 1000 + digits(20, 3) + 1
+    guard total < 86_400_000 else { return String(line) }
+    for (offset, count, value) in [(11, 2, total / 3_600_000), (14, 2, total / 60_000 % 60), (17, 2, total / 1000 % 60), (20, 3, total % 1000)] {
+      var rest = value
+      for index in stride(from: offset + count - 1, through: offset, by: -1) {
+        bytes[index] = UInt8(48 + rest % 10)
+        rest /= 10
+      }
+    }
+    if line.contains(" enter       ") { shifted += 1 }
+    return String(decoding: bytes, as: UTF8.self) + line[space...]
+  }
+  try lines.joined(separator: "\n").write(toFile: shiftedPath, atomically: true, encoding: .utf8)
+  let run = median(runs, [trigsim, "run", appPath, "--output", "\(workDirectory)/benchmark-\(days)d-rerun.timeline"])
+  let match = median(runs, [trigsim, "verify", verifyPath])
+  let differs = median(runs, [trigsim, "verify", verifyShiftedPath], expectedStatus: 1)
+  print(String(
+    format: "| %d days | %d | %.3f | %.3f | %.2f× | %d | %.3f | %.2f× |", days, expected.split(separator: "\n").count, run.seconds, match.seconds,
+    match.seconds / run.seconds, shifted, differs.seconds, differs.seconds / run.seconds))
+}
+
+// MARK: - Batches
+
+let repositoryScenarios = productsFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scenarios").path
+if FileManager.default.fileExists(atPath: repositoryScenarios) {
+  print("")
+  print("test: median of \(runs) runs over \(repositoryScenarios); baseline = --jobs 1, in the same run")
+  print("| jobs | seconds | speed-up over --jobs 1 |")
+  print("|---:|---:|---:|")
+  let single = median(runs, [trigsim, "test", repositoryScenarios, "--jobs", "1"])
+  print(String(format: "| 1 | %.3f | 1.00× |", single.seconds))
+  let cores = ProcessInfo.processInfo.activeProcessorCount
+  for jobs in [2, cores].filter({ $0 > 1 }).reduce(into: [Int](), { if !$0.contains($1) { $0.append($1) } }) {
+    let parallel = median(runs, [trigsim, "test", repositoryScenarios, "--jobs", String(jobs)])
+    print(String(format: "| %d | %.3f | %.2f× |", jobs, parallel.seconds, single.seconds / parallel.seconds))
+  }
 }

@@ -2,6 +2,16 @@ import Foundation
 
 /// Whole-file writes that never leave a partial file behind.
 package enum AtomicFile {
+  private static let counterLock = NSLock()
+  nonisolated(unsafe) private static var writes = 0
+
+  private static func nextWriteNumber() -> Int {
+    counterLock.lock()
+    defer { counterLock.unlock() }
+    writes += 1
+    return writes
+  }
+
   package struct WriteError: LocalizedError {
     package var errorDescription: String?
   }
@@ -15,7 +25,8 @@ package enum AtomicFile {
     guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw WriteError(errorDescription: "the folder '\(folder.path)' does not exist")
     }
-    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).trigsim-\(getpid()).tmp")
+    // Unique per write, so parallel writes of the same file (two scenarios naming one expected timeline) never share a temporary file.
+    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).trigsim-\(getpid())-\(nextWriteNumber()).tmp")
     guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
       throw WriteError(errorDescription: "cannot create a file in '\(folder.path)'")
     }

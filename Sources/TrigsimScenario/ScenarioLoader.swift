@@ -108,6 +108,8 @@ final class ScenarioReader {
   var medicineIDs: [String] = []
   /// The `expect:` and `assert:` sections.
   var checks: ScenarioChecks?
+  /// `expect: none` was written.
+  var expectsNothing = false
 
   init(document: YAMLDocument, baseDirectory: String) {
     self.document = document
@@ -342,6 +344,11 @@ final class ScenarioReader {
       guard let fields = document.mapping(item, what: "a region", keys: ["id", "center", "radius", "polygon"]) else { continue }
       guard let idNode = fields["id"], let id = document.string(idNode, what: "region id"), !id.isEmpty else {
         document.error(item, "a region needs an 'id'")
+        continue
+      }
+      if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || id.contains(": ") {
+        document.error(idNode, "region id '\(id)' must not contain line breaks, control characters or ': '",
+                       notes: ["the id names a header line of the timeline ('# region ID: shape'); choose a plain name"])
         continue
       }
       if regionIDs.contains(id) {

@@ -39,6 +39,9 @@ extension ScenarioReader {
     if let node = top["assert"], let list = document.sequence(node, what: "'assert'") {
       checks.assertions = list.compactMap(readAssertion)
     }
+    if let expectNode = top["expect"], expectsNothing, top["assert"] == nil {
+      document.error(expectNode, "'expect: none' without 'assert:' checks nothing", notes: ["name an expected timeline, or add assertions under 'assert:'"])
+    }
     return checks
   }
 
@@ -89,7 +92,10 @@ extension ScenarioReader {
 
   /// The expected file's path, or nil for `none`.
   private func expectedFile(_ file: String, at node: Node) -> String? {
-    if file == "none" { return nil }
+    if file == "none" {
+      expectsNothing = true
+      return nil
+    }
     if file.isEmpty {
       document.error(node, "the expected timeline file name is empty", notes: ["name a .timeline or .json file beside the scenario, or write 'none' to check assertions only"])
       return nil
@@ -163,12 +169,13 @@ extension ScenarioReader {
     switch scope {
     case .geofence: return (notifications + regionIDs).sorted()
     case .kind(.enter), .kind(.exit): return regionIDs.sorted()
-    case .kind(.medicine): return medicineIDs.sorted()
-    case .kind(let kind):
-      switch kind {
-      case .scheduled, .replaced, .rescheduled, .fired, .removed, .dropped, .action, .cleared, .suppressed: return notifications
-      default: return nil
-      }
+    case .kind(.medicine): return medicineIDs.map { "medicine_\($0)" }.sorted()
+    case .kind(.app): return ["permission", "state"]
+    case .kind(.gap): return ["track"]
+    case .kind(.timezone): return ([deviceZoneAtStart.identifier] + zoneChanges.map(\.timeZone.identifier)).sorted()
+    case .kind(.scheduled), .kind(.replaced), .kind(.rescheduled), .kind(.fired), .kind(.removed), .kind(.dropped),
+      .kind(.warning), .kind(.action), .kind(.cleared), .kind(.suppressed):
+      return notifications
     }
   }
 
@@ -176,7 +183,10 @@ extension ScenarioReader {
     switch scope {
     case .geofence: "notification or region"
     case .kind(.enter), .kind(.exit): "region"
-    case .kind(.medicine): "medicine"
+    case .kind(.medicine): "medicine (subjects are medicine_{id})"
+    case .kind(.app): "app subject (state or permission)"
+    case .kind(.gap): "gap subject (track)"
+    case .kind(.timezone): "time zone"
     default: "notification"
     }
   }
@@ -306,6 +316,10 @@ extension ScenarioReader {
       let first = document.string(firstNode, what: "'first'").flatMap { selector($0, at: firstNode, what: "selector") }
       let then = document.string(thenNode, what: "'then'").flatMap { selector($0, at: thenNode, what: "selector") }
       guard let first, let then else { return nil }
+      if first == then {
+        document.error(thenNode, "'first' and 'then' pick the same entries, so the order can never hold", notes: ["name two different entries"])
+        return nil
+      }
       return RunAssertion(.order(first: first, then: then), origin: origin)
     }
   }
@@ -357,6 +371,10 @@ extension ScenarioReader {
           return .invalid
         }
         return .window(.daily(from: fromTime, to: toTime))
+      }
+      for (text, node) in [(fromText, fromNode), (toText, toNode)] where Self.timeOfDay(text) == nil && !text.contains("T") && text.contains(":") {
+        document.error(node, "'\(text)' is not a time of day", notes: ["write HH:MM with two digits each, 00:00 to 23:59, e.g. 06:00"])
+        return .invalid
       }
       if fromTime != nil || toTime != nil {
         document.error(fromTime == nil ? fromNode : toNode, "'from' and 'to' must both be times of day or both be instants")

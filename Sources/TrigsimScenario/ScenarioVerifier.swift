@@ -60,13 +60,22 @@ public struct ScenarioVerifier: Sendable {
       return result
     }
     result.expectedPath = expectedPath
+    result.expectedPathFromCommandLine = expectedPathOverride != nil
     let options = file.checks.comparison.overridden(by: overrides)
 
     // Read the expected timeline, if there is one.
     var expected: ExpectedTimeline?
     var unreadable: (any Error)?
     if FileManager.default.fileExists(atPath: expectedPath) {
-      do { expected = try ExpectedTimelineReader().read(path: expectedPath) } catch { unreadable = error }
+      do {
+        expected = try ExpectedTimelineReader().read(path: expectedPath)
+      } catch let error as FileAccessError {
+        // The expected timeline is input too: an unreadable one is bad input, located at the file.
+        unreadable = InputError(Diagnostic(at: InputLocation(file: expectedPath, line: 1, column: 1), "cannot read the expected timeline: \(error.reason)",
+                                           notes: ["record it again with 'trigsim record \(path)', or fix its permissions"]))
+      } catch {
+        unreadable = error
+      }
     }
     if let expected {
       let comparison = TimelineComparison(expected: expected.timeline, actual: report.timeline, options: options)
@@ -151,6 +160,8 @@ public struct ScenarioVerification: Sendable {
   public var recorded: Recording?
   /// The located problems behind an `invalidInput` error (scenario or expected timeline).
   public var diagnostics: [Diagnostic] = []
+  /// The expected timeline was named on the command line (`run --expect`), not by the scenario.
+  public var expectedPathFromCommandLine = false
 
   public init(scenarioPath: String) { self.scenarioPath = scenarioPath }
 
@@ -191,7 +202,9 @@ public struct ScenarioVerification: Sendable {
       var text = ""
       if missingBaseline, let expectedPath {
         text += "no expected timeline at '\(expectedPath)'\n"
-        text += refusedToRecord
+        text += expectedPathFromCommandLine
+          ? "note: write one with 'trigsim run \(scenarioPath) --output \(expectedPath)' (add '--format json' for a .json file), then review it\n"
+          : refusedToRecord
           ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
           : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
       }

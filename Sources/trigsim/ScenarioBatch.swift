@@ -100,7 +100,15 @@ extension ScenarioVerification {
 /// internal error (70), invalid input (65), unreadable input (66), failed
 /// write (73), failed check (1), success (0).
 func batchExitCode(_ results: [ScenarioVerification]) -> Int32 {
-  let severity: [Int32] = [TrigsimExitCode.internalError, TrigsimExitCode.invalidInput, TrigsimExitCode.cannotReadInput, TrigsimExitCode.cannotWriteOutput, TrigsimExitCode.timelineDiffers]
-  let codes = Set(results.map(\.exitCode))
-  return severity.first { codes.contains($0) } ?? TrigsimExitCode.success
+  results.map(\.exitCode).reduce(TrigsimExitCode.success, moreSerious)
+}
+
+/// The more serious of two exit codes: 70, then 65, 66, 73, 1, 0.
+func moreSerious(_ a: Int32, _ b: Int32) -> Int32 {
+  let severity: [Int32] = [
+    TrigsimExitCode.internalError, TrigsimExitCode.invalidInput, TrigsimExitCode.cannotReadInput, TrigsimExitCode.cannotWriteOutput,
+    TrigsimExitCode.timelineDiffers, TrigsimExitCode.success,
+  ]
+  let rank = { (code: Int32) in severity.firstIndex(of: code) ?? 0 }
+  return rank(a) <= rank(b) ? a : b
 }

@@ -31,7 +31,7 @@ enum ScenarioCollection {
       } else {
         matches = [argument]
       }
-      for path in matches {
+      for path in matches.map(normalized) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
           throw Problem(description: "'\(path)' does not exist")
@@ -48,6 +48,17 @@ enum ScenarioCollection {
     return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
+  /// The path without `.` components and repeated slashes (`./a//b.yaml` is
+  /// `a/b.yaml`), so one file named two ways runs once. `..` is kept: resolving
+  /// it would need the file system (symbolic links).
+  static func normalized(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+    let joined = parts.joined(separator: "/")
+    if absolute { return "/" + joined }
+    return joined.isEmpty ? "." : joined
+  }
+
   /// Every `*.yaml`/`*.yml` under `folder`, as `folder/...` paths.
   static func scenarios(in folder: String) -> [String] {
     guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
@@ -59,8 +70,7 @@ enum ScenarioCollection {
         continue
       }
       guard relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") else { continue }
-      let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-      found.append(base + "/" + relative)
+      found.append(normalized(folder + "/" + relative))
     }
     return found
   }

@@ -66,10 +66,15 @@ struct TestCommand: ParsableCommand {
     output += " (\(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
     FileHandle.standardOutput.write(Data(output.utf8))
 
+    var code = batchExitCode(results.map(\.verification))
     if let junit {
-      try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit)
+      do {
+        try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit)
+      } catch let failure as ExitCode {
+        // A failed report write must not hide a more serious outcome (70, 65, 66).
+        code = moreSerious(code, failure.rawValue)
+      }
     }
-    let code = batchExitCode(results.map(\.verification))
     if code != TrigsimExitCode.success { throw ExitCode(code) }
   }
 

@@ -28,7 +28,12 @@ import TrigsimTestSupport
     return names.sorted()
   }()
 
-  static var recording: Bool { ProcessInfo.processInfo.environment["TRIGSIM_RECORD"] == "1" }
+  /// `TRIGSIM_RECORD=1`, except on CI (the environment variable `CI` set), where baselines are never written.
+  static var recording: Bool {
+    let environment = ProcessInfo.processInfo.environment
+    let onCI = environment["CI"].map { !["", "0", "false", "False", "FALSE"].contains($0) } ?? false
+    return environment["TRIGSIM_RECORD"] == "1" && !onCI
+  }
 
   @Test func everyScenarioHasAnExpectedTimeline() throws {
     #expect(Self.scenarioFiles.count >= 5)

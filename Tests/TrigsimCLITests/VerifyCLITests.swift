@@ -182,6 +182,14 @@ struct Workspace {
     #expect(ignoring.status == 0)
   }
 
+  @Test func anExpectedFileThatIsNotTextIsInvalidInputNamingIt() throws {
+    let workspace = try recordedWalk()
+    try Data([0xFF, 0xFE, 0x00]).write(to: workspace.root.appendingPathComponent("walk.timeline"))
+    let result = try TrigsimBinary.run(["verify", "walk.yaml"], in: workspace.root)
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("walk.timeline:1:1: error: cannot read the expected timeline: the file is not UTF-8 text\n"))
+  }
+
   @Test func aMalformedExpectedFileIsInvalidInputAtItsLine() throws {
     let workspace = try recordedWalk()
     try workspace.edit("walk.timeline", line: "enter       clinic") { $0.replacingOccurrences(of: "enter      ", with: "entered    ") }
@@ -253,9 +261,9 @@ struct Workspace {
     let workspace = try corpus()
     let result = try TrigsimBinary.run(["test", ".", "--jobs", "2"], in: workspace.root)
     #expect(result.status == 1)
-    #expect(result.stdout.hasPrefix("=== FAIL ./fail.yaml: timeline differs: 1 missing, 1 unexpected, 0 shifted\n"))
-    let rows = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("./") }.map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " ") }
-    #expect(rows == ["./fail.yaml FAIL 12", "./more/a.yaml pass 12", "./more/b.yaml pass 12", "./more/c.yaml pass 12", "./pass.yaml pass 12", "./skip.yaml skip -"])
+    #expect(result.stdout.hasPrefix("=== FAIL fail.yaml: timeline differs: 1 missing, 1 unexpected, 0 shifted\n"))
+    let rows = tableRows(result.stdout).map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " ") }
+    #expect(rows == ["fail.yaml FAIL 12", "more/a.yaml pass 12", "more/b.yaml pass 12", "more/c.yaml pass 12", "pass.yaml pass 12", "skip.yaml skip -"])
     #expect(result.stdout.contains("\n4 passed, 1 failed, 0 errors, 1 skipped in "))
   }
 
@@ -264,7 +272,10 @@ struct Workspace {
     try workspace.write("broken.yaml", "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: soon, timezone: UTC }\n")
     let result = try TrigsimBinary.run(["test", "."], in: workspace.root)
     #expect(result.status == 65)
-    #expect(result.stdout.contains("=== ERROR ./broken.yaml: invalid input\n./broken.yaml:2:49: error: clock end 'soon' is not an ISO 8601 date-time"))
+    #expect(result.stdout.contains("=== ERROR broken.yaml: invalid input\nbroken.yaml:2:49: error: clock end 'soon' is not an ISO 8601 date-time"))
+    // A failed JUnit write does not hide the more serious bad input.
+    let unwritable = try TrigsimBinary.run(["test", ".", "--junit", "missing-folder/junit.xml"], in: workspace.root)
+    #expect(unwritable.status == 65)
   }
 
   @Test func junitReportParsesBackWithOneTestcasePerScenarioAndTheDiffAsFailureText() throws {
@@ -278,27 +289,29 @@ struct Workspace {
     let parsed = try JUnitDocument(data)
     #expect(parsed.suites == [JUnitDocument.Suite(name: "trigsim", tests: 6, failures: 1, errors: 0, skipped: 1)])
     #expect(parsed.cases.map(\.name) == ["fail.yaml", "a.yaml", "b.yaml", "c.yaml", "pass.yaml", "skip.yaml"])
-    #expect(parsed.cases.map(\.classname) == [".", "./more", "./more", "./more", ".", "."])
+    #expect(parsed.cases.map(\.classname) == [".", "more", "more", "more", ".", "."])
     let failing = try #require(parsed.cases.first)
     #expect(failing.failureMessage == "timeline differs: 1 missing, 1 unexpected, 0 shifted")
     // The failure text is the diff verify prints.
-    let verify = try TrigsimBinary.run(["verify", "./fail.yaml"], in: workspace.root)
-    #expect(failing.failureText.map { $0 + "./fail.yaml: FAILED: \(failing.failureMessage!)\n" } == verify.stdout)
+    let verify = try TrigsimBinary.run(["verify", "fail.yaml"], in: workspace.root)
+    #expect(failing.failureText.map { $0 + "fail.yaml: FAILED: \(failing.failureMessage!)\n" } == verify.stdout)
     #expect(parsed.cases.last?.skippedMessage?.contains("track file 'absent/track.gpx' is absent") == true)
     #expect(parsed.cases.dropFirst().dropLast().allSatisfy { $0.failureMessage == nil && $0.skippedMessage == nil && $0.time != nil })
   }
 
   @Test func shardsCoverEveryScenarioExactlyOnce() throws {
     let workspace = try corpus()
-    let all = try scenarioRows(try TrigsimBinary.run(["test", "."], in: workspace.root).stdout)
+    let all = tableRows(try TrigsimBinary.run(["test", "."], in: workspace.root).stdout).map { String($0.split(separator: " ")[0]) }
     #expect(all.count == 6)
     for count in 1...4 {
       var seen: [String] = []
       for index in 1...count {
         let result = try TrigsimBinary.run(["test", ".", "--shard", "\(index)/\(count)"], in: workspace.root)
-        seen += try scenarioRows(result.stdout)
+        let names = tableRows(result.stdout).map { String($0.split(separator: " ")[0]) }
+        seen += names
         // The same shard twice gives the same scenarios.
-        #expect(try scenarioRows(TrigsimBinary.run(["test", ".", "--shard", "\(index)/\(count)"], in: workspace.root).stdout) == scenarioRows(result.stdout))
+        let again = try TrigsimBinary.run(["test", ".", "--shard", "\(index)/\(count)"], in: workspace.root)
+        #expect(tableRows(again.stdout).map { String($0.split(separator: " ")[0]) } == names)
       }
       #expect(seen.sorted() == all.sorted(), "shards of \(count)")
     }
@@ -306,15 +319,19 @@ struct Workspace {
     #expect(bad.status == 64)
   }
 
-  func scenarioRows(_ stdout: String) throws -> [String] {
-    stdout.components(separatedBy: "\n").filter { $0.hasPrefix("./") }.map { String($0.split(separator: " ")[0]) }
+  /// The rows of the summary table: the lines between its header and the count line.
+  func tableRows(_ stdout: String) -> [String] {
+    let lines = stdout.components(separatedBy: "\n")
+    guard let header = lines.firstIndex(where: { $0.hasPrefix("scenario ") }) else { return [] }
+    return Array(lines[(header + 1)...].prefix { !$0.isEmpty && !$0.contains(" passed, ") })
   }
 
   @Test func globsAndFilesSelectScenarios() throws {
     let workspace = try corpus()
-    let result = try TrigsimBinary.run(["test", "more/*.yaml", "pass.yaml", "more/a.yaml"], in: workspace.root)
+    // One file named three ways (glob, plain, ./) runs once.
+    let result = try TrigsimBinary.run(["test", "more/*.yaml", "pass.yaml", "./more/a.yaml", "more//a.yaml"], in: workspace.root)
     #expect(result.status == 0)
-    let names = result.stdout.components(separatedBy: "\n").dropFirst().prefix(4).map { String($0.split(separator: " ")[0]) }
+    let names = tableRows(result.stdout).map { String($0.split(separator: " ")[0]) }
     #expect(names == ["more/a.yaml", "more/b.yaml", "more/c.yaml", "pass.yaml"])
     let nothing = try TrigsimBinary.run(["test", "none/*.yaml"], in: workspace.root)
     #expect(nothing.status == 64)

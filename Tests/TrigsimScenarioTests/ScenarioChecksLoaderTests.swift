@@ -35,7 +35,7 @@ import TrigsimTestSupport
     #expect(try checks("").expectedTimelinePath == "dir/walk.timeline")
     #expect(try checks("expect: golden/walk.json").expectedTimelinePath == "dir/golden/walk.json")
     #expect(try checks("expect: /abs/walk.timeline").expectedTimelinePath == "/abs/walk.timeline")
-    #expect(try checks("expect: none").expectedTimelinePath == nil)
+    #expect(try checks("expect: none\nassert:\n  - noPendingLimitDrops: true").expectedTimelinePath == nil)
   }
 
   @Test func expectReadsTolerancesAndFilters() throws {
@@ -146,6 +146,53 @@ import TrigsimTestSupport
         Expected(marker: "7️⃣", message: "'atMost' must be a whole number, not 'many'"),
         Expected(marker: "8️⃣", message: "'noPendingLimitDrops: false' checks nothing"),
         Expected(marker: "9️⃣", message: "an assertion is one 'name: parameters' pair"),
+      ])
+  }
+
+  @Test func selectorsOfEveryKindAreCheckedAgainstTheSubjectsThatKindHas() throws {
+    let loaded = try checks("""
+      assert:
+        - count: { entries: "medicine medicine_met", equals: 1 }
+        - count: { entries: "warning pills", equals: 0 }
+        - count: { entries: "app state", equals: 0 }
+      """)
+    #expect(loaded.assertions.count == 3)
+    assertDiagnostics(Self.header + """
+      assert:
+        - count: { entries: 1️⃣"medicine met", equals: 1 }
+        - count: { entries: 2️⃣"warning pils", atMost: 0 }
+        - count: { entries: 3️⃣"timezone Europe/Berlin", equals: 0 }
+      """, [
+        Expected(marker: "1️⃣", message: "pattern 'met' matches no medicine (subjects are medicine_{id}) in this scenario"),
+        Expected(marker: "2️⃣", message: "pattern 'pils' matches no notification in this scenario", note: "did you mean 'pills'?"),
+        Expected(marker: "3️⃣", message: "pattern 'Europe/Berlin' matches no time zone in this scenario"),
+      ])
+  }
+
+  @Test func checksThatCanNeverHoldOrCheckNothingAreRejected() {
+    assertDiagnostics(Self.header + """
+      expect: 1️⃣none
+      """, [Expected(marker: "1️⃣", message: "'expect: none' without 'assert:' checks nothing")])
+    assertDiagnostics(Self.header + """
+      assert:
+        - order: { first: pills, then: 1️⃣"fired pills" }
+        - nothingFired: { from: 2️⃣"6:00", to: "07:00" }
+      """, [
+        Expected(marker: "1️⃣", message: "'first' and 'then' pick the same entries, so the order can never hold"),
+        Expected(marker: "2️⃣", message: "'6:00' is not a time of day"),
+      ])
+  }
+
+  @Test func regionIdsThatWouldBreakTheTimelineHeaderAreRejected() {
+    assertDiagnostics("""
+      trigsim: 1
+      clock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-29T06:00:00+01:00, timezone: UTC }
+      regions:
+        - { id: 1️⃣"home: flat 2", center: [55.6761, 12.5683] }
+        - { id: 2️⃣"home\\nflat", center: [55.6761, 12.5683] }
+      """, [
+        Expected(marker: "1️⃣", message: "region id 'home: flat 2' must not contain line breaks, control characters or ': '"),
+        Expected(marker: "2️⃣", message: "region id 'home\nflat' must not contain line breaks, control characters or ': '"),
       ])
   }
 

@@ -41,8 +41,12 @@ public struct ComparisonOptions: Sendable {
 /// Instant tolerances: a global one and one per selector.
 ///
 /// The tolerance for an entry is that of the most specific selector that
-/// matches it (`fired medicine_*` before `fired` before `geofence`), else the
-/// global one, else zero. A later rule for the same selector replaces an earlier one.
+/// matches it (`fired medicine_met_reminder_0` before `fired medicine_met_*`
+/// before `fired medicine_*` before `fired` before `geofence`; see
+/// `EntrySelector.specificity`), else the global one, else zero. When equally
+/// specific selectors match, the smallest tolerance applies, so the result
+/// never depends on the order rules are written in. A later rule for the same
+/// selector replaces an earlier one.
 /// Bounds are inclusive: with `2s`, an entry 2000 ms away matches and one 2001 ms away does not.
 public struct TimeTolerance: Sendable {
   public var global: SimulationDuration?
@@ -56,10 +60,16 @@ public struct TimeTolerance: Sendable {
   }
 
   public func tolerance(for entry: TimelineEntry) -> SimulationDuration {
-    var best: (specificity: Int, duration: SimulationDuration)?
+    var best: (specificity: (Int, Int, Int), duration: SimulationDuration)?
     for rule in rules where rule.selector.matches(entry) {
       let specificity = rule.selector.specificity
-      if best == nil || specificity > best!.specificity { best = (specificity, rule.duration) }
+      if let current = best {
+        if specificity > current.specificity || (specificity == current.specificity && rule.duration < current.duration) {
+          best = (specificity, rule.duration)
+        }
+      } else {
+        best = (specificity, rule.duration)
+      }
     }
     return best?.duration ?? global ?? .zero
   }

@@ -46,10 +46,16 @@ public struct EntrySelector: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// How specific the selector is, for picking the one tolerance that applies:
-  /// a subject pattern beats none, and a kind beats `geofence`.
-  var specificity: Int {
-    (subject == nil ? 0 : 2) + (scope == .geofence ? 0 : 1)
+  /// How specific the selector is, for picking the one tolerance that applies,
+  /// compared in this order: an exact subject beats a glob, which beats none;
+  /// among globs, more literal characters beat fewer (`medicine_met_*` beats
+  /// `medicine_*`); then a kind beats `geofence`.
+  var specificity: (subject: Int, literals: Int, scope: Int) {
+    let scopeRank = scope == .geofence ? 0 : 1
+    guard let subject else { return (0, 0, scopeRank) }
+    let literals = subject.text.count { $0 != "*" && $0 != "?" }
+    let isGlob = subject.text.contains { $0 == "*" || $0 == "?" }
+    return (isGlob ? 1 : 2, literals, scopeRank)
   }
 
   public var description: String {

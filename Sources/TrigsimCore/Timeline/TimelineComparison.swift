@@ -1,14 +1,15 @@
 /// An expected timeline compared with an actual one, entry by entry.
 ///
 /// Entries are paired in four passes, each over what the previous left unpaired:
-/// 1. **Match**: same kind, subject and compared fields, and instants no
+/// 1. **Match**: same kind, subject, UTC offset and compared fields, and instants no
 ///    further apart than the entry's tolerance. Within one such group the
 ///    earliest unpaired expected entry takes the earliest actual entry in reach,
 ///    which pairs as many as any pairing can.
 /// 2. **Shifted**: same kind, subject and fields, instants further apart than
 ///    the tolerance; paired in time order within the group.
 /// 3. **Changed**: same kind and subject, instants within tolerance, fields
-///    differ (a title edited, a `next` that moved).
+///    differ (a title edited, a `next` that moved) or the UTC offset differs
+///    (the device was in another time zone; named `offset`).
 /// 4. What is left is **missing** (expected only) or **unexpected** (actual only).
 ///
 /// Entries matched at the same instant on both sides must also keep their
@@ -50,19 +51,23 @@ public struct TimelineComparison: Sendable {
 
   // MARK: - Header
 
+  /// Header lines are compared per key, in order: the n-th line with a key
+  /// on one side against the n-th line with that key on the other.
   private mutating func compareHeaders() {
     let expectedHeader = expected.header.filter { options.comparesHeader($0.key) }
     let actualHeader = actual.header.filter { options.comparesHeader($0.key) }
-    // Header keys are unique in practice; pair by key, keeping the expected order, then the actual-only keys.
-    var seen: Set<String> = []
-    for field in expectedHeader where seen.insert(field.key).inserted {
-      let actualValue = actualHeader.first { $0.key == field.key }?.value
-      if actualValue != field.value {
-        headerDifferences.append(HeaderDifference(key: field.key, expected: field.value, actual: actualValue))
+    var keys: [String] = []
+    for field in expectedHeader + actualHeader where !keys.contains(field.key) { keys.append(field.key) }
+    for key in keys {
+      let expectedValues = expectedHeader.filter { $0.key == key }.map(\.value)
+      let actualValues = actualHeader.filter { $0.key == key }.map(\.value)
+      for index in 0..<max(expectedValues.count, actualValues.count) {
+        let expectedValue = index < expectedValues.count ? expectedValues[index] : nil
+        let actualValue = index < actualValues.count ? actualValues[index] : nil
+        if expectedValue != actualValue {
+          headerDifferences.append(HeaderDifference(key: key, expected: expectedValue, actual: actualValue))
+        }
       }
-    }
-    for field in actualHeader where seen.insert(field.key).inserted {
-      headerDifferences.append(HeaderDifference(key: field.key, expected: nil, actual: field.value))
     }
   }
 
@@ -83,7 +88,7 @@ public struct TimelineComparison: Sendable {
     for entry in timeline.entries {
       let identity = entry.kind.rawValue + "\u{1F}" + entry.subject
       identities.append(identity)
-      var signature = identity
+      var signature = identity + "\u{1F}" + String(entry.utcOffsetSeconds)
       for field in options.comparedFields(of: entry) { signature += "\u{1F}" + field.key + "\u{1E}" + field.value }
       signatures.append(signature)
     }
@@ -157,6 +162,7 @@ public struct TimelineComparison: Sendable {
       let expectedFields = options.comparedFields(of: left.entries[e])
       let actualFields = options.comparedFields(of: right.entries[a])
       var keys: [String] = []
+      if left.entries[e].utcOffsetSeconds != right.entries[a].utcOffsetSeconds { keys.append("offset") }
       for field in expectedFields where !actualFields.contains(field) && !keys.contains(field.key) { keys.append(field.key) }
       for field in actualFields where !expectedFields.contains(field) && !keys.contains(field.key) { keys.append(field.key) }
       pairKind[e] = .some(.changed(fields: keys))

@@ -79,6 +79,35 @@ private func options(tolerance: [(String, Int64)] = [], global: Int64? = nil) ->
     #expect(rules.tolerance.tolerance(for: walk.entries[0]) == SimulationDuration(milliseconds: 60_000))  // scheduled pills
   }
 
+  @Test func anExactNameBeatsAGlobWhateverTheOrderTheRulesAreWrittenIn() {
+    // `fired p*` (10 min) and `fired pickup` (0 s) both match the pickup fire: the exact name decides, in either order.
+    for rules in [[("fired p*", 600_000), ("fired pickup", 0)], [("fired pickup", 0), ("fired p*", 600_000)]] {
+      let tolerance = options(tolerance: rules.map { ($0.0, Int64($0.1)) }).tolerance
+      #expect(tolerance.tolerance(for: walk.entries[4]) == .zero, "\(rules)")
+      #expect(tolerance.tolerance(for: walk.entries[5]) == .minutes(10), "\(rules)")  // fired pills: only the glob matches
+    }
+    // Among globs, more literal characters win; equally specific rules give the smaller tolerance.
+    let globs = options(tolerance: [("fired p*", 100), ("fired pick*", 50_000), ("fired pi*", 7)]).tolerance
+    #expect(globs.tolerance(for: walk.entries[4]) == SimulationDuration(milliseconds: 50_000))
+    let ties = options(tolerance: [("fired pick??", 900), ("fired pi?kup", 300)]).tolerance
+    #expect(ties.tolerance(for: walk.entries[4]) == SimulationDuration(milliseconds: 300))
+  }
+
+  @Test func anotherUTCOffsetAtTheSameInstantIsAChange() {
+    // The pills fire at the same instant, but the device is two hours further east.
+    var actual = walk
+    actual.entries[5].utcOffsetSeconds = 3 * 3600
+    let comparison = TimelineComparison(expected: walk, actual: actual, options: options(global: 60_000))
+    #expect(comparison.differences.map(\.kind) == [.changed(fields: ["offset"])])
+  }
+
+  @Test func repeatedHeaderKeysAreComparedLineByLine() {
+    var actual = walk
+    actual.header.append(TimelineField("time zone", "UTC"))
+    let comparison = TimelineComparison(expected: walk, actual: actual)
+    #expect(comparison.headerDifferences == [HeaderDifference(key: "time zone", expected: nil, actual: "UTC")])
+  }
+
   @Test func missingAndUnexpectedEntriesAreCountedAndPlacedWhereTheyBelong() {
     var actual = walk
     actual.entries.remove(at: 4)  // pickup did not fire
