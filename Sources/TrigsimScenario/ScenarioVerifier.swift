@@ -40,6 +40,14 @@ public struct ScenarioVerifier: Sendable {
   /// Whether baselines may be written at all.
   public var mayWrite: Bool { !isCI || force }
 
+  /// Whether an environment is a CI machine's: `CI` is set to anything but an
+  /// empty string, `0` or `false` (GitHub Actions, GitLab CI, Buildkite,
+  /// CircleCI and Travis all set `CI=true`).
+  public static func isCI(_ environment: [String: String]) -> Bool {
+    guard let value = environment["CI"] else { return false }
+    return !["", "0", "false", "False", "FALSE"].contains(value)
+  }
+
   /// Verifies the scenario at `path`. Never throws: every outcome, bad input included, is a `ScenarioVerification`.
   public func verify(path: String) -> ScenarioVerification {
     var result = ScenarioVerification(scenarioPath: path)

@@ -58,8 +58,7 @@ public func assertTimeline(
 public func assertScenario(
   at path: String, record: RecordMode = .none, force: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) -> ScenarioVerification {
-  let environment = ProcessInfo.processInfo.environment["CI"]
-  let isCI = environment.map { !["", "0", "false", "False", "FALSE"].contains($0) } ?? false
+  let isCI = ScenarioVerifier.isCI(ProcessInfo.processInfo.environment)
   let verification = ScenarioVerifier(record: record, isCI: isCI, force: force).verify(path: path)
   switch verification.outcome {
   case .passed, .skipped:

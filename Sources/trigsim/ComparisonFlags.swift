@@ -79,10 +79,5 @@ struct RecordFlags: ParsableArguments {
 
 extension RecordMode: ExpressibleByArgument {}
 
-/// Whether this process runs on CI: the environment variable `CI` is set to
-/// anything but an empty string, `0` or `false` (GitHub Actions, GitLab CI,
-/// Buildkite, CircleCI and Travis all set `CI=true`).
-var runningOnCI: Bool {
-  guard let value = ProcessInfo.processInfo.environment["CI"] else { return false }
-  return !["", "0", "false", "False", "FALSE"].contains(value)
-}
+/// Whether this process runs on CI (see `ScenarioVerifier.isCI`).
+var runningOnCI: Bool { ScenarioVerifier.isCI(ProcessInfo.processInfo.environment) }

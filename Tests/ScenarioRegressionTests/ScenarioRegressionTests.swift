@@ -31,8 +31,7 @@ import TrigsimTestSupport
   /// `TRIGSIM_RECORD=1`, except on CI (the environment variable `CI` set), where baselines are never written.
   static var recording: Bool {
     let environment = ProcessInfo.processInfo.environment
-    let onCI = environment["CI"].map { !["", "0", "false", "False", "FALSE"].contains($0) } ?? false
-    return environment["TRIGSIM_RECORD"] == "1" && !onCI
+    return environment["TRIGSIM_RECORD"] == "1" && !ScenarioVerifier.isCI(environment)
   }
 
   @Test func everyScenarioHasAnExpectedTimeline() throws {
