@@ -226,7 +226,7 @@ extension ScenarioReader {
       }
       let window = readWindow(fields, in: value, required: false)
       let range = readCount(fields, in: value)
-      guard let selector, let range, window != .invalid else { return nil }
+      guard let selector, let range, !window.isInvalid else { return nil }
       return RunAssertion(.count(selector, window: window.value, range: range), origin: origin)
 
     case "nothingFired":
@@ -337,19 +337,13 @@ extension ScenarioReader {
     return MedicineID(text)
   }
 
-  enum WindowReading: Equatable {
+  /// A window read from `from`/`to`: none given, given but wrong (reported), or read.
+  enum WindowReading {
     case absent, invalid
     case window(AssertionWindow)
 
     var value: AssertionWindow? { if case .window(let window) = self { window } else { nil } }
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-      switch (lhs, rhs) {
-      case (.absent, .absent), (.invalid, .invalid): true
-      case (.window(let a), .window(let b)): a.description == b.description
-      default: false
-      }
-    }
+    var isInvalid: Bool { if case .invalid = self { true } else { false } }
   }
 
   /// `from`/`to` as two local times of day (`22:00`, every day) or two instants (one span).

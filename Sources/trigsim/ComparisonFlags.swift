@@ -23,6 +23,9 @@ struct ComparisonFlags: ParsableArguments {
 
   func validate() throws { _ = try options() }
 
+  /// Whether any comparison option was given.
+  var isUsed: Bool { !tolerances.isEmpty || !ignoredFields.isEmpty || !ignoredKinds.isEmpty || ignoresHeader }
+
   /// The options, or a `ValidationError` (exit 64) naming the bad value.
   func options() throws -> ComparisonOptions {
     var options = ComparisonOptions()

@@ -76,6 +76,9 @@ struct RunCommand: ParsableCommand {
   @OptionGroup var comparison: ComparisonFlags
 
   func validate() throws {
+    if expect == nil && comparison.isUsed {
+      throw ValidationError("--tolerance, --ignore-field, --ignore-kind and --ignore-header apply to a comparison: add --expect FILE, or use 'trigsim verify'")
+    }
     if summary && (format == .jsonl || format == .csv) {
       throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
     }

@@ -180,6 +180,10 @@ struct Workspace {
     #expect(result.stderr.hasSuffix("walk.yaml: FAILED: timeline differs: 0 missing, 0 unexpected, 0 shifted, 1 changed\n"))
     let ignoring = try TrigsimBinary.run(["run", "walk.yaml", "--expect", "walk.timeline", "--ignore-field", "fired.title"], in: workspace.root)
     #expect(ignoring.status == 0)
+    // Without --expect there is nothing to compare: comparison options are a usage error.
+    let noExpect = try TrigsimBinary.run(["run", "walk.yaml", "--tolerance", "1s"], in: workspace.root)
+    #expect(noExpect.status == 64)
+    #expect(noExpect.stdout.isEmpty)
   }
 
   @Test func anExpectedFileThatIsNotTextIsInvalidInputNamingIt() throws {
