@@ -99,7 +99,7 @@ public struct TimelineComparison: Sendable {
     let left = side(expected)
     let right = side(actual)
     var partnerOfExpected = [Int?](repeating: nil, count: left.entries.count)
-    var partner = [Int?](repeating: nil, count: right.entries.count)
+    var partnerOfActual = [Int?](repeating: nil, count: right.entries.count)
     var pairKind: [Int: TimelineDifference.Kind?] = [:]  // by expected index; nil = matched
 
     func groups(_ side: Side, by key: [String], unpaired: (Int) -> Bool) -> [String: [Int]] {
@@ -124,7 +124,7 @@ public struct TimelineComparison: Sendable {
         let offset = right.entries[a].instant.millisecondsSinceEpoch - left.entries[e].instant.millisecondsSinceEpoch
         if abs(offset) <= tolerance {
           partnerOfExpected[e] = a
-          partner[a] = e
+          partnerOfActual[a] = e
           pairKind[e] = .some(nil)
           if offset != 0 { withinTolerance.append((e, a, SimulationDuration(milliseconds: offset))) }
           i += 1
@@ -141,14 +141,14 @@ public struct TimelineComparison: Sendable {
       unpairedActual += actualIndices[j...]
       for (e, a) in zip(unpairedExpected, unpairedActual) {
         partnerOfExpected[e] = a
-        partner[a] = e
+        partnerOfActual[a] = e
         let offset = right.entries[a].instant.millisecondsSinceEpoch - left.entries[e].instant.millisecondsSinceEpoch
         pairKind[e] = .some(.shifted(by: SimulationDuration(milliseconds: offset)))
       }
     }
 
     // 3. Changed: same kind and subject, instants within tolerance, fields differ.
-    let leftoverActual = groups(right, by: right.identities) { partner[$0] == nil }
+    let leftoverActual = groups(right, by: right.identities) { partnerOfActual[$0] == nil }
     var takenActual: Set<Int> = []
     for e in left.entries.indices where left.compared[e] && partnerOfExpected[e] == nil {
       guard let candidates = leftoverActual[left.identities[e]] else { continue }
@@ -158,7 +158,7 @@ public struct TimelineComparison: Sendable {
       else { continue }
       takenActual.insert(a)
       partnerOfExpected[e] = a
-      partner[a] = e
+      partnerOfActual[a] = e
       let expectedFields = options.comparedFields(of: left.entries[e])
       let actualFields = options.comparedFields(of: right.entries[a])
       var keys: [String] = []
@@ -186,7 +186,7 @@ public struct TimelineComparison: Sendable {
     // missing entry after the actual partner of the expected entry before it.
     var keyed: [(key: (Int, Int, Int), row: Row)] = []
     for a in right.entries.indices where right.compared[a] {
-      if let e = partner[a] {
+      if let e = partnerOfActual[a] {
         let difference = pairKind[e].flatMap { $0 }.map { TimelineDifference(kind: $0, expectedIndex: e, actualIndex: a) }
         keyed.append(((a, 0, e), Row(difference: difference, expectedIndex: e, actualIndex: a)))
       } else {
