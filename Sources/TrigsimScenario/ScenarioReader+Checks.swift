@@ -130,16 +130,7 @@ extension ScenarioReader {
   /// A pattern that matches nothing the scenario can produce is an error (likely a typo).
   func selector(_ text: String, at node: Node, what: String) -> EntrySelector? {
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
-    let selector: EntrySelector?
-    switch words.count {
-    case 1 where !EntrySelector.scopeWords.contains(String(words[0])):
-      selector = EntrySelector(.kind(.fired), subject: IdentifierPattern(String(words[0])))
-    case 1, 2:
-      selector = EntrySelector(parsing: text)
-    default:
-      selector = nil
-    }
-    guard let selector else {
+    guard let selector = EntrySelector(parsing: text) else {
       var notes = ["write 'KIND PATTERN' such as 'fired medicine_1_*' or 'enter home', a kind alone, or a notification pattern alone (meaning 'fired PATTERN')"]
       if let word = words.first, let suggestion = NameSuggestion.closest(to: String(word), among: EntrySelector.scopeWords) {
         notes.insert("did you mean '\(suggestion)'?", at: 0)

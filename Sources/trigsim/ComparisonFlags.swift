@@ -40,10 +40,7 @@ struct ComparisonFlags: ParsableArguments {
           options.tolerance.global = duration
           continue
         }
-        let words = selectorText.split(separator: " ")
-        let selector = words.count == 1 && !EntrySelector.scopeWords.contains(selectorText)
-          ? EntrySelector(.kind(.fired), subject: IdentifierPattern(selectorText)) : EntrySelector(parsing: selectorText)
-        guard let selector else {
+        guard let selector = EntrySelector(parsing: selectorText) else {
           throw ValidationError("--tolerance '\(text)': '\(selectorText)' is not a selector (write a kind such as 'enter', 'geofence', or 'KIND PATTERN')")
         }
         options.tolerance.set(duration, for: selector)

@@ -9,6 +9,11 @@ struct TimedVerification: Sendable {
   var seconds: Double
 }
 
+extension Duration {
+  /// The duration in seconds, for tables and JUnit `time` attributes.
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
 /// Runs scenarios on a fixed number of worker threads and returns the
 /// results in the order of `paths`, whatever order they finish in.
 ///
@@ -26,9 +31,7 @@ enum ScenarioBatch {
           let clock = ContinuousClock()
           let start = clock.now
           let verification = verifier.verify(path: paths[index])
-          let elapsed = start.duration(to: clock.now)
-          let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-          results.store(TimedVerification(verification: verification, seconds: seconds), at: index)
+          results.store(TimedVerification(verification: verification, seconds: start.duration(to: clock.now).seconds), at: index)
         }
         group.leave()
       }

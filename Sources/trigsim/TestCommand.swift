@@ -43,8 +43,7 @@ struct TestCommand: ParsableCommand {
     let clock = ContinuousClock()
     let start = clock.now
     let results = ScenarioBatch.run(files, jobs: jobs, verifier: verifier)
-    let elapsed = start.duration(to: clock.now)
-    let totalSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let totalSeconds = start.duration(to: clock.now).seconds
 
     var output = ""
     for result in results {
@@ -58,9 +57,13 @@ struct TestCommand: ParsableCommand {
       }
     }
     output += Self.table(results)
-    let count = { (word: String) in results.count { $0.verification.resultWord == word } }
-    let recorded = count("recorded") + count("rewritten")
-    output += "\(count("pass") + recorded) passed, \(count("FAIL")) failed, \(count("ERROR")) errors, \(count("skip")) skipped"
+    let outcomes = results.map(\.verification.outcome)
+    let passed = outcomes.count { $0 == .passed }
+    let failed = outcomes.count { $0 == .failed }
+    let errors = outcomes.count { if case .error = $0 { true } else { false } }
+    let skipped = outcomes.count { if case .skipped = $0 { true } else { false } }
+    let recorded = results.count { $0.verification.recorded == .created || $0.verification.recorded == .rewritten }
+    output += "\(passed) passed, \(failed) failed, \(errors) errors, \(skipped) skipped"
     if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
     output += " in \(String(format: "%.2f", totalSeconds))s"
     output += " (\(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"

@@ -1,5 +1,6 @@
 /// Picks timeline entries by kind and subject: `fired`, `fired medicine_1_*`,
-/// `enter home`, or `geofence` (every entry a region crossing causes).
+/// `enter home`, `geofence` (every entry a region crossing causes), or a bare
+/// notification pattern `medicine_1_*` (short for `fired medicine_1_*`).
 ///
 /// Tolerances and assertions use the same selectors, so one spelling works everywhere.
 public struct EntrySelector: Hashable, Sendable, CustomStringConvertible {
@@ -21,18 +22,23 @@ public struct EntrySelector: Hashable, Sendable, CustomStringConvertible {
     self.subject = subject
   }
 
-  /// Reads `KIND [PATTERN]` or `geofence [PATTERN]`; nil when the first word names no kind.
+  /// Reads `KIND [PATTERN]`, `geofence [PATTERN]`, or a bare `PATTERN`
+  /// meaning `fired PATTERN` (a single word that names no kind); nil for
+  /// anything else (an unknown first word followed by a pattern, three words).
   public init?(parsing text: String) {
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
     guard (1...2).contains(words.count) else { return nil }
-    if words[0] == "geofence" {
-      scope = .geofence
-    } else if let kind = TimelineEntry.Kind(rawValue: String(words[0])) {
-      scope = .kind(kind)
+    let first = String(words[0])
+    let pattern = words.count == 2 ? IdentifierPattern(String(words[1])) : nil
+    if first == "geofence" {
+      self.init(.geofence, subject: pattern)
+    } else if let kind = TimelineEntry.Kind(rawValue: first) {
+      self.init(.kind(kind), subject: pattern)
+    } else if words.count == 1 {
+      self.init(.kind(.fired), subject: IdentifierPattern(first))
     } else {
       return nil
     }
-    subject = words.count == 2 ? IdentifierPattern(String(words[1])) : nil
   }
 
   /// The words a selector may start with: every entry kind, then `geofence`.

@@ -191,6 +191,15 @@ private func options(tolerance: [(String, Int64)] = [], global: Int64? = nil) ->
     #expect(report.contains("@@ expected line 8, actual line 8 @@"))
   }
 
+  @Test func selectorsParseKindsPatternsAndTheBarePatternShorthand() {
+    #expect(EntrySelector(parsing: "enter home") == EntrySelector(.kind(.enter), subject: IdentifierPattern("home")))
+    #expect(EntrySelector(parsing: "geofence") == EntrySelector(.geofence))
+    #expect(EntrySelector(parsing: "fired") == EntrySelector(.kind(.fired)))
+    #expect(EntrySelector(parsing: "medicine_1_*") == EntrySelector(.kind(.fired), subject: IdentifierPattern("medicine_1_*")))
+    #expect(EntrySelector(parsing: "fird pills") == nil)
+    #expect(EntrySelector(parsing: "fired a b") == nil)
+  }
+
   @Test func longestIncreasingRunKeepsTheMostEntriesInOrder() {
     #expect(TimelineComparison.longestIncreasingRun([0, 2, 1, 3]).count == 3)
     #expect(TimelineComparison.longestIncreasingRun([3, 2, 1]).count == 1)
