@@ -296,7 +296,7 @@ final class ScenarioReader {
   func readPlatform(_ node: Node) -> PlatformSettings {
     var settings = PlatformSettings()
     guard let fields = document.mapping(
-      node, what: "'platform'", keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions"])
+      node, what: "'platform'", keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions", "location"])
     else { return settings }
     if let value = fields["pendingLimit"].flatMap({ document.integer($0, what: "pendingLimit", range: 1...100_000) }) {
       settings.pendingLimit = value
@@ -327,6 +327,7 @@ final class ScenarioReader {
     {
       settings.terminatedActions = value
     }
+    if let node = fields["location"], let profile = readLocationProfile(node) { settings.location = profile }
     if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {
       if value.milliseconds <= 0 {
         document.error(node, "gapLimit must be longer than zero")
@@ -335,6 +336,64 @@ final class ScenarioReader {
       }
     }
     return settings
+  }
+
+  /// The keys that override a rule of the `ios` location profile.
+  static let locationRuleKeys = [
+    "minimumRadius", "entryMargin", "exitMargin", "dwell", "latency", "assumedAccuracy", "foregroundUpdates",
+    "backgroundUpdates", "latencySpread", "errorCorrelation",
+  ]
+
+  /// `location: ideal`, `location: ios`, or `location: { profile: ios, dwell: 30s, ... }`.
+  func readLocationProfile(_ node: Node) -> LocationProfile? {
+    let profiles: [(String, LocationProfile)] = [("ideal", .ideal), ("ios", .ios(RegionMonitoringRules()))]
+    if node.scalar != nil { return document.choice(node, what: "location profile", profiles) }
+    guard let fields = document.mapping(node, what: "'location'", keys: ["profile"] + Self.locationRuleKeys) else { return nil }
+    guard let profileNode = fields["profile"] else {
+      document.error(node, "missing 'profile' in 'location'", notes: ["write 'location: { profile: ios, dwell: 30s }', or 'location: ideal'"])
+      return nil
+    }
+    guard let profile = document.choice(profileNode, what: "location profile", profiles) else { return nil }
+    guard case .ios(var rules) = profile else {
+      if let key = Self.locationRuleKeys.first(where: { fields[$0] != nil }), let keyNode = fields.keyNodes[key] {
+        document.error(keyNode, "'\(key)' is a rule of the ios profile; the ideal profile has no rules to set",
+                       notes: ["use 'profile: ios' to model region monitoring, or remove '\(key)'"])
+      }
+      return profile
+    }
+    func metres(_ key: String, range: ClosedRange<Double>) -> Double? {
+      guard let node = fields[key], let value = document.double(node, what: key) else { return nil }
+      guard range.contains(value) else {
+        document.error(node, "\(key) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) metres, not \(value)")
+        return nil
+      }
+      return value
+    }
+    func span(_ key: String, allowContinuous: Bool = false) -> SimulationDuration? {
+      guard let node = fields[key] else { return nil }
+      if allowContinuous, node.scalar?.string == "continuous" { return .zero }
+      guard let value = duration(node, what: key) else { return nil }
+      if value.milliseconds > 366 * 86_400_000 {
+        document.error(node, "\(key) must be at most a year, not \(value)")
+        return nil
+      }
+      return value
+    }
+    if let value = metres("minimumRadius", range: 0...100_000) { rules.minimumRadius = value }
+    if let value = metres("entryMargin", range: 0...100_000) { rules.entryMargin = value }
+    if let value = metres("exitMargin", range: 0...100_000) { rules.exitMargin = value }
+    if let value = metres("assumedAccuracy", range: 0...100_000) { rules.assumedAccuracy = value }
+    if let value = span("dwell") { rules.dwell = value }
+    if let value = span("latency") { rules.latency = value }
+    if let value = span("foregroundUpdates", allowContinuous: true) { rules.foregroundInterval = value }
+    if let value = span("backgroundUpdates", allowContinuous: true) { rules.backgroundInterval = value }
+    if let value = span("errorCorrelation") { rules.errorCorrelation = value }
+    if let node = fields["latencySpread"], let value = document.double(node, what: "latencySpread") {
+      if (0...5).contains(value) { rules.latencySpread = value } else {
+        document.error(node, "latencySpread must be between 0 and 5 (the standard deviation of ln latency), not \(value)")
+      }
+    }
+    return .ios(rules)
   }
 
   func readRegions(_ node: Node) -> [MonitoredRegion] {

@@ -159,13 +159,14 @@ extension ScenarioReader {
     let notifications = (notificationIDs + medicineNotificationIDs).sorted()
     switch scope {
     case .geofence: return (notifications + regionIDs).sorted()
-    case .kind(.enter), .kind(.exit): return regionIDs.sorted()
+    case .kind(.enter), .kind(.exit), .kind(.detected), .kind(.undetected): return regionIDs.sorted()
     case .kind(.medicine): return medicineIDs.map { "medicine_\($0)" }.sorted()
-    case .kind(.app): return ["permission", "state"]
+    case .kind(.app): return ["location", "location-accuracy", "permission", "state"]
+    case .kind(.warning): return (notifications + regionIDs).sorted()
     case .kind(.gap): return ["track"]
     case .kind(.timezone): return ([deviceZoneAtStart.identifier] + zoneChanges.map(\.timeZone.identifier)).sorted()
     case .kind(.scheduled), .kind(.replaced), .kind(.rescheduled), .kind(.fired), .kind(.removed), .kind(.dropped),
-      .kind(.warning), .kind(.action), .kind(.cleared), .kind(.suppressed):
+      .kind(.action), .kind(.cleared), .kind(.suppressed):
       return notifications
     }
   }
@@ -173,9 +174,10 @@ extension ScenarioReader {
   private func subjectNoun(for scope: EntrySelector.Scope) -> String {
     switch scope {
     case .geofence: "notification or region"
-    case .kind(.enter), .kind(.exit): "region"
+    case .kind(.enter), .kind(.exit), .kind(.detected), .kind(.undetected): "region"
+    case .kind(.warning): "notification or region"
     case .kind(.medicine): "medicine (subjects are medicine_{id})"
-    case .kind(.app): "app subject (state or permission)"
+    case .kind(.app): "app subject (state, permission, location or location-accuracy)"
     case .kind(.gap): "gap subject (track)"
     case .kind(.timezone): "time zone"
     default: "notification"

@@ -306,14 +306,16 @@ extension ScenarioReader {
   func readAppChanges(_ node: Node) -> [AppChange] {
     guard let list = document.sequence(node, what: "'app'") else { return [] }
     var changes: [AppChange] = []
+    let keys = ["state", "permission", "location", "locationAccuracy"]
     for item in list {
-      guard let fields = document.mapping(item, what: "an app change", keys: ["at", "state", "permission"]) else { continue }
+      guard let fields = document.mapping(item, what: "an app change", keys: ["at"] + keys) else { continue }
       guard let atNode = fields["at"] else {
         document.error(item, "an app change needs 'at'")
         continue
       }
-      guard fields["state"] != nil || fields["permission"] != nil else {
-        document.error(item, "an app change needs 'state' or 'permission'", notes: ["state: foreground|background|terminated; permission: granted|denied"])
+      guard keys.contains(where: { fields[$0] != nil }) else {
+        document.error(item, "an app change needs 'state', 'permission', 'location' or 'locationAccuracy'",
+                       notes: ["state: foreground|background|terminated; permission: granted|denied; location: not-determined|when-in-use|always|denied|restricted; locationAccuracy: precise|approximate"])
         continue
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
@@ -325,6 +327,17 @@ extension ScenarioReader {
       if let node = fields["permission"] {
         guard let permission = document.choice(node, what: "permission", NotificationPermission.allCases.map { ($0.rawValue, $0) }) else { continue }
         change.permission = permission
+      }
+      if let node = fields["location"] {
+        guard let location = document.choice(node, what: "location authorization", LocationAuthorization.allCases.map { ($0.rawValue, $0) })
+        else { continue }
+        change.location = location
+      }
+      if let node = fields["locationAccuracy"] {
+        guard let accuracy = document.choice(
+          node, what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
+        else { continue }
+        change.locationAccuracy = accuracy
       }
       if let last = changes.last, at < last.instant {
         document.error(atNode, "app changes must be in time order", notes: ["this change is before the previous one"])

@@ -6,7 +6,10 @@ struct ScheduledEvent: Comparable {
     case timeZoneChange(Int)
     case appAction(Int)
     case trackGap(since: SimulationInstant, newSegmentAt: SimulationInstant?)
-    case regionCrossing(region: Int, entering: Bool, afterGap: Bool)
+    /// The true path crossed a region's boundary (the world's view).
+    case regionCrossing(region: Int, entering: Bool, afterGap: Bool, visit: Int)
+    /// The device's location service reports on a region (index into the run's pending reports).
+    case deviceReport(Int)
     /// A calendar or interval request's delivery; `token` identifies the
     /// pending request it was computed for, so a replaced or removed request's
     /// stale deliveries are skipped.

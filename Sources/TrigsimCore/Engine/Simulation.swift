@@ -70,7 +70,19 @@ struct SimulationRun {
   /// The regions the device was inside at the first fix (no `enter` is recorded for them).
   var regionsInsideAtFirstFix: [RegionID] = []
   var lastFixInstant: SimulationInstant?
+  var lastFix: TrackSample?
   var visits: [Int]
+
+  // Device: the location service the platform profile provides.
+  var locationService: any LocationService
+  /// Geometric crossings of the segment being replayed, for the location service.
+  var segmentCrossings: [GeometricCrossing] = []
+  var reportBuffer: [DeviceRegionReport] = []
+  /// Reports waiting in the queue, by the index their event carries.
+  var deviceReports: [Int: DeviceRegionReport] = [:]
+  var nextReportIndex = 0
+  /// The report whose detection is being delivered: which visit a location dose belongs to.
+  var locationReportContext: (region: Int, visit: Int, entering: Bool)?
 
   // Medicine-reminder app (see SimulationRun+MedicineApp.swift).
   var app = MedicineAppState()
@@ -78,8 +90,9 @@ struct SimulationRun {
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
 
-  init(_ scenario: Scenario) {
+  init(_ scenario: Scenario, variation: DeviceVariation? = nil) {
     self.scenario = scenario
+    self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
@@ -102,12 +115,19 @@ struct SimulationRun {
       queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
     }
     scheduleMedicineAppEvents()
+    for warning in locationService.regionWarnings {
+      record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
+    }
     if let track = scenario.track {
       try track.readSamples { sample in
         replay(sample)
         handleEvents(notAfter: min(sample.instant, end))
         return sample.instant < end
       }
+    }
+    if let lastFix {
+      locationService.finish(last: lastFix, until: end, into: &reportBuffer)
+      queueDeviceReports()
     }
     handleEvents(notAfter: end)
     if !app.actionProblems.isEmpty { throw InputError(app.actionProblems) }
@@ -134,6 +154,7 @@ struct SimulationRun {
     fixesRead += 1
     if firstFixInstant == nil { firstFixInstant = fix.instant }
     lastFixInstant = fix.instant
+    lastFix = fix
     let cosLatitude = cosineBound.value(atLatitude: fix.coordinate.latitude)
     defer {
       previousFix = fix
@@ -145,8 +166,11 @@ struct SimulationRun {
         clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
         if insideAtPreviousFix[index] { regionsInsideAtFirstFix.append(region.id) }
       }
+      locationService.start(at: fix, geometricInside: insideAtPreviousFix)
       return
     }
+    segmentCrossings.removeAll(keepingCapacity: true)
+    let foreground = app.state == .foreground
     let elapsed = previous.instant.duration(to: fix.instant)
     if fix.startsSegment || elapsed > scenario.platform.trackGapLimit {
       queue.schedule(
@@ -156,12 +180,12 @@ struct SimulationRun {
         let inside = region.shape.contains(fix.coordinate)
         clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
         if inside != insideAtPreviousFix[index] {
-          queue.schedule(
-            .regionCrossing(region: index, entering: inside, afterGap: true), at: fix.instant, phase: .position,
-            rank: index)
+          queueCrossing(index, entering: inside, afterGap: true, at: fix.instant)
           insideAtPreviousFix[index] = inside
         }
       }
+      locationService.resume(after: previous, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+      queueDeviceReports()
       return
     }
     let pathLength = Geodesic.lengthUpperBound(previous.coordinate, fix.coordinate, cosLatitudeA: cosPreviousLatitude)
@@ -173,13 +197,38 @@ struct SimulationRun {
       clearanceBudget[index] = shape.boundaryClearance(from: fix.coordinate)
       guard !crossingBuffer.isEmpty else { continue }
       for crossing in crossingBuffer {
-        queue.schedule(
-          .regionCrossing(region: index, entering: crossing.entering, afterGap: false), at: crossing.instant,
-          phase: .position, rank: index)
+        queueCrossing(index, entering: crossing.entering, afterGap: false, at: crossing.instant)
       }
       insideAtPreviousFix[index] = crossingBuffer[crossingBuffer.count - 1].entering
       crossingBuffer.removeAll(keepingCapacity: true)
     }
+    locationService.advance(from: previous, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+    queueDeviceReports()
+  }
+
+  /// Queues a geometric crossing with its visit number and hands it to the
+  /// location service. Visits are counted from the clock's start; an exit
+  /// with no entry seen since then ends the visit the device was already on: visit 1.
+  mutating func queueCrossing(_ index: Int, entering: Bool, afterGap: Bool, at instant: SimulationInstant) {
+    if instant >= scenario.clock.start {
+      if entering { visits[index] += 1 } else if visits[index] == 0 { visits[index] = 1 }
+    }
+    let visit = visits[index]
+    queue.schedule(
+      .regionCrossing(region: index, entering: entering, afterGap: afterGap, visit: visit), at: instant, phase: .position,
+      rank: index)
+    segmentCrossings.append(GeometricCrossing(region: index, entering: entering, instant: instant, visit: visit))
+  }
+
+  /// Queues what the location service reported, each at its instant.
+  mutating func queueDeviceReports() {
+    guard !reportBuffer.isEmpty else { return }
+    for report in reportBuffer where report.instant <= end {
+      deviceReports[nextReportIndex] = report
+      queue.schedule(.deviceReport(nextReportIndex), at: report.instant, phase: .position, rank: report.region)
+      nextReportIndex += 1
+    }
+    reportBuffer.removeAll(keepingCapacity: true)
   }
 
   // MARK: - Events
@@ -202,8 +251,10 @@ struct SimulationRun {
       let longGap = duration > scenario.platform.trackGapLimit
       let reason = newSegmentAt == now ? (longGap ? "new track segment after no fix for \(duration)" : "new track segment") : "no fix for \(duration)"
       record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
-    case .regionCrossing(let index, let entering, let afterGap):
-      crossRegion(index, entering: entering, afterGap: afterGap, at: now)
+    case .regionCrossing(let index, let entering, let afterGap, let visit):
+      crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
+    case .deviceReport(let index):
+      if let report = deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
     case .timeTriggerDue(let id, let token):
       deliverTimeTrigger(id, token: token, at: now)
     case .appChange(let index):
@@ -266,6 +317,7 @@ struct SimulationRun {
       firstDelivery = nil
     }
     let outcome = center.add(request, firstDelivery: firstDelivery)
+
     if let replaced = outcome.replaced {
       record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
     }
@@ -282,6 +334,9 @@ struct SimulationRun {
     if let reason { fields.append(TimelineField("reason", reason)) }
     record(.scheduled, request.id.rawValue, at: now, fields)
     app.lossReason[request.id] = nil
+    if case .region = request.trigger, let blocked = app.regionMonitoringBlockedReason {
+      warnNeverFires(request, reason: blocked, at: now)
+    }
     if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
     for dropped in outcome.dropped {
       record(.dropped, dropped.request.id.rawValue, at: now,
@@ -355,21 +410,54 @@ struct SimulationRun {
     return true
   }
 
-  mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, at now: SimulationInstant) {
+  /// The true path crossed a region's boundary: the `enter`/`exit` entry,
+  /// and the location doses this crossing makes due.
+  mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, visit: Int, at now: SimulationInstant) {
     let region = scenario.regions[index]
-    // Visits are counted from the clock's start; an exit with no entry seen
-    // since then ends the visit the device was already on: visit 1.
-    if now >= scenario.clock.start {
-      if entering { visits[index] += 1 } else if visits[index] == 0 { visits[index] = 1 }
-    }
-    var fields = [TimelineField("visit", String(visits[index]))]
+    var fields = [TimelineField("visit", String(visit))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
-    var shown: Set<NotificationID> = []
-    for pending in center.regionRequests(for: region.id, entering: entering) {
-      if deliver(pending, at: now, next: nil) { shown.insert(pending.request.id) }
+    if !app.medicines.isEmpty { openLocationDoses(region: index, entering: entering, visit: visit, at: now) }
+  }
+
+  /// The device reported a region event: a detection delivers the region's
+  /// pending location requests of that kind (when location authorization
+  /// lets the platform monitor regions); a crossing it did not detect is
+  /// explained. Reports about regions no pending location request monitors
+  /// add nothing.
+  mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
+    let region = scenario.regions[report.region]
+    let requests = center.regionRequests(for: region.id, entering: report.entering)
+    let monitored = !requests.isEmpty || center.monitors(region.id)
+    let blockedReason = app.regionMonitoringBlockedReason
+    if monitored && blockedReason == nil && !report.coincidesWithCrossing {
+      var fields = [TimelineField("event", report.entering ? "enter" : "exit"), TimelineField("visit", String(report.visit))]
+      if let crossing = report.crossingInstant, report.kind == .detected {
+        fields.append(TimelineField("after", crossing.duration(to: now).description))
+      }
+      if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
+      record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
     }
-    if !app.medicines.isEmpty { recordLocationDoses(region: region.id, entering: entering, shown: shown, at: now) }
+    switch report.kind {
+    case .undetected:
+      if let reason = report.reason, monitored {
+        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: report.visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(report.visit): \(reason)")
+      }
+    case .detected:
+      var shown: Set<NotificationID> = []
+      locationReportContext = (report.region, report.visit, report.entering)
+      defer { locationReportContext = nil }
+      for pending in requests {
+        if let blockedReason {
+          record(.suppressed, pending.request.id.rawValue, at: now,
+                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("reason", blockedReason)])
+          app.lossReason[pending.request.id] = "not delivered at \(format(now)): \(blockedReason)"
+          continue
+        }
+        if deliver(pending, at: now, next: nil) { shown.insert(pending.request.id) }
+      }
+      if !app.medicines.isEmpty { settleLocationDoses(region: report.region, entering: report.entering, visit: report.visit, at: now) }
+    }
   }
 
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {

@@ -52,6 +52,11 @@ struct MedicineAppState {
   var creationOrder: [MedicineID] = []
   var state: AppState = .background
   var permission: NotificationPermission = .granted
+  var locationAuthorization: LocationAuthorization = .whenInUse
+  var locationAccuracy: LocationAccuracyAuthorization = .precise
+  /// The dose each qualifying geometric crossing opened, so that the
+  /// device's (later) detection of that visit notifies it.
+  var locationDoseOfVisit: [LocationVisit: DoseKey] = [:]
   var requestInfo: [NotificationID: MedicineRequestInfo] = [:]
   /// The dose of each medicine notification shown in Notification Center.
   var shownDose: [NotificationID: DoseKey] = [:]
@@ -75,6 +80,24 @@ struct MedicineAppState {
   struct RuleStep: Hashable {
     var rule: Int
     var dose: DoseKey
+  }
+
+  struct LocationVisit: Hashable {
+    var medicine: MedicineID
+    var region: Int
+    var visit: Int
+    var entering: Bool
+  }
+
+  /// Why the platform does not monitor regions for location triggers now, if it does not.
+  var regionMonitoringBlockedReason: String? {
+    if !locationAuthorization.allowsRegionMonitoring {
+      return "location authorization is \(locationAuthorization.rawValue): location triggers need when-in-use or always authorization, so the platform monitors no region"
+    }
+    if locationAccuracy == .approximate {
+      return "precise location is off (approximate location): apps with reduced accuracy cannot use region monitoring"
+    }
+    return nil
   }
 }
 
@@ -132,6 +155,26 @@ extension SimulationRun {
       record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", app.permission.rawValue)])
       app.permission = permission
     }
+    let wasBlocked = app.regionMonitoringBlockedReason
+    if let location = change.location, location != app.locationAuthorization {
+      record(.app, "location", at: now, [TimelineField("to", location.rawValue), TimelineField("from", app.locationAuthorization.rawValue)])
+      app.locationAuthorization = location
+    }
+    if let accuracy = change.locationAccuracy, accuracy != app.locationAccuracy {
+      record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", app.locationAccuracy.rawValue)])
+      app.locationAccuracy = accuracy
+    }
+    if wasBlocked == nil, let blocked = app.regionMonitoringBlockedReason {
+      for pending in center.pendingInAddOrder() {
+        if case .region = pending.request.trigger { warnNeverFires(pending.request, reason: blocked, at: now) }
+      }
+    }
+  }
+
+  /// A location request that cannot fire while region monitoring is off.
+  mutating func warnNeverFires(_ request: NotificationRequest, reason: String, at now: SimulationInstant) {
+    record(.warning, request.id.rawValue, at: now,
+           [TimelineField("trigger", request.trigger.summary), TimelineField("reason", "never fires while \(reason)")])
   }
 
   // MARK: - Medicine lifecycle
@@ -364,9 +407,20 @@ extension SimulationRun {
       app.doses[key]?.reminderDelivered = now
       return key
     case .location:
+      if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
+      if let context = locationReportContext,
+        let key = app.locationDoseOfVisit[
+          MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: context.visit, entering: context.entering)],
+        app.doses[key]?.reminderDelivered == nil
+      {
+        app.doses[key]?.reminderDelivered = now
+        app.doses[key]?.reason = nil
+        return key
+      }
+      // No geometric crossing opened a dose (a crossing before the clock's
+      // start, or a detection GPS error caused in a trial): this delivery opens one.
       let occurrence = (app.locationOccurrences[medicine.id] ?? 0) + 1
       app.locationOccurrences[medicine.id] = occurrence
-      if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
       let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)
       var opened = newDose(key, medicine: medicine, reminder: medicine.location?.summary ?? "", scheduled: now)
       opened.reminderDelivered = now
@@ -602,24 +656,54 @@ extension SimulationRun {
 
   // MARK: - Location doses
 
-  /// Every qualifying crossing of a location reminder's region is a dose; one
-  /// its request did not notify (`shown`) is recorded as missed.
-  mutating func recordLocationDoses(region: RegionID, entering: Bool, shown: Set<NotificationID>, at now: SimulationInstant) {
+  /// Every qualifying crossing of a location reminder's region (the truth
+  /// of where the patient was) is a dose, due at the crossing. The device's
+  /// detection of that visit notifies it; until then it has a provisional
+  /// reason, and a crossing whose request is not pending is missed at once
+  /// (a one-shot reminder is then used up).
+  mutating func openLocationDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
     guard now >= scenario.clock.start else { return }
+    let region = scenario.regions[index].id
     for id in app.creationOrder {
       guard let medicine = app.medicines[id], let location = medicine.location, location.region == region,
-        entering ? location.onEntry : location.onExit
+        entering ? location.onEntry : location.onExit, app.locationArmed[id] == true
       else { continue }
       let requestID = ReminderIdentifier.location(id)
-      if shown.contains(requestID) { continue }
-      guard app.locationArmed[id] == true else { continue }
       let occurrence = (app.locationOccurrences[id] ?? 0) + 1
       app.locationOccurrences[id] = occurrence
-      if !location.repeats { app.locationArmed[id] = false }
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
-      var missed = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
-      missed.reason = app.lossReason[requestID] ?? "the location request was not pending"
-      app.doses[key] = missed
+      var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
+      if center.pending[requestID] == nil {
+        dose.reason = app.lossReason[requestID] ?? "the location request was not pending"
+        if !location.repeats { app.locationArmed[id] = false }
+      } else {
+        dose.reason = "the device had not reported this crossing when the run ended"
+      }
+      app.doses[key] = dose
+      app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
+    }
+  }
+
+  /// After a detection delivered (or could not deliver) a region's requests:
+  /// a dose of that visit still not notified gets the request's loss reason.
+  mutating func settleLocationDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
+    for id in app.creationOrder {
+      guard let key = app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
+        app.doses[key]?.notified == nil
+      else { continue }
+      let requestID = ReminderIdentifier.location(id)
+      if let reason = app.lossReason[requestID] { app.doses[key]?.reason = reason }
+      if app.medicines[id]?.location?.repeats == false && center.pending[requestID] == nil { app.locationArmed[id] = false }
+    }
+  }
+
+  /// The device did not detect a visit: its doses are missed for that reason.
+  mutating func noteUndetectedLocationDoses(region index: Int, entering: Bool, visit: Int, reason: String) {
+    for id in app.creationOrder {
+      guard let key = app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
+        app.doses[key]?.notified == nil
+      else { continue }
+      app.doses[key]?.reason = reason
     }
   }
 

@@ -30,13 +30,12 @@ public final class CircularRegion: RegionShape {
   /// Metres.
   public let radius: Double
 
-  private let bounds: Geodesic.DistanceBounds
-  private let outerLimit: Double  // radius + margin
-  private let innerLimit: Double  // radius − margin
+  /// The boundary and its crossing search (shared with the device's offset circles).
+  package let boundary: CircleBoundary
 
   /// Absolute safety margin for the cheap bounds, metres. It covers the
   /// error of Vincenty's formulae (well under 1 mm) and of double rounding.
-  static let margin = 0.01
+  static let margin = CircleBoundary.margin
 
   /// - Precondition: `center.isValid`, `radius` finite and ≥ 0 (the
   ///   scenario loader reports bad values as located diagnostics first).
@@ -45,27 +44,16 @@ public final class CircularRegion: RegionShape {
     precondition(radius.isFinite && radius >= 0, "invalid circle radius \(radius)")
     self.center = center
     self.radius = radius
-    self.bounds = Geodesic.DistanceBounds(center: center, reach: 4 * radius + 10_000)
-    self.outerLimit = radius + Self.margin
-    self.innerLimit = radius - Self.margin
+    self.boundary = CircleBoundary(
+      radius: radius, bounds: Geodesic.DistanceBounds(center: center, reach: 4 * radius + 10_000))
   }
 
   /// Whether the geodesic distance from `center` to `coordinate` is at most `radius`.
-  public func contains(_ coordinate: Coordinate) -> Bool {
-    if bounds.lowerBound(coordinate) > outerLimit { return false }
-    if bounds.upperBound(coordinate) < innerLimit { return true }
-    return exactDistance(coordinate) <= radius
-  }
+  public func contains(_ coordinate: Coordinate) -> Bool { boundary.contains(coordinate) }
 
   /// How far `coordinate` is at least from the boundary circle, from the
   /// cheap bounds less the safety margin (0 when they cannot tell).
-  public func boundaryClearance(from coordinate: Coordinate) -> Double {
-    let lower = bounds.lowerBound(coordinate)
-    if lower > outerLimit { return lower - outerLimit }
-    let upper = bounds.upperBound(coordinate)
-    if upper < innerLimit { return innerLimit - upper }
-    return 0
-  }
+  public func boundaryClearance(from coordinate: Coordinate) -> Double { boundary.clearance(from: coordinate) }
 
   /// `circle [55.6761, 12.5683] r=100m`.
   public var summary: String {
@@ -75,6 +63,57 @@ public final class CircularRegion: RegionShape {
   }
 
   public func appendCrossings(
+    from a: TrackSample, to b: TrackSample, insideAtStart: Bool, into crossings: inout [BoundaryCrossing]
+  ) {
+    boundary.appendCrossings(from: a, to: b, insideAtStart: insideAtStart, into: &crossings)
+  }
+
+  @inline(__always)
+  package func boundState(from a: Coordinate, to b: Coordinate) -> Bool? { boundary.boundState(from: a, to: b) }
+}
+
+/// A geodesic circle's boundary as a value: containment, clearance and the
+/// exact crossing search of `CircularRegion`, for any radius around a centre
+/// whose `DistanceBounds` are shared. The device model uses it for circles
+/// offset from a region's boundary by a margin (see `RegionMonitoringService`).
+package struct CircleBoundary: Sendable {
+  package let radius: Double
+  package let bounds: Geodesic.DistanceBounds
+  private let outerLimit: Double  // radius + margin
+  private let innerLimit: Double  // radius − margin
+
+  static let margin = 0.01
+
+  /// - Precondition: `radius` finite; a negative radius contains nothing.
+  ///   `bounds` must reach at least `4 × radius` past the centre for the
+  ///   cheap bounds to stay exact in form.
+  package init(radius: Double, bounds: Geodesic.DistanceBounds) {
+    self.radius = radius
+    self.bounds = bounds
+    self.outerLimit = radius + Self.margin
+    self.innerLimit = radius - Self.margin
+  }
+
+  package var center: Coordinate { bounds.center }
+
+  @inline(__always)
+  package func contains(_ coordinate: Coordinate) -> Bool {
+    if radius < 0 { return false }
+    if bounds.lowerBound(coordinate) > outerLimit { return false }
+    if bounds.upperBound(coordinate) < innerLimit { return true }
+    return exactDistance(coordinate) <= radius
+  }
+
+  @inline(__always)
+  package func clearance(from coordinate: Coordinate) -> Double {
+    let lower = bounds.lowerBound(coordinate)
+    if lower > outerLimit { return lower - outerLimit }
+    let upper = bounds.upperBound(coordinate)
+    if upper < innerLimit { return innerLimit - upper }
+    return 0
+  }
+
+  package func appendCrossings(
     from a: TrackSample, to b: TrackSample, insideAtStart: Bool, into crossings: inout [BoundaryCrossing]
   ) {
     let t0 = a.instant.millisecondsSinceEpoch, t1 = b.instant.millisecondsSinceEpoch

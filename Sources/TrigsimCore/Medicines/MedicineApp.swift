@@ -76,17 +76,51 @@ public enum NotificationPermission: String, Sendable, CaseIterable {
   case denied
 }
 
-/// The app's state or permission changes at an instant.
+/// The user's location authorization for the app (`CLAuthorizationStatus`).
+///
+/// `UNLocationNotificationTrigger` needs only when-in-use authorization,
+/// because the system monitors the regions itself (Apple,
+/// UNLocationNotificationTrigger); without it, location requests never fire.
+public enum LocationAuthorization: String, Sendable, CaseIterable {
+  /// The app has not asked yet: nothing is monitored.
+  case notDetermined = "not-determined"
+  /// Enough for location triggers (the default).
+  case whenInUse = "when-in-use"
+  case always
+  /// The user refused: nothing is monitored.
+  case denied
+  /// Parental controls or a management profile forbid it: as denied.
+  case restricted
+
+  var allowsRegionMonitoring: Bool { self == .whenInUse || self == .always }
+}
+
+/// Precise Location on or off (`CLAccuracyAuthorization`).
+public enum LocationAccuracyAuthorization: String, Sendable, CaseIterable {
+  case precise
+  /// Reduced accuracy: apps cannot use region monitoring (Apple,
+  /// `CLLocationManager.accuracyAuthorization`).
+  case approximate
+}
+
+/// The app's state or permissions change at an instant.
 public struct AppChange: Sendable {
   public var instant: SimulationInstant
   public var state: AppState?
   public var permission: NotificationPermission?
+  public var location: LocationAuthorization?
+  public var locationAccuracy: LocationAccuracyAuthorization?
   public var origin: InputLocation?
 
-  public init(instant: SimulationInstant, state: AppState? = nil, permission: NotificationPermission? = nil, origin: InputLocation? = nil) {
+  public init(
+    instant: SimulationInstant, state: AppState? = nil, permission: NotificationPermission? = nil,
+    location: LocationAuthorization? = nil, locationAccuracy: LocationAccuracyAuthorization? = nil, origin: InputLocation? = nil
+  ) {
     self.instant = instant
     self.state = state
     self.permission = permission
+    self.location = location
+    self.locationAccuracy = locationAccuracy
     self.origin = origin
   }
 }

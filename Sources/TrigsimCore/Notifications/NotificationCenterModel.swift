@@ -149,6 +149,14 @@ struct NotificationCenterModel {
     }.sorted { $0.addOrdinal < $1.addOrdinal }
   }
 
+  /// Whether any pending location request monitors `region` (on entry or exit).
+  func monitors(_ region: RegionID) -> Bool {
+    pending.values.contains { pending in
+      if case .region(let trigger) = pending.request.trigger { return trigger.region == region }
+      return false
+    }
+  }
+
   /// Pending calendar requests without a time zone, in add order.
   func floatingCalendarRequests() -> [PendingRequest] {
     pending.values.filter { pending in

@@ -24,6 +24,9 @@ public struct PlatformSettings: Sendable {
   /// the app is terminated. The platform documents that it launches the app
   /// in the background; users report handlers that never ran.
   public var terminatedActions: TerminatedActionDelivery = .handled
+  /// How the device detects region crossings. The default is the realistic
+  /// `ios` profile; `ideal` reports every geometric crossing at its instant.
+  public var location: LocationProfile = .ios(RegionMonitoringRules())
 
   public init() {}
 
@@ -31,7 +34,7 @@ public struct PlatformSettings: Sendable {
   public var summary: String {
     "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
       + "dst-gap=\(dstGapPolicy.rawValue) repeated-time=\(repeatedTimePolicy.rawValue) "
-      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue)"
+      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) \(location.summary)"
   }
 }
 

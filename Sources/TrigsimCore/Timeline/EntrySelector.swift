@@ -82,6 +82,6 @@ public struct EntrySelector: Hashable, Sendable, CustomStringConvertible {
 extension TimelineEntry {
   /// A region crossing, or an entry about a region-triggered request.
   public var isGeofenceEntry: Bool {
-    kind == .enter || kind == .exit || (self[field: "trigger"]?.hasPrefix("region ") ?? false)
+    kind == .enter || kind == .exit || kind == .detected || kind == .undetected || (self[field: "trigger"]?.hasPrefix("region ") ?? false)
   }
 }

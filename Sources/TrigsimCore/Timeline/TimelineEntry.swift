@@ -14,6 +14,12 @@ public struct TimelineEntry: Hashable, Sendable {
     case enter
     /// The device left a region.
     case exit
+    /// The device's location service reported an entry or exit later than,
+    /// or differently from, the geometric crossing (`event`, `visit`,
+    /// `after` the crossing, `reason`). Location requests deliver on it.
+    case detected
+    /// A geometric crossing the device did not detect, with the reason.
+    case undetected
     /// The app removed a pending request.
     case removed
     /// The notification center dropped a request (pending or region limit), with the reason.

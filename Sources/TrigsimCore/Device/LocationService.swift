@@ -1,0 +1,98 @@
+/// A region crossing of the device's true path, as the world computes it
+/// exactly, handed to the location service beside the fixes.
+struct GeometricCrossing {
+  /// The region's position in the scenario.
+  var region: Int
+  var entering: Bool
+  var instant: SimulationInstant
+  /// The visit it starts or ends (`visit=N` in the timeline).
+  var visit: Int
+}
+
+/// What the device's location service says about one region at an instant:
+/// a crossing it detected, or a geometric crossing it did not.
+struct DeviceRegionReport {
+  enum Kind { case detected, undetected }
+
+  var kind: Kind
+  var region: Int
+  var entering: Bool
+  /// The geometric visit the report is about.
+  var visit: Int
+  /// When the report reaches the platform: a detection delivers the
+  /// region's location requests at this instant.
+  var instant: SimulationInstant
+  /// When the geometric crossing of that visit happened, if it did.
+  var crossingInstant: SimulationInstant?
+  /// Why the report differs from the geometry (nil when it does not).
+  var reason: String?
+
+  /// A detection at its geometric crossing's own instant with nothing to
+  /// explain adds no timeline entry: the `enter`/`exit` line already says it.
+  var coincidesWithCrossing: Bool {
+    kind == .detected && reason == nil && crossingInstant == instant
+  }
+}
+
+/// The device's location service: turns the path the device travels into
+/// the region events the platform reports. A platform profile provides it
+/// (`LocationProfile.makeService`); the engine feeds it fixes and the exact
+/// geometric crossings, in time order, and queues what it reports.
+///
+/// Contract: every report's instant is at or after the instant of the
+/// segment end that produced it (the engine has not yet handled that
+/// instant), and reports about one region come in non-decreasing instant order.
+protocol LocationService {
+  /// Regions the profile monitors differently from their declaration (or
+  /// not at all), each with the reason; printed as warnings at the start.
+  var regionWarnings: [(region: Int, reason: String)] { get }
+
+  /// The first fix of the track: the device learns which regions it is in,
+  /// silently (a device already inside a region gets no entry).
+  mutating func start(at fix: TrackSample, geometricInside: [Bool])
+
+  /// The device moved continuously from `a` to `b`; `crossings` are the
+  /// geometric crossings on the way, in time order.
+  mutating func advance(
+    from a: TrackSample, to b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
+    into reports: inout [DeviceRegionReport])
+
+  /// The position was unknown from `a` until `b` (a gap or a new segment);
+  /// `crossings` are the sides that changed meanwhile, at `b.instant`.
+  mutating func resume(
+    after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
+    into reports: inout [DeviceRegionReport])
+
+  /// The track ended at `last`: the device stays there until `end`.
+  mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport])
+}
+
+/// The `ideal` profile: the device detects every geometric crossing at its
+/// own instant.
+struct IdealLocationService: LocationService {
+  var regionWarnings: [(region: Int, reason: String)] { [] }
+
+  mutating func start(at fix: TrackSample, geometricInside: [Bool]) {}
+
+  mutating func advance(
+    from a: TrackSample, to b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    for crossing in crossings { reports.append(Self.detection(of: crossing)) }
+  }
+
+  mutating func resume(
+    after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    for crossing in crossings { reports.append(Self.detection(of: crossing)) }
+  }
+
+  mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {}
+
+  static func detection(of crossing: GeometricCrossing) -> DeviceRegionReport {
+    DeviceRegionReport(
+      kind: .detected, region: crossing.region, entering: crossing.entering, visit: crossing.visit,
+      instant: crossing.instant, crossingInstant: crossing.instant, reason: nil)
+  }
+}

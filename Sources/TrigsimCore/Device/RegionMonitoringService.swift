@@ -1,0 +1,515 @@
+import Foundation
+
+/// The `ios` location profile: region monitoring as iOS devices do it.
+///
+/// Rules (each a `RegionMonitoringRules` parameter; sources in the README):
+/// - **Minimum radius.** A circle smaller than `minimumRadius` is monitored
+///   as a circle of that radius around the same centre.
+/// - **Hysteresis.** The device believes it is on one side of each region. It
+///   reports an entry only after it has been at least `entryMargin` inside
+///   the (effective) boundary continuously for `dwell`, and an exit only after
+///   `exitMargin` outside for `dwell`.
+/// - **Accuracy.** A position with horizontal accuracy `a` is confidently
+///   inside only when it is at least `max(entryMargin, a)` inside, and
+///   confidently outside only when at least `max(exitMargin, a)` outside. A
+///   region whose effective radius is at most the accuracy is never entered.
+///   Between two fixes the accuracy is the larger of the two.
+/// - **Updates.** The device learns its position continuously (the
+///   interpolated path) or, when the interval is not zero, only at instants
+///   `first fix + phase + k × interval`; the app's state decides which
+///   interval applies (`foregroundInterval`, `backgroundInterval`). With
+///   coarse updates the dwell is complete at the first update at least
+///   `dwell` after the first confirming one, every update between confirming.
+/// - **Latency.** A report reaches the platform `latency` after its
+///   condition holds, never before an earlier report about the same region.
+/// - **Already inside.** The first fix sets the device's sides silently, as
+///   in the `ideal` profile. Across a gap the position is unknown: a dwell in
+///   progress is abandoned. After the last fix the device stays where it was.
+/// - **Circles only.** iOS monitors `CLCircularRegion`s; a polygon region
+///   is never detected (a warning says so at the start of the run).
+///
+/// The geometric crossings the engine passes in are the truth: for each
+/// visit the device did not detect, the service reports why.
+struct RegionMonitoringService: LocationService {
+  let rules: RegionMonitoringRules
+  private var monitors: [RegionMonitor?]
+  /// Regions the rules change or cannot monitor, for warnings at the start of the run.
+  let regionWarnings: [(region: Int, reason: String)]
+  /// GPS error for observed positions (trials only).
+  private var random: TrialRandom?
+  private var latencySampler: LatencySampler
+  private let gridPhase: Int64
+  private var gridAnchor: Int64?
+  /// The observed (possibly perturbed) previous fix.
+  private var previousObserved: TrackSample?
+  private var errorState = PositionError()
+  private var cosineBound = CosineUpperBound()
+  private var cosPrevious = 1.0
+  private var scratch: [BoundaryCrossing] = []
+  private var events: [MonitorEvent] = []
+
+  init(rules: RegionMonitoringRules, regions: [MonitoredRegion], variation: DeviceVariation?) {
+    self.rules = rules
+    var warnings: [(Int, String)] = []
+    monitors = regions.enumerated().map { index, region in
+      guard let circle = region.shape as? CircularRegion else {
+        warnings.append((index, "the ios profile monitors circular regions only (CLCircularRegion): location requests on this polygon are never detected"))
+        return nil
+      }
+      let effective = max(circle.radius, rules.minimumRadius)
+      if effective > circle.radius {
+        warnings.append((index, "radius \(Self.metres(circle.radius)) is below the minimum effective radius of \(Self.metres(rules.minimumRadius)): the device monitors it as \(Self.metres(effective))"))
+      }
+      if rules.entryMargin >= effective {
+        warnings.append((index, "the entry margin of \(Self.metres(rules.entryMargin)) is not smaller than the effective radius of \(Self.metres(effective)): entries are never detected"))
+      }
+      return RegionMonitor(index: index, center: circle.center, radius: effective, rules: rules)
+    }
+    regionWarnings = warnings
+    if let variation {
+      random = TrialRandom(seed: variation.seed)
+      latencySampler = LatencySampler(rules: rules, random: TrialRandom(seed: variation.seed ^ 0x9E37_79B9_7F4A_7C15))
+      gridPhase = variation.gridPhase
+    } else {
+      latencySampler = LatencySampler(rules: rules, random: nil)
+      gridPhase = 0
+    }
+    scratch.reserveCapacity(4)
+    events.reserveCapacity(8)
+  }
+
+  static func metres(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))m" : String(format: "%.1fm", value)
+  }
+
+  // MARK: - LocationService
+
+  mutating func start(at fix: TrackSample, geometricInside: [Bool]) {
+    let observed = observe(fix, after: nil)
+    previousObserved = observed
+    cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
+    gridAnchor = fix.instant.millisecondsSinceEpoch + gridPhase
+    for index in monitors.indices where monitors[index] != nil {
+      monitors[index]!.start(at: observed, inside: geometricInside[index], rules: rules)
+    }
+  }
+
+  mutating func advance(
+    from a: TrackSample, to b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    guard let previous = previousObserved else { return }
+    let observed = observe(b, after: previous)
+    defer {
+      previousObserved = observed
+      cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
+    }
+    let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
+    let accuracy = max(accuracyOf(previous), accuracyOf(observed))
+    let grid = interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil
+    var path: DevicePath?
+    for index in monitors.indices {
+      guard var monitor = monitors[index] else {
+        for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
+        continue
+      }
+      let hasCrossings = crossings.contains { $0.region == index }
+      let accuracyChanged = monitor.setAccuracy(accuracy, rules: rules)
+      monitor.budget -= pathLength
+      if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (grid == nil || grid!.isEmpty) {
+        // Far from both offset circles: the signals cannot change; only a dwell can complete.
+        monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
+        monitors[index] = monitor
+        continue
+      }
+      events.removeAll(keepingCapacity: true)
+      for crossing in crossings where crossing.region == index {
+        events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)))
+      }
+      if let grid {
+        if !grid.isEmpty {
+          if path == nil { path = DevicePath(from: previous, to: observed) }
+          for t in grid {
+            var inside = monitor.signalInside, outside = monitor.signalOutside
+            if monitor.budget <= 0 || accuracyChanged {
+              let position = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
+              inside = monitor.inner.contains(position)
+              outside = !monitor.outer.contains(position)
+            }
+            events.append(MonitorEvent(time: t, kind: .observation(inside: inside, outside: outside)))
+          }
+          if monitor.budget <= 0 || accuracyChanged { monitor.budget = monitor.clearance(from: observed.coordinate) }
+        }
+      } else if monitor.budget <= 0 || accuracyChanged || hasCrossings {
+        let startInside = monitor.inner.contains(previous.coordinate)
+        let startOutside = !monitor.outer.contains(previous.coordinate)
+        let t0 = a.instant.millisecondsSinceEpoch
+        if startInside != monitor.signalInside || startOutside != monitor.signalOutside {
+          // The accuracy changed at the fix: the new circles apply from the next millisecond.
+          events.append(MonitorEvent(time: t0 + 1, kind: .signals(inside: startInside, outside: startOutside)))
+        }
+        scratch.removeAll(keepingCapacity: true)
+        monitor.inner.appendCrossings(from: previous, to: observed, insideAtStart: startInside, into: &scratch)
+        for crossing in scratch {
+          events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .inner(crossing.entering)))
+        }
+        scratch.removeAll(keepingCapacity: true)
+        monitor.outer.appendCrossings(from: previous, to: observed, insideAtStart: !startOutside, into: &scratch)
+        for crossing in scratch {
+          events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .outer(!crossing.entering)))
+        }
+        monitor.budget = monitor.clearance(from: observed.coordinate)
+      }
+      // Stable: geometric crossings first at equal instants (they were appended first).
+      events.sort { $0.time < $1.time || ($0.time == $1.time && $0.kind.order < $1.kind.order) }
+      for event in events {
+        monitor.handle(event, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
+      }
+      monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
+      monitors[index] = monitor
+    }
+  }
+
+  mutating func resume(
+    after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    let observed = observe(b, after: nil)
+    previousObserved = observed
+    cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
+    let continuous = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval) == .zero
+    let accuracy = accuracyOf(observed)
+    for index in monitors.indices {
+      guard var monitor = monitors[index] else {
+        for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
+        continue
+      }
+      monitor.abandonDwell(at: a.instant.millisecondsSinceEpoch)
+      for crossing in crossings where crossing.region == index {
+        monitor.handle(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
+      }
+      _ = monitor.setAccuracy(accuracy, rules: rules)
+      let inside = monitor.inner.contains(observed.coordinate)
+      let outside = !monitor.outer.contains(observed.coordinate)
+      let kind: MonitorEvent.Kind = continuous ? .signals(inside: inside, outside: outside) : .quietSignals(inside: inside, outside: outside)
+      monitor.handle(MonitorEvent(time: b.instant.millisecondsSinceEpoch, kind: kind), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
+      monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
+      monitor.budget = monitor.clearance(from: observed.coordinate)
+      monitors[index] = monitor
+    }
+  }
+
+  mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    let limit = end.millisecondsSinceEpoch
+    for index in monitors.indices {
+      guard var monitor = monitors[index] else { continue }
+      if let since = monitor.confirmingSince {
+        let due = since + rules.dwell.milliseconds
+        if monitor.lastContinuous {
+          monitor.completeDwell(upTo: limit, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
+        } else if let anchor = gridAnchor, rules.backgroundInterval.milliseconds > 0 || rules.foregroundInterval.milliseconds > 0 {
+          let interval = max(rules.backgroundInterval.milliseconds, 1)
+          // The first update at or after the dwell's end, from the last position.
+          let k = (due - anchor + interval - 1) / interval
+          let t = anchor + max(k, 0) * interval
+          if t <= limit {
+            monitor.handle(MonitorEvent(time: t, kind: .observation(inside: monitor.signalInside, outside: monitor.signalOutside)), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
+          }
+        }
+      }
+      monitor.finish(at: limit, rules: rules, into: &reports)
+      monitors[index] = monitor
+    }
+  }
+
+  // MARK: - Observations
+
+  /// The fix as the device observes it: with GPS error in a trial, as recorded otherwise.
+  private mutating func observe(_ fix: TrackSample, after previous: TrackSample?) -> TrackSample {
+    guard random != nil else { return fix }
+    let dt = previous.map { Double($0.instant.duration(to: fix.instant).milliseconds) } ?? .infinity
+    let sigma = accuracyOf(fix) / PositionError.accuracyPerSigma
+    let (east, north) = errorState.advance(by: dt, correlationMilliseconds: Double(rules.errorCorrelation.milliseconds), random: &random!)
+    var observed = fix
+    observed.coordinate = PositionError.offset(fix.coordinate, east: east * sigma, north: north * sigma)
+    return observed
+  }
+
+  private func accuracyOf(_ fix: TrackSample) -> Double { fix.horizontalAccuracy ?? rules.assumedAccuracy }
+
+  /// The update instants in `(after, upTo]`.
+  private func gridInstants(after t0: Int64, upTo t1: Int64, every interval: Int64) -> [Int64] {
+    guard let anchor = gridAnchor, t1 > t0 else { return [] }
+    var k = (t0 - anchor) / interval
+    if anchor + k * interval <= t0 { k += 1 }
+    var instants: [Int64] = []
+    var t = anchor + k * interval
+    while t <= t1 {
+      instants.append(t)
+      t += interval
+    }
+    return instants
+  }
+
+  private func unmonitorable(_ crossing: GeometricCrossing) -> DeviceRegionReport {
+    DeviceRegionReport(
+      kind: .undetected, region: crossing.region, entering: crossing.entering, visit: crossing.visit,
+      instant: crossing.instant, crossingInstant: crossing.instant,
+      reason: "not a circle: iOS monitors circular regions only")
+  }
+}
+
+// MARK: - One region
+
+/// Something the monitor of one region learns, in time order.
+struct MonitorEvent {
+  enum Kind {
+    /// The true path crossed the region's boundary.
+    case geometric(GeometricCrossing)
+    /// Continuous updates: the path entered (true) or left the inner circle.
+    case inner(Bool)
+    /// Continuous updates: the path got confidently outside (true) or came back.
+    case outer(Bool)
+    /// Continuous updates: both signals take these values from now on.
+    case signals(inside: Bool, outside: Bool)
+    /// The signals' values, learned without an update (after a gap in coarse mode).
+    case quietSignals(inside: Bool, outside: Bool)
+    /// A coarse update: the device learns its position.
+    case observation(inside: Bool, outside: Bool)
+
+    var order: Int {
+      switch self {
+      case .geometric: 0
+      default: 1
+      }
+    }
+  }
+
+  var time: Int64
+  var kind: Kind
+}
+
+/// The device's view of one circular region.
+struct RegionMonitor {
+  let index: Int
+  let center: Coordinate
+  /// The effective radius, metres.
+  let radius: Double
+  private let bounds: Geodesic.DistanceBounds
+  /// Confidently inside: at least max(entry margin, accuracy) inside the boundary.
+  private(set) var inner: CircleBoundary
+  /// Its complement is confidently outside: at least max(exit margin, accuracy) outside.
+  private(set) var outer: CircleBoundary
+  private var accuracy = -1.0
+  /// Lower bound on the distance to both offset circles from the last exact check, less the path since.
+  var budget = 0.0
+
+  /// The side the device believes it is on.
+  private(set) var deviceInside = false
+  private(set) var signalInside = false
+  private(set) var signalOutside = false
+  /// Since when the signal for the other side has held (a dwell in progress).
+  private(set) var confirmingSince: Int64?
+  private(set) var lastContinuous = true
+  private var lastReport = Int64.min
+
+  // The geometric side and what the device did since it last changed.
+  private var geometricInside = false
+  private var visit = 0
+  private var crossingAt: Int64?
+  private var detectedSinceCrossing = false
+  private var longestRun: Int64 = 0
+  private var observedSinceCrossing = false
+  private var largestAccuracy = 0.0
+  /// The last exit the device did not detect before the path came back in.
+  private var missedExitVisit: Int?
+
+  init(index: Int, center: Coordinate, radius: Double, rules: RegionMonitoringRules) {
+    self.index = index
+    self.center = center
+    self.radius = radius
+    self.bounds = Geodesic.DistanceBounds(center: center, reach: 4 * radius + 10_000)
+    self.inner = CircleBoundary(radius: radius - rules.entryMargin, bounds: bounds)
+    self.outer = CircleBoundary(radius: radius + rules.exitMargin, bounds: bounds)
+  }
+
+  /// Rebuilds the offset circles for a new accuracy; returns whether they changed.
+  mutating func setAccuracy(_ value: Double, rules: RegionMonitoringRules) -> Bool {
+    guard value != accuracy else { return false }
+    accuracy = value
+    let innerRadius = radius - max(rules.entryMargin, value)
+    let outerRadius = radius + max(rules.exitMargin, value)
+    let changed = innerRadius != inner.radius || outerRadius != outer.radius
+    if changed {
+      inner = CircleBoundary(radius: innerRadius, bounds: bounds)
+      outer = CircleBoundary(radius: outerRadius, bounds: bounds)
+    }
+    return changed
+  }
+
+  func clearance(from coordinate: Coordinate) -> Double {
+    min(inner.clearance(from: coordinate), outer.clearance(from: coordinate))
+  }
+
+  mutating func start(at fix: TrackSample, inside: Bool, rules: RegionMonitoringRules) {
+    _ = setAccuracy(fix.horizontalAccuracy ?? rules.assumedAccuracy, rules: rules)
+    deviceInside = inside
+    geometricInside = inside
+    signalInside = inner.contains(fix.coordinate)
+    signalOutside = !outer.contains(fix.coordinate)
+    budget = clearance(from: fix.coordinate)
+  }
+
+  /// The signal for the side the device does not believe it is on.
+  private var confirming: Bool { deviceInside ? signalOutside : signalInside }
+
+  mutating func handle(
+    _ event: MonitorEvent, continuous: Bool, rules: RegionMonitoringRules, latency: inout LatencySampler,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    lastContinuous = continuous
+    switch event.kind {
+    case .geometric(let crossing):
+      completeDwell(upTo: event.time, continuous: continuous, rules: rules, latency: &latency, into: &reports)
+      geometricCrossing(crossing, rules: rules, into: &reports)
+    case .inner(let value):
+      completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
+      setSignals(inside: value, outside: signalOutside, at: event.time, observed: true)
+      completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
+    case .outer(let value):
+      completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
+      setSignals(inside: signalInside, outside: value, at: event.time, observed: true)
+      completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
+    case .signals(let inside, let outside):
+      completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
+      setSignals(inside: inside, outside: outside, at: event.time, observed: true)
+      completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
+    case .quietSignals(let inside, let outside):
+      signalInside = inside
+      signalOutside = outside
+    case .observation(let inside, let outside):
+      setSignals(inside: inside, outside: outside, at: event.time, observed: true)
+      completeDwell(upTo: event.time, continuous: false, rules: rules, latency: &latency, into: &reports)
+    }
+  }
+
+  private mutating func setSignals(inside: Bool, outside: Bool, at time: Int64, observed: Bool) {
+    if observed { observedSinceCrossing = true }
+    largestAccuracy = max(largestAccuracy, accuracy)
+    let was = confirming
+    signalInside = inside
+    signalOutside = outside
+    let now = confirming
+    if now && !was {
+      confirmingSince = time
+    } else if !now, let since = confirmingSince {
+      longestRun = max(longestRun, time - since)
+      confirmingSince = nil
+    }
+  }
+
+  /// Completes a dwell in progress whose end is at or before `time`: in
+  /// continuous mode at the dwell's end, with coarse updates only at an update (`time`).
+  mutating func completeDwell(
+    upTo time: Int64, continuous: Bool, rules: RegionMonitoringRules, latency: inout LatencySampler,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    guard let since = confirmingSince, confirming else { return }
+    let due = since + rules.dwell.milliseconds
+    guard due <= time else { return }
+    let condition = continuous ? due : time
+    detect(at: condition, since: since, rules: rules, latency: &latency, into: &reports)
+  }
+
+  private mutating func detect(
+    at condition: Int64, since: Int64, rules: RegionMonitoringRules, latency: inout LatencySampler,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    let entering = !deviceInside
+    deviceInside = entering
+    confirmingSince = nil
+    detectedSinceCrossing = true
+    let delay = latency.next()
+    let instant = max(condition + delay, lastReport)
+    lastReport = instant
+    let margin = entering ? max(rules.entryMargin, accuracy) : max(rules.exitMargin, accuracy)
+    let side = entering ? "inside" : "outside"
+    var parts: [String] = []
+    if rules.dwell > .zero || margin > 0 {
+      parts.append("\(RegionMonitoringService.metres(margin)) \(side) for \(SimulationDuration(milliseconds: condition - since))")
+    }
+    if delay > 0 { parts.append("then \(SimulationDuration(milliseconds: delay)) latency") }
+    let matches = geometricInside == entering
+    if !matches { parts.append("the true path was \(geometricInside ? "inside" : "outside"): GPS error") }
+    reports.append(
+      DeviceRegionReport(
+        kind: .detected, region: index, entering: entering, visit: visit,
+        instant: SimulationInstant(millisecondsSinceEpoch: instant),
+        crossingInstant: matches ? crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) } : nil,
+        reason: parts.isEmpty ? nil : parts.joined(separator: "; ")))
+  }
+
+  /// A gap: the position is unknown, so a dwell in progress is abandoned.
+  mutating func abandonDwell(at time: Int64) {
+    if let since = confirmingSince { longestRun = max(longestRun, time - since) }
+    confirmingSince = nil
+  }
+
+  private mutating func geometricCrossing(_ crossing: GeometricCrossing, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]) {
+    let t = crossing.instant
+    if !crossing.entering && !deviceInside && !detectedSinceCrossing, let since = crossingAt {
+      // Left without the device ever noticing the entry.
+      reports.append(undetected(entering: true, visit: visit, at: t, since: since, rules: rules))
+    }
+    if crossing.entering && deviceInside, let since = crossingAt {
+      // Came back before the device noticed the exit: for the device it never left.
+      reports.append(undetected(entering: false, visit: visit, at: t, since: since, rules: rules))
+      missedExitVisit = visit
+    }
+    geometricInside = crossing.entering
+    visit = crossing.visit
+    crossingAt = t.millisecondsSinceEpoch
+    detectedSinceCrossing = false
+    longestRun = confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0
+    observedSinceCrossing = false
+    largestAccuracy = accuracy
+    if crossing.entering && deviceInside, let missed = missedExitVisit {
+      reports.append(
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: true, visit: visit, instant: t, crossingInstant: t,
+          reason: "the device never detected the exit of visit \(missed), so for it the device never left"))
+      missedExitVisit = nil
+      detectedSinceCrossing = true  // explained; not reported again at the exit
+    }
+  }
+
+  private func undetected(entering: Bool, visit: Int, at t: SimulationInstant, since: Int64, rules: RegionMonitoringRules) -> DeviceRegionReport {
+    let side = entering ? "inside" : "outside"
+    let stay = SimulationDuration(milliseconds: t.millisecondsSinceEpoch - since)
+    let margin = entering ? rules.entryMargin : rules.exitMargin
+    let needed = max(margin, largestAccuracy)
+    var why: String
+    if !observedSinceCrossing {
+      why = "\(side) \(stay) between two location updates"
+    } else if longestRun == 0 && !(confirmingSince != nil) {
+      why = "\(side) \(stay), never \(RegionMonitoringService.metres(needed)) \(side) the boundary"
+      if largestAccuracy > margin { why += " (fix accuracy ±\(RegionMonitoringService.metres(largestAccuracy)) exceeds the \(RegionMonitoringService.metres(margin)) margin)" }
+    } else {
+      let run = max(longestRun, confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0)
+      why = "\(side) \(stay), \(RegionMonitoringService.metres(needed)) \(side) for \(SimulationDuration(milliseconds: run)), less than the \(rules.dwell) dwell"
+    }
+    return DeviceRegionReport(
+      kind: .undetected, region: index, entering: entering, visit: visit, instant: t,
+      crossingInstant: SimulationInstant(millisecondsSinceEpoch: since), reason: why + ": not detected")
+  }
+
+  /// The run ends: a visit the device has not detected by now is reported.
+  mutating func finish(at end: Int64, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]) {
+    guard let since = crossingAt, !detectedSinceCrossing, geometricInside != deviceInside, since <= end else { return }
+    var report = undetected(entering: geometricInside, visit: visit, at: SimulationInstant(millisecondsSinceEpoch: end), since: since, rules: rules)
+    report.reason = report.reason.map { $0.replacingOccurrences(of: ": not detected", with: ": not detected by the end of the run") }
+    reports.append(report)
+  }
+
+}
