@@ -31,6 +31,7 @@ struct Workspace {
       trigsim: 1
       name: walk
       clock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }
+      platform: { location: ideal }
       track: { file: \(track) }
       regions:
         - { id: home, center: [55.6761, 12.5683] }
@@ -219,7 +220,7 @@ struct Workspace {
     #expect(result.status == 1)
     // The walk's pickup fires at 07:38:33 in the window; water fires at 08:00, 10:00 and 12:00 (end inclusive): 3, so the count holds.
     #expect(result.stdout == """
-      walk.yaml:14:5: assertion failed: nothing fired from 07:30 to 08:00 (every day, device time)
+      walk.yaml:15:5: assertion failed: nothing fired from 07:30 to 08:00 (every day, device time)
         1 notification fired in the window
           2026-03-28T07:38:33.000+01:00 fired       pickup trigger="region clinic on=enter" title="Pick up prescription" repeats=no
       walk.yaml: FAILED: 1 assertion failed
@@ -236,9 +237,9 @@ struct Workspace {
       """))
     let result = try TrigsimBinary.run(["verify", "walk.yaml"], in: workspace.root)
     #expect(result.status == 65)
-    #expect(result.stderr.contains("walk.yaml:13:5: error: unknown assertion 'nothingFire'\n"))
+    #expect(result.stderr.contains("walk.yaml:14:5: error: unknown assertion 'nothingFire'\n"))
     #expect(result.stderr.contains("note: did you mean 'nothingFired'?\n"))
-    #expect(result.stderr.contains("walk.yaml:14:21: error: pattern 'piils' matches no notification in this scenario\n"))
+    #expect(result.stderr.contains("walk.yaml:15:21: error: pattern 'piils' matches no notification in this scenario\n"))
     #expect(result.stderr.contains("note: did you mean 'pills'?\n"))
   }
 }

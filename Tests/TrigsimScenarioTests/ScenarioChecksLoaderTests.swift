@@ -164,7 +164,7 @@ import TrigsimTestSupport
         - count: { entries: 3️⃣"timezone Europe/Berlin", equals: 0 }
       """, [
         Expected(marker: "1️⃣", message: "pattern 'met' matches no medicine (subjects are medicine_{id}) in this scenario"),
-        Expected(marker: "2️⃣", message: "pattern 'pils' matches no notification in this scenario", note: "did you mean 'pills'?"),
+        Expected(marker: "2️⃣", message: "pattern 'pils' matches no notification or region in this scenario", note: "did you mean 'pills'?"),
         Expected(marker: "3️⃣", message: "pattern 'Europe/Berlin' matches no time zone in this scenario"),
       ])
   }

@@ -65,3 +65,13 @@ public final class NorthOfLatitude: RegionShape {
 
   public var summary: String { "north of \(latitude)" }
 }
+
+extension PlatformSettings {
+  /// The default platform with the `ideal` location profile, for tests that
+  /// state the engine's geometric rules (detections at the crossing instants).
+  public static var idealLocation: PlatformSettings {
+    var settings = PlatformSettings()
+    settings.location = .ideal
+    return settings
+  }
+}

@@ -5,7 +5,13 @@ import TrigsimTestSupport
 @testable import TrigsimCore
 
 @Suite struct SimulationTests {
-  func run(_ scenario: Scenario) throws -> Timeline { try Simulation(scenario).run() }
+  /// Runs with the `ideal` location profile: these tests state the engine's
+  /// geometric rules (the `ios` profile has its own tests).
+  func run(_ scenario: Scenario) throws -> Timeline {
+    var scenario = scenario
+    scenario.platform.location = .ideal
+    return try Simulation(scenario).run()
+  }
 
   @Test func intervalRepeatsAreAnchoredToTheFirstDelivery() throws {
     let timeline = try run(Scenario(
@@ -222,7 +228,7 @@ import TrigsimTestSupport
     ])
     let timeline = try Simulation(Scenario(
       name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
-      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track)).run()
+      regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track, platform: .idealLocation)).run()
     // The hour without fixes before the start is a gap (inside before and after it: no crossing).
     #expect(timeline.entries.map { "\($0.kind.rawValue) visit=\($0[field: "visit"] ?? "-")" } == ["gap visit=-", "exit visit=1", "enter visit=2"])
   }
@@ -251,7 +257,7 @@ import TrigsimTestSupport
         Build.add("arrive", .region(RegionTrigger(region: "north", notifyOnExit: false, repeats: false)), at: t),
         Build.remove("doomed", at: t),
       ],
-      track: track2)).run()
+      track: track2, platform: .idealLocation)).run()
     #expect(timeline.outline.filter { $0.hasSuffix("06:10:00.000+00:00") } == [
       "timezone Europe/London @ 2026-03-28T06:10:00.000+00:00",
       "scheduled arrive @ 2026-03-28T06:10:00.000+00:00",

@@ -46,7 +46,7 @@ enum MedicineFixture {
 
   static func scenario(
     _ app: MedicineApp, start: String = "2026-03-28T07:00:00Z", end: String = "2026-03-28T23:00:00Z",
-    regions: [MonitoredRegion] = [], track: (any TrackSource)? = nil, platform: PlatformSettings = PlatformSettings()
+    regions: [MonitoredRegion] = [], track: (any TrackSource)? = nil, platform: PlatformSettings = .idealLocation
   ) -> Scenario {
     Scenario(
       name: "medicine-test", clock: Build.clock(start, end), regions: regions, track: track, platform: platform,
@@ -55,7 +55,7 @@ enum MedicineFixture {
 
   static func report(
     _ app: MedicineApp, start: String = "2026-03-28T07:00:00Z", end: String = "2026-03-28T23:00:00Z",
-    regions: [MonitoredRegion] = [], track: (any TrackSource)? = nil, platform: PlatformSettings = PlatformSettings()
+    regions: [MonitoredRegion] = [], track: (any TrackSource)? = nil, platform: PlatformSettings = .idealLocation
   ) throws -> SimulationReport {
     try Simulation(scenario(app, start: start, end: end, regions: regions, track: track, platform: platform)).report()
   }

@@ -29,6 +29,7 @@ import TrigsimTestSupport
         radius: Double.random(in: 20...120, using: &random))
     }
     var platform = PlatformSettings()
+    platform.location = .ideal
     platform.trackGapLimit = .seconds(6)
     let scenario = Scenario(
       name: "property \(seed)",
