@@ -119,7 +119,9 @@ struct RegionMonitoringService: LocationService {
       monitor.budget -= pathLength
       if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (grid == nil || grid!.isEmpty) {
         // Far from both offset circles: the signals cannot change; only a dwell can complete.
-        monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
+        if interval == 0 {
+          monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
+        }
         monitors[index] = monitor
         continue
       }
@@ -166,7 +168,9 @@ struct RegionMonitoringService: LocationService {
       for event in events {
         monitor.handle(event, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
       }
-      monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
+      if interval == 0 {
+        monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
+      }
       monitors[index] = monitor
     }
   }
@@ -194,7 +198,9 @@ struct RegionMonitoringService: LocationService {
       let outside = !monitor.outer.contains(observed.coordinate)
       let kind: MonitorEvent.Kind = continuous ? .signals(inside: inside, outside: outside) : .quietSignals(inside: inside, outside: outside)
       monitor.handle(MonitorEvent(time: b.instant.millisecondsSinceEpoch, kind: kind), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
-      monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
+      if continuous {
+        monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
+      }
       monitor.budget = monitor.clearance(from: observed.coordinate)
       monitors[index] = monitor
     }
@@ -338,6 +344,7 @@ struct RegionMonitor {
   mutating func setAccuracy(_ value: Double, rules: RegionMonitoringRules) -> Bool {
     guard value != accuracy else { return false }
     accuracy = value
+    largestAccuracy = max(largestAccuracy, value)
     let innerRadius = radius - max(rules.entryMargin, value)
     let outerRadius = radius + max(rules.exitMargin, value)
     let changed = innerRadius != inner.radius || outerRadius != outer.radius
@@ -371,8 +378,8 @@ struct RegionMonitor {
     lastContinuous = continuous
     switch event.kind {
     case .geometric(let crossing):
-      completeDwell(upTo: event.time, continuous: continuous, rules: rules, latency: &latency, into: &reports)
-      geometricCrossing(crossing, rules: rules, into: &reports)
+      if continuous { completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports) }
+      geometricCrossing(crossing, continuous: continuous, rules: rules, into: &reports)
     case .inner(let value):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
       setSignals(inside: value, outside: signalOutside, at: event.time, observed: true)
@@ -456,7 +463,9 @@ struct RegionMonitor {
     confirmingSince = nil
   }
 
-  private mutating func geometricCrossing(_ crossing: GeometricCrossing, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]) {
+  private mutating func geometricCrossing(
+    _ crossing: GeometricCrossing, continuous: Bool, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]
+  ) {
     let t = crossing.instant
     if !crossing.entering && !deviceInside && !detectedSinceCrossing, let since = crossingAt {
       // Left without the device ever noticing the entry.
@@ -472,7 +481,8 @@ struct RegionMonitor {
     crossingAt = t.millisecondsSinceEpoch
     detectedSinceCrossing = false
     longestRun = confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0
-    observedSinceCrossing = false
+    // With continuous updates the device knows every position of the path.
+    observedSinceCrossing = continuous
     largestAccuracy = accuracy
     if crossing.entering && deviceInside, let missed = missedExitVisit {
       reports.append(
@@ -501,14 +511,14 @@ struct RegionMonitor {
     }
     return DeviceRegionReport(
       kind: .undetected, region: index, entering: entering, visit: visit, instant: t,
-      crossingInstant: SimulationInstant(millisecondsSinceEpoch: since), reason: why + ": not detected")
+      crossingInstant: SimulationInstant(millisecondsSinceEpoch: since), reason: why)
   }
 
   /// The run ends: a visit the device has not detected by now is reported.
   mutating func finish(at end: Int64, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]) {
     guard let since = crossingAt, !detectedSinceCrossing, geometricInside != deviceInside, since <= end else { return }
     var report = undetected(entering: geometricInside, visit: visit, at: SimulationInstant(millisecondsSinceEpoch: end), since: since, rules: rules)
-    report.reason = report.reason.map { $0.replacingOccurrences(of: ": not detected", with: ": not detected by the end of the run") }
+    report.reason = report.reason.map { $0 + "; the run ended before the device detected it" }
     reports.append(report)
   }
 
