@@ -63,7 +63,7 @@ struct RegionMonitoringService: LocationService {
       if rules.entryMargin >= effective {
         warnings.append((index, "the entry margin of \(Self.metres(rules.entryMargin)) is not smaller than the effective radius of \(Self.metres(effective)): entries are never detected"))
       }
-      return RegionMonitor(index: index, center: circle.center, radius: effective, rules: rules)
+      return RegionMonitor(index: index, center: circle.center, radius: effective, declaredRadius: circle.radius, rules: rules)
     }
     regionWarnings = warnings
     if let variation {
@@ -194,14 +194,17 @@ struct RegionMonitoringService: LocationService {
         monitor.handle(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
       }
       _ = monitor.setAccuracy(accuracy, rules: rules)
-      let inside = monitor.inner.contains(observed.coordinate)
-      let outside = !monitor.outer.contains(observed.coordinate)
-      let kind: MonitorEvent.Kind = continuous ? .signals(inside: inside, outside: outside) : .quietSignals(inside: inside, outside: outside)
-      monitor.handle(MonitorEvent(time: b.instant.millisecondsSinceEpoch, kind: kind), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
       if continuous {
+        // The position is known again at `b`: a dwell can start there.
+        let inside = monitor.inner.contains(observed.coordinate)
+        let outside = !monitor.outer.contains(observed.coordinate)
+        monitor.handle(MonitorEvent(time: b.instant.millisecondsSinceEpoch, kind: .signals(inside: inside, outside: outside)), continuous: true, rules: rules, latency: &latencySampler, into: &reports)
         monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
+        monitor.budget = monitor.clearance(from: observed.coordinate)
+      } else {
+        // With coarse updates the device learns the position at its next update: evaluate it exactly then.
+        monitor.budget = 0
       }
-      monitor.budget = monitor.clearance(from: observed.coordinate)
       monitors[index] = monitor
     }
   }
@@ -279,8 +282,6 @@ struct MonitorEvent {
     case outer(Bool)
     /// Continuous updates: both signals take these values from now on.
     case signals(inside: Bool, outside: Bool)
-    /// The signals' values, learned without an update (after a gap in coarse mode).
-    case quietSignals(inside: Bool, outside: Bool)
     /// A coarse update: the device learns its position.
     case observation(inside: Bool, outside: Bool)
 
@@ -302,6 +303,8 @@ struct RegionMonitor {
   let center: Coordinate
   /// The effective radius, metres.
   let radius: Double
+  /// The radius the scenario declares (smaller than `radius` under the minimum radius rule).
+  let declaredRadius: Double
   private let bounds: Geodesic.DistanceBounds
   /// Confidently inside: at least max(entry margin, accuracy) inside the boundary.
   private(set) var inner: CircleBoundary
@@ -331,12 +334,13 @@ struct RegionMonitor {
   /// The last exit the device did not detect before the path came back in.
   private var missedExitVisit: Int?
 
-  init(index: Int, center: Coordinate, radius: Double, rules: RegionMonitoringRules) {
+  init(index: Int, center: Coordinate, radius: Double, declaredRadius: Double, rules: RegionMonitoringRules) {
+    self.declaredRadius = declaredRadius
     self.index = index
     self.center = center
     self.radius = radius
     self.bounds = Geodesic.DistanceBounds(center: center, reach: 4 * radius + 10_000)
-    self.inner = CircleBoundary(radius: radius - rules.entryMargin, bounds: bounds)
+    self.inner = CircleBoundary(radius: -1, bounds: bounds)
     self.outer = CircleBoundary(radius: radius + rules.exitMargin, bounds: bounds)
   }
 
@@ -345,7 +349,9 @@ struct RegionMonitor {
     guard value != accuracy else { return false }
     accuracy = value
     largestAccuracy = max(largestAccuracy, value)
-    let innerRadius = radius - max(rules.entryMargin, value)
+    // A circle of radius 0 would still contain its centre; no position is confidently inside it.
+    let inset = radius - max(rules.entryMargin, value)
+    let innerRadius = inset > 0 || (inset == 0 && radius == 0) ? inset : -1
     let outerRadius = radius + max(rules.exitMargin, value)
     let changed = innerRadius != inner.radius || outerRadius != outer.radius
     if changed {
@@ -392,9 +398,6 @@ struct RegionMonitor {
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
       setSignals(inside: inside, outside: outside, at: event.time, observed: true)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-    case .quietSignals(let inside, let outside):
-      signalInside = inside
-      signalOutside = outside
     case .observation(let inside, let outside):
       setSignals(inside: inside, outside: outside, at: event.time, observed: true)
       completeDwell(upTo: event.time, continuous: false, rules: rules, latency: &latency, into: &reports)
@@ -448,7 +451,12 @@ struct RegionMonitor {
     }
     if delay > 0 { parts.append("then \(SimulationDuration(milliseconds: delay)) latency") }
     let matches = geometricInside == entering
-    if !matches { parts.append("the true path was \(geometricInside ? "inside" : "outside"): GPS error") }
+    if !matches {
+      parts.append(
+        declaredRadius < radius
+          ? "the true path was \(geometricInside ? "inside" : "outside") the declared \(RegionMonitoringService.metres(declaredRadius)) circle, monitored as \(RegionMonitoringService.metres(radius))"
+          : "the true path was \(geometricInside ? "inside" : "outside"): GPS error")
+    }
     reports.append(
       DeviceRegionReport(
         kind: .detected, region: index, entering: entering, visit: visit,
@@ -461,6 +469,8 @@ struct RegionMonitor {
   mutating func abandonDwell(at time: Int64) {
     if let since = confirmingSince { longestRun = max(longestRun, time - since) }
     confirmingSince = nil
+    signalInside = false
+    signalOutside = false
   }
 
   private mutating func geometricCrossing(

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// One test per rule of the `ios` location profile (`RegionMonitoringService`).
+/// Tracks run along the meridian through a region's centre, so distances from
+/// the centre are the metres written in each test.
+@Suite struct RegionMonitoringRuleTests {
+  static let centre = Coordinate(latitude: 55.67, longitude: 12.56)
+  static let start = Build.instant("2026-05-04T06:00:00Z")
+
+  /// A fix every second: `north(t)` metres north of the centre (negative: south) at second t.
+  static func track(seconds: Int, accuracy: Double? = nil, _ north: (Int) -> Double) -> InMemoryTrack {
+    InMemoryTrack(samples: (0...seconds).map { t in
+      let y = north(t)
+      let position = y == 0 ? centre : Geodesic.destination(from: centre, azimuth: y > 0 ? 0 : 180, distance: abs(y))
+      return TrackSample(instant: start.advanced(by: .seconds(Int64(t))), coordinate: position, horizontalAccuracy: accuracy)
+    })
+  }
+
+  /// Runs a repeating location request (on entry, or on exit with `onExit`) on one region of
+  /// `radius`, the app in the foreground unless `background`.
+  static func run(
+    _ track: InMemoryTrack, radius: Double = 100, rules: RegionMonitoringRules = RegionMonitoringRules(), background: Bool = false,
+    polygon: (any RegionShape)? = nil, appChanges: [AppChange] = [], onExit: Bool = false
+  ) throws -> Timeline {
+    var platform = PlatformSettings()
+    platform.location = .ios(rules)
+    let end = track.samples.last!.instant.advanced(by: .minutes(10))
+    var changes = appChanges
+    if !background { changes.insert(AppChange(instant: start, state: .foreground), at: 0) }
+    return try Simulation(Scenario(
+      name: "rule", clock: ClockSettings(start: start, end: end, timeZone: TimeZone(identifier: "UTC")!),
+      regions: [MonitoredRegion(id: "place", shape: polygon ?? CircularRegion(center: centre, radius: radius))],
+      actions: [ScheduledAppAction(instant: start, action: .add(NotificationRequest(
+        id: "here", title: "", trigger: .region(RegionTrigger(region: "place", notifyOnEntry: !onExit, notifyOnExit: onExit, repeats: true)))))],
+      track: track, platform: platform, medicineApp: MedicineApp(appChanges: changes))).run()
+  }
+
+  static func seconds(_ entry: TimelineEntry) -> Double { Double(entry.instant.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / 1000 }
+
+  @Test func anEntryIsReportedOnceTheMarginIsHeldForTheDwellThenAfterTheLatency() throws {
+    // 1 m/s northwards from 200 m south: the boundary at 100 s, 50 m inside at 150 s,
+    // held 20 s: the condition holds at 170 s, reported 2 minutes later.
+    let timeline = try Self.run(Self.track(seconds: 400) { t in min(0, Double(t) - 200) })
+    let enter = try #require(timeline.entries(.enter).first)
+    let detected = try #require(timeline.entries(.detected).first)
+    let fired = try #require(timeline.entries(.fired).first)
+    #expect(abs(Self.seconds(enter) - 100) < 0.002)
+    #expect(abs(Self.seconds(detected) - 290) < 0.002)
+    #expect(fired.instant == detected.instant)
+    #expect(detected[field: "reason"] == "50m inside for 20s; then 2m latency")
+    #expect(detected[field: "event"] == "enter" && detected[field: "visit"] == "1")
+  }
+
+  @Test func aPassShorterThanTheDwellIsNotDetected() throws {
+    // 15 m/s straight through the centre: 50 m inside for 6.7 s.
+    let timeline = try Self.run(Self.track(seconds: 40) { t in 15 * Double(t) - 300 })
+    #expect(timeline.entries(.fired).isEmpty)
+    let undetected = try #require(timeline.entries(.undetected).first)
+    #expect(undetected[field: "reason"]?.hasSuffix("less than the 20s dwell") == true)
+    // A 5 s dwell is short enough for the same pass.
+    var rules = RegionMonitoringRules()
+    rules.dwell = .seconds(5)
+    #expect(try Self.run(Self.track(seconds: 40) { t in 15 * Double(t) - 300 }, rules: rules).entries(.fired).count == 1)
+  }
+
+  @Test func aRegionSmallerThanTheMinimumRadiusIsMonitoredAtThatRadius() throws {
+    // A 30 m circle; the walk stops 40 m south of the centre, never inside it.
+    let timeline = try Self.run(Self.track(seconds: 400) { t in min(-40, Double(t) - 200) }, radius: 30)
+    #expect(timeline.entries(.enter).isEmpty)
+    #expect(timeline.entries(.warning).first?[field: "reason"]?.hasPrefix("radius 30m is below the minimum effective radius of 100m") == true)
+    let detected = try #require(timeline.entries(.detected).first)
+    #expect(detected[field: "reason"]?.contains("monitored as 100m") == true)
+    #expect(timeline.entries(.fired).count == 1)
+  }
+
+  @Test func aFixsAccuracyRaisesTheMarginItMustClear() throws {
+    // From 300 m north, parked 40 m north of the centre (60 m inside): enough with ±10 m fixes, not with ±80 m.
+    let park: (Int) -> Double = { t in max(40, 300 - Double(t)) }
+    #expect(try Self.run(Self.track(seconds: 600, accuracy: 10, park)).entries(.fired).count == 1)
+    let coarse = try Self.run(Self.track(seconds: 600, accuracy: 80, park))
+    #expect(coarse.entries(.fired).isEmpty)
+    #expect(coarse.entries(.undetected).first?[field: "reason"]?.contains("never 80m inside the boundary (fix accuracy ±80m exceeds the 50m margin)") == true)
+  }
+
+  @Test func aRegionNoLargerThanTheAccuracyIsNeverEntered() throws {
+    let timeline = try Self.run(Self.track(seconds: 900, accuracy: 100) { t in min(0, Double(t) - 200) })
+    #expect(timeline.entries(.fired).isEmpty)
+    #expect(timeline.entries(.undetected).count == 1)
+  }
+
+  @Test func coarseUpdatesDoNotSeeAPassBetweenTwoUpdates() throws {
+    // 4 m/s from 348 m south: inside from 62 s to 112 s; background updates at 0, 60 and 120 s.
+    let pass: (Int) -> Double = { t in 4 * Double(t) - 348 }
+    let background = try Self.run(Self.track(seconds: 200, pass), background: true)
+    #expect(background.entries(.fired).isEmpty)
+    #expect(background.entries(.undetected).first?[field: "reason"] == "inside 50s between two location updates")
+    // Continuous updates (the app in the foreground) see the same pass: 25 s 50 m inside.
+    #expect(try Self.run(Self.track(seconds: 200, pass)).entries(.fired).count == 1)
+  }
+
+  @Test func withCoarseUpdatesTheDwellEndsAtAnUpdate() throws {
+    // Background, 1 m/s from 200 m south: 50 m inside at 150 s; updates at 180 s (first confirming)
+    // and 240 s (at least 20 s later): the condition holds at 240 s, reported at 360 s.
+    let timeline = try Self.run(Self.track(seconds: 400) { t in min(0, Double(t) - 200) }, background: true)
+    let detected = try #require(timeline.entries(.detected).first)
+    #expect(Self.seconds(detected) == 360)
+  }
+
+  @Test func anExitNeedsTheExitMarginOutside() throws {
+    // From the centre out to 140 m (40 m outside) for 5 minutes: no exit; then out to 300 m.
+    let timeline = try Self.run(Self.track(seconds: 1000) { t in
+      t < 500 ? min(140, Double(t)) : min(300, 140 + Double(t - 500))
+    }, onExit: true)
+    let detected = try #require(timeline.entries(.detected).first)
+    #expect(detected[field: "event"] == "exit")
+    // 150 m (50 m outside) at 510 s, held 20 s, then 2 minutes.
+    #expect(abs(Self.seconds(detected) - 650) < 0.002)
+    #expect(timeline.entries(.exit).count == 1 && abs(Self.seconds(timeline.entries(.exit)[0]) - 100) < 0.002)
+  }
+
+  @Test func aShortTripOutIsNotSeenSoTheReturnIsNoArrival() throws {
+    // Inside from the first fix; out to 130 m and back within 3 minutes.
+    let walk: (Int) -> Double = { t in t < 100 ? 0 : t < 230 ? min(130, Double(t - 100)) : max(0, 130 - Double(t - 230)) }
+    let timeline = try Self.run(Self.track(seconds: 600, walk))
+    #expect(timeline.entries(.fired).isEmpty)
+    #expect(try Self.run(Self.track(seconds: 600, walk), onExit: true).entries(.fired).isEmpty)
+    let undetected = timeline.entries(.undetected)
+    #expect(undetected.map { $0[field: "event"] ?? "" } == ["exit", "enter"])
+    #expect(undetected[1][field: "reason"] == "the device never detected the exit of visit 1, so for it the device never left")
+  }
+
+  @Test func aDeviceAlreadyInsideAtTheFirstFixReportsNoEntry() throws {
+    let timeline = try Self.run(Self.track(seconds: 600) { _ in 0 })
+    #expect(timeline.entries(.detected).isEmpty && timeline.entries(.undetected).isEmpty && timeline.entries(.fired).isEmpty)
+  }
+
+  @Test func polygonRegionsAreNotMonitored() throws {
+    let square = SquareRegion(centre: Self.centre, halfSide: 100)
+    let timeline = try Self.run(Self.track(seconds: 600) { t in min(0, Double(t) - 200) }, polygon: square)
+    #expect(timeline.entries(.warning).first?[field: "reason"]?.hasPrefix("the ios profile monitors circular regions only") == true)
+    #expect(timeline.entries(.enter).count == 1)
+    #expect(timeline.entries(.fired).isEmpty)
+    #expect(timeline.entries(.undetected).first?[field: "reason"] == "not a circle: iOS monitors circular regions only")
+  }
+
+  @Test func deniedOrApproximateLocationStopsLocationTriggersWithAWarning() throws {
+    let walk: (Int) -> Double = { t in min(0, Double(t) - 200) }
+    for change in [AppChange(instant: Self.start, location: .denied), AppChange(instant: Self.start, locationAccuracy: .approximate),
+                   AppChange(instant: Self.start, location: .notDetermined)] {
+      let timeline = try Self.run(Self.track(seconds: 400, walk), appChanges: [change])
+      #expect(timeline.entries(.fired).isEmpty)
+      #expect(timeline.entries(.warning).first?[field: "reason"]?.hasPrefix("never fires while ") == true)
+      #expect(timeline.entries(.suppressed).count == 1)
+    }
+    // `always` monitors as `when-in-use` does.
+    let always = try Self.run(Self.track(seconds: 400, walk), appChanges: [AppChange(instant: Self.start, location: .always)])
+    #expect(always.entries(.fired).count == 1)
+  }
+}
+
+/// A square in latitude and longitude around a centre: a polygon-like shape
+/// that is not a circle, for the circles-only rule.
+final class SquareRegion: RegionShape {
+  let low: Coordinate, high: Coordinate
+  init(centre: Coordinate, halfSide metres: Double) {
+    let south = Geodesic.destination(from: centre, azimuth: 180, distance: metres)
+    let north = Geodesic.destination(from: centre, azimuth: 0, distance: metres)
+    let west = Geodesic.destination(from: centre, azimuth: 270, distance: metres)
+    let east = Geodesic.destination(from: centre, azimuth: 90, distance: metres)
+    low = Coordinate(latitude: south.latitude, longitude: west.longitude)
+    high = Coordinate(latitude: north.latitude, longitude: east.longitude)
+  }
+  func contains(_ c: Coordinate) -> Bool {
+    c.latitude >= low.latitude && c.latitude <= high.latitude && c.longitude >= low.longitude && c.longitude <= high.longitude
+  }
+  func appendCrossings(from a: TrackSample, to b: TrackSample, insideAtStart: Bool, into crossings: inout [BoundaryCrossing]) {
+    if contains(b.coordinate) != insideAtStart { crossings.append(BoundaryCrossing(instant: b.instant, entering: !insideAtStart)) }
+  }
+  var summary: String { "square" }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// Seeded properties relating the `ios` location profile to the geometry,
+/// over the random walks and circles of `SimulationPropertyTests`.
+@Suite struct LocationProfilePropertyTests {
+  static let seeds: [UInt64] = Array(0..<150)
+
+  static func run(_ scenario: Scenario, _ profile: LocationProfile, foreground: Bool = true) throws -> Timeline {
+    var scenario = scenario
+    scenario.platform.location = profile
+    if foreground {
+      scenario.medicineApp.appChanges = [AppChange(instant: scenario.clock.start, state: .foreground)]
+    }
+    return try Simulation(scenario).run()
+  }
+
+  /// Random rules: margins, dwell and accuracy assumptions, no minimum radius
+  /// (a region smaller than the minimum is entered before its own boundary, by design).
+  static func randomRules(_ random: inout SplitMix64) -> RegionMonitoringRules {
+    var rules = RegionMonitoringRules()
+    rules.minimumRadius = 0
+    rules.entryMargin = Double.random(in: 0...30, using: &random)
+    rules.exitMargin = Double.random(in: 0...30, using: &random)
+    rules.dwell = .init(milliseconds: Int64.random(in: 0...15_000, using: &random))
+    rules.latency = .zero
+    rules.assumedAccuracy = Double.random(in: 0...10, using: &random)
+    return rules
+  }
+
+  @Test(arguments: seeds)
+  func withEveryRuleAtZeroTheIOSProfileEqualsIdeal(seed: UInt64) throws {
+    let (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
+    for foreground in [true, false] {
+      let ideal = try Self.run(scenario, .ideal, foreground: foreground)
+      let exact = try Self.run(scenario, .ios(.exact), foreground: foreground)
+      #expect(exact.entries == ideal.entries, "seed \(seed) foreground \(foreground)")
+    }
+  }
+
+  @Test(arguments: seeds)
+  func everyDetectionFollowsAGeometricCrossingOfTheSameKindNoLaterThanIt(seed: UInt64) throws {
+    let (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
+    var random = SplitMix64(seed: seed &+ 7)
+    for foreground in [true, false] {
+      var rules = Self.randomRules(&random)
+      rules.latency = .init(milliseconds: Int64.random(in: 0...60_000, using: &random))
+      rules.backgroundInterval = .seconds(Int64.random(in: 1...30, using: &random))
+      let timeline = try Self.run(scenario, .ios(rules), foreground: foreground)
+      for detection in timeline.entries(.detected) {
+        let kind: TimelineEntry.Kind = detection[field: "event"] == "enter" ? .enter : .exit
+        let crossing = timeline.entries.first {
+          $0.kind == kind && $0.subject == detection.subject && $0[field: "visit"] == detection[field: "visit"]
+        }
+        #expect(crossing != nil && crossing!.instant <= detection.instant, "seed \(seed): \(detection.canonicalLine)")
+      }
+    }
+  }
+
+  @Test(arguments: seeds)
+  func aLargerMarginOrDwellNeverAddsDetections(seed: UInt64) throws {
+    let (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
+    var random = SplitMix64(seed: seed &+ 11)
+    for foreground in [true, false] {
+      var smaller = Self.randomRules(&random)
+      smaller.backgroundInterval = .seconds(Int64.random(in: 1...30, using: &random))
+      var larger = smaller
+      larger.entryMargin += Double.random(in: 0...20, using: &random)
+      larger.exitMargin += Double.random(in: 0...20, using: &random)
+      larger.dwell = larger.dwell + .init(milliseconds: Int64.random(in: 0...10_000, using: &random))
+      let few = try Self.run(scenario, .ios(larger), foreground: foreground).entries(.detected)
+      let many = try Self.run(scenario, .ios(smaller), foreground: foreground).entries(.detected)
+      for region in scenario.regions.map(\.id.rawValue) {
+        #expect(few.count { $0.subject == region } <= many.count { $0.subject == region }, "seed \(seed) region \(region)")
+      }
+    }
+  }
+}
