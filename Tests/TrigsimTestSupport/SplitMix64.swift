@@ -1,17 +1,8 @@
-/// A small seeded random number generator, so property tests replay exactly.
+import TrigsimCore
+
+/// A small seeded random number generator, so property tests replay exactly:
+/// the core's `TrialRandom` (SplitMix64), the same stream trials use.
 ///
 /// Every property test names its seed in the failure message; re-running
 /// with that seed reproduces the case.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  public init(seed: UInt64) { self.state = seed }
-
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+public typealias SplitMix64 = TrialRandom

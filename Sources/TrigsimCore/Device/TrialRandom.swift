@@ -4,7 +4,7 @@ import Foundation
 /// Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014).
 /// The same seed gives the same stream on every machine; nothing else in
 /// trigsim draws random numbers.
-public struct TrialRandom: Sendable {
+public struct TrialRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
   private var spareGaussian: Double?
 
