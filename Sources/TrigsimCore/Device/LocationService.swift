@@ -26,6 +26,9 @@ struct DeviceRegionReport {
   var crossingInstant: SimulationInstant?
   /// Why the report differs from the geometry (nil when it does not).
   var reason: String?
+  /// An undetected crossing that matters to requests of either kind: an exit
+  /// the device missed keeps it "inside", so the next arrival is no entry.
+  var concernsBothKinds = false
 
   /// A detection at its geometric crossing's own instant with nothing to
   /// explain adds no timeline entry: the `enter`/`exit` line already says it.

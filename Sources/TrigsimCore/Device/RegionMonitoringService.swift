@@ -483,7 +483,9 @@ struct RegionMonitor {
     }
     if crossing.entering && deviceInside, let since = crossingAt {
       // Came back before the device noticed the exit: for the device it never left.
-      reports.append(undetected(entering: false, visit: visit, at: t, since: since, rules: rules))
+      var missedExit = undetected(entering: false, visit: visit, at: t, since: since, rules: rules)
+      missedExit.concernsBothKinds = true
+      reports.append(missedExit)
       missedExitVisit = visit
     }
     geometricInside = crossing.entering
@@ -498,7 +500,8 @@ struct RegionMonitor {
       reports.append(
         DeviceRegionReport(
           kind: .undetected, region: index, entering: true, visit: visit, instant: t, crossingInstant: t,
-          reason: "the device never detected the exit of visit \(missed), so for it the device never left"))
+          reason: "the device never detected the exit of visit \(missed), so for it the device never left",
+          concernsBothKinds: true))
       missedExitVisit = nil
       detectedSinceCrossing = true  // explained; not reported again at the exit
     }

@@ -428,7 +428,10 @@ struct SimulationRun {
   mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
     let region = scenario.regions[report.region]
     let requests = center.regionRequests(for: region.id, entering: report.entering)
-    let monitored = !requests.isEmpty || center.monitors(region.id)
+    // A detection is shown for any monitored region (it changes the device's
+    // side); an undetected crossing only where a request of its kind, or of
+    // either kind when it changes what the next crossing means, is pending.
+    let monitored = report.kind == .detected || report.concernsBothKinds ? center.monitors(region.id) : !requests.isEmpty
     let blockedReason = app.regionMonitoringBlockedReason
     if monitored && blockedReason == nil && !report.coincidesWithCrossing {
       var fields = [TimelineField("event", report.entering ? "enter" : "exit"), TimelineField("visit", String(report.visit))]
