@@ -320,25 +320,20 @@ extension ScenarioReader {
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
       var change = AppChange(instant: at, origin: document.location(item))
-      if let node = fields["state"] {
-        guard let state = document.choice(node, what: "app state", AppState.allCases.map { ($0.rawValue, $0) }) else { continue }
-        change.state = state
+      // Every field is read, so that each bad value is reported.
+      var valid = true
+      func read<T>(_ key: String, what: String, _ options: [(String, T)]) -> T? {
+        guard let node = fields[key] else { return nil }
+        let value = document.choice(node, what: what, options)
+        if value == nil { valid = false }
+        return value
       }
-      if let node = fields["permission"] {
-        guard let permission = document.choice(node, what: "permission", NotificationPermission.allCases.map { ($0.rawValue, $0) }) else { continue }
-        change.permission = permission
-      }
-      if let node = fields["location"] {
-        guard let location = document.choice(node, what: "location authorization", LocationAuthorization.allCases.map { ($0.rawValue, $0) })
-        else { continue }
-        change.location = location
-      }
-      if let node = fields["locationAccuracy"] {
-        guard let accuracy = document.choice(
-          node, what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
-        else { continue }
-        change.locationAccuracy = accuracy
-      }
+      change.state = read("state", what: "app state", AppState.allCases.map { ($0.rawValue, $0) })
+      change.permission = read("permission", what: "permission", NotificationPermission.allCases.map { ($0.rawValue, $0) })
+      change.location = read("location", what: "location authorization", LocationAuthorization.allCases.map { ($0.rawValue, $0) })
+      change.locationAccuracy = read(
+        "locationAccuracy", what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
+      guard valid else { continue }
       if let last = changes.last, at < last.instant {
         document.error(atNode, "app changes must be in time order", notes: ["this change is before the previous one"])
         continue
