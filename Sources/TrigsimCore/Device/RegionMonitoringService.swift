@@ -105,74 +105,97 @@ struct RegionMonitoringService: LocationService {
       cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
     }
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
-    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
-    let accuracy = max(accuracyOf(previous), accuracyOf(observed))
-    let grid = interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil
+    let segment = Segment(
+      previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
+      pathLength: Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious),
+      accuracy: max(accuracyOf(previous), accuracyOf(observed)), interval: interval,
+      grid: interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil)
     var path: DevicePath?
     for index in monitors.indices {
-      guard var monitor = monitors[index] else {
+      guard monitors[index] != nil else {
         for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
         continue
       }
-      let hasCrossings = crossings.contains { $0.region == index }
-      let accuracyChanged = monitor.setAccuracy(accuracy, rules: rules)
-      monitor.budget -= pathLength
-      if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (grid == nil || grid!.isEmpty) {
-        // Far from both offset circles: the signals cannot change; only a dwell can complete.
-        if interval == 0 {
-          monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
-        }
-        monitors[index] = monitor
-        continue
-      }
-      events.removeAll(keepingCapacity: true)
-      for crossing in crossings where crossing.region == index {
-        events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)))
-      }
-      if let grid {
-        if !grid.isEmpty {
-          if path == nil { path = DevicePath(from: previous, to: observed) }
-          for t in grid {
-            var inside = monitor.signalInside, outside = monitor.signalOutside
-            if monitor.budget <= 0 || accuracyChanged {
-              let position = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
-              inside = monitor.inner.contains(position)
-              outside = !monitor.outer.contains(position)
-            }
-            events.append(MonitorEvent(time: t, kind: .observation(inside: inside, outside: outside)))
-          }
-          if monitor.budget <= 0 || accuracyChanged { monitor.budget = monitor.clearance(from: observed.coordinate) }
-        }
-      } else if monitor.budget <= 0 || accuracyChanged || hasCrossings {
-        let startInside = monitor.inner.contains(previous.coordinate)
-        let startOutside = !monitor.outer.contains(previous.coordinate)
-        let t0 = a.instant.millisecondsSinceEpoch
-        if startInside != monitor.signalInside || startOutside != monitor.signalOutside {
-          // The accuracy changed at the fix: the new circles apply from the next millisecond.
-          events.append(MonitorEvent(time: t0 + 1, kind: .signals(inside: startInside, outside: startOutside)))
-        }
-        scratch.removeAll(keepingCapacity: true)
-        monitor.inner.appendCrossings(from: previous, to: observed, insideAtStart: startInside, into: &scratch)
-        for crossing in scratch {
-          events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .inner(crossing.entering)))
-        }
-        scratch.removeAll(keepingCapacity: true)
-        monitor.outer.appendCrossings(from: previous, to: observed, insideAtStart: !startOutside, into: &scratch)
-        for crossing in scratch {
-          events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .outer(!crossing.entering)))
-        }
-        monitor.budget = monitor.clearance(from: observed.coordinate)
-      }
-      // Stable: geometric crossings first at equal instants (they were appended first).
-      events.sort { $0.time < $1.time || ($0.time == $1.time && $0.kind.order < $1.kind.order) }
-      for event in events {
-        monitor.handle(event, continuous: interval == 0, rules: rules, latency: &latencySampler, into: &reports)
-      }
-      if interval == 0 {
-        monitor.completeDwell(upTo: b.instant.millisecondsSinceEpoch, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
-      }
-      monitors[index] = monitor
+      // In place: a monitor is a few hundred bytes, and copying each out and back per fix dominated the run.
+      Self.advance(
+        &monitors[index]!, along: segment, crossings: crossings, rules: rules, path: &path, events: &events, scratch: &scratch,
+        latency: &latencySampler, into: &reports)
     }
+  }
+
+  /// One observed segment, shared by every region's monitor.
+  private struct Segment {
+    var previous: TrackSample
+    var observed: TrackSample
+    var t0: Int64
+    var t1: Int64
+    var pathLength: Double
+    var accuracy: Double
+    /// 0: continuous updates.
+    var interval: Int64
+    /// The coarse update instants in `(t0, t1]` (nil when continuous).
+    var grid: [Int64]?
+  }
+
+  private static func advance(
+    _ monitor: inout RegionMonitor, along segment: Segment, crossings: [GeometricCrossing], rules: RegionMonitoringRules,
+    path: inout DevicePath?, events: inout [MonitorEvent], scratch: inout [BoundaryCrossing], latency: inout LatencySampler,
+    into reports: inout [DeviceRegionReport]
+  ) {
+    let index = monitor.index
+    let continuous = segment.interval == 0
+    let hasCrossings = crossings.contains { $0.region == index }
+    let accuracyChanged = monitor.setAccuracy(segment.accuracy, rules: rules)
+    monitor.budget -= segment.pathLength
+    if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (segment.grid?.isEmpty ?? true) {
+      // Far from both offset circles: the signals cannot change; only a dwell can complete.
+      if continuous { monitor.completeDwell(upTo: segment.t1, continuous: true, rules: rules, latency: &latency, into: &reports) }
+      return
+    }
+    events.removeAll(keepingCapacity: true)
+    for crossing in crossings where crossing.region == index {
+      events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)))
+    }
+    if let grid = segment.grid {
+      if !grid.isEmpty {
+        let exact = monitor.budget <= 0 || accuracyChanged
+        if exact && path == nil { path = DevicePath(from: segment.previous, to: segment.observed) }
+        for t in grid {
+          var inside = monitor.signalInside, outside = monitor.signalOutside
+          if exact {
+            let position = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
+            inside = monitor.inner.contains(position)
+            outside = !monitor.outer.contains(position)
+          }
+          events.append(MonitorEvent(time: t, kind: .observation(inside: inside, outside: outside)))
+        }
+        if exact { monitor.budget = monitor.clearance(from: segment.observed.coordinate) }
+      }
+    } else if monitor.budget <= 0 || accuracyChanged || hasCrossings {
+      let startInside = monitor.inner.contains(segment.previous.coordinate)
+      let startOutside = !monitor.outer.contains(segment.previous.coordinate)
+      if startInside != monitor.signalInside || startOutside != monitor.signalOutside {
+        // The accuracy changed at the fix: the new circles apply from the next millisecond.
+        events.append(MonitorEvent(time: segment.t0 + 1, kind: .signals(inside: startInside, outside: startOutside)))
+      }
+      scratch.removeAll(keepingCapacity: true)
+      monitor.inner.appendCrossings(from: segment.previous, to: segment.observed, insideAtStart: startInside, into: &scratch)
+      for crossing in scratch {
+        events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .inner(crossing.entering)))
+      }
+      scratch.removeAll(keepingCapacity: true)
+      monitor.outer.appendCrossings(from: segment.previous, to: segment.observed, insideAtStart: !startOutside, into: &scratch)
+      for crossing in scratch {
+        events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .outer(!crossing.entering)))
+      }
+      monitor.budget = monitor.clearance(from: segment.observed.coordinate)
+    }
+    // Geometric crossings first at equal instants (they were appended first; the sort is stable).
+    events.sort { $0.time < $1.time || ($0.time == $1.time && $0.kind.order < $1.kind.order) }
+    for event in events {
+      monitor.handle(event, continuous: continuous, rules: rules, latency: &latency, into: &reports)
+    }
+    if continuous { monitor.completeDwell(upTo: segment.t1, continuous: true, rules: rules, latency: &latency, into: &reports) }
   }
 
   mutating func resume(
