@@ -7,7 +7,7 @@ public struct EntrySelector: Hashable, Sendable, CustomStringConvertible {
   public enum Scope: Hashable, Sendable {
     /// Entries of one kind.
     case kind(TimelineEntry.Kind)
-    /// `enter` and `exit` entries, and entries whose `trigger` field is a region
+    /// `enter`, `exit`, `detected` and `undetected` entries, and entries whose `trigger` field is a region
     /// trigger (`scheduled`, `fired`, ... of region-triggered requests): the
     /// instants that move when a track or its interpolation changes.
     case geofence
