@@ -73,8 +73,9 @@ struct SimulationRun {
   var lastFix: TrackSample?
   var visits: [Int]
 
-  // Device: the location service the platform profile provides.
+  // Device: the location service and the presenter the platform profile provides.
   var locationService: any LocationService
+  let presenter: any NotificationPresenter
   /// Geometric crossings of the segment being replayed, for the location service.
   var segmentCrossings: [GeometricCrossing] = []
   var reportBuffer: [DeviceRegionReport] = []
@@ -93,6 +94,7 @@ struct SimulationRun {
   init(_ scenario: Scenario, variation: DeviceVariation? = nil) {
     self.scenario = scenario
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
+    self.presenter = scenario.platform.makePresenter()
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
@@ -391,8 +393,7 @@ struct SimulationRun {
       fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
     }
     if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
-    if app.permission == .denied {
-      let why = "notification permission denied: the platform shows nothing"
+    if case .notShown(let why) = presenter.presentation(of: request, permission: app.permission) {
       record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
       app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
       center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)

@@ -30,6 +30,9 @@ public struct PlatformSettings: Sendable {
 
   public init() {}
 
+  /// The presenter of this platform: what becomes of a delivered notification.
+  func makePresenter() -> any NotificationPresenter { ImmediatePresenter() }
+
   /// `pending-limit=64 retention=last-added …`, for the timeline header.
   public var summary: String {
     "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
