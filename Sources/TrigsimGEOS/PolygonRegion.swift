@@ -66,6 +66,15 @@ public final class PolygonRegion: RegionShape {
   private let minLongitude: Double, maxLongitude: Double
   private let minLatitude: Double, maxLatitude: Double
 
+  /// A region with its own GEOS context: a context must not be used by two threads at once.
+  public func copyForAnotherThread() -> any RegionShape {
+    do {
+      return try PolygonRegion.make(vertices: vertices)
+    } catch {
+      preconditionFailure("vertices that made a valid polygon no longer do: \(error)")
+    }
+  }
+
   /// Builds a region, or says why the vertices do not make one.
   ///
   /// A last vertex equal to the first is taken as an explicit closing vertex

@@ -86,7 +86,7 @@ public struct ScenarioLoader {
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
   "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "actions", "respond",
-  "expect", "assert",
+  "expect", "assert", "trials",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -105,6 +105,13 @@ final class ScenarioReader {
   /// Identifiers the scenario can produce, for checking patterns in assertions.
   var notificationIDs: [String] = []
   var medicineNotificationIDs: [String] = []
+  /// Raw notifications with a region trigger.
+  var regionNotificationIDs: [String] = []
+  /// Every location request the scenario can produce: raw region
+  /// notifications and each medicine's location reminder.
+  var locationRequestIDs: [String] {
+    regionNotificationIDs + medicineNotificationIDs.filter { $0.hasSuffix("_location") }
+  }
   var medicineIDs: [String] = []
   /// The `expect:` and `assert:` sections.
   var checks: ScenarioChecks?
@@ -560,6 +567,7 @@ final class ScenarioReader {
       }
       let origin = document.location(item)
       if !notificationIDs.contains(id) { notificationIDs.append(id) }
+      if case .region = trigger, !regionNotificationIDs.contains(id) { regionNotificationIDs.append(id) }
       let request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
       adds.append(ScheduledAppAction(instant: addAt, action: .add(request), origin: origin))
       if let removeAt {

@@ -18,26 +18,66 @@ public struct ScenarioChecks: Sendable {
   public var expectedTimelinePath: String?
   /// How the timeline is compared: tolerances and filters from `expect:`.
   public var comparison: ComparisonOptions
-  /// The `assert:` list, in file order.
+  /// The `assert:` list, in file order, without its probability forms.
   public var assertions: [RunAssertion]
+  /// The `trials:` section: checked by `verify` and `test` over that many seeded trials.
+  public var trials: TrialSettings?
+  /// The assertions of `assert:` with a `probability`, checked against the trial report.
+  public var probabilityAssertions: [ProbabilityAssertion]
 
-  public init(expectedTimelinePath: String?, comparison: ComparisonOptions = ComparisonOptions(), assertions: [RunAssertion] = []) {
+  public init(
+    expectedTimelinePath: String?, comparison: ComparisonOptions = ComparisonOptions(), assertions: [RunAssertion] = [],
+    trials: TrialSettings? = nil, probabilityAssertions: [ProbabilityAssertion] = []
+  ) {
     self.expectedTimelinePath = expectedTimelinePath
     self.comparison = comparison
     self.assertions = assertions
+    self.trials = trials
+    self.probabilityAssertions = probabilityAssertions
+  }
+}
+
+/// A scenario's `trials:` section: `{ count: 500, seed: 7, expect: NAME.trials }`.
+public struct TrialSettings: Sendable {
+  /// The seed when neither the command line nor the scenario names one.
+  public static let defaultSeed: UInt64 = 1
+
+  public var count: Int
+  public var seed: UInt64
+  /// The expected trial report: `expect:` in the section, else `<name>.trials` beside the scenario.
+  public var expectedReportPath: String
+  public var origin: InputLocation?
+
+  public init(count: Int, seed: UInt64 = TrialSettings.defaultSeed, expectedReportPath: String, origin: InputLocation? = nil) {
+    self.count = count
+    self.seed = seed
+    self.expectedReportPath = expectedReportPath
+    self.origin = origin
   }
 }
 
 /// The `expect:` and `assert:` sections (see the README, "Checking runs").
 extension ScenarioReader {
   static let expectKeys = ["file", "tolerance", "ignoreFields", "ignoreKinds", "ignoreHeader"]
-  static let assertionNames = ["count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order"]
+  static let assertionNames = ["count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired"]
 
   func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
     var checks = ScenarioChecks(expectedTimelinePath: resolve(defaultName + ".timeline"))
     if let node = top["expect"] { readExpect(node, into: &checks) }
+    if let node = top["trials"] { checks.trials = readTrials(node, defaultName: defaultName) }
     if let node = top["assert"], let list = document.sequence(node, what: "'assert'") {
-      checks.assertions = list.compactMap(readAssertion)
+      for item in list {
+        switch readAnyAssertion(item) {
+        case .run(let assertion)?: checks.assertions.append(assertion)
+        case .probability(let assertion)?:
+          if top["trials"] == nil {
+            document.error(item, "an assertion with 'probability' is checked over trials, and the scenario has no 'trials:' section",
+                           notes: ["add 'trials: { count: 1000, seed: 1 }' (how many seeded trials 'verify' and 'test' run)"])
+          }
+          checks.probabilityAssertions.append(assertion)
+        case nil: break
+        }
+      }
     }
     if let expectNode = top["expect"], expectsNothing, top["assert"] == nil {
       document.error(expectNode, "'expect: none' without 'assert:' checks nothing", notes: ["name an expected timeline, or add assertions under 'assert:'"])
@@ -184,7 +224,123 @@ extension ScenarioReader {
     }
   }
 
+  // MARK: - trials
+
+  static let trialKeys = ["count", "seed", "expect"]
+
+  /// `trials: { count: 1000, seed: 7, expect: NAME.trials }`.
+  func readTrials(_ node: Node, defaultName: String) -> TrialSettings? {
+    guard let fields = document.mapping(node, what: "'trials'", keys: Self.trialKeys) else { return nil }
+    guard let countNode = fields["count"] else {
+      document.error(node, "'trials' needs 'count'", notes: ["how many seeded trials 'verify' and 'test' run, e.g. 'count: 1000'"])
+      return nil
+    }
+    guard let count = document.integer(countNode, what: "'count'", range: 1...1_000_000) else { return nil }
+    var seed = TrialSettings.defaultSeed
+    if let seedNode = fields["seed"] {
+      guard let text = document.string(seedNode, what: "'seed'") else { return nil }
+      guard let value = UInt64(text) else {
+        document.error(seedNode, "'seed' must be a whole number from 0 to 18446744073709551615", notes: ["any seed will do; the same seed gives the same report"])
+        return nil
+      }
+      seed = value
+    }
+    var path = resolve(defaultName + ".trials")
+    if let expectNode = fields["expect"] {
+      guard let file = document.string(expectNode, what: "expected trial report") else { return nil }
+      guard !file.isEmpty, file != "none" else {
+        document.error(expectNode, "the expected trial report needs a file name", notes: ["name a .trials file beside the scenario, or leave 'expect' out for '\(defaultName).trials'"])
+        return nil
+      }
+      path = resolve(file)
+    }
+    return TrialSettings(count: count, seed: seed, expectedReportPath: path, origin: document.location(node))
+  }
+
   // MARK: - assert
+
+  /// An assertion of a single run, or the probability form checked over trials.
+  enum AnyAssertion {
+    case run(RunAssertion)
+    case probability(ProbabilityAssertion)
+  }
+
+  /// `probability: 0.95` (at least) or `probability: { atLeast: 0.9, atMost: 1 }`.
+  func readProbabilityBound(_ node: Node) -> ProbabilityBound? {
+    func probability(_ node: Node, what: String) -> Double? {
+      guard let value = document.double(node, what: what) else { return nil }
+      guard (0...1).contains(value) else {
+        document.error(node, "\(what) must be between 0 and 1", notes: ["write a probability such as 0.95, not a percentage"])
+        return nil
+      }
+      return value
+    }
+    if node.scalar != nil { return probability(node, what: "'probability'").map { ProbabilityBound(atLeast: $0) } }
+    guard let fields = document.mapping(node, what: "'probability'", keys: ["atLeast", "atMost"]) else { return nil }
+    if fields["atLeast"] == nil && fields["atMost"] == nil {
+      document.error(node, "'probability' needs 'atLeast' or 'atMost'", notes: ["e.g. 'probability: { atMost: 0.05 }', or 'probability: 0.95' for at least 0.95"])
+      return nil
+    }
+    var bound = ProbabilityBound()
+    if let low = fields["atLeast"] { guard let value = probability(low, what: "'atLeast'") else { return nil }; bound.atLeast = value }
+    if let high = fields["atMost"] { guard let value = probability(high, what: "'atMost'") else { return nil }; bound.atMost = value }
+    if let low = bound.atLeast, let high = bound.atMost, low > high {
+      document.error(fields.keyNodes["atMost"]!, "'atMost' \(high) is below 'atLeast' \(low)")
+      return nil
+    }
+    return bound
+  }
+
+  func readAnyAssertion(_ item: Node) -> AnyAssertion? {
+    if let mapping = item.mapping, mapping.count == 1, let (keyNode, value) = mapping.first, let name = keyNode.scalar?.string {
+      let origin = document.location(item)
+      if name == "locationFired" {
+        guard let fields = document.mapping(value, what: "'locationFired'", keys: ["request", "within", "probability"]) else { return nil }
+        guard let boundNode = fields["probability"] else {
+          document.error(value, "'locationFired' needs 'probability'", notes: ["it is checked over trials: e.g. 'probability: 0.9', or '{ atMost: 0.05 }' for a pass that should not fire"])
+          return nil
+        }
+        var pattern: IdentifierPattern?
+        if let node = fields["request"] {
+          guard let text = document.string(node, what: "'request'") else { return nil }
+          let candidates = locationRequestIDs.sorted()
+          let picked = IdentifierPattern(text)
+          guard candidates.contains(where: { picked.matches($0) }) else {
+            var notes: [String] = []
+            if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.append("did you mean '\(suggestion)'?") }
+            notes.append(candidates.isEmpty ? "the scenario has no location requests" : "location requests: \(candidates.joined(separator: ", "))")
+            document.error(node, "pattern '\(text)' matches no location request in this scenario", notes: notes)
+            return nil
+          }
+          pattern = picked
+        } else if locationRequestIDs.isEmpty {
+          document.error(keyNode, "'locationFired' needs location requests", notes: ["add a notification with a 'region' trigger, or a medicine with a 'location' reminder"])
+          return nil
+        }
+        let within = fields["within"].map { duration($0, what: "'within'") }
+        if within == .some(nil) { return nil }
+        guard let bound = readProbabilityBound(boundNode) else { return nil }
+        return .probability(ProbabilityAssertion(.locationFired(request: pattern, within: within.flatMap { $0 }, bound: bound), origin: origin))
+      }
+      if name == "dosesNotified", let fields = value.mapping, fields.contains(where: { $0.key.scalar?.string == "probability" }) {
+        guard let fields = document.mapping(value, what: "'dosesNotified'", keys: ["within", "medicine", "probability"]) else { return nil }
+        guard let withinNode = fields["within"] else {
+          document.error(value, "'dosesNotified' needs 'within'", notes: ["how late a dose may be notified, e.g. 'within: 10m'"])
+          return nil
+        }
+        guard let within = duration(withinNode, what: "'within'") else { return nil }
+        let medicine = fields["medicine"].map { readMedicineReference($0) }
+        if medicine == .some(nil) { return nil }
+        if medicineIDs.isEmpty {
+          document.error(keyNode, "'dosesNotified' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
+          return nil
+        }
+        guard let bound = readProbabilityBound(fields["probability"]!) else { return nil }
+        return .probability(ProbabilityAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }, bound: bound), origin: origin))
+      }
+    }
+    return readAssertion(item).map { .run($0) }
+  }
 
   func readAssertion(_ item: Node) -> RunAssertion? {
     guard let mapping = item.mapping, mapping.count == 1, let (keyNode, value) = mapping.first,

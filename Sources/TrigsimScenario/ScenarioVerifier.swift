@@ -28,13 +28,19 @@ public struct ScenarioVerifier: Sendable {
   public var force: Bool
   /// Replaces the expected timeline the scenario names (`run --expect FILE`).
   public var expectedPathOverride: String?
+  /// Worker threads for a scenario's `trials:` (the report does not depend on it).
+  public var trialJobs: Int
 
-  public init(overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false, expectedPathOverride: String? = nil) {
+  public init(
+    overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
+    expectedPathOverride: String? = nil, trialJobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
     self.overrides = overrides
     self.record = record
     self.isCI = isCI
     self.force = force
     self.expectedPathOverride = expectedPathOverride
+    self.trialJobs = trialJobs
   }
 
   /// Whether baselines may be written at all.
@@ -63,8 +69,14 @@ public struct ScenarioVerifier: Sendable {
     }
     result.report = report
     result.assertionFailures = file.checks.assertions.compactMap { $0.check(report) }
+    if let settings = file.checks.trials {
+      if let problem = verifyTrials(file, settings: settings, into: &result) {
+        result.outcome = problem
+        return result
+      }
+    }
     guard let expectedPath = expectedPathOverride ?? file.checks.expectedTimelinePath else {
-      result.outcome = result.assertionFailures.isEmpty ? .passed : .failed
+      result.outcome = result.assertionFailures.isEmpty && result.trialsMatch ? .passed : .failed
       return result
     }
     result.expectedPath = expectedPath
@@ -111,7 +123,7 @@ public struct ScenarioVerifier: Sendable {
         }
         result.recorded = previous == nil ? .created : (previous == Data(text.utf8) ? .unchanged : .rewritten)
         result.comparison = nil
-        result.outcome = result.assertionFailures.isEmpty ? .passed : .failed
+        result.outcome = result.assertionFailures.isEmpty && result.trialsMatch ? .passed : .failed
         return result
       }
       result.refusedToRecord = true
@@ -123,8 +135,66 @@ public struct ScenarioVerifier: Sendable {
     }
     if expected == nil { result.missingBaseline = true }
     let timelineOK = result.comparison?.matches ?? false
-    result.outcome = timelineOK && result.assertionFailures.isEmpty ? .passed : .failed
+    result.outcome = timelineOK && result.assertionFailures.isEmpty && result.trialsMatch ? .passed : .failed
     return result
+  }
+
+  /// Runs the scenario's trials, checks the probability assertions and
+  /// compares the report with the expected `.trials` file (recording it as
+  /// `record` says). Returns an outcome only when the check cannot go on.
+  private func verifyTrials(_ file: ScenarioFile, settings: TrialSettings, into result: inout ScenarioVerification) -> ScenarioVerification.Outcome? {
+    let report: TrialReport
+    do {
+      report = try TrialRunner(file.scenario).run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
+    } catch {
+      result.diagnostics = (error as? InputError)?.diagnostics ?? []
+      return Self.outcome(of: error)
+    }
+    result.trialReport = report
+    result.assertionFailures += file.checks.probabilityAssertions.compactMap { $0.check(report) }
+    let path = settings.expectedReportPath
+    result.expectedTrialsPath = path
+    let text = report.text
+    let previous: Data?
+    if FileManager.default.fileExists(atPath: path) {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        result.diagnostics = [Diagnostic(at: InputLocation(file: path, line: 1, column: 1), "cannot read the expected trial report",
+                                         notes: ["record it again with 'trigsim record \(result.scenarioPath)', or fix its permissions"])]
+        return .error(.invalidInput, result.diagnostics.map(\.description).joined(separator: "\n"))
+      }
+      previous = data
+    } else {
+      previous = nil
+    }
+    let matches = previous == Data(text.utf8)
+    let wants: Bool
+    switch record {
+    case .none: wants = false
+    case .missing: wants = previous == nil
+    case .failed: wants = !matches
+    case .all: wants = true
+    }
+    if wants && !matches {
+      guard mayWrite else {
+        result.refusedToRecord = true
+        result.trialsDifference = previous.map { TrialReportDifference(expected: String(decoding: $0, as: UTF8.self), actual: text) }
+        result.missingTrialBaseline = previous == nil
+        return nil
+      }
+      do {
+        try AtomicFile.write(Data(text.utf8), to: path)
+      } catch {
+        return .error(.cannotWrite, "error: cannot write '\(path)': \(error.localizedDescription)")
+      }
+      result.trialsRecorded = previous == nil ? .created : .rewritten
+      return nil
+    }
+    if previous == nil {
+      result.missingTrialBaseline = true
+    } else if !matches {
+      result.trialsDifference = TrialReportDifference(expected: String(decoding: previous!, as: UTF8.self), actual: text)
+    }
+    return nil
   }
 
   static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
@@ -170,6 +240,19 @@ public struct ScenarioVerification: Sendable {
   public var diagnostics: [Diagnostic] = []
   /// The expected timeline was named on the command line (`run --expect`), not by the scenario.
   public var expectedPathFromCommandLine = false
+  /// The report of the scenario's `trials:`, when it has them.
+  public var trialReport: TrialReport?
+  /// The expected trial report's path, when the scenario has `trials:`.
+  public var expectedTrialsPath: String?
+  /// The expected trial report does not exist (and was not recorded).
+  public var missingTrialBaseline = false
+  /// How the trial report differs from the expected one.
+  public var trialsDifference: TrialReportDifference?
+  /// What recording did to the expected trial report.
+  public var trialsRecorded: Recording?
+
+  /// No trials, or their report matches the expected one.
+  public var trialsMatch: Bool { !missingTrialBaseline && trialsDifference == nil }
 
   public init(scenarioPath: String) { self.scenarioPath = scenarioPath }
 
@@ -195,6 +278,8 @@ public struct ScenarioVerification: Sendable {
       var parts: [String] = []
       if missingBaseline { parts.append("no expected timeline") }
       if let comparison, !comparison.matches { parts.append("timeline differs: \(comparison.summaryLine)") }
+      if missingTrialBaseline { parts.append("no expected trial report") }
+      if let difference = trialsDifference { parts.append("trial report differs: \(difference.summaryLine)") }
       if !assertionFailures.isEmpty { parts.append("\(assertionFailures.count) assertion\(assertionFailures.count == 1 ? "" : "s") failed") }
       return parts.joined(separator: "; ")
     }
@@ -220,8 +305,56 @@ public struct ScenarioVerification: Sendable {
         text += comparison.report(expectedName: expectedPath, actualName: "run of \(scenarioPath)", expectedLocations: expectedLocations)
         if refusedToRecord { text += "note: CI is set, so the expected timeline was not rewritten (pass --force to write it)\n" }
       }
+      if let path = expectedTrialsPath {
+        if missingTrialBaseline {
+          text += "no expected trial report at '\(path)'\n"
+          text += refusedToRecord
+            ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
+            : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
+        }
+        if let difference = trialsDifference { text += difference.report(expectedName: path, actualName: "trials of \(scenarioPath)") }
+      }
       for failure in assertionFailures { text += failure.description }
       return text
     }
+  }
+}
+
+/// Where a trial report differs from the expected one: the changed lines, in
+/// order (the reports have a fixed line structure, so a line-by-line
+/// comparison names what moved).
+public struct TrialReportDifference: Sendable, Equatable {
+  public var expected: [String]
+  public var actual: [String]
+
+  public init(expected: String, actual: String) {
+    self.expected = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    self.actual = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// The line numbers (1-based) whose text differs, and lines only one side has.
+  public var changedLines: [Int] {
+    (0..<max(expected.count, actual.count)).filter { index in
+      (index < expected.count ? expected[index] : nil) != (index < actual.count ? actual[index] : nil)
+    }.map { $0 + 1 }
+  }
+
+  public var summaryLine: String {
+    let count = changedLines.count
+    return "\(count) line\(count == 1 ? "" : "s") changed"
+  }
+
+  /// `- expected` / `+ actual` pairs for each changed line, at most 20, each located in the expected file.
+  public func report(expectedName: String, actualName: String, limit: Int = 20) -> String {
+    var text = "--- \(expectedName)\n+++ \(actualName)\n"
+    let lines = changedLines
+    for line in lines.prefix(limit) {
+      let index = line - 1
+      text += "@@ \(expectedName):\(line):1\n"
+      if index < expected.count { text += "- \(expected[index])\n" }
+      if index < actual.count { text += "+ \(actual[index])\n" }
+    }
+    if lines.count > limit { text += "... and \(lines.count - limit) more changed lines\n" }
+    return text
   }
 }

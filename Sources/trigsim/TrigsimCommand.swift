@@ -75,7 +75,37 @@ struct RunCommand: ParsableCommand {
 
   @OptionGroup var comparison: ComparisonFlags
 
+  @Option(help: ArgumentHelp("Replay the scenario N times with seeded GPS error, update-grid phase and latency, and print how often each location request fired and each dose was notified (text or json).", valueName: "N"))
+  var trials: Int?
+
+  @Option(help: ArgumentHelp("The seed of --trials and --trial (default: the scenario's 'trials: seed', else 1). The same seed gives the same bytes whatever --jobs is.", valueName: "S"))
+  var seed: UInt64?
+
+  @Option(help: ArgumentHelp("Worker threads for --trials (default: every core).", valueName: "J"))
+  var jobs: Int?
+
+  @Option(help: ArgumentHelp("Print the timeline of trial K of a --seed S trial run (the trial a report line names), instead of the deterministic run.", valueName: "K"))
+  var trial: Int?
+
   func validate() throws {
+    if let trials, !(1...1_000_000).contains(trials) {
+      throw ValidationError("--trials takes 1 to 1000000 trials, not \(trials)")
+    }
+    if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs takes 1 to 1024 worker threads, not \(jobs)") }
+    if let trial, trial < 0 { throw ValidationError("--trial counts from 0, not \(trial)") }
+    if trials != nil && trial != nil {
+      throw ValidationError("--trials runs many trials and --trial replays one: use one of them")
+    }
+    if trials != nil || trial != nil {
+      if expect != nil { throw ValidationError("--expect compares a timeline; with --trials or --trial use 'trigsim verify', which checks the scenario's 'trials:' section") }
+      if summary && trials != nil { throw ValidationError("--summary goes with a timeline, not with --trials (the trial report lists every dose)") }
+    } else {
+      if seed != nil { throw ValidationError("--seed goes with --trials N or --trial K") }
+      if jobs != nil { throw ValidationError("--jobs goes with --trials N") }
+    }
+    if trials != nil && (format == .jsonl || format == .csv) {
+      throw ValidationError("a trial report is text or json, not \(format.rawValue)")
+    }
     if expect == nil && comparison.isUsed {
       throw ValidationError("--tolerance, --ignore-field, --ignore-kind and --ignore-header apply to a comparison: add --expect FILE, or use 'trigsim verify'")
     }
@@ -85,6 +115,22 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let trials {
+      let file = try loadScenario(at: scenario)
+      let plan = TrialPlan(
+        count: trials, seed: seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed,
+        jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+      let report = try reportingErrors { try TrialRunner(file.scenario).run(plan) }
+      try emit(format == .json ? report.json : report.text, to: output)
+      return
+    }
+    if let trial {
+      let file = try loadScenario(at: scenario)
+      let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
+      let report = try reportingErrors { try Simulation(file.scenario).report(trial: trial, seed: seed) }
+      try emit(format.render(report, summary: summary), to: output)
+      return
+    }
     guard let expect else {
       let report = try runScenario(at: scenario)
       try emit(format.render(report, summary: summary), to: output)
@@ -118,9 +164,21 @@ func reportFailure(of verification: ScenarioVerification) -> Int32 {
 /// Loads and runs a scenario, printing any problem to standard error and
 /// exiting with the documented code.
 func runScenario(at path: String) throws -> SimulationReport {
+  let file = try loadScenario(at: path)
+  return try reportingErrors { try Simulation(file.scenario).report() }
+}
+
+/// Loads a scenario file, printing any problem to standard error and exiting with the documented code.
+func loadScenario(at path: String) throws -> ScenarioFile {
+  try reportingErrors { try ScenarioLoader().loadFile(path: path) }
+}
+
+/// Runs `body`, turning its errors into messages on standard error and the documented exit codes.
+func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   do {
-    let scenario = try ScenarioLoader().load(path: path)
-    return try Simulation(scenario).report()
+    return try body()
+  } catch let exit as ExitCode {
+    throw exit
   } catch let error as InputError {
     DiagnosticPrinter.standardError.print(error.diagnostics)
     throw ExitCode(TrigsimExitCode.invalidInput)

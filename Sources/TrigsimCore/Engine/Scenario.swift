@@ -58,6 +58,20 @@ public struct ClockSettings: Sendable {
   }
 }
 
+extension ClockSettings {
+  /// The device zone in force at `instant`: the clock zone, then each change up to it.
+  func deviceZone(at instant: SimulationInstant) -> TimeZone {
+    var zone = timeZone
+    for change in timeZoneChanges where change.instant <= instant { zone = change.timeZone }
+    return zone
+  }
+
+  /// The device-local form of an instant, with the zone in force at it.
+  func local(_ instant: SimulationInstant) -> String {
+    InstantFormatter.format(instant, offsetSeconds: deviceZone(at: instant).secondsFromGMT(for: instant.date))
+  }
+}
+
 /// The device switches to another time zone at an instant (arrival after a flight, say).
 public struct TimeZoneChange: Sendable {
   public var instant: SimulationInstant

@@ -34,7 +34,18 @@ public struct Simulation {
   ///   scripted user action names a notification that is not in Notification
   ///   Center at its instant (every such action is reported at once).
   public func report() throws -> SimulationReport {
-    var run = SimulationRun(scenario)
+    try report(variation: nil)
+  }
+
+  /// Runs trial `index` of a trial run seeded with `seed` (see
+  /// `TrialRunner`): the timeline behind one line of a trial report, to see
+  /// why a dose was missed in that trial.
+  public func report(trial index: Int, seed: UInt64) throws -> SimulationReport {
+    try report(variation: TrialRunner.variation(trial: index, seed: seed, profile: scenario.platform.location))
+  }
+
+  private func report(variation: DeviceVariation?) throws -> SimulationReport {
+    var run = SimulationRun(scenario, variation: variation)
     try run.execute()
     var summary = run.summary()
     summary.firstFixAt = run.firstFixInstant
@@ -84,6 +95,8 @@ struct SimulationRun {
   var nextReportIndex = 0
   /// The report whose detection is being delivered: which visit a location dose belongs to.
   var locationReportContext: (region: Int, visit: Int, entering: Bool)?
+  /// What a trial needs to know about location requests (nil outside trials: nothing is kept).
+  var locationLog: LocationRequestLog?
 
   // Medicine-reminder app (see SimulationRun+MedicineApp.swift).
   var app = MedicineAppState()
@@ -418,6 +431,12 @@ struct SimulationRun {
     var fields = [TimelineField("visit", String(visit))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
+    if locationLog != nil && now >= scenario.clock.start {
+      for pending in center.regionRequests(for: region.id, entering: entering) {
+        locationLog!.opportunities.append(
+          LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
+      }
+    }
     if !app.medicines.isEmpty { openLocationDoses(region: index, entering: entering, visit: visit, at: now) }
   }
 
@@ -458,7 +477,13 @@ struct SimulationRun {
           app.lossReason[pending.request.id] = "not delivered at \(format(now)): \(blockedReason)"
           continue
         }
-        if deliver(pending, at: now, next: nil) { shown.insert(pending.request.id) }
+        if deliver(pending, at: now, next: nil) {
+          shown.insert(pending.request.id)
+          locationLog?.deliveries.append(
+            LocationDelivery(
+              request: pending.request.id, region: report.region, entering: report.entering, visit: report.visit,
+              crossing: report.crossingInstant, at: now))
+        }
       }
       if !app.medicines.isEmpty { settleLocationDoses(region: report.region, entering: report.entering, visit: report.visit, at: now) }
     }

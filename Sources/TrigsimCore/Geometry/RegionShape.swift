@@ -41,8 +41,15 @@ public protocol RegionShape: AnyObject {
 
   /// A short description for the timeline header: `circle [55.6761, 12.5683] r=100m`.
   var summary: String { get }
+
+  /// The shape for use on another thread: `self` when the shape is
+  /// immutable (the default), a fresh copy when it holds state that must not
+  /// be shared between threads (a GEOS context). Trials give every worker
+  /// thread its own copies.
+  func copyForAnotherThread() -> any RegionShape
 }
 
 extension RegionShape {
   public func boundaryClearance(from coordinate: Coordinate) -> Double { 0 }
+  public func copyForAnotherThread() -> any RegionShape { self }
 }

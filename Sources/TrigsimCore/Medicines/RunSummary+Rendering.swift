@@ -4,14 +4,8 @@ extension RunSummary {
   /// The device-local form of an instant, with the zone in force at it.
   func local(_ instant: SimulationInstant?) -> String {
     guard let instant else { return "-" }
-    return InstantFormatter.format(instant, offsetSeconds: deviceZone(at: instant).secondsFromGMT(for: instant.date))
-  }
-
-  func deviceZone(at instant: SimulationInstant) -> TimeZone {
-    guard let clock else { return TimeZone(identifier: "UTC")! }
-    var zone = clock.timeZone
-    for change in clock.timeZoneChanges where change.instant <= instant { zone = change.timeZone }
-    return zone
+    guard let clock else { return InstantFormatter.format(instant, offsetSeconds: 0) }
+    return clock.local(instant)
   }
 
   /// The dose's reason and notes in one cell.

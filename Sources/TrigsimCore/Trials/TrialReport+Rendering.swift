@@ -1,0 +1,103 @@
+import Foundation
+
+extension TrialReport {
+  /// The report as text, for `trigsim run SCENARIO --trials N`, and the form
+  /// a scenario's expected `.trials` file holds. Every line depends only on
+  /// the scenario, the trial count and the seed.
+  public var text: String {
+    var text = "# trigsim trials\n"
+    text += "# scenario: \(scenarioName)\n"
+    text += "# platform: \(platformSummary)\n"
+    text += "# trials: \(plan.count), seed \(plan.seed)\n"
+    text += "# varied per trial: \(variationSummary)\n"
+    text += "\nlocation requests: how often each fired for a true crossing, and its latency after the crossing\n"
+    if locationChances.isEmpty { text += "  none: no location request was pending at a crossing of its region\n" }
+    for chance in locationChances {
+      text += "  \(clock.local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(chance.region) visit \(chance.visit): \(chance.request)\n"
+      var line = "    fired \(Self.proportion(chance.fired, of: chance.pending, trials: plan.count, pendingWord: "pending"))"
+      line += Self.percentiles(chance.latencies, word: "latency")
+      if let trial = chance.firstMissTrial { line += "; not fired in trial \(trial) (replay it with --trial \(trial))" }
+      text += line + "\n"
+    }
+    if !falseFirings.isEmpty {
+      text += "\nfalse firings: the device fired the request while the true path was not on that side\n"
+      for firing in falseFirings {
+        text += "  \(firing.request): in \(firing.trials) of \(plan.count) trials (\(Self.fraction(firing.trials, plan.count)))\n"
+      }
+    }
+    if !doses.isEmpty {
+      text += "\ndoses: how often each was notified, and the delay after it was due\n"
+      for dose in doses {
+        text += "  \(clock.local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel)\n"
+        var line = "    notified \(Self.proportion(dose.notified, of: dose.due, trials: plan.count, pendingWord: "due"))"
+        line += Self.percentiles(dose.latencies, word: "delay")
+        if let miss = dose.firstMiss { line += "; missed in trial \(miss.trial): \(miss.reason)" }
+        text += line + "\n"
+      }
+    }
+    return text
+  }
+
+  /// `0.982 (982 of 1000 trials; 95% interval 0.972 to 0.989)`; when the
+  /// chance did not exist in every trial, `of 950 trials in which it was pending`.
+  static func proportion(_ successes: Int, of total: Int, trials: Int, pendingWord: String) -> String {
+    let interval = wilsonInterval(successes: successes, trials: total)
+    let base = total == trials ? "\(total) trials" : "\(total) trials in which it was \(pendingWord)"
+    return "\(fraction(successes, total)) (\(successes) of \(base); 95% interval \(decimal(interval.low)) to \(decimal(interval.high)))"
+  }
+
+  static func fraction(_ successes: Int, _ total: Int) -> String {
+    total == 0 ? "-" : decimal(Double(successes) / Double(total))
+  }
+
+  /// Three decimals: what a probability of a few thousand trials supports.
+  static func decimal(_ value: Double) -> String { String(format: "%.3f", value) }
+
+  static func percentiles(_ latencies: LatencyDistribution, word: String) -> String {
+    guard let p50 = latencies.percentile(50), let p90 = latencies.percentile(90), let p99 = latencies.percentile(99) else { return "" }
+    return "; \(word) p50 \(p50), p90 \(p90), p99 \(p99)"
+  }
+
+  /// The report as one JSON object (keys in a fixed order; durations in
+  /// milliseconds; instants in device time as in the timeline).
+  public var json: String {
+    func latencyObject(_ latencies: LatencyDistribution) -> String {
+      guard let p50 = latencies.percentile(50), let p90 = latencies.percentile(90), let p99 = latencies.percentile(99) else { return "null" }
+      return "{\"p50Ms\": \(p50.milliseconds), \"p90Ms\": \(p90.milliseconds), \"p99Ms\": \(p99.milliseconds)}"
+    }
+    func interval(_ successes: Int, _ total: Int) -> String {
+      let bounds = wilsonInterval(successes: successes, trials: total)
+      return "[\(Self.decimal(bounds.low)), \(Self.decimal(bounds.high))]"
+    }
+    var text = "{\n  \"scenario\": \(JSONText.string(scenarioName)),\n  \"platform\": \(JSONText.string(platformSummary)),\n"
+    text += "  \"trials\": \(plan.count),\n  \"seed\": \(plan.seed),\n  \"varied\": \(JSONText.string(variationSummary)),\n"
+    text += "  \"locationRequests\": ["
+    for (index, chance) in locationChances.enumerated() {
+      let members: [(String, String)] = [
+        ("request", JSONText.string(chance.request.rawValue)), ("region", JSONText.string(chance.region.rawValue)),
+        ("event", JSONText.string(chance.entering ? "enter" : "exit")), ("visit", String(chance.visit)),
+        ("crossing", JSONText.string(clock.local(chance.crossing))), ("pending", String(chance.pending)),
+        ("fired", String(chance.fired)), ("probability", Self.decimal(chance.probability)),
+        ("interval95", interval(chance.fired, chance.pending)), ("latency", latencyObject(chance.latencies)),
+        ("firstMissTrial", chance.firstMissTrial.map(String.init) ?? "null"),
+      ]
+      text += (index == 0 ? "\n    " : ",\n    ") + "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+    text += locationChances.isEmpty ? "],\n" : "\n  ],\n"
+    text += "  \"falseFirings\": ["
+    text += falseFirings.map { "{\"request\": \(JSONText.string($0.request.rawValue)), \"trials\": \($0.trials)}" }.joined(separator: ", ")
+    text += "],\n  \"doses\": ["
+    for (index, dose) in doses.enumerated() {
+      let members: [(String, String)] = [
+        ("medicine", JSONText.string(dose.key.medicine.rawValue)), ("reminder", JSONText.string(dose.reminder)),
+        ("occurrence", JSONText.string(dose.key.occurrenceLabel)), ("scheduled", JSONText.string(clock.local(dose.scheduled))),
+        ("due", String(dose.due)), ("notified", String(dose.notified)), ("probability", Self.decimal(dose.probability)),
+        ("interval95", interval(dose.notified, dose.due)), ("delay", latencyObject(dose.latencies)),
+        ("firstMiss", dose.firstMiss.map { "{\"trial\": \($0.trial), \"reason\": \(JSONText.string($0.reason))}" } ?? "null"),
+      ]
+      text += (index == 0 ? "\n    " : ",\n    ") + "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+    text += doses.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+    return text
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The result of `TrialRunner`: for every chance a location request had to
+/// fire, and for every dose, how often it happened over the trials and how
+/// late. Rows are in a fixed order (time, then identifier), so the report is
+/// the same bytes for the same scenario, trial count and seed.
+public struct TrialReport: Sendable {
+  public var scenarioName: String
+  public var platformSummary: String
+  public var plan: TrialPlan
+  /// What varies between trials, in words (for the header).
+  public var variationSummary: String
+  public var locationChances: [LocationChance]
+  public var falseFirings: [FalseFiring]
+  public var doses: [DoseChance]
+  /// For printing instants in device time.
+  let clock: ClockSettings
+
+  /// A location request that was pending when the true path crossed its region.
+  public struct LocationChance: Sendable {
+    public var request: NotificationID
+    public var region: RegionID
+    public var entering: Bool
+    /// The geometric visit (`visit=N` in the timeline).
+    public var visit: Int
+    /// When the true path crossed the boundary.
+    public var crossing: SimulationInstant
+    /// Trials in which the request was pending at the crossing.
+    public var pending: Int
+    /// Trials in which the device's detection of this crossing fired it.
+    public var fired: Int
+    /// Crossing-to-fired latencies of the firing trials, sorted.
+    public var latencies: LatencyDistribution
+    /// The lowest-numbered trial in which it was pending and did not fire (replay it with `--trial`).
+    public var firstMissTrial: Int?
+
+    /// fired / pending.
+    public var probability: Double { pending == 0 ? 0 : Double(fired) / Double(pending) }
+  }
+
+  /// A request the device fired although the true path was not on that
+  /// side of the region (GPS error, or a region smaller than the minimum radius).
+  public struct FalseFiring: Sendable {
+    public var request: NotificationID
+    /// Trials with at least one such firing.
+    public var trials: Int
+  }
+
+  /// A dose that was due in at least one trial.
+  public struct DoseChance: Sendable {
+    public var key: DoseKey
+    public var medicineName: String
+    /// `08:00`, or the location reminder's `home on=enter`.
+    public var reminder: String
+    public var scheduled: SimulationInstant
+    /// Trials in which the dose was due.
+    public var due: Int
+    /// Due-to-notified delays of the notified trials, sorted.
+    public var latencies: LatencyDistribution
+    /// The lowest-numbered trial in which it was missed, and why.
+    public var firstMiss: (trial: Int, reason: String)?
+
+    public var notified: Int { latencies.count }
+    /// notified / due.
+    public var probability: Double { due == 0 ? 0 : Double(notified) / Double(due) }
+    /// The fraction of due trials in which it was notified no later than `within` after it was due.
+    public func probability(within: SimulationDuration) -> Double {
+      due == 0 ? 0 : Double(latencies.count(atMost: within.milliseconds)) / Double(due)
+    }
+  }
+
+  init(scenario: Scenario, plan: TrialPlan, tally: TrialTally) {
+    scenarioName = scenario.name
+    platformSummary = scenario.platform.summary
+    self.plan = plan
+    clock = scenario.clock
+    switch scenario.platform.location {
+    case .ideal:
+      variationSummary = "nothing (the ideal profile has no GPS error, update grid or latency: every trial is the same)"
+    case .ios(let rules):
+      variationSummary =
+        "GPS error from each fix's accuracy (its 68% radius), correlated over \(rules.errorCorrelation); "
+        + "the phase of the location-update grid; latency log-normal with median \(rules.latency) and spread \(rules.latencySpread)"
+    }
+    let regionIDs = scenario.regions.map(\.id)
+    locationChances = tally.chances.map { key, chance in
+      LocationChance(
+        request: key.request, region: regionIDs[key.region], entering: key.entering, visit: key.visit, crossing: chance.crossing,
+        pending: chance.pending, fired: chance.fired, latencies: LatencyDistribution(chance.latencies), firstMissTrial: chance.firstMiss)
+    }.sorted {
+      ($0.crossing, $0.request.rawValue, $0.region.rawValue, $0.entering ? 0 : 1)
+        < ($1.crossing, $1.request.rawValue, $1.region.rawValue, $1.entering ? 0 : 1)
+    }
+    falseFirings = tally.falseFirings.map { FalseFiring(request: $0.key, trials: $0.value) }.sorted { $0.request.rawValue < $1.request.rawValue }
+    doses = tally.doses.values.map { dose in
+      DoseChance(
+        key: dose.record.key, medicineName: dose.record.medicineName, reminder: dose.record.reminder, scheduled: dose.record.scheduled,
+        due: dose.due, latencies: LatencyDistribution(dose.latencies), firstMiss: dose.firstMiss)
+    }.sorted { a, b in
+      (a.scheduled, a.key.medicine.rawValue, a.key.slot, a.key.occurrence, a.key.repeatOnDay)
+        < (b.scheduled, b.key.medicine.rawValue, b.key.slot, b.key.occurrence, b.key.repeatOnDay)
+    }
+  }
+}
+
+/// A sorted multiset of latencies in milliseconds, with nearest-rank percentiles.
+public struct LatencyDistribution: Sendable, Equatable {
+  public let sorted: [Int64]
+
+  public init(_ values: [Int64]) { sorted = values.sorted() }
+
+  public var count: Int { sorted.count }
+
+  /// The nearest-rank percentile: the smallest value with at least `p` % of
+  /// the values at or below it (nil when empty).
+  public func percentile(_ p: Double) -> SimulationDuration? {
+    guard !sorted.isEmpty else { return nil }
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+    return SimulationDuration(milliseconds: sorted[min(max(rank, 1), sorted.count) - 1])
+  }
+
+  /// How many values are at most `limit`.
+  public func count(atMost limit: Int64) -> Int {
+    var low = 0, high = sorted.count
+    while low < high {
+      let mid = (low + high) / 2
+      if sorted[mid] <= limit { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+}
+
+/// The Wilson score interval for a binomial proportion at 95 % confidence
+/// (Wilson 1927; Brown, Cai and DasGupta, Statistical Science 16(2), 2001,
+/// recommend it over the normal approximation for small counts and
+/// proportions near 0 or 1, which is where reminder probabilities live).
+public func wilsonInterval(successes: Int, trials: Int) -> (low: Double, high: Double) {
+  guard trials > 0 else { return (0, 1) }
+  let z = 1.959_963_984_540_054
+  let n = Double(trials), p = Double(successes) / n
+  let denominator = 1 + z * z / n
+  let centre = (p + z * z / (2 * n)) / denominator
+  let half = z * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot() / denominator
+  return (max(0, centre - half), min(1, centre + half))
+}

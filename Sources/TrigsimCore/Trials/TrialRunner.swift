@@ -1,0 +1,289 @@
+import Dispatch
+import Foundation
+
+/// Replays one scenario many times, each time with its own seeded device
+/// variation, and reports how often each location request fired and each
+/// dose was notified, with latency percentiles.
+///
+/// ```swift
+/// let report = try TrialRunner(scenario).run(TrialPlan(count: 1000, seed: 7))
+/// print(report.text)
+/// ```
+///
+/// What varies between trials is the device, never the world (see
+/// `DeviceVariation`): GPS error on every observed fix, drawn from the fix's
+/// horizontal accuracy and correlated along the track; the phase of the
+/// coarse location-update grid; and each report's latency. The geometry, the
+/// clock, the app and the patient are the same in every trial.
+///
+/// **Determinism.** Trial `i` draws from a stream seeded by `seed` and `i`
+/// alone. Workers tally trials into order-free aggregates (counts and sorted
+/// latency multisets), so the report is byte-identical for the same seed
+/// whatever the number of workers and however the scheduler interleaves them.
+///
+/// **Memory.** The track is read and decoded once and shared by every
+/// worker; a trial's timeline is dropped as soon as its outcome is tallied.
+/// What grows with the number of trials is one latency per fired request or
+/// notified dose per trial (8 bytes each), for exact percentiles.
+public struct TrialRunner {
+  public let scenario: Scenario
+
+  public init(_ scenario: Scenario) { self.scenario = scenario }
+
+  /// Runs `plan.count` trials on `plan.jobs` workers.
+  ///
+  /// - Throws: `InputError` when the track has bad input or a scripted user
+  ///   action is impossible (found by the first trial, as in a single run).
+  public func run(_ plan: TrialPlan) throws -> TrialReport {
+    var shared = scenario
+    if let track = scenario.track {
+      // Read and decode once; every trial replays the same samples.
+      var samples: [TrackSample] = []
+      try track.readSamples { sample in
+        samples.append(sample)
+        return sample.instant < scenario.clock.end
+      }
+      shared.track = InMemoryTrack(name: track.name, samples: samples)
+    }
+    let frozen = UncheckedSendable(shared)
+    let workers = max(1, min(plan.jobs, plan.count))
+    let tallies = TallySlots(count: workers)
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      // Every worker replays the same decoded samples (an immutable array);
+      // region shapes that hold per-thread state are copied.
+      var scenario = frozen.value
+      if worker > 0 {
+        for index in scenario.regions.indices { scenario.regions[index].shape = scenario.regions[index].shape.copyForAnotherThread() }
+      }
+      var tally = TrialTally()
+      var trial = worker
+      while trial < plan.count {
+        do {
+          try Self.runTrial(trial, of: scenario, seed: plan.seed, into: &tally)
+        } catch {
+          tally.failure = (trial, error)
+          break
+        }
+        trial += workers
+      }
+      tallies.store(tally, at: worker)
+    }
+    var merged = TrialTally()
+    for tally in tallies.all() { merged.merge(tally) }
+    if let failure = merged.failure { throw failure.error }
+    return TrialReport(scenario: scenario, plan: plan, tally: merged)
+  }
+
+  /// The variation trial `index` of a run seeded with `seed` gets.
+  public static func variation(trial index: Int, seed: UInt64, profile: LocationProfile) -> DeviceVariation {
+    var random = TrialRandom(seed: TrialRandom.trialSeed(seed, trial: index))
+    let trialSeed = random.next()
+    var phase: Int64 = 0
+    if case .ios(let rules) = profile {
+      let interval = max(rules.backgroundInterval.milliseconds, rules.foregroundInterval.milliseconds)
+      if interval > 0 { phase = random.next(below: interval) }
+    }
+    return DeviceVariation(gridPhase: phase, seed: trialSeed)
+  }
+
+  static func runTrial(_ index: Int, of scenario: Scenario, seed: UInt64, into tally: inout TrialTally) throws {
+    var run = SimulationRun(scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location))
+    run.locationLog = LocationRequestLog()
+    try run.execute()
+    tally.add(log: run.locationLog!, doses: run.summary().doses, trial: index)
+  }
+}
+
+/// How many trials, from which seed, on how many workers.
+public struct TrialPlan: Sendable, Equatable {
+  public var count: Int
+  public var seed: UInt64
+  /// Worker threads; the report does not depend on it.
+  public var jobs: Int
+
+  public init(count: Int, seed: UInt64, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.count = count
+    self.seed = seed
+    self.jobs = max(1, jobs)
+  }
+}
+
+/// The scenario handed to worker threads. Its track is an in-memory array
+/// and its region shapes are copied per worker (`copyForAnotherThread`), so
+/// nothing mutable is shared.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// One slot per worker, each written once by its own worker.
+private final class TallySlots: @unchecked Sendable {
+  private var slots: [TrialTally?]
+  private let lock = NSLock()
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func store(_ tally: TrialTally, at index: Int) {
+    lock.lock()
+    slots[index] = tally
+    lock.unlock()
+  }
+
+  func all() -> [TrialTally] {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots.compactMap { $0 }
+  }
+}
+
+// MARK: - What one run logs
+
+/// A location request that was pending for its kind when the true path
+/// crossed its region: a chance for it to fire.
+struct LocationOpportunity {
+  var request: NotificationID
+  var region: Int
+  var entering: Bool
+  var visit: Int
+  var crossing: SimulationInstant
+}
+
+/// A location request the device's detection delivered (and the platform showed).
+struct LocationDelivery {
+  var request: NotificationID
+  var region: Int
+  var entering: Bool
+  var visit: Int
+  /// The geometric crossing the detection is about; nil when the true path
+  /// was not on that side (GPS error or the minimum radius).
+  var crossing: SimulationInstant?
+  var at: SimulationInstant
+}
+
+/// What a run keeps for trials (see `SimulationRun.locationLog`).
+struct LocationRequestLog {
+  var opportunities: [LocationOpportunity] = []
+  var deliveries: [LocationDelivery] = []
+}
+
+// MARK: - Tallies
+
+/// A location request's chance: the request, and the true crossing it may fire for.
+struct OpportunityKey: Hashable {
+  var request: NotificationID
+  var region: Int
+  var entering: Bool
+  var visit: Int
+}
+
+struct DoseInstance: Hashable {
+  var key: DoseKey
+  var scheduled: SimulationInstant
+}
+
+/// Order-free aggregates of any number of trials: merging tallies in any
+/// grouping gives the same result once latencies are sorted.
+struct TrialTally {
+  struct Chance {
+    var crossing: SimulationInstant
+    /// The lowest-numbered trial in which the request was pending but did not fire.
+    var firstMiss: Int?
+    /// Trials in which the request was pending at the crossing.
+    var pending = 0
+    /// Trials in which it fired for this crossing.
+    var fired = 0
+    /// Crossing-to-fired latency of each firing trial, milliseconds.
+    var latencies: [Int64] = []
+  }
+
+  struct DoseTally {
+    var record: DoseRecord
+    /// Trials in which the dose existed (was due within the run).
+    var due = 0
+    /// Due-to-notified latency of each notified trial, milliseconds.
+    var latencies: [Int64] = []
+    /// The lowest-numbered trial in which the dose was missed, with the reason.
+    var firstMiss: (trial: Int, reason: String)?
+  }
+
+  var trials = 0
+  var chances: [OpportunityKey: Chance] = [:]
+  /// Per request: trials in which it fired with the true path not on that side.
+  var falseFirings: [NotificationID: Int] = [:]
+  /// Keyed by dose and due instant: a location dose's number counts the
+  /// crossings that made one due, so the same number could in principle name
+  /// another crossing in another trial.
+  var doses: [DoseInstance: DoseTally] = [:]
+  var failure: (trial: Int, error: any Error)?
+
+  mutating func add(log: LocationRequestLog, doses records: [DoseRecord], trial: Int) {
+    trials += 1
+    for opportunity in log.opportunities {
+      let key = OpportunityKey(request: opportunity.request, region: opportunity.region, entering: opportunity.entering, visit: opportunity.visit)
+      chances[key, default: Chance(crossing: opportunity.crossing)].pending += 1
+    }
+    var falselyFired: Set<NotificationID> = []
+    var firedFor: Set<OpportunityKey> = []
+    for delivery in log.deliveries {
+      guard let crossing = delivery.crossing else {
+        falselyFired.insert(delivery.request)
+        continue
+      }
+      let key = OpportunityKey(request: delivery.request, region: delivery.region, entering: delivery.entering, visit: delivery.visit)
+      // One firing per crossing counts (a repeating request fires once per detection).
+      guard firedFor.insert(key).inserted else { continue }
+      chances[key, default: Chance(crossing: crossing)].fired += 1
+      chances[key]!.latencies.append(crossing.duration(to: delivery.at).milliseconds)
+    }
+    for opportunity in log.opportunities {
+      let key = OpportunityKey(request: opportunity.request, region: opportunity.region, entering: opportunity.entering, visit: opportunity.visit)
+      if !firedFor.contains(key) && chances[key]!.firstMiss == nil { chances[key]!.firstMiss = trial }
+    }
+    for request in falselyFired { falseFirings[request, default: 0] += 1 }
+    for record in records {
+      let instance = DoseInstance(key: record.key, scheduled: record.scheduled)
+      var tally = doses[instance] ?? DoseTally(record: record)
+      tally.due += 1
+      if let notified = record.notified {
+        tally.latencies.append(record.scheduled.duration(to: notified).milliseconds)
+      } else if tally.firstMiss == nil {
+        tally.firstMiss = (trial, record.reason ?? "no reason recorded")
+      }
+      doses[instance] = tally
+    }
+  }
+
+  mutating func merge(_ other: TrialTally) {
+    trials += other.trials
+    for (key, chance) in other.chances {
+      if var mine = chances[key] {
+        mine.pending += chance.pending
+        mine.fired += chance.fired
+        mine.latencies += chance.latencies
+        mine.firstMiss = Self.earlier(mine.firstMiss, chance.firstMiss)
+        chances[key] = mine
+      } else {
+        chances[key] = chance
+      }
+    }
+    for (request, count) in other.falseFirings { falseFirings[request, default: 0] += count }
+    for (key, dose) in other.doses {
+      if var mine = doses[key] {
+        mine.due += dose.due
+        mine.latencies += dose.latencies
+        if let theirs = dose.firstMiss, theirs.trial < (mine.firstMiss?.trial ?? .max) { mine.firstMiss = theirs }
+        doses[key] = mine
+      } else {
+        doses[key] = dose
+      }
+    }
+    if let failure = other.failure, failure.trial < (self.failure?.trial ?? .max) { self.failure = failure }
+  }
+
+  private static func earlier(_ a: Int?, _ b: Int?) -> Int? {
+    switch (a, b) {
+    case (let a?, let b?): min(a, b)
+    default: a ?? b
+    }
+  }
+}
