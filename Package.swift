@@ -48,7 +48,7 @@ let package = Package(
 
     // MARK: - Benchmark: `swift build -c release && .build/release/trigsim-benchmark`.
     .executableTarget(
-      name: "trigsim-benchmark", dependencies: ["TrigsimTracks"], path: "Benchmarks/TrigsimBenchmark"),
+      name: "trigsim-benchmark", dependencies: ["TrigsimTracks", "TrigsimScenario"], path: "Benchmarks/TrigsimBenchmark"),
 
     // MARK: - Tests (folders mirror Sources/).
     .target(

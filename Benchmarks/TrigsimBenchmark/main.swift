@@ -11,14 +11,20 @@
 // 1 ms (one difference per visit), with `trigsim run` of the same scenario as
 // the baseline in the same run. A fourth runs `trigsim test` over the
 // repository's scenarios/ folder with --jobs 1 (the baseline) and --jobs 2.
+// A fifth measures firing-probability trials in this process: 1000 trials of
+// the 1-day 1 Hz track through four circles with the ios profile, the app in
+// the foreground (86.4 M fix-evaluations), as fix-evaluations per second and
+// as the ratio to one deterministic run of the same scenario measured in the
+// same process (the baseline), and peak memory at 100 and 1000 trials.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
 // set size (getrusage via wait4). Tracks are generated once per work folder.
 import Foundation
 import TrigsimCore
+import TrigsimScenario
 import TrigsimTracks
 
 #if canImport(Glibc)
@@ -72,9 +78,14 @@ func median(_ runs: Int, _ arguments: [String], expectedStatus: Int32 = 0) -> Me
 var runs = 5
 var dayCounts = [1, 7, 30]
 var workDirectory = NSTemporaryDirectory() + "trigsim-benchmark"
+var only: String?
+var trialCount = 1000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
+  case "--only": only = arguments.popFirst()
+  case "--trials": trialCount = Int(arguments.popFirst() ?? "") ?? trialCount
+  case "--trial-child": runTrialChild(Array(arguments)); exit(0)
   case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
   case "--days": dayCounts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--work-dir": workDirectory = arguments.popFirst() ?? workDirectory
@@ -143,6 +154,7 @@ let medicineAppText = """
 
 // MARK: - Run
 
+if only == nil {
 print("trigsim benchmark: median of \(runs) runs; baseline = `wc -l` on the same CSV in the same run")
 print("| track | fixes | CSV MB | wc -l s | trigsim s | fixes/s | trigsim / wc -l | peak RSS MB |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -256,4 +268,75 @@ if FileManager.default.fileExists(atPath: repositoryScenarios) {
     let parallel = median(runs, [trigsim, "test", repositoryScenarios, "--jobs", String(jobs)])
     print(String(format: "| %d | %.3f | %.2f× |", jobs, parallel.seconds, single.seconds / parallel.seconds))
   }
+}
+}
+
+// MARK: - Trials
+
+/// Child process of the memory measurement: runs `count` trials of `scenario` and exits.
+func runTrialChild(_ arguments: [String]) {
+  guard arguments.count == 2, let count = Int(arguments[1]) else { fatalError("--trial-child SCENARIO COUNT") }
+  do {
+    let scenario = try ScenarioLoader().load(path: arguments[0])
+    _ = try TrialRunner(scenario).run(TrialPlan(count: count, seed: 1))
+  } catch {
+    fatalError("\(error)")
+  }
+}
+
+if only == nil || only == "trials" {
+  let trackPath = "\(workDirectory)/synthetic-1d-1hz.csv"
+  let track = SyntheticTrack(start: start, days: 1, sampleRate: 1, seed: 7, stops: stops)
+  if !FileManager.default.fileExists(atPath: trackPath) { try TrackWriter.write(track, to: trackPath, format: .csv) }
+  let trialsPath = "\(workDirectory)/benchmark-1d-trials.yaml"
+  let end = InstantFormatter.utc.string(for: start.advanced(by: .hours(24)))
+  try """
+    trigsim: 1
+    name: Benchmark trials, 1-day 1 Hz, four circles
+    clock: { start: \(InstantFormatter.utc.string(for: start)), end: \(end), timezone: Europe/Copenhagen }
+    platform: { location: ios }
+    track: { file: \(trackPath) }
+    regions:
+      - { id: home, center: [55.6761, 12.5683] }
+      - { id: pharmacy, center: [55.6795, 12.5775], radius: 80 }
+      - { id: office, center: [55.6867, 12.5700], radius: 150 }
+      - { id: park, center: [55.6880, 12.5790], radius: 120 }
+    notifications:
+      - { id: home, title: Welcome home, trigger: { region: home, on: [enter], repeats: true } }
+      - { id: pharmacy, title: Pick up refill, trigger: { region: pharmacy, on: [enter], repeats: true } }
+      - { id: office, title: Left the office, trigger: { region: office, on: [exit], repeats: true } }
+      - { id: park, title: Walk done, trigger: { region: park, on: [enter, exit], repeats: true } }
+    app:
+      - { at: \(InstantFormatter.utc.string(for: start)), state: foreground }
+
+    """.write(toFile: trialsPath, atomically: true, encoding: .utf8)
+  let scenario = try ScenarioLoader().load(path: trialsPath)
+  let fixes = Double(track.sampleCount)
+  var singles: [Double] = []
+  var batches: [Double] = []
+  for _ in 0..<max(1, runs) {
+    // The baseline: one deterministic run, track read from the file as `trigsim run` does.
+    var started = monotonicSeconds()
+    _ = try Simulation(scenario).report()
+    singles.append(monotonicSeconds() - started)
+    started = monotonicSeconds()
+    _ = try TrialRunner(scenario).run(TrialPlan(count: trialCount, seed: 1))
+    batches.append(monotonicSeconds() - started)
+  }
+  let single = singles.sorted()[singles.count / 2]
+  let batch = batches.sorted()[batches.count / 2]
+  let cores = ProcessInfo.processInfo.activeProcessorCount
+  print("")
+  print("trials: median of \(runs) runs in this process; baseline = one deterministic run of the same scenario, in the same run")
+  print("| trials | fix-evaluations | one run s | trials s | fix-evaluations/s | trials / one run | per trial / one run | cores |")
+  print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+  print(String(
+    format: "| %d | %.1f M | %.3f | %.3f | %.1f M | %.0f× | %.3f× | %d |", trialCount, fixes * Double(trialCount) / 1e6, single, batch,
+    fixes * Double(trialCount) / batch / 1e6, batch / single, batch / Double(trialCount) / single, cores))
+  let self_ = CommandLine.arguments[0]
+  let small = median(1, [self_, "--trial-child", trialsPath, "100"])
+  let large = median(1, [self_, "--trial-child", trialsPath, String(trialCount)])
+  print(String(
+    format: "peak RSS: %.1f MB at 100 trials, %.1f MB at %d trials (%.2f×)", Double(small.peakResidentBytes) / 1_048_576,
+    Double(large.peakResidentBytes) / 1_048_576, trialCount, Double(large.peakResidentBytes) / Double(small.peakResidentBytes)))
 }

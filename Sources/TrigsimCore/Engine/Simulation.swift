@@ -65,17 +65,11 @@ struct SimulationRun {
 
   // Track replay.
   var previousFix: TrackSample?
-  /// Whether the device is inside each region at `previousFix` (geometry, not yet-handled events).
-  var insideAtPreviousFix: [Bool]
-  var crossingBuffer: [BoundaryCrossing] = []
-  /// The region shapes, in scenario order (kept apart from `scenario` for the hot loop).
-  let shapes: [any RegionShape]
-  /// Per region: how far the device can still move along any path without
-  /// reaching the boundary (see `replay`). 0 forces an exact check.
-  var clearanceBudget: [Double]
-  /// At least `cos(previousFix.latitude)`, for `Geodesic.lengthUpperBound`.
-  var cosPreviousLatitude = 1.0
-  var cosineBound = CosineUpperBound()
+  /// The exact geometry of the true path, computed as the fixes come...
+  var geometry: PathGeometry
+  /// ... or replayed from a recording (trials: the same track in every trial).
+  var recordedGeometry: RecordedPathGeometry?
+  var stepCrossings: [StepCrossing] = []
   var fixesRead = 0
   var firstFixInstant: SimulationInstant?
   /// The regions the device was inside at the first fix (no `enter` is recorded for them).
@@ -113,11 +107,9 @@ struct SimulationRun {
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
     self.center = NotificationCenterModel(settings: scenario.platform)
     self.deviceTimeZone = scenario.clock.timeZone
-    self.insideAtPreviousFix = Array(repeating: false, count: scenario.regions.count)
     self.visits = Array(repeating: 0, count: scenario.regions.count)
-    self.shapes = scenario.regions.map(\.shape)
-    self.clearanceBudget = Array(repeating: 0, count: scenario.regions.count)
-    crossingBuffer.reserveCapacity(8)
+    self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
+    stepCrossings.reserveCapacity(8)
   }
 
   var end: SimulationInstant { scenario.clock.end }
@@ -150,75 +142,37 @@ struct SimulationRun {
 
   // MARK: - Track replay
 
-  /// Queues the position events between the previous fix and `fix`.
-  ///
-  /// Within the gap limit and the same segment, the path is interpolated and
-  /// every boundary crossing is queued at its instant. Across a longer gap or
-  /// a segment break the position is unknown: a `gap` event is queued at the
-  /// new fix, and a region whose side differs from the last known one gets
-  /// its entry or exit at the new fix's instant, when the device learns its
-  /// position again. The first fix of the track sets the sides and reports
-  /// nothing (a device already inside a region gets no entry).
-  ///
-  /// Most fixes are far from every boundary. Each region keeps a budget: a
-  /// lower bound on the distance to its boundary at the last exact check, less
-  /// an upper bound on the path length walked since (one bound per fix, shared
-  /// by all regions). While the budget stays positive the device cannot have
-  /// reached the boundary, and the region is not asked at all.
+  /// Queues the position events between the previous fix and `fix`: the
+  /// geometric crossings (`PathGeometry`) and, after a gap, a `gap` event,
+  /// and hands the fix and the crossings to the location service. The first
+  /// fix of the track sets the sides and reports nothing (a device already
+  /// inside a region gets no entry).
   mutating func replay(_ fix: TrackSample) {
+    let index = fixesRead
     fixesRead += 1
     if firstFixInstant == nil { firstFixInstant = fix.instant }
     lastFixInstant = fix.instant
     lastFix = fix
-    let cosLatitude = cosineBound.value(atLatitude: fix.coordinate.latitude)
-    defer {
-      previousFix = fix
-      cosPreviousLatitude = cosLatitude
-    }
-    guard let previous = previousFix else {
-      for (index, region) in scenario.regions.enumerated() {
-        insideAtPreviousFix[index] = region.shape.contains(fix.coordinate)
-        clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
-        if insideAtPreviousFix[index] { regionsInsideAtFirstFix.append(region.id) }
-      }
-      locationService.start(at: fix, geometricInside: insideAtPreviousFix)
-      return
-    }
+    defer { previousFix = fix }
+    stepCrossings.removeAll(keepingCapacity: true)
+    let step = recordedGeometry.map { $0.step(index, into: &stepCrossings) } ?? geometry.step(to: fix, into: &stepCrossings)
     segmentCrossings.removeAll(keepingCapacity: true)
     let foreground = app.state == .foreground
-    let elapsed = previous.instant.duration(to: fix.instant)
-    if fix.startsSegment || elapsed > scenario.platform.trackGapLimit {
+    switch step {
+    case .first(let inside):
+      for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
+      locationService.start(at: fix, geometricInside: inside)
+    case .gap(let since):
       queue.schedule(
-        .trackGap(since: previous.instant, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant,
-        phase: .position, rank: -1)
-      for (index, region) in scenario.regions.enumerated() {
-        let inside = region.shape.contains(fix.coordinate)
-        clearanceBudget[index] = region.shape.boundaryClearance(from: fix.coordinate)
-        if inside != insideAtPreviousFix[index] {
-          queueCrossing(index, entering: inside, afterGap: true, at: fix.instant)
-          insideAtPreviousFix[index] = inside
-        }
-      }
-      locationService.resume(after: previous, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+        .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
+      for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
+      locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
       queueDeviceReports()
-      return
+    case .segment:
+      for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
+      locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+      queueDeviceReports()
     }
-    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, fix.coordinate, cosLatitudeA: cosPreviousLatitude)
-    for index in shapes.indices {
-      clearanceBudget[index] -= pathLength
-      if clearanceBudget[index] > 0 { continue }
-      let shape = shapes[index]
-      shape.appendCrossings(from: previous, to: fix, insideAtStart: insideAtPreviousFix[index], into: &crossingBuffer)
-      clearanceBudget[index] = shape.boundaryClearance(from: fix.coordinate)
-      guard !crossingBuffer.isEmpty else { continue }
-      for crossing in crossingBuffer {
-        queueCrossing(index, entering: crossing.entering, afterGap: false, at: crossing.instant)
-      }
-      insideAtPreviousFix[index] = crossingBuffer[crossingBuffer.count - 1].entering
-      crossingBuffer.removeAll(keepingCapacity: true)
-    }
-    locationService.advance(from: previous, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
-    queueDeviceReports()
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the

@@ -36,6 +36,7 @@ public struct TrialRunner {
   ///   action is impossible (found by the first trial, as in a single run).
   public func run(_ plan: TrialPlan) throws -> TrialReport {
     var shared = scenario
+    var geometry: RecordedPathGeometry?
     if let track = scenario.track {
       // Read and decode once; every trial replays the same samples.
       var samples: [TrackSample] = []
@@ -44,8 +45,12 @@ public struct TrialRunner {
         return sample.instant < scenario.clock.end
       }
       shared.track = InMemoryTrack(name: track.name, samples: samples)
+      // The world is the same in every trial: its geometry is computed once.
+      geometry = RecordedPathGeometry(
+        shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit, samples: samples)
     }
     let frozen = UncheckedSendable(shared)
+    let recorded = geometry
     let workers = max(1, min(plan.jobs, plan.count))
     let tallies = TallySlots(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -59,7 +64,7 @@ public struct TrialRunner {
       var trial = worker
       while trial < plan.count {
         do {
-          try Self.runTrial(trial, of: scenario, seed: plan.seed, into: &tally)
+          try Self.runTrial(trial, of: scenario, geometry: recorded, seed: plan.seed, into: &tally)
         } catch {
           tally.failure = (trial, error)
           break
@@ -86,8 +91,11 @@ public struct TrialRunner {
     return DeviceVariation(gridPhase: phase, seed: trialSeed)
   }
 
-  static func runTrial(_ index: Int, of scenario: Scenario, seed: UInt64, into tally: inout TrialTally) throws {
+  static func runTrial(
+    _ index: Int, of scenario: Scenario, geometry: RecordedPathGeometry?, seed: UInt64, into tally: inout TrialTally
+  ) throws {
     var run = SimulationRun(scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location))
+    run.recordedGeometry = geometry
     run.locationLog = LocationRequestLog()
     try run.execute()
     tally.add(log: run.locationLog!, doses: run.summary().doses, trial: index)

@@ -1,0 +1,125 @@
+import Foundation
+
+/// What the exact geometry says at one fix of the true path.
+enum PathStep: Sendable {
+  /// The first fix: the side of each region the device starts on (no crossing is reported).
+  case first(inside: [Bool])
+  /// The position was unknown since `since` (a gap longer than the limit, or
+  /// a new track segment): the crossings are the sides that changed meanwhile, at this fix.
+  case gap(since: SimulationInstant)
+  /// The device moved continuously from the previous fix; the crossings are on the way.
+  case segment
+}
+
+/// A boundary crossing of one region, found at one fix.
+struct StepCrossing: Sendable {
+  var region: Int
+  var entering: Bool
+  var instant: SimulationInstant
+}
+
+/// The exact geometry of the true path: which side of each region the device
+/// is on, and every boundary crossing between fixes (the `enter` and `exit`
+/// truth). The world's part of a run, the same whatever the device does.
+///
+/// Within the gap limit and the same segment, the path is interpolated and
+/// every crossing is found at its instant. Across a longer gap or a segment
+/// break the position is unknown: a region whose side differs from the last
+/// known one is crossed at the new fix's instant.
+///
+/// Most fixes are far from every boundary. Each region keeps a budget: a
+/// lower bound on the distance to its boundary at the last exact check, less
+/// an upper bound on the path length walked since (one bound per fix, shared
+/// by all regions). While the budget stays positive the device cannot have
+/// reached the boundary, and the region is not asked at all.
+struct PathGeometry {
+  let shapes: [any RegionShape]
+  let gapLimit: SimulationDuration
+  private(set) var inside: [Bool]
+  private var clearanceBudget: [Double]
+  private var previous: TrackSample?
+  /// At least `cos(previous.latitude)`, for `Geodesic.lengthUpperBound`.
+  private var cosPreviousLatitude = 1.0
+  private var cosineBound = CosineUpperBound()
+  private var buffer: [BoundaryCrossing] = []
+
+  init(shapes: [any RegionShape], gapLimit: SimulationDuration) {
+    self.shapes = shapes
+    self.gapLimit = gapLimit
+    inside = Array(repeating: false, count: shapes.count)
+    clearanceBudget = Array(repeating: 0, count: shapes.count)
+    buffer.reserveCapacity(8)
+  }
+
+  /// The geometry at `fix`; its crossings are appended to `crossings`, region
+  /// by region in scenario order, each region's in time order.
+  mutating func step(to fix: TrackSample, into crossings: inout [StepCrossing]) -> PathStep {
+    let cosLatitude = cosineBound.value(atLatitude: fix.coordinate.latitude)
+    defer {
+      previous = fix
+      cosPreviousLatitude = cosLatitude
+    }
+    guard let previous else {
+      for index in shapes.indices {
+        inside[index] = shapes[index].contains(fix.coordinate)
+        clearanceBudget[index] = shapes[index].boundaryClearance(from: fix.coordinate)
+      }
+      return .first(inside: inside)
+    }
+    if fix.startsSegment || previous.instant.duration(to: fix.instant) > gapLimit {
+      for index in shapes.indices {
+        let now = shapes[index].contains(fix.coordinate)
+        clearanceBudget[index] = shapes[index].boundaryClearance(from: fix.coordinate)
+        if now != inside[index] {
+          crossings.append(StepCrossing(region: index, entering: now, instant: fix.instant))
+          inside[index] = now
+        }
+      }
+      return .gap(since: previous.instant)
+    }
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, fix.coordinate, cosLatitudeA: cosPreviousLatitude)
+    for index in shapes.indices {
+      clearanceBudget[index] -= pathLength
+      if clearanceBudget[index] > 0 { continue }
+      let shape = shapes[index]
+      shape.appendCrossings(from: previous, to: fix, insideAtStart: inside[index], into: &buffer)
+      clearanceBudget[index] = shape.boundaryClearance(from: fix.coordinate)
+      guard !buffer.isEmpty else { continue }
+      for crossing in buffer {
+        crossings.append(StepCrossing(region: index, entering: crossing.entering, instant: crossing.instant))
+      }
+      inside[index] = buffer[buffer.count - 1].entering
+      buffer.removeAll(keepingCapacity: true)
+    }
+    return .segment
+  }
+}
+
+/// The geometry of a whole track, computed once and replayed by every trial
+/// (trials vary the device, never the world). Step `i` is what
+/// `PathGeometry.step` said at fix `i`.
+struct RecordedPathGeometry: Sendable {
+  private var steps: [PathStep] = []
+  /// Crossings of step `i`: `crossings[ends[i - 1] ..< ends[i]]`.
+  private var ends: [Int] = []
+  private var crossings: [StepCrossing] = []
+
+  init(shapes: [any RegionShape], gapLimit: SimulationDuration, samples: [TrackSample]) {
+    var geometry = PathGeometry(shapes: shapes, gapLimit: gapLimit)
+    steps.reserveCapacity(samples.count)
+    ends.reserveCapacity(samples.count)
+    for sample in samples {
+      steps.append(geometry.step(to: sample, into: &crossings))
+      ends.append(crossings.count)
+    }
+  }
+
+  /// Step `index`, its crossings appended to `into`.
+  func step(_ index: Int, into output: inout [StepCrossing]) -> PathStep {
+    let start = index == 0 ? 0 : ends[index - 1]
+    if start < ends[index] { output.append(contentsOf: crossings[start..<ends[index]]) }
+    return steps[index]
+  }
+
+  var count: Int { steps.count }
+}
