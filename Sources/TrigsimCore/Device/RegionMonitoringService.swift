@@ -47,6 +47,17 @@ struct RegionMonitoringService: LocationService {
   private var cosPrevious = 1.0
   private var scratch: [BoundaryCrossing] = []
   private var events: [MonitorEvent] = []
+  /// The fast path (see `advance`): where the last full evaluation left the
+  /// device (the anchor), the smallest budget of any monitor there (no offset
+  /// circle is nearer), how far the device has been from the anchor since (a
+  /// bound), and whether no monitor had a dwell in progress.
+  private var anchor = Coordinate(latitude: 0, longitude: 0)
+  private var anchorCosine = 1.0
+  private var slack = 0.0
+  private var displacement = 0.0
+  private var quiet = false
+  /// The accuracy of the last full evaluation.
+  private var settledAccuracy = -1.0
 
   init(rules: RegionMonitoringRules, regions: [MonitoredRegion], variation: DeviceVariation?) {
     self.rules = rules
@@ -105,10 +116,34 @@ struct RegionMonitoringService: LocationService {
       cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
     }
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
+    let accuracy = max(accuracyOf(previous), accuracyOf(observed))
+    // Fast path: with continuous updates, no crossing, no dwell in progress
+    // and the offset circles unchanged, nothing changes in any region while
+    // the path stays nearer the anchor than every offset circle. The bound
+    // `lengthUpperBound(anchor, ·)` is a norm of the coordinate difference, so
+    // it is convex along the interpolated path: when both ends of a segment
+    // are within the slack of the anchor, so is every point between them. A
+    // device standing still with GPS jitter stays on this path for hours,
+    // where summing the jitter's path lengths would exhaust any budget.
+    if interval == 0 && crossings.isEmpty && quiet && circlesUnchanged(accuracy)
+      && abs(observed.coordinate.longitude) < 179 && abs(anchor.longitude) < 179
+    {
+      let distance = Geodesic.lengthUpperBound(anchor, observed.coordinate, cosLatitudeA: anchorCosine)
+      if distance < slack {
+        displacement = distance
+        return
+      }
+    }
+    if displacement > 0 {
+      // Each budget held at the anchor; the segment starts at most `displacement` from it.
+      for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= displacement }
+      displacement = 0
+    }
+    defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, continuous: interval == 0) }
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
-      pathLength: Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious),
-      accuracy: max(accuracyOf(previous), accuracyOf(observed)), interval: interval,
+      pathLength: pathLength, accuracy: accuracy, interval: interval,
       grid: interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil)
     var path: DevicePath?
     for index in monitors.indices {
@@ -120,6 +155,31 @@ struct RegionMonitoringService: LocationService {
       Self.advance(
         &monitors[index]!, along: segment, crossings: crossings, rules: rules, path: &path, events: &events, scratch: &scratch,
         latency: &latencySampler, into: &reports)
+    }
+  }
+
+  /// Whether a segment of this accuracy leaves every offset circle as the
+  /// last full evaluation left it: the same accuracy, or both within the
+  /// margins (the circles are then set by the margins alone).
+  private func circlesUnchanged(_ accuracy: Double) -> Bool {
+    let margin = min(rules.entryMargin, rules.exitMargin)
+    return accuracy == settledAccuracy || (accuracy <= margin && settledAccuracy <= margin)
+  }
+
+  /// After a full evaluation: the anchor, slack and quiet state the fast
+  /// path checks. After coarse updates the budgets are measured from the last
+  /// update's position, not the segment end: no fast path until a full
+  /// continuous evaluation.
+  private mutating func settleFastPath(accuracy: Double, at position: Coordinate, continuous: Bool) {
+    settledAccuracy = accuracy
+    anchor = position
+    anchorCosine = cosineBound.value(atLatitude: position.latitude)
+    slack = .infinity
+    quiet = continuous
+    for monitor in monitors {
+      guard let monitor else { continue }
+      slack = min(slack, monitor.budget)
+      if monitor.confirmingSince != nil { quiet = false }
     }
   }
 
@@ -202,6 +262,9 @@ struct RegionMonitoringService: LocationService {
     after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
     into reports: inout [DeviceRegionReport]
   ) {
+    // Every budget is measured anew at `b`; the fast path waits for the next full evaluation.
+    displacement = 0
+    quiet = false
     let observed = observe(b, after: nil)
     previousObserved = observed
     cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
@@ -233,6 +296,10 @@ struct RegionMonitoringService: LocationService {
   }
 
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    if displacement > 0 {
+      for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= displacement }
+      displacement = 0
+    }
     let limit = end.millisecondsSinceEpoch
     for index in monitors.indices {
       guard var monitor = monitors[index] else { continue }
@@ -264,7 +331,7 @@ struct RegionMonitoringService: LocationService {
     let sigma = accuracyOf(fix) / PositionError.accuracyPerSigma
     let (east, north) = errorState.advance(by: dt, correlationMilliseconds: Double(rules.errorCorrelation.milliseconds), random: &random!)
     var observed = fix
-    observed.coordinate = PositionError.offset(fix.coordinate, east: east * sigma, north: north * sigma)
+    observed.coordinate = errorState.offset(fix.coordinate, east: east * sigma, north: north * sigma)
     return observed
   }
 

@@ -6,7 +6,6 @@ import Foundation
 /// trigsim draws random numbers.
 public struct TrialRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
-  private var spareGaussian: Double?
 
   public init(seed: UInt64) { state = seed }
 
@@ -29,20 +28,43 @@ public struct TrialRandom: RandomNumberGenerator, Sendable {
     return Int64(next() % UInt64(bound))
   }
 
-  /// Standard normal, by the polar Box–Muller method (pairs, the spare kept).
+  /// Standard normal, by the ziggurat method of Marsaglia and Tsang ("The
+  /// Ziggurat Method for Generating Random Variables", Journal of Statistical
+  /// Software 5(8), 2000), 128 layers. The layer index and the value come from
+  /// different bits of one draw (Doornik, "An Improved Ziggurat Method", 2005,
+  /// on the correlation when they share bits).
+  ///
+  /// Written here because neither the standard library nor swift-numerics
+  /// draws normals; it replaced the polar Box–Muller method, whose logarithm
+  /// and square root per pair were a tenth of a trial's time.
+  @inline(__always)
   public mutating func nextGaussian() -> Double {
-    if let spare = spareGaussian {
-      spareGaussian = nil
-      return spare
-    }
+    let bits = next()
+    let layer = Int(bits & 0x7F)
+    let value = Int32(truncatingIfNeeded: bits >> 32)
+    if Int64(value).magnitude < Ziggurat.shared.k[layer] { return Double(value) * Ziggurat.shared.w[layer] }
+    return gaussianSlowPath(value: value, layer: layer)
+  }
+
+  private mutating func gaussianSlowPath(value first: Int32, layer first_: Int) -> Double {
+    let table = Ziggurat.shared
+    var value = first, layer = first_
     while true {
-      let u = 2 * nextUnit() - 1, v = 2 * nextUnit() - 1
-      let s = u * u + v * v
-      if s > 0 && s < 1 {
-        let factor = (-2 * log(s) / s).squareRoot()
-        spareGaussian = v * factor
-        return u * factor
+      let x = Double(value) * table.w[layer]
+      if layer == 0 {
+        // The tail beyond r, by Marsaglia's exponential method.
+        var tail: Double, y: Double
+        repeat {
+          tail = -log(1 - nextUnit()) / Ziggurat.r
+          y = -log(1 - nextUnit())
+        } while y + y < tail * tail
+        return value > 0 ? Ziggurat.r + tail : -Ziggurat.r - tail
       }
+      if table.f[layer] + nextUnit() * (table.f[layer - 1] - table.f[layer]) < exp(-0.5 * x * x) { return x }
+      let bits = next()
+      layer = Int(bits & 0x7F)
+      value = Int32(truncatingIfNeeded: bits >> 32)
+      if Int64(value).magnitude < table.k[layer] { return Double(value) * table.w[layer] }
     }
   }
 
@@ -55,6 +77,44 @@ public struct TrialRandom: RandomNumberGenerator, Sendable {
   }
 }
 
+/// The ziggurat's layer tables for the standard normal (see `TrialRandom.nextGaussian`).
+struct Ziggurat: Sendable {
+  /// The right edge of the base layer, and the area of each layer (128 layers).
+  static let r = 3.442_619_855_899
+  static let area = 9.912_563_035_262_17e-3
+  static let shared = Ziggurat()
+
+  /// Accept `value` in layer i at once when |value| < k[i].
+  let k: [UInt64]
+  /// Scale from a 32-bit signed value to x in layer i.
+  let w: [Double]
+  /// The density exp(−x²/2) at each layer's edge.
+  let f: [Double]
+
+  private init() {
+    let m = 2_147_483_648.0  // 2^31
+    var k = [UInt64](repeating: 0, count: 128), w = [Double](repeating: 0, count: 128), f = [Double](repeating: 0, count: 128)
+    var d = Self.r, t = Self.r
+    let q = Self.area / exp(-0.5 * d * d)
+    k[0] = UInt64((d / q) * m)
+    k[1] = 0
+    w[0] = q / m
+    w[127] = d / m
+    f[0] = 1
+    f[127] = exp(-0.5 * d * d)
+    for i in stride(from: 126, through: 1, by: -1) {
+      d = (-2 * log(Self.area / d + exp(-0.5 * d * d))).squareRoot()
+      k[i + 1] = UInt64((d / t) * m)
+      t = d
+      f[i] = exp(-0.5 * d * d)
+      w[i] = d / m
+    }
+    self.k = k
+    self.w = w
+    self.f = f
+  }
+}
+
 /// GPS position error: per axis (east, north), a unit Ornstein–Uhlenbeck
 /// process, scaled at each fix by that fix's accuracy. Errors of fixes `dt`
 /// apart are correlated by `exp(−dt / τ)`, so the observed track wanders
@@ -63,6 +123,11 @@ struct PositionError {
   private var east = 0.0
   private var north = 0.0
   private var started = false
+  // Fixes are usually evenly spaced: the step's factors are kept for the last spacing.
+  private var lastStep = (dt: -1.0, tau: -1.0, rho: 0.0, fresh: 1.0)
+  // cos(latitude) for the flat-earth step, kept while the latitude moves less than 0.01°
+  // (a relative change below 2e-4 of a few metres of error: well under a millimetre).
+  private var cosineLatitude = (latitude: Double.nan, cosine: 1.0)
 
   /// Horizontal accuracy is read as the 68 % radius (Android's documented
   /// definition for `Location.getAccuracy`; Apple gives none). For a
@@ -71,8 +136,12 @@ struct PositionError {
 
   /// The unit errors after `dt` more milliseconds (infinite at the first fix).
   mutating func advance(by dt: Double, correlationMilliseconds tau: Double, random: inout TrialRandom) -> (Double, Double) {
-    let rho = started && tau > 0 && dt.isFinite ? exp(-dt / tau) : 0
-    let fresh = (1 - rho * rho).squareRoot()
+    if dt != lastStep.dt || tau != lastStep.tau {
+      let rho = tau > 0 && dt.isFinite ? exp(-dt / tau) : 0
+      lastStep = (dt, tau, rho, (1 - rho * rho).squareRoot())
+    }
+    let rho = started ? lastStep.rho : 0
+    let fresh = started ? lastStep.fresh : 1
     east = rho * east + fresh * random.nextGaussian()
     north = rho * north + fresh * random.nextGaussian()
     started = true
@@ -81,9 +150,12 @@ struct PositionError {
 
   /// `coordinate` moved `east` and `north` metres (a local flat-earth step,
   /// accurate to far better than the error itself at GPS scales).
-  static func offset(_ coordinate: Coordinate, east: Double, north: Double) -> Coordinate {
+  mutating func offset(_ coordinate: Coordinate, east: Double, north: Double) -> Coordinate {
     let metresPerDegreeLatitude = 111_320.0
-    let cosine = max(cos(coordinate.latitude * .pi / 180), 1e-6)
+    if !(abs(coordinate.latitude - cosineLatitude.latitude) < 0.01) {
+      cosineLatitude = (coordinate.latitude, max(cos(coordinate.latitude * .pi / 180), 1e-6))
+    }
+    let cosine = cosineLatitude.cosine
     var latitude = coordinate.latitude + north / metresPerDegreeLatitude
     latitude = min(90, max(-90, latitude))
     var longitude = coordinate.longitude + east / (metresPerDegreeLatitude * cosine)

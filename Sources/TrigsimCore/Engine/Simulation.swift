@@ -154,9 +154,10 @@ struct SimulationRun {
     lastFixInstant = fix.instant
     lastFix = fix
     defer { previousFix = fix }
-    stepCrossings.removeAll(keepingCapacity: true)
-    let step = recordedGeometry.map { $0.step(index, into: &stepCrossings) } ?? geometry.step(to: fix, into: &stepCrossings)
-    segmentCrossings.removeAll(keepingCapacity: true)
+    if !stepCrossings.isEmpty { stepCrossings.removeAll(keepingCapacity: true) }
+    // Not `recordedGeometry.map { … }`: that copies the recording (three array retains) at every fix.
+    let step = recordedGeometry != nil ? recordedGeometry!.step(index, into: &stepCrossings) : geometry.step(to: fix, into: &stepCrossings)
+    if !segmentCrossings.isEmpty { segmentCrossings.removeAll(keepingCapacity: true) }
     let foreground = app.state == .foreground
     switch step {
     case .first(let inside):

@@ -148,6 +148,27 @@ import TrigsimTestSupport
     #expect(abs(most.low - 0.8883) < 0.0001 && abs(most.high - 0.9785) < 0.0001)
   }
 
+  @Test func gaussianDrawsAreStandardNormalIncludingTheTail() {
+    var random = TrialRandom(seed: 46)
+    let count = 2_000_000
+    var sum = 0.0, squares = 0.0, aboveOne = 0, aboveTwo = 0, beyondTail = 0
+    for _ in 0..<count {
+      let z = random.nextGaussian()
+      sum += z
+      squares += z * z
+      if z > 1 { aboveOne += 1 }
+      if z > 2 { aboveTwo += 1 }
+      if abs(z) > 3.5 { beyondTail += 1 }  // only the ziggurat's tail path draws these (r = 3.44)
+    }
+    let n = Double(count)
+    #expect(abs(sum / n) < 0.003)
+    #expect(abs(squares / n - 1) < 0.005)
+    // Φ(−1) = 0.158655, Φ(−2) = 0.022750, 2Φ(−3.5) = 0.000465.
+    #expect(abs(Double(aboveOne) / n - 0.158655) < 0.0012)
+    #expect(abs(Double(aboveTwo) / n - 0.022750) < 0.0005)
+    #expect(abs(Double(beyondTail) / n - 0.000465) < 0.00005)
+  }
+
   @Test func positionErrorIsCorrelatedOverTheCorrelationTime() {
     var random = TrialRandom(seed: 42)
     var error = PositionError()
