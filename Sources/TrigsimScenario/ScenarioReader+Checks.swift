@@ -235,25 +235,29 @@ extension ScenarioReader {
       document.error(node, "'trials' needs 'count'", notes: ["how many seeded trials 'verify' and 'test' run, e.g. 'count: 1000'"])
       return nil
     }
-    guard let count = document.integer(countNode, what: "'count'", range: 1...1_000_000) else { return nil }
-    var seed = TrialSettings.defaultSeed
+    // Every value is checked, so one run reports every problem.
+    let count = document.integer(countNode, what: "'count'", range: 1...1_000_000)
+    var seed: UInt64? = TrialSettings.defaultSeed
     if let seedNode = fields["seed"] {
-      guard let text = document.string(seedNode, what: "'seed'") else { return nil }
-      guard let value = UInt64(text) else {
-        document.error(seedNode, "'seed' must be a whole number from 0 to 18446744073709551615", notes: ["any seed will do; the same seed gives the same report"])
-        return nil
+      seed = document.string(seedNode, what: "'seed'").flatMap { text in
+        guard let value = UInt64(text) else {
+          document.error(seedNode, "'seed' must be a whole number from 0 to 18446744073709551615", notes: ["any seed will do; the same seed gives the same report"])
+          return nil
+        }
+        return value
       }
-      seed = value
     }
-    var path = resolve(defaultName + ".trials")
+    var path: String? = resolve(defaultName + ".trials")
     if let expectNode = fields["expect"] {
-      guard let file = document.string(expectNode, what: "expected trial report") else { return nil }
-      guard !file.isEmpty, file != "none" else {
-        document.error(expectNode, "the expected trial report needs a file name", notes: ["name a .trials file beside the scenario, or leave 'expect' out for '\(defaultName).trials'"])
-        return nil
+      path = document.string(expectNode, what: "expected trial report").flatMap { file in
+        guard !file.isEmpty, file != "none" else {
+          document.error(expectNode, "the expected trial report needs a file name", notes: ["name a .trials file beside the scenario, or leave 'expect' out for '\(defaultName).trials'"])
+          return nil
+        }
+        return resolve(file)
       }
-      path = resolve(file)
     }
+    guard let count, let seed, let path else { return nil }
     return TrialSettings(count: count, seed: seed, expectedReportPath: path, origin: document.location(node))
   }
 

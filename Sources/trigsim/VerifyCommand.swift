@@ -76,6 +76,13 @@ struct RecordCommand: ParsableCommand {
     let results = ScenarioBatch.run(files, jobs: jobs, verifier: verifier).map(\.verification)
     for result in results {
       let target = result.expectedPath ?? "(no expected timeline: expect: none)"
+      if let trials = result.expectedTrialsPath {
+        switch result.trialsRecorded {
+        case .created?: print("recorded  \(trials)")
+        case .rewritten?: print("rewrote   \(trials)")
+        case .unchanged?, nil: if result.trialsMatch { print("unchanged \(trials)") }
+        }
+      }
       switch result.outcome {
       case .passed:
         switch result.recorded {
