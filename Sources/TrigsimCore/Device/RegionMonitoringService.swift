@@ -160,16 +160,22 @@ struct RegionMonitoringService: LocationService {
       if !grid.isEmpty {
         let exact = monitor.budget <= 0 || accuracyChanged
         if exact && path == nil { path = DevicePath(from: segment.previous, to: segment.observed) }
+        var lastPosition = segment.observed.coordinate
         for t in grid {
           var inside = monitor.signalInside, outside = monitor.signalOutside
           if exact {
-            let position = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
-            inside = monitor.inner.contains(position)
-            outside = !monitor.outer.contains(position)
+            lastPosition = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
+            inside = monitor.inner.contains(lastPosition)
+            outside = !monitor.outer.contains(lastPosition)
           }
           events.append(MonitorEvent(time: t, kind: .observation(inside: inside, outside: outside)))
         }
-        if exact { monitor.budget = monitor.clearance(from: segment.observed.coordinate) }
+        if exact {
+          // The signals are those of the last update, not of the segment end: the budget
+          // bounds the distance from that position, less the rest of the segment (constant speed).
+          let rest = segment.pathLength * Double(segment.t1 - grid[grid.count - 1]) / Double(max(segment.t1 - segment.t0, 1))
+          monitor.budget = monitor.clearance(from: lastPosition) - rest
+        }
       }
     } else if monitor.budget <= 0 || accuracyChanged || hasCrossings {
       let startInside = monitor.inner.contains(segment.previous.coordinate)
@@ -334,7 +340,9 @@ struct RegionMonitor {
   /// Its complement is confidently outside: at least max(exit margin, accuracy) outside.
   private(set) var outer: CircleBoundary
   private var accuracy = -1.0
-  /// Lower bound on the distance to both offset circles from the last exact check, less the path since.
+  /// Lower bound on the distance to both offset circles from the position
+  /// the signals were last evaluated at (a fix, or a coarse update), less
+  /// the path since: while it is positive the signals hold for the current position.
   var budget = 0.0
 
   /// The side the device believes it is on.

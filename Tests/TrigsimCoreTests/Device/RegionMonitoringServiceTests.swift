@@ -20,6 +20,15 @@ import TrigsimTestSupport
     })
   }
 
+  /// Fixes at the given seconds, `north` metres north of the centre (negative: south).
+  static func fixes(_ points: [(second: Int, north: Double)], accuracy: Double? = nil) -> InMemoryTrack {
+    InMemoryTrack(samples: points.map { point in
+      let y = point.north
+      let position = y == 0 ? centre : Geodesic.destination(from: centre, azimuth: y > 0 ? 0 : 180, distance: abs(y))
+      return TrackSample(instant: start.advanced(by: .seconds(Int64(point.second))), coordinate: position, horizontalAccuracy: accuracy)
+    })
+  }
+
   /// Runs a repeating location request (on entry, or on exit with `onExit`) on one region of
   /// `radius`, the app in the foreground unless `background`.
   static func run(
@@ -108,6 +117,18 @@ import TrigsimTestSupport
     let timeline = try Self.run(Self.track(seconds: 400) { t in min(0, Double(t) - 200) }, background: true)
     let detected = try #require(timeline.entries(.detected).first)
     #expect(Self.seconds(detected) == 360)
+  }
+
+  @Test func backgroundUpdatesUseThePositionAtTheLastUpdateNotTheSegmentEnd() throws {
+    // One fix 300 m south, the next at the centre 90 s later, then the device stays there.
+    // The update at 60 s sees the boundary (100 m south: not 50 m inside); the device is
+    // 50 m inside at the updates at 120 s (first confirming) and 180 s: condition 180 s, reported at 300 s.
+    let track = Self.fixes([(0, -300)] + (90...400).map { ($0, 0) })
+    let timeline = try Self.run(track, background: true)
+    let detected = try #require(timeline.entries(.detected).first)
+    #expect(Self.seconds(detected) == 300)
+    #expect(detected[field: "reason"] == "50m inside for 1m; then 2m latency")
+    #expect(timeline.entries(.undetected).isEmpty)
   }
 
   @Test func anExitNeedsTheExitMarginOutside() throws {
