@@ -24,7 +24,8 @@ import Foundation
 ///   condition holds, never before an earlier report about the same region.
 /// - **Already inside.** The first fix sets the device's sides silently, as
 ///   in the `ideal` profile. Across a gap the position is unknown: a dwell in
-///   progress is abandoned. After the last fix the device stays where it was.
+///   progress is abandoned. After the last fix the device stays where it was,
+///   its updates going on in the mode of the last segment.
 /// - **Circles only.** iOS monitors `CLCircularRegion`s; a polygon region
 ///   is never detected (a warning says so at the start of the run).
 ///
@@ -40,6 +41,8 @@ struct RegionMonitoringService: LocationService {
   private var latencySampler: LatencySampler
   private let gridPhase: Int64
   private var gridAnchor: Int64?
+  /// The update interval the last segment used (0: continuous); nil before the first segment.
+  private var updateInterval: Int64?
   /// The observed (possibly perturbed) previous fix.
   private var previousObserved: TrackSample?
   private var errorState = PositionError()
@@ -105,6 +108,7 @@ struct RegionMonitoringService: LocationService {
       cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
     }
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    updateInterval = interval
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
       pathLength: Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious),
@@ -211,7 +215,9 @@ struct RegionMonitoringService: LocationService {
     let observed = observe(b, after: nil)
     previousObserved = observed
     cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
-    let continuous = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval) == .zero
+    let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    updateInterval = interval
+    let continuous = interval == 0
     let accuracy = accuracyOf(observed)
     for index in monitors.indices {
       guard var monitor = monitors[index] else {
@@ -238,21 +244,26 @@ struct RegionMonitoringService: LocationService {
     }
   }
 
+  /// The device stays at its last position until `end`, its updates in the
+  /// mode the last segment used: continuously, a dwell in progress completes
+  /// at its end; with coarse updates, each update from the next one on
+  /// observes the last position (a dwell can start there), and since the
+  /// signals no longer change, a dwell completes at the first update at least
+  /// `dwell` after its first confirming one.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
     let limit = end.millisecondsSinceEpoch
     for index in monitors.indices {
       guard var monitor = monitors[index] else { continue }
-      if let since = monitor.confirmingSince {
-        let due = since + rules.dwell.milliseconds
-        if monitor.lastContinuous {
+      if let interval = updateInterval, let position = previousObserved?.coordinate {
+        if interval == 0 {
           monitor.completeDwell(upTo: limit, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
-        } else if let anchor = gridAnchor, rules.backgroundInterval.milliseconds > 0 || rules.foregroundInterval.milliseconds > 0 {
-          let interval = max(rules.backgroundInterval.milliseconds, 1)
-          // The first update at or after the dwell's end, from the last position.
-          let k = (due - anchor + interval - 1) / interval
-          let t = anchor + max(k, 0) * interval
-          if t <= limit {
-            monitor.handle(MonitorEvent(time: t, kind: .observation(inside: monitor.signalInside, outside: monitor.signalOutside)), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
+        } else if let next = gridInstant(atOrAfter: last.instant.millisecondsSinceEpoch + 1, every: interval), next <= limit {
+          let observation = MonitorEvent.Kind.observation(inside: monitor.inner.contains(position), outside: !monitor.outer.contains(position))
+          monitor.handle(MonitorEvent(time: next, kind: observation), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
+          if let since = monitor.confirmingSince, let due = gridInstant(atOrAfter: since + rules.dwell.milliseconds, every: interval),
+            due > next && due <= limit
+          {
+            monitor.handle(MonitorEvent(time: due, kind: observation), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
           }
         }
       }
@@ -276,13 +287,16 @@ struct RegionMonitoringService: LocationService {
 
   private func accuracyOf(_ fix: TrackSample) -> Double { fix.horizontalAccuracy ?? rules.assumedAccuracy }
 
+  /// The first update instant at or after `t`: the grid is `anchor + k × interval` for every integer k.
+  private func gridInstant(atOrAfter t: Int64, every interval: Int64) -> Int64? {
+    guard let anchor = gridAnchor else { return nil }
+    return anchor + floorDivide(t - anchor + interval - 1, interval).quotient * interval
+  }
+
   /// The update instants in `(after, upTo]`.
   private func gridInstants(after t0: Int64, upTo t1: Int64, every interval: Int64) -> [Int64] {
-    guard let anchor = gridAnchor, t1 > t0 else { return [] }
-    var k = (t0 - anchor) / interval
-    if anchor + k * interval <= t0 { k += 1 }
+    guard t1 > t0, var t = gridInstant(atOrAfter: t0 + 1, every: interval) else { return [] }
     var instants: [Int64] = []
-    var t = anchor + k * interval
     while t <= t1 {
       instants.append(t)
       t += interval
@@ -351,7 +365,6 @@ struct RegionMonitor {
   private(set) var signalOutside = false
   /// Since when the signal for the other side has held (a dwell in progress).
   private(set) var confirmingSince: Int64?
-  private(set) var lastContinuous = true
   private var lastReport = Int64.min
 
   // The geometric side and what the device did since it last changed.
@@ -412,7 +425,6 @@ struct RegionMonitor {
     _ event: MonitorEvent, continuous: Bool, rules: RegionMonitoringRules, latency: inout LatencySampler,
     into reports: inout [DeviceRegionReport]
   ) {
-    lastContinuous = continuous
     switch event.kind {
     case .geometric(let crossing):
       if continuous { completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports) }

@@ -131,6 +131,26 @@ import TrigsimTestSupport
     #expect(timeline.entries(.undetected).isEmpty)
   }
 
+  @Test func afterTheLastFixTheDeviceObservesItsLastPositionAtTheUpdatesOfTheModeInEffect() throws {
+    // 3 m/s from 300 m south; the track ends at the centre at 100 s, the run 10 minutes later.
+    let arrival = Self.fixes((0...100).map { ($0, 3 * Double($0) - 300) })
+    // Background (1 min): 120 m south at 60 s; the updates at 120 s (first confirming) and 180 s
+    // see the last position: condition 180 s, reported at 300 s.
+    let background = try Self.run(arrival, background: true)
+    #expect(background.entries(.detected).map(Self.seconds) == [300])
+    #expect(background.entries(.undetected).isEmpty)
+    // Foreground updates every 45 s: 30 m south at 90 s (first confirming); the next update at or
+    // after 110 s is 135 s (not 120 s of the background grid): reported at 255 s.
+    var every45s = RegionMonitoringRules()
+    every45s.foregroundInterval = .seconds(45)
+    let foreground = try Self.run(arrival, rules: every45s)
+    #expect(foreground.entries(.detected).map(Self.seconds) == [255])
+    #expect(foreground.entries(.detected).first?[field: "reason"] == "50m inside for 45s; then 2m latency")
+    // Continuous: 50 m inside from 83.334 s, held 20 s after the last fix: reported at 223.334 s.
+    let continuous = try Self.run(arrival)
+    #expect(continuous.entries(.detected).map(Self.seconds) == [223.334])
+  }
+
   @Test func anExitNeedsTheExitMarginOutside() throws {
     // From the centre out to 140 m (40 m outside) for 5 minutes: no exit; then out to 300 m.
     let timeline = try Self.run(Self.track(seconds: 1000) { t in
