@@ -20,6 +20,9 @@ import Foundation
 ///   interval applies (`foregroundInterval`, `backgroundInterval`). With
 ///   coarse updates the dwell is complete at the first update at least
 ///   `dwell` after the first confirming one, every update between confirming.
+///   When continuous updates follow coarse ones, the device first observes
+///   the position where they start: a dwell begun at a coarse update
+///   completes at max(its end, that instant), never earlier.
 /// - **Latency.** A report reaches the platform `latency` after its
 ///   condition holds, never before an earlier report about the same region.
 /// - **Already inside.** The first fix sets the device's sides silently, as
@@ -108,11 +111,13 @@ struct RegionMonitoringService: LocationService {
       cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
     }
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    let startsContinuousUpdates = interval == 0 && (updateInterval ?? 0) > 0
     updateInterval = interval
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
       pathLength: Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious),
       accuracy: max(accuracyOf(previous), accuracyOf(observed)), interval: interval,
+      startsContinuousUpdates: startsContinuousUpdates,
       grid: interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil)
     var path: DevicePath?
     for index in monitors.indices {
@@ -137,6 +142,8 @@ struct RegionMonitoringService: LocationService {
     var accuracy: Double
     /// 0: continuous updates.
     var interval: Int64
+    /// Continuous updates after coarse ones: the device learns its position continuously from `t0` on.
+    var startsContinuousUpdates: Bool
     /// The coarse update instants in `(t0, t1]` (nil when continuous).
     var grid: [Int64]?
   }
@@ -150,6 +157,14 @@ struct RegionMonitoringService: LocationService {
     let continuous = segment.interval == 0
     let hasCrossings = crossings.contains { $0.region == index }
     let accuracyChanged = monitor.setAccuracy(segment.accuracy, rules: rules)
+    if segment.startsContinuousUpdates {
+      // From coarse to continuous updates: the device first learns the position at the segment
+      // start, so a dwell begun at a coarse update completes no earlier than `t0`.
+      let start = segment.previous.coordinate
+      monitor.handle(
+        MonitorEvent(time: segment.t0, kind: .observation(inside: monitor.inner.contains(start), outside: !monitor.outer.contains(start))),
+        continuous: false, rules: rules, latency: &latency, into: &reports)
+    }
     monitor.budget -= segment.pathLength
     if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (segment.grid?.isEmpty ?? true) {
       // Far from both offset circles: the signals cannot change; only a dwell can complete.

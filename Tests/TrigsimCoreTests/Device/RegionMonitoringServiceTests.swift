@@ -151,6 +151,18 @@ import TrigsimTestSupport
     #expect(continuous.entries(.detected).map(Self.seconds) == [223.334])
   }
 
+  @Test func aDwellBegunAtACoarseUpdateCompletesNoEarlierThanTheContinuousUpdatesThatFollow() throws {
+    // Background, 1 m/s from 200 m south to the centre: the update at 180 s is the first confirming
+    // one (20 m south). The app comes to the foreground at 230 s, before the next update (240 s):
+    // the device learns its position continuously only from then on, so the dwell (due at 200 s)
+    // completes at 230 s, reported at 350 s.
+    let walk = Self.track(seconds: 400) { t in min(0, Double(t) - 200) }
+    let timeline = try Self.run(walk, background: true, appChanges: [AppChange(instant: Self.start.advanced(by: .seconds(230)), state: .foreground)])
+    let detected = try #require(timeline.entries(.detected).first)
+    #expect(Self.seconds(detected) == 350)
+    #expect(detected[field: "reason"] == "50m inside for 50s; then 2m latency")
+  }
+
   @Test func anExitNeedsTheExitMarginOutside() throws {
     // From the centre out to 140 m (40 m outside) for 5 minutes: no exit; then out to 300 m.
     let timeline = try Self.run(Self.track(seconds: 1000) { t in
