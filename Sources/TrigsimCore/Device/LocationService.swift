@@ -24,6 +24,9 @@ struct DeviceRegionReport {
   var instant: SimulationInstant
   /// When the geometric crossing of that visit happened, if it did.
   var crossingInstant: SimulationInstant?
+  /// A detection: when the device decided (the dwell completed), before the
+  /// latency. Only location requests monitoring the region by then deliver.
+  var conditionInstant: SimulationInstant?
   /// Why the report differs from the geometry (nil when it does not).
   var reason: String?
   /// An undetected crossing that matters to requests of either kind: an exit
@@ -96,6 +99,6 @@ struct IdealLocationService: LocationService {
   static func detection(of crossing: GeometricCrossing) -> DeviceRegionReport {
     DeviceRegionReport(
       kind: .detected, region: crossing.region, entering: crossing.entering, visit: crossing.visit,
-      instant: crossing.instant, crossingInstant: crossing.instant, reason: nil)
+      instant: crossing.instant, crossingInstant: crossing.instant, conditionInstant: crossing.instant, reason: nil)
   }
 }

@@ -520,6 +520,7 @@ struct RegionMonitor {
         kind: .detected, region: index, entering: entering, visit: visit,
         instant: SimulationInstant(millisecondsSinceEpoch: instant),
         crossingInstant: matches ? crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) } : nil,
+        conditionInstant: SimulationInstant(millisecondsSinceEpoch: condition),
         reason: parts.isEmpty ? nil : parts.joined(separator: "; ")))
   }
 

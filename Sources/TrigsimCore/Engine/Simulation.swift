@@ -318,7 +318,7 @@ struct SimulationRun {
     case .region:
       firstDelivery = nil
     }
-    let outcome = center.add(request, firstDelivery: firstDelivery)
+    let outcome = center.add(request, firstDelivery: firstDelivery, at: now)
 
     if let replaced = outcome.replaced {
       record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
@@ -426,13 +426,21 @@ struct SimulationRun {
   /// lets the platform monitor regions); a crossing it did not detect is
   /// explained. Reports about regions no pending location request monitors
   /// add nothing.
+  ///
+  /// A request monitors its region from its add on: a detection delivers
+  /// only the requests added at or before its condition instant (the device
+  /// already past the margin when monitoring starts gets no entry, as at the
+  /// first fix), so a condition before the clock's start delivers nothing.
   mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
     let region = scenario.regions[report.region]
-    let requests = center.regionRequests(for: region.id, entering: report.entering)
-    // A detection is shown for any monitored region (it changes the device's
-    // side); an undetected crossing only where a request of its kind, or of
-    // either kind when it changes what the next crossing means, is pending.
-    let monitored = report.kind == .detected || report.concernsBothKinds ? center.monitors(region.id) : !requests.isEmpty
+    let condition = report.kind == .detected ? report.conditionInstant : nil
+    let requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
+    // A detection is shown for any region monitored at its condition (it
+    // changes the device's side); an undetected crossing only where a request
+    // of its kind, or of either kind when it changes what the next crossing
+    // means, is pending.
+    let monitored = report.kind == .detected || report.concernsBothKinds
+      ? center.monitors(region.id, addedAtOrBefore: condition) : !requests.isEmpty
     let blockedReason = app.regionMonitoringBlockedReason
     if monitored && blockedReason == nil && !report.coincidesWithCrossing {
       var fields = [TimelineField("event", report.entering ? "enter" : "exit"), TimelineField("visit", String(report.visit))]
