@@ -30,7 +30,8 @@ struct DeviceRegionReport {
   /// Why the report differs from the geometry (nil when it does not).
   var reason: String?
   /// An undetected crossing that matters to requests of either kind: an exit
-  /// the device missed keeps it "inside", so the next arrival is no entry.
+  /// the device missed keeps it "inside", so the next arrival is no entry;
+  /// an entry it missed keeps it "outside", so the departure is no exit.
   var concernsBothKinds = false
 
   /// A detection at its geometric crossing's own instant with nothing to

@@ -536,9 +536,14 @@ struct RegionMonitor {
     _ crossing: GeometricCrossing, continuous: Bool, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]
   ) {
     let t = crossing.instant
+    var missedEntryVisit: Int?
     if !crossing.entering && !deviceInside && !detectedSinceCrossing, let since = crossingAt {
-      // Left without the device ever noticing the entry.
-      reports.append(undetected(entering: true, visit: visit, at: t, since: since, rules: rules))
+      // Left without the device ever noticing the entry: for it the device never entered, so
+      // this exit is none either (it matters to exit requests too).
+      var missedEntry = undetected(entering: true, visit: visit, at: t, since: since, rules: rules)
+      missedEntry.concernsBothKinds = true
+      reports.append(missedEntry)
+      missedEntryVisit = visit
     }
     if crossing.entering && deviceInside, let since = crossingAt {
       // Came back before the device noticed the exit: for the device it never left.
@@ -555,6 +560,13 @@ struct RegionMonitor {
     // With continuous updates the device knows every position of the path.
     observedSinceCrossing = continuous
     largestAccuracy = accuracy
+    if let missed = missedEntryVisit {
+      reports.append(
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: false, visit: visit, instant: t, crossingInstant: t,
+          reason: "the device never detected the entry of visit \(missed), so for it the device never entered"))
+      detectedSinceCrossing = true  // explained; not reported again at the end of the run
+    }
     if crossing.entering && deviceInside, let missed = missedExitVisit {
       reports.append(
         DeviceRegionReport(

@@ -78,4 +78,17 @@ import TrigsimTestSupport
     #expect(timeline.entries(.fired).allSatisfy { Self.seconds($0.instant) == 360 })
     #expect(timeline.entries(.detected).map { Self.seconds($0.instant) } == [360])
   }
+
+  // MARK: - Doses and explanations
+
+  @Test func anExitDoseAfterAMissedEntryIsMissedBecauseTheDeviceNeverEntered() throws {
+    // 15 m/s straight through the centre: the device misses the entry, so it never leaves either.
+    let pass = Rules.track(seconds: 40) { t in 15 * Double(t) - 300 }
+    let report = try Self.report(pass, medicines: [Self.locationMedicine(onEntry: false, onExit: true)])
+    #expect(report.timeline.entries(.fired).isEmpty)
+    let dose = try #require(report.summary.doses.first)
+    #expect(report.summary.doses.count == 1)
+    #expect(dose.outcome == .missed)
+    #expect(dose.reason == "the device did not detect the exit of visit 1: the device never detected the entry of visit 1, so for it the device never entered")
+  }
 }

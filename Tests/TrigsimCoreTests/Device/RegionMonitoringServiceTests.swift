@@ -186,6 +186,21 @@ import TrigsimTestSupport
     #expect(undetected[1][field: "reason"] == "the device never detected the exit of visit 1, so for it the device never left")
   }
 
+  @Test func anEntryTheDeviceMissedLeavesItOutsideSoTheExitIsNoDepartureEither() throws {
+    // 15 m/s straight through the centre: the entry is undetected, so for the device the exit is none.
+    // An exit-only request hears why: the missed entry, then the exit it explains.
+    let pass = Self.track(seconds: 40) { t in 15 * Double(t) - 300 }
+    let exits = try Self.run(pass, onExit: true)
+    #expect(exits.entries(.fired).isEmpty)
+    #expect(exits.entries(.undetected).map { "\($0[field: "event"] ?? "") \($0[field: "visit"] ?? "") \($0[field: "reason"] ?? "")" } == [
+      "enter 1 inside 13.333s, 50m inside for 6.667s, less than the 20s dwell",
+      "exit 1 the device never detected the entry of visit 1, so for it the device never entered",
+    ])
+    #expect(exits.entries(.undetected).allSatisfy { $0.instant == exits.entries(.exit)[0].instant })
+    // An entry-only request hears only about the entry.
+    #expect(try Self.run(pass).entries(.undetected).map { $0[field: "event"] } == ["enter"])
+  }
+
   @Test func aDeviceAlreadyInsideAtTheFirstFixReportsNoEntry() throws {
     let timeline = try Self.run(Self.track(seconds: 600) { _ in 0 })
     #expect(timeline.entries(.detected).isEmpty && timeline.entries(.undetected).isEmpty && timeline.entries(.fired).isEmpty)
