@@ -17,8 +17,10 @@ struct DeviceRegionReport {
   var kind: Kind
   var region: Int
   var entering: Bool
-  /// The geometric visit the report is about.
-  var visit: Int
+  /// The geometric visit the report is about; nil for a detection of a side
+  /// the true path did not reach (by the report's instant): the effective
+  /// circle is larger than the declared one, or GPS error in a trial.
+  var visit: Int?
   /// When the report reaches the platform: a detection delivers the
   /// region's location requests at this instant.
   var instant: SimulationInstant

@@ -169,6 +169,7 @@ struct RegionMonitoringService: LocationService {
     if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (segment.grid?.isEmpty ?? true) {
       // Far from both offset circles: the signals cannot change; only a dwell can complete.
       if continuous { monitor.completeDwell(upTo: segment.t1, continuous: true, rules: rules, latency: &latency, into: &reports) }
+      monitor.releaseHeldDetection(upTo: segment.t1, into: &reports)
       return
     }
     events.removeAll(keepingCapacity: true)
@@ -221,6 +222,7 @@ struct RegionMonitoringService: LocationService {
       monitor.handle(event, continuous: continuous, rules: rules, latency: &latency, into: &reports)
     }
     if continuous { monitor.completeDwell(upTo: segment.t1, continuous: true, rules: rules, latency: &latency, into: &reports) }
+    monitor.releaseHeldDetection(upTo: segment.t1, into: &reports)
   }
 
   mutating func resume(
@@ -255,6 +257,7 @@ struct RegionMonitoringService: LocationService {
         // With coarse updates the device learns the position at its next update: evaluate it exactly then.
         monitor.budget = 0
       }
+      monitor.releaseHeldDetection(upTo: b.instant.millisecondsSinceEpoch, into: &reports)
       monitors[index] = monitor
     }
   }
@@ -392,6 +395,20 @@ struct RegionMonitor {
   private var largestAccuracy = 0.0
   /// The last exit the device did not detect before the path came back in.
   private var missedExitVisit: Int?
+  /// A detection of the side the true path is not on (the effective circle
+  /// is larger than the declared one, or GPS error), held until its instant:
+  /// a geometric crossing to that side by then is the visit it detected.
+  private var heldDetection: HeldDetection?
+  /// The device's side comes from a detection reported ahead of the true
+  /// path: the path's crossing to that side is no new one for the device.
+  private var aheadOfPath = false
+
+  struct HeldDetection {
+    var report: DeviceRegionReport
+    var condition: Int64
+    /// The reason's parts before what the true path did.
+    var reasonParts: [String]
+  }
 
   init(index: Int, center: Coordinate, radius: Double, declaredRadius: Double, rules: RegionMonitoringRules) {
     self.declaredRadius = declaredRadius
@@ -494,10 +511,12 @@ struct RegionMonitor {
     at condition: Int64, since: Int64, rules: RegionMonitoringRules, latency: inout LatencySampler,
     into reports: inout [DeviceRegionReport]
   ) {
+    releaseHeldDetection(into: &reports)
     let entering = !deviceInside
     deviceInside = entering
     confirmingSince = nil
     detectedSinceCrossing = true
+    aheadOfPath = false
     let delay = latency.next()
     let instant = max(condition + delay, lastReport)
     lastReport = instant
@@ -508,20 +527,48 @@ struct RegionMonitor {
       parts.append("\(RegionMonitoringService.metres(margin)) \(side) for \(SimulationDuration(milliseconds: condition - since))")
     }
     if delay > 0 { parts.append("then \(SimulationDuration(milliseconds: delay)) latency") }
-    let matches = geometricInside == entering
-    if !matches {
-      parts.append(
-        declaredRadius < radius
-          ? "the true path was \(geometricInside ? "inside" : "outside") the declared \(RegionMonitoringService.metres(declaredRadius)) circle, monitored as \(RegionMonitoringService.metres(radius))"
-          : "the true path was \(geometricInside ? "inside" : "outside"): GPS error")
+    var report = DeviceRegionReport(
+      kind: .detected, region: index, entering: entering, visit: visit,
+      instant: SimulationInstant(millisecondsSinceEpoch: instant),
+      crossingInstant: crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) },
+      conditionInstant: SimulationInstant(millisecondsSinceEpoch: condition),
+      reason: parts.isEmpty ? nil : parts.joined(separator: "; "))
+    guard geometricInside == entering else {
+      // Ahead of the true path: which visit it detected is known only if the path crosses by the report's instant.
+      report.visit = nil
+      report.crossingInstant = nil
+      heldDetection = HeldDetection(report: report, condition: condition, reasonParts: parts)
+      return
     }
-    reports.append(
-      DeviceRegionReport(
-        kind: .detected, region: index, entering: entering, visit: visit,
-        instant: SimulationInstant(millisecondsSinceEpoch: instant),
-        crossingInstant: matches ? crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) } : nil,
-        conditionInstant: SimulationInstant(millisecondsSinceEpoch: condition),
-        reason: parts.isEmpty ? nil : parts.joined(separator: "; ")))
+    reports.append(report)
+  }
+
+  /// What a detection ahead of the true path is about, for its reason.
+  private var aheadOfPathCause: String {
+    declaredRadius < radius
+      ? "the declared \(RegionMonitoringService.metres(declaredRadius)) circle (monitored as \(RegionMonitoringService.metres(radius)))"
+      : "the boundary (GPS error)"
+  }
+
+  /// Reports the held detection, with no visit: the true path did not cross
+  /// to its side by its instant (or another report about the region comes first).
+  private mutating func releaseHeldDetection(into reports: inout [DeviceRegionReport]) {
+    guard var held = heldDetection else { return }
+    heldDetection = nil
+    let side = held.report.entering ? "outside" : "inside"
+    held.report.reason = (held.reasonParts + [
+      declaredRadius < radius
+        ? "the true path was \(side) the declared \(RegionMonitoringService.metres(declaredRadius)) circle, monitored as \(RegionMonitoringService.metres(radius))"
+        : "the true path was \(side): GPS error",
+    ]).joined(separator: "; ")
+    reports.append(held.report)
+    aheadOfPath = true
+  }
+
+  /// Releases the held detection once the segment reaches its instant.
+  mutating func releaseHeldDetection(upTo time: Int64, into reports: inout [DeviceRegionReport]) {
+    guard let held = heldDetection, held.report.instant.millisecondsSinceEpoch <= time else { return }
+    releaseHeldDetection(into: &reports)
   }
 
   /// A gap: the position is unknown, so a dwell in progress is abandoned.
@@ -536,6 +583,27 @@ struct RegionMonitor {
     _ crossing: GeometricCrossing, continuous: Bool, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]
   ) {
     let t = crossing.instant
+    var detectedAhead = false
+    if var held = heldDetection {
+      if held.report.entering == crossing.entering && t <= held.report.instant {
+        // The path reaches the side the device detected before its report does: that is the visit it detected.
+        heldDetection = nil
+        held.report.visit = crossing.visit
+        held.report.crossingInstant = t
+        let later = SimulationDuration(milliseconds: t.millisecondsSinceEpoch - held.condition)
+        let cause = declaredRadius < radius
+          ? "the true path \(crossing.entering ? "entered" : "left") the declared \(RegionMonitoringService.metres(declaredRadius)) circle \(later) later (monitored as \(RegionMonitoringService.metres(radius)))"
+          : "the true path \(crossing.entering ? "entered" : "left") \(later) later: GPS error"
+        held.report.reason = (held.reasonParts + [cause]).joined(separator: "; ")
+        reports.append(held.report)
+        detectedAhead = true
+      } else {
+        releaseHeldDetection(into: &reports)
+      }
+    }
+    // The device already reported this crossing, ahead of the path and without a visit: it is no new one.
+    let reportedAhead = aheadOfPath && crossing.entering == deviceInside
+    aheadOfPath = false
     var missedEntryVisit: Int?
     if !crossing.entering && !deviceInside && !detectedSinceCrossing, let since = crossingAt {
       // Left without the device ever noticing the entry: for it the device never entered, so
@@ -545,7 +613,7 @@ struct RegionMonitor {
       reports.append(missedEntry)
       missedEntryVisit = visit
     }
-    if crossing.entering && deviceInside, let since = crossingAt {
+    if crossing.entering && deviceInside && !detectedSinceCrossing, let since = crossingAt {
       // Came back before the device noticed the exit: for the device it never left.
       var missedExit = undetected(entering: false, visit: visit, at: t, since: since, rules: rules)
       missedExit.concernsBothKinds = true
@@ -555,11 +623,18 @@ struct RegionMonitor {
     geometricInside = crossing.entering
     visit = crossing.visit
     crossingAt = t.millisecondsSinceEpoch
-    detectedSinceCrossing = false
+    detectedSinceCrossing = detectedAhead
     longestRun = confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0
     // With continuous updates the device knows every position of the path.
     observedSinceCrossing = continuous
     largestAccuracy = accuracy
+    if reportedAhead {
+      reports.append(
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: crossing.entering, visit: visit, instant: t, crossingInstant: t,
+          reason: "the device had reported \(crossing.entering ? "an entry" : "an exit") before the true path \(crossing.entering ? "reached" : "left") \(aheadOfPathCause)"))
+      detectedSinceCrossing = true  // explained
+    }
     if let missed = missedEntryVisit {
       reports.append(
         DeviceRegionReport(
@@ -598,8 +673,9 @@ struct RegionMonitor {
       crossingInstant: SimulationInstant(millisecondsSinceEpoch: since), reason: why)
   }
 
-  /// The run ends: a visit the device has not detected by now is reported.
+  /// The run ends: a held detection is reported, and a visit the device has not detected by now.
   mutating func finish(at end: Int64, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)
     guard let since = crossingAt, !detectedSinceCrossing, geometricInside != deviceInside, since <= end else { return }
     var report = undetected(entering: geometricInside, visit: visit, at: SimulationInstant(millisecondsSinceEpoch: end), since: since, rules: rules)
     report.reason = report.reason.map { $0 + "; the run ended before the device detected it" }

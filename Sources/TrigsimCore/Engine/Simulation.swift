@@ -82,8 +82,9 @@ struct SimulationRun {
   /// Reports waiting in the queue, by the index their event carries.
   var deviceReports: [Int: DeviceRegionReport] = [:]
   var nextReportIndex = 0
-  /// The report whose detection is being delivered: which visit a location dose belongs to.
-  var locationReportContext: (region: Int, visit: Int, entering: Bool)?
+  /// The report whose detection is being delivered: which visit a location
+  /// dose belongs to (none for a detection of a side the true path did not reach).
+  var locationReportContext: (region: Int, visit: Int?, entering: Bool)?
 
   // Medicine-reminder app (see SimulationRun+MedicineApp.swift).
   var app = MedicineAppState()
@@ -443,7 +444,8 @@ struct SimulationRun {
       ? center.monitors(region.id, addedAtOrBefore: condition) : !requests.isEmpty
     let blockedReason = app.regionMonitoringBlockedReason
     if monitored && blockedReason == nil && !report.coincidesWithCrossing {
-      var fields = [TimelineField("event", report.entering ? "enter" : "exit"), TimelineField("visit", String(report.visit))]
+      var fields = [TimelineField("event", report.entering ? "enter" : "exit")]
+      if let visit = report.visit { fields.append(TimelineField("visit", String(visit))) }
       if let crossing = report.crossingInstant, report.kind == .detected {
         fields.append(TimelineField("after", crossing.duration(to: now).description))
       }
@@ -452,8 +454,8 @@ struct SimulationRun {
     }
     switch report.kind {
     case .undetected:
-      if let reason = report.reason, monitored {
-        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: report.visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(report.visit): \(reason)")
+      if let reason = report.reason, let visit = report.visit, monitored {
+        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
       }
     case .detected:
       var shown: Set<NotificationID> = []
@@ -468,7 +470,7 @@ struct SimulationRun {
         }
         if deliver(pending, at: now, next: nil) { shown.insert(pending.request.id) }
       }
-      if !app.medicines.isEmpty { settleLocationDoses(region: report.region, entering: report.entering, visit: report.visit, at: now) }
+      if !app.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
     }
   }
 

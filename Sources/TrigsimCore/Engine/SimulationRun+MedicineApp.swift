@@ -408,9 +408,9 @@ extension SimulationRun {
       return key
     case .location:
       if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
-      if let context = locationReportContext,
+      if let context = locationReportContext, let visit = context.visit,
         let key = app.locationDoseOfVisit[
-          MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: context.visit, entering: context.entering)],
+          MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
         app.doses[key]?.reminderDelivered == nil
       {
         app.doses[key]?.reminderDelivered = now
@@ -418,7 +418,8 @@ extension SimulationRun {
         return key
       }
       // No geometric crossing opened a dose (a crossing before the clock's
-      // start, or a detection GPS error caused in a trial): this delivery opens one.
+      // start, or a detection of a side the true path did not reach: a region
+      // below the minimum radius, GPS error in a trial): this delivery opens one.
       let occurrence = (app.locationOccurrences[medicine.id] ?? 0) + 1
       app.locationOccurrences[medicine.id] = occurrence
       let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)

@@ -91,4 +91,61 @@ import TrigsimTestSupport
     #expect(dose.outcome == .missed)
     #expect(dose.reason == "the device did not detect the exit of visit 1: the device never detected the entry of visit 1, so for it the device never entered")
   }
+
+  // MARK: - Minimum radius: detections of the effective circle, doses of the declared one
+
+  static let foreground = [AppChange(instant: start, state: .foreground)]
+
+  @Test func aDetectionAheadOfThePathNotifiesTheDoseOfTheVisitItLeadsTo() throws {
+    // A 30 m circle, monitored as 100 m. 0.5 m/s from 200 m south: 50 m from the centre (the inner
+    // circle) at 300 s, the condition at 320 s (40 m south, still outside the declared circle), the
+    // arrival at 340 s, the report at 440 s: the detection belongs to visit 1 and notifies its dose.
+    let walk = Rules.track(seconds: 700) { t in min(0, 0.5 * Double(t) - 200) }
+    let report = try Self.report(walk, radius: 30, medicines: [Self.locationMedicine()], appChanges: Self.foreground)
+    let detected = try #require(report.timeline.entries(.detected).first)
+    #expect(abs(Self.seconds(detected.instant) - 440) < 0.002)
+    #expect(detected[field: "visit"] == "1")
+    // The inner circle is reached at its first whole millisecond, 300.001 s.
+    #expect(detected[field: "after"] == "1m40.001s")
+    #expect(detected[field: "reason"] == "50m inside for 20s; then 2m latency; the true path entered the declared 30m circle 19.999s later (monitored as 100m)")
+    #expect(report.summary.doses.count == 1)
+    let dose = try #require(report.summary.doses.first)
+    #expect(Self.seconds(dose.scheduled) == 340)
+    #expect(dose.notified == detected.instant)
+    #expect(dose.reason == nil)
+  }
+
+  @Test func aDetectionWhereThePathNeverReachedTheDeclaredCircleOpensItsOwnDose() throws {
+    // A 30 m circle, monitored as 100 m. First a pass at 15 m/s through the centre (visit 1, too
+    // short: missed); then back from 300 m north to 40 m north, where the device stays. That
+    // detection (condition 310 s, reported 430 s) is of no visit: it must not notify visit 1's dose.
+    let walk = Rules.track(seconds: 700) { t in t <= 40 ? 15 * Double(t) - 300 : max(40, 300 - Double(t - 40)) }
+    let report = try Self.report(walk, radius: 30, medicines: [Self.locationMedicine()], appChanges: Self.foreground)
+    let detected = try #require(report.timeline.entries(.detected).first)
+    #expect(abs(Self.seconds(detected.instant) - 430) < 0.002)
+    #expect(detected[field: "visit"] == nil)
+    #expect(detected[field: "reason"] == "50m inside for 20s; then 2m latency; the true path was outside the declared 30m circle, monitored as 100m")
+    let doses = report.summary.doses
+    #expect(doses.map(\.key.occurrenceLabel) == ["#1", "#2"])
+    #expect(doses.first?.outcome == .missed)
+    #expect(doses.first?.reason?.hasPrefix("the device did not detect the entry of visit 1: inside 4") == true)
+    #expect(doses.last?.notified == detected.instant && doses.last?.scheduled == detected.instant)
+  }
+
+  @Test func anArrivalTheDeviceHadAlreadyReportedAheadOfThePathIsExplained() throws {
+    // A 30 m circle, monitored as 100 m. The device waits 40 m south from 160 s to 500 s: the entry is
+    // reported at 290 s (its own dose), before the arrival at 510 s, which is no new entry for the device.
+    let walk = Rules.track(seconds: 800) { t in t < 500 ? min(-40, Double(t) - 200) : min(0, -40 + Double(t - 500)) }
+    let report = try Self.report(walk, radius: 30, medicines: [Self.locationMedicine()], appChanges: Self.foreground)
+    let detected = try #require(report.timeline.entries(.detected).first)
+    #expect(abs(Self.seconds(detected.instant) - 290) < 0.002)
+    #expect(report.timeline.entries(.detected).first?[field: "visit"] == nil)
+    let undetected = try #require(report.timeline.entries(.undetected).first)
+    #expect(Self.seconds(undetected.instant) == 510)
+    #expect(undetected[field: "reason"] == "the device had reported an entry before the true path reached the declared 30m circle (monitored as 100m)")
+    let doses = report.summary.doses
+    #expect(doses.map(\.scheduled) == [detected.instant, Self.at(510)])
+    #expect(doses.map(\.outcome) == [.unanswered, .missed])
+    #expect(doses.last?.reason == "the device did not detect the entry of visit 1: the device had reported an entry before the true path reached the declared 30m circle (monitored as 100m)")
+  }
 }
