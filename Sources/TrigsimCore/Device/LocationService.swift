@@ -72,6 +72,12 @@ protocol LocationService {
     after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
     into reports: inout [DeviceRegionReport])
 
+  /// Region monitoring starts again at `instant` (location authorization
+  /// allows it once more, after the service has been advanced to that
+  /// instant): as at the first fix, the device takes the side of each region
+  /// where it is, silently; a visit it had not detected is explained.
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport])
+
   /// The track ended at `last`: the device stays there until `end`.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport])
 }
@@ -96,6 +102,9 @@ struct IdealLocationService: LocationService {
   ) {
     for crossing in crossings { reports.append(Self.detection(of: crossing)) }
   }
+
+  /// Detections are the crossings themselves: nothing to re-establish.
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {}
 
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {}
 

@@ -26,9 +26,11 @@ import Foundation
 /// - **Latency.** A report reaches the platform `latency` after its
 ///   condition holds, never before an earlier report about the same region.
 /// - **Already inside.** The first fix sets the device's sides silently, as
-///   in the `ideal` profile. Across a gap the position is unknown: a dwell in
-///   progress is abandoned. After the last fix the device stays where it was,
-///   its updates going on in the mode of the last segment.
+///   in the `ideal` profile, and so does region monitoring starting again
+///   when location authorization allows it once more. Across a gap the
+///   position is unknown: a dwell in progress is abandoned. After the last
+///   fix the device stays where it was, its updates going on in the mode of
+///   the last segment.
 /// - **Circles only.** iOS monitors `CLCircularRegion`s; a polygon region
 ///   is never detected (a warning says so at the start of the run).
 ///
@@ -46,6 +48,8 @@ struct RegionMonitoringService: LocationService {
   private var gridAnchor: Int64?
   /// The update interval the last segment used (0: continuous); nil before the first segment.
   private var updateInterval: Int64?
+  /// When region monitoring last started again (`restartMonitoring`).
+  private var restartedAt: Int64?
   /// The observed (possibly perturbed) previous fix.
   private var previousObserved: TrackSample?
   private var errorState = PositionError()
@@ -262,6 +266,15 @@ struct RegionMonitoringService: LocationService {
     }
   }
 
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    guard let position = previousObserved?.coordinate else { return }
+    let time = instant.millisecondsSinceEpoch
+    restartedAt = time
+    for index in monitors.indices where monitors[index] != nil {
+      monitors[index]!.restart(at: time, position: position, continuous: updateInterval == 0, into: &reports)
+    }
+  }
+
   /// The device stays at its last position until `end`, its updates in the
   /// mode the last segment used: continuously, a dwell in progress completes
   /// at its end; with coarse updates, each update from the next one on
@@ -275,7 +288,9 @@ struct RegionMonitoringService: LocationService {
       if let interval = updateInterval, let position = previousObserved?.coordinate {
         if interval == 0 {
           monitor.completeDwell(upTo: limit, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
-        } else if let next = gridInstant(atOrAfter: last.instant.millisecondsSinceEpoch + 1, every: interval), next <= limit {
+        } else if let next = gridInstant(atOrAfter: max(last.instant.millisecondsSinceEpoch + 1, restartedAt ?? .min), every: interval),
+          next <= limit
+        {
           let observation = MonitorEvent.Kind.observation(inside: monitor.inner.contains(position), outside: !monitor.outer.contains(position))
           monitor.handle(MonitorEvent(time: next, kind: observation), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
           if let since = monitor.confirmingSince, let due = gridInstant(atOrAfter: since + rules.dwell.milliseconds, every: interval),
@@ -569,6 +584,36 @@ struct RegionMonitor {
   mutating func releaseHeldDetection(upTo time: Int64, into reports: inout [DeviceRegionReport]) {
     guard let held = heldDetection, held.report.instant.millisecondsSinceEpoch <= time else { return }
     releaseHeldDetection(into: &reports)
+  }
+
+  /// Region monitoring starts again at `time` with the device at `position`:
+  /// it takes the true path's side silently (the already-inside rule), and
+  /// a dwell can only start from here. A visit it had not detected is explained.
+  mutating func restart(at time: Int64, position: Coordinate, continuous: Bool, into reports: inout [DeviceRegionReport]) {
+    if geometricInside != deviceInside && !detectedSinceCrossing, let since = crossingAt {
+      let side = geometricInside ? "inside" : "outside"
+      reports.append(
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: geometricInside, visit: visit,
+          instant: SimulationInstant(millisecondsSinceEpoch: time), crossingInstant: SimulationInstant(millisecondsSinceEpoch: since),
+          reason: "region monitoring started again with the device already \(side): the platform reports no \(geometricInside ? "entry" : "exit") for it"))
+      detectedSinceCrossing = true
+    }
+    deviceInside = geometricInside
+    aheadOfPath = false
+    missedExitVisit = nil
+    if continuous {
+      signalInside = inner.contains(position)
+      signalOutside = !outer.contains(position)
+      confirmingSince = confirming ? time : nil
+      budget = clearance(from: position)
+    } else {
+      // With coarse updates the device learns its position at its next update: evaluate it exactly then.
+      signalInside = false
+      signalOutside = false
+      confirmingSince = nil
+      budget = 0
+    }
   }
 
   /// A gap: the position is unknown, so a dwell in progress is abandoned.

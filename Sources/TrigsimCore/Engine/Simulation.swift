@@ -82,6 +82,13 @@ struct SimulationRun {
   /// Reports waiting in the queue, by the index their event carries.
   var deviceReports: [Int: DeviceRegionReport] = [:]
   var nextReportIndex = 0
+  /// When location authorization lets region monitoring start again after
+  /// blocking it, in handling order; the location service is restarted at
+  /// each (the segment split there), `nextMonitoringRestart` being the next.
+  let monitoringRestarts: [SimulationInstant]
+  var nextMonitoringRestart = 0
+  /// The spans during which region monitoring was blocked, with the reason.
+  var monitoringBlockedSpans: [(from: SimulationInstant, until: SimulationInstant?, reason: String)] = []
   /// The report whose detection is being delivered: which visit a location
   /// dose belongs to (none for a detection of a side the true path did not reach).
   var locationReportContext: (region: Int, visit: Int?, entering: Bool)?
@@ -105,6 +112,7 @@ struct SimulationRun {
     self.visits = Array(repeating: 0, count: scenario.regions.count)
     self.shapes = scenario.regions.map(\.shape)
     self.clearanceBudget = Array(repeating: 0, count: scenario.regions.count)
+    self.monitoringRestarts = MedicineAppState.regionMonitoringRestarts(of: scenario.medicineApp.appChanges, until: scenario.clock.end)
     crossingBuffer.reserveCapacity(8)
   }
 
@@ -129,6 +137,7 @@ struct SimulationRun {
       }
     }
     if let lastFix {
+      while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
       locationService.finish(last: lastFix, until: end, into: &reportBuffer)
       queueDeviceReports()
     }
@@ -170,6 +179,7 @@ struct SimulationRun {
         if insideAtPreviousFix[index] { regionsInsideAtFirstFix.append(region.id) }
       }
       locationService.start(at: fix, geometricInside: insideAtPreviousFix)
+      while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
       return
     }
     segmentCrossings.removeAll(keepingCapacity: true)
@@ -187,7 +197,13 @@ struct SimulationRun {
           insideAtPreviousFix[index] = inside
         }
       }
+      // Monitoring that starts again during the gap starts where the device was last known.
+      var restartsAtFix = false
+      while let restart = takeMonitoringRestart(upTo: fix.instant) {
+        if restart < fix.instant { locationService.restartMonitoring(at: restart, into: &reportBuffer) } else { restartsAtFix = true }
+      }
       locationService.resume(after: previous, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+      if restartsAtFix { locationService.restartMonitoring(at: fix.instant, into: &reportBuffer) }
       queueDeviceReports()
       return
     }
@@ -205,8 +221,42 @@ struct SimulationRun {
       insideAtPreviousFix[index] = crossingBuffer[crossingBuffer.count - 1].entering
       crossingBuffer.removeAll(keepingCapacity: true)
     }
-    locationService.advance(from: previous, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+    advanceLocationService(from: previous, to: fix, appInForeground: foreground)
     queueDeviceReports()
+  }
+
+  /// Hands the segment to the location service, split at each instant region
+  /// monitoring starts again: the service is restarted where the device is then.
+  mutating func advanceLocationService(from previous: TrackSample, to fix: TrackSample, appInForeground: Bool) {
+    var from = previous
+    var crossings = segmentCrossings
+    while let restart = takeMonitoringRestart(upTo: fix.instant) {
+      var to = fix
+      if restart < fix.instant {
+        // Between the fixes the larger stated accuracy applies.
+        let accuracy = [previous.horizontalAccuracy, fix.horizontalAccuracy].compactMap { $0 }.max()
+        to = TrackSample(instant: restart, coordinate: DevicePath(from: previous, to: fix).position(at: restart), horizontalAccuracy: accuracy)
+      }
+      locationService.advance(
+        from: from, to: to, crossings: crossings.filter { $0.instant <= restart }, appInForeground: appInForeground, into: &reportBuffer)
+      crossings.removeAll { $0.instant <= restart }
+      locationService.restartMonitoring(at: restart, into: &reportBuffer)
+      if restart == fix.instant { return }
+      from = to
+    }
+    locationService.advance(from: from, to: fix, crossings: crossings, appInForeground: appInForeground, into: &reportBuffer)
+  }
+
+  /// The next instant region monitoring starts again, if it is at or before `instant`.
+  mutating func takeMonitoringRestart(upTo instant: SimulationInstant) -> SimulationInstant? {
+    guard nextMonitoringRestart < monitoringRestarts.count, monitoringRestarts[nextMonitoringRestart] <= instant else { return nil }
+    nextMonitoringRestart += 1
+    return monitoringRestarts[nextMonitoringRestart - 1]
+  }
+
+  /// Why region monitoring was blocked at `instant`, if it was.
+  func regionMonitoringBlockedReason(at instant: SimulationInstant) -> String? {
+    monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the
@@ -428,6 +478,9 @@ struct SimulationRun {
   /// explained. Reports about regions no pending location request monitors
   /// add nothing.
   ///
+  /// A detection whose condition held while location authorization blocked
+  /// region monitoring delivers nothing (`suppressed`), even once it is allowed again.
+  ///
   /// A request monitors its region from its add on: a detection delivers
   /// only the requests added at or before its condition instant (the device
   /// already past the margin when monitoring starts gets no entry, as at the
@@ -442,7 +495,11 @@ struct SimulationRun {
     // means, is pending.
     let monitored = report.kind == .detected || report.concernsBothKinds
       ? center.monitors(region.id, addedAtOrBefore: condition) : !requests.isEmpty
+    // Blocked now, or when the device decided: then the platform was monitoring nothing.
     let blockedReason = app.regionMonitoringBlockedReason
+      ?? condition.flatMap { condition in
+        regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
+      }
     if monitored && blockedReason == nil && !report.coincidesWithCrossing {
       var fields = [TimelineField("event", report.entering ? "enter" : "exit")]
       if let visit = report.visit { fields.append(TimelineField("visit", String(visit))) }

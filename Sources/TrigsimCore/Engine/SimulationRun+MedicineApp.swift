@@ -99,6 +99,22 @@ struct MedicineAppState {
     }
     return nil
   }
+
+  /// The instants at which `changes` let region monitoring start again after
+  /// blocking it, in the order the run handles them (ties in scenario order).
+  static func regionMonitoringRestarts(of changes: [AppChange], until end: SimulationInstant) -> [SimulationInstant] {
+    var state = MedicineAppState()
+    var restarts: [SimulationInstant] = []
+    let ordered = changes.indices.filter { changes[$0].instant <= end }.sorted { (changes[$0].instant, $0) < (changes[$1].instant, $1) }
+    for index in ordered {
+      let change = changes[index]
+      let wasBlocked = state.regionMonitoringBlockedReason != nil
+      if let location = change.location { state.locationAuthorization = location }
+      if let accuracy = change.locationAccuracy { state.locationAccuracy = accuracy }
+      if wasBlocked && state.regionMonitoringBlockedReason == nil { restarts.append(change.instant) }
+    }
+    return restarts
+  }
 }
 
 /// Request identifiers, as the app names them.
@@ -164,10 +180,17 @@ extension SimulationRun {
       record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", app.locationAccuracy.rawValue)])
       app.locationAccuracy = accuracy
     }
-    if wasBlocked == nil, let blocked = app.regionMonitoringBlockedReason {
+    let blocked = app.regionMonitoringBlockedReason
+    if wasBlocked == nil, let blocked {
       for pending in center.pendingInAddOrder() {
         if case .region = pending.request.trigger { warnNeverFires(pending.request, reason: blocked, at: now) }
       }
+    }
+    if blocked != wasBlocked {
+      if wasBlocked != nil { monitoringBlockedSpans[monitoringBlockedSpans.count - 1].until = now }
+      if let blocked { monitoringBlockedSpans.append((from: now, until: nil, reason: blocked)) }
+      // Allowed again: the replay restarted the location service at this instant (`monitoringRestarts`).
+      assert(blocked != nil || monitoringRestarts.contains(now))
     }
   }
 

@@ -148,4 +148,52 @@ import TrigsimTestSupport
     #expect(doses.map(\.outcome) == [.unanswered, .missed])
     #expect(doses.last?.reason == "the device did not detect the entry of visit 1: the device had reported an entry before the true path reached the declared 30m circle (monitored as 100m)")
   }
+
+  // MARK: - Location authorization
+
+  @Test func aDetectionWhoseConditionHeldWhileMonitoringWasBlockedDeliversNothing() throws {
+    // Foreground, 1 m/s from 200 m south: the condition holds at 170 s, the report arrives at 290 s.
+    // Location is denied from 100 s to 200 s: the platform monitored nothing when the device decided.
+    let walk = Rules.track(seconds: 400) { t in min(0, Double(t) - 200) }
+    let report = try Self.report(walk, medicines: [Self.locationMedicine()], appChanges: Self.foreground + [
+      AppChange(instant: Self.at(100), location: .denied), AppChange(instant: Self.at(200), location: .whenInUse),
+    ])
+    let timeline = report.timeline
+    #expect(timeline.entries(.fired).isEmpty)
+    #expect(timeline.entries(.detected).isEmpty)
+    let suppressed = try #require(timeline.entries(.suppressed).first)
+    #expect(abs(Self.seconds(suppressed.instant) - 290) < 0.002)
+    #expect(suppressed[field: "reason"]?.hasPrefix("the device's condition held at 2026-05-04T06:02:50.001+00:00, while location authorization is denied") == true)
+    #expect(report.summary.doses.first?.outcome == .missed)
+    #expect(report.summary.doses.first?.reason?.hasPrefix("not delivered at 2026-05-04T06:04:50.001+00:00: the device's condition held at") == true)
+  }
+
+  @Test func whenMonitoringStartsAgainTheDeviceTakesItsSideSilently() throws {
+    // Location is denied from the start until 120 s; 1 m/s from 200 m south: inside the region from
+    // 100 s, 80 m south at the re-grant. The device is inside when monitoring starts again, so no
+    // entry follows (without the restart, the dwell would complete at 170 s and deliver at 290 s).
+    let walk = Rules.track(seconds: 400) { t in min(0, Double(t) - 200) }
+    let report = try Self.report(walk, medicines: [Self.locationMedicine()], appChanges: Self.foreground + [
+      AppChange(instant: Self.at(0), location: .denied), AppChange(instant: Self.at(120), location: .whenInUse),
+    ])
+    let timeline = report.timeline
+    #expect(timeline.entries(.fired).isEmpty)
+    #expect(timeline.entries(.detected).isEmpty)
+    #expect(timeline.entries(.suppressed).isEmpty)
+    let undetected = try #require(timeline.entries(.undetected).first)
+    #expect(undetected.instant == Self.at(120))
+    #expect(undetected[field: "reason"] == "region monitoring started again with the device already inside: the platform reports no entry for it")
+    #expect(report.summary.doses.first?.reason == "the device did not detect the entry of visit 1: region monitoring started again with the device already inside: the platform reports no entry for it")
+  }
+
+  @Test func monitoringStartsAgainAtTheReGrantNotAtTheNextFix() throws {
+    // Sparse fixes: 300 m south at 0 s, the centre at 100 s. Location is denied until 50 s, when the
+    // device is 150 m south, outside: the entry at 66.667 s comes after the re-grant and is detected
+    // (50 m inside from 83.334 s, held 20 s, reported 2 minutes later).
+    let track = Rules.fixes([(0, -300)] + (100...400).map { ($0, 0) })
+    let report = try Self.report(track, requests: [Request(id: "here")], appChanges: Self.foreground + [
+      AppChange(instant: Self.at(0), location: .denied), AppChange(instant: Self.at(50), location: .whenInUse),
+    ])
+    #expect(report.timeline.entries(.fired).map { Self.seconds($0.instant) } == [223.334])
+  }
 }
