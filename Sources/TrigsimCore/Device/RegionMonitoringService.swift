@@ -169,6 +169,7 @@ struct RegionMonitoringService: LocationService {
         MonitorEvent(time: segment.t0, kind: .observation(inside: monitor.inner.contains(start), outside: !monitor.outer.contains(start))),
         continuous: false, rules: rules, latency: &latency, into: &reports)
     }
+    monitor.setContinuousUpdates(continuous, at: segment.t0)
     monitor.budget -= segment.pathLength
     if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (segment.grid?.isEmpty ?? true) {
       // Far from both offset circles: the signals cannot change; only a dwell can complete.
@@ -246,6 +247,7 @@ struct RegionMonitoringService: LocationService {
         continue
       }
       monitor.abandonDwell(at: a.instant.millisecondsSinceEpoch)
+      monitor.setContinuousUpdates(continuous, at: b.instant.millisecondsSinceEpoch)
       for crossing in crossings where crossing.region == index {
         monitor.handle(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
       }
@@ -405,8 +407,26 @@ struct RegionMonitor {
   private var visit = 0
   private var crossingAt: Int64?
   private var detectedSinceCrossing = false
-  private var longestRun: Int64 = 0
+  /// The longest run of the confirming signal since the crossing (or in progress at it).
+  private var longestRun: ConfirmedRun?
   private var observedSinceCrossing = false
+  /// Whether the device learns its position continuously now (else at coarse updates).
+  private(set) var continuousUpdates = true
+  /// Until when the device has seen the confirming signal of the run in
+  /// progress hold (its last confirming coarse update), and at how many
+  /// coarse updates (nil when it saw part of the run continuously).
+  private var lastConfirmingUpdate: Int64 = 0
+  private var confirmingUpdates: Int?
+
+  /// What the device saw of one run of the confirming signal: how long it
+  /// held, from its first confirming update to its last with coarse updates
+  /// (`updates` of them), else for as long as it lasted (`updates` nil).
+  struct ConfirmedRun: Comparable {
+    var duration: Int64
+    var updates: Int? = nil
+
+    static func < (a: Self, b: Self) -> Bool { (a.duration, a.updates ?? .max) < (b.duration, b.updates ?? .max) }
+  }
   private var largestAccuracy = 0.0
   /// The last exit the device did not detect before the path came back in.
   private var missedExitVisit: Int?
@@ -478,24 +498,25 @@ struct RegionMonitor {
       geometricCrossing(crossing, continuous: continuous, rules: rules, into: &reports)
     case .inner(let value):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-      setSignals(inside: value, outside: signalOutside, at: event.time, observed: true)
+      setSignals(inside: value, outside: signalOutside, at: event.time, update: false)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
     case .outer(let value):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-      setSignals(inside: signalInside, outside: value, at: event.time, observed: true)
+      setSignals(inside: signalInside, outside: value, at: event.time, update: false)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
     case .signals(let inside, let outside):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-      setSignals(inside: inside, outside: outside, at: event.time, observed: true)
+      setSignals(inside: inside, outside: outside, at: event.time, update: false)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
     case .observation(let inside, let outside):
-      setSignals(inside: inside, outside: outside, at: event.time, observed: true)
+      setSignals(inside: inside, outside: outside, at: event.time, update: true)
       completeDwell(upTo: event.time, continuous: false, rules: rules, latency: &latency, into: &reports)
     }
   }
 
-  private mutating func setSignals(inside: Bool, outside: Bool, at time: Int64, observed: Bool) {
-    if observed { observedSinceCrossing = true }
+  /// New signal values at `time`, learned at a coarse update (`update`) or continuously.
+  private mutating func setSignals(inside: Bool, outside: Bool, at time: Int64, update: Bool) {
+    observedSinceCrossing = true
     largestAccuracy = max(largestAccuracy, accuracy)
     let was = confirming
     signalInside = inside
@@ -503,10 +524,35 @@ struct RegionMonitor {
     let now = confirming
     if now && !was {
       confirmingSince = time
+      lastConfirmingUpdate = time
+      confirmingUpdates = update ? 0 : nil
+    }
+    if now && update {
+      lastConfirmingUpdate = time
+      confirmingUpdates = confirmingUpdates.map { $0 + 1 }
     } else if !now, let since = confirmingSince {
-      longestRun = max(longestRun, time - since)
+      // A coarse update shows the run ended somewhere after the last confirming one.
+      let run = update ? ConfirmedRun(duration: lastConfirmingUpdate - since, updates: confirmingUpdates) : ConfirmedRun(duration: time - since)
+      longestRun = max(longestRun ?? run, run)
       confirmingSince = nil
     }
+  }
+
+  /// The device learns its position continuously from `time` on, or only at coarse updates.
+  mutating func setContinuousUpdates(_ continuous: Bool, at time: Int64) {
+    if confirmingSince != nil && continuous != continuousUpdates {
+      // A run seen continuously in part: to coarse updates, it was seen to hold until now.
+      if !continuous { lastConfirmingUpdate = time }
+      confirmingUpdates = nil
+    }
+    continuousUpdates = continuous
+  }
+
+  /// The run of the confirming signal in progress, as the device has seen it by `time`.
+  private func runInProgress(at time: Int64) -> ConfirmedRun? {
+    guard let since = confirmingSince else { return nil }
+    return continuousUpdates
+      ? ConfirmedRun(duration: time - since) : ConfirmedRun(duration: lastConfirmingUpdate - since, updates: confirmingUpdates)
   }
 
   /// Completes a dwell in progress whose end is at or before `time`: in
@@ -602,10 +648,16 @@ struct RegionMonitor {
     deviceInside = geometricInside
     aheadOfPath = false
     missedExitVisit = nil
+    confirmingSince = nil
+    setContinuousUpdates(continuous, at: time)
     if continuous {
       signalInside = inner.contains(position)
       signalOutside = !outer.contains(position)
-      confirmingSince = confirming ? time : nil
+      if confirming {
+        confirmingSince = time
+        lastConfirmingUpdate = time
+        confirmingUpdates = nil
+      }
       budget = clearance(from: position)
     } else {
       // With coarse updates the device learns its position at its next update: evaluate it exactly then.
@@ -618,7 +670,7 @@ struct RegionMonitor {
 
   /// A gap: the position is unknown, so a dwell in progress is abandoned.
   mutating func abandonDwell(at time: Int64) {
-    if let since = confirmingSince { longestRun = max(longestRun, time - since) }
+    if let run = runInProgress(at: time) { longestRun = max(longestRun ?? run, run) }
     confirmingSince = nil
     signalInside = false
     signalOutside = false
@@ -669,7 +721,7 @@ struct RegionMonitor {
     visit = crossing.visit
     crossingAt = t.millisecondsSinceEpoch
     detectedSinceCrossing = detectedAhead
-    longestRun = confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0
+    longestRun = runInProgress(at: t.millisecondsSinceEpoch)
     // With continuous updates the device knows every position of the path.
     observedSinceCrossing = continuous
     largestAccuracy = accuracy
@@ -706,12 +758,18 @@ struct RegionMonitor {
     var why: String
     if !observedSinceCrossing {
       why = "\(side) \(stay) between two location updates"
-    } else if longestRun == 0 && !(confirmingSince != nil) {
+    } else if longestRun == nil && confirmingSince == nil {
       why = "\(side) \(stay), never \(RegionMonitoringService.metres(needed)) \(side) the boundary"
       if largestAccuracy > margin { why += " (fix accuracy ±\(RegionMonitoringService.metres(largestAccuracy)) exceeds the \(RegionMonitoringService.metres(margin)) margin)" }
     } else {
-      let run = max(longestRun, confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0)
-      why = "\(side) \(stay), \(RegionMonitoringService.metres(needed)) \(side) for \(SimulationDuration(milliseconds: run)), less than the \(rules.dwell) dwell"
+      let run = [longestRun, runInProgress(at: t.millisecondsSinceEpoch)].compactMap { $0 }.max()!
+      let held: String
+      switch run.updates {
+      case nil: held = "for \(SimulationDuration(milliseconds: run.duration))"
+      case 1?: held = "at only one location update"
+      case let updates?: held = "for \(SimulationDuration(milliseconds: run.duration)) (\(updates) location updates)"
+      }
+      why = "\(side) \(stay), \(RegionMonitoringService.metres(needed)) \(side) \(held), less than the \(rules.dwell) dwell"
     }
     return DeviceRegionReport(
       kind: .undetected, region: index, entering: entering, visit: visit, instant: t,

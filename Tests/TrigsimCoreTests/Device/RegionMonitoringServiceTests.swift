@@ -111,6 +111,22 @@ import TrigsimTestSupport
     #expect(try Self.run(Self.track(seconds: 200, pass)).entries(.fired).count == 1)
   }
 
+  @Test func withCoarseUpdatesTheUndetectedReasonStatesTheUpdatesThatSawTheMargin() throws {
+    // Background, 2 m/s from 250 m south: inside from 75 s to 175 s; of the updates at 60, 120 and 180 s
+    // only the one at 120 s (10 m south) sees the device 50 m inside: one update, no dwell.
+    let pass = try Self.run(Self.track(seconds: 300) { t in 2 * Double(t) - 250 }, background: true)
+    #expect(pass.entries(.fired).isEmpty)
+    #expect(pass.entries(.undetected).first?[field: "reason"] == "inside 1m40s, 50m inside at only one location update, less than the 20s dwell")
+    // Foreground updates every 7 s, 2.5 m/s from 250 m south: 50 m inside from 80 s to 120 s, seen at
+    // the six updates from 84 s to 119 s, 35 s apart: not the 45 s dwell.
+    var every7s = RegionMonitoringRules()
+    every7s.foregroundInterval = .seconds(7)
+    every7s.dwell = .seconds(45)
+    let walk = try Self.run(Self.track(seconds: 200) { t in 2.5 * Double(t) - 250 }, rules: every7s)
+    #expect(walk.entries(.fired).isEmpty)
+    #expect(walk.entries(.undetected).first?[field: "reason"] == "inside 1m20s, 50m inside for 35s (6 location updates), less than the 45s dwell")
+  }
+
   @Test func withCoarseUpdatesTheDwellEndsAtAnUpdate() throws {
     // Background, 1 m/s from 200 m south: 50 m inside at 150 s; updates at 180 s (first confirming)
     // and 240 s (at least 20 s later): the condition holds at 240 s, reported at 360 s.
