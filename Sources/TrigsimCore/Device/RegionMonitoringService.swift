@@ -626,6 +626,21 @@ struct RegionMonitor {
     aheadOfPath = true
   }
 
+  /// Appends a report about this region: after the held detection, and
+  /// never before the region's last report, so that reports about one region
+  /// come in instant order (an undetected crossing is known at its instant,
+  /// but is told after a detection still on its way).
+  private mutating func append(into reports: inout [DeviceRegionReport], _ report: DeviceRegionReport) {
+    releaseHeldDetection(into: &reports)
+    var report = report
+    if report.instant.millisecondsSinceEpoch < lastReport {
+      report.instant = SimulationInstant(millisecondsSinceEpoch: lastReport)
+    } else {
+      lastReport = report.instant.millisecondsSinceEpoch
+    }
+    reports.append(report)
+  }
+
   /// Releases the held detection once the segment reaches its instant.
   mutating func releaseHeldDetection(upTo time: Int64, into reports: inout [DeviceRegionReport]) {
     guard let held = heldDetection, held.report.instant.millisecondsSinceEpoch <= time else { return }
@@ -638,7 +653,8 @@ struct RegionMonitor {
   mutating func restart(at time: Int64, position: Coordinate, continuous: Bool, into reports: inout [DeviceRegionReport]) {
     if geometricInside != deviceInside && !detectedSinceCrossing, let since = crossingAt {
       let side = geometricInside ? "inside" : "outside"
-      reports.append(
+      append(
+        into: &reports,
         DeviceRegionReport(
           kind: .undetected, region: index, entering: geometricInside, visit: visit,
           instant: SimulationInstant(millisecondsSinceEpoch: time), crossingInstant: SimulationInstant(millisecondsSinceEpoch: since),
@@ -707,14 +723,14 @@ struct RegionMonitor {
       // this exit is none either (it matters to exit requests too).
       var missedEntry = undetected(entering: true, visit: visit, at: t, since: since, rules: rules)
       missedEntry.concernsBothKinds = true
-      reports.append(missedEntry)
+      append(into: &reports, missedEntry)
       missedEntryVisit = visit
     }
     if crossing.entering && deviceInside && !detectedSinceCrossing, let since = crossingAt {
       // Came back before the device noticed the exit: for the device it never left.
       var missedExit = undetected(entering: false, visit: visit, at: t, since: since, rules: rules)
       missedExit.concernsBothKinds = true
-      reports.append(missedExit)
+      append(into: &reports, missedExit)
       missedExitVisit = visit
     }
     geometricInside = crossing.entering
@@ -726,21 +742,24 @@ struct RegionMonitor {
     observedSinceCrossing = continuous
     largestAccuracy = accuracy
     if reportedAhead {
-      reports.append(
+      append(
+        into: &reports,
         DeviceRegionReport(
           kind: .undetected, region: index, entering: crossing.entering, visit: visit, instant: t, crossingInstant: t,
           reason: "the device had reported \(crossing.entering ? "an entry" : "an exit") before the true path \(crossing.entering ? "reached" : "left") \(aheadOfPathCause)"))
       detectedSinceCrossing = true  // explained
     }
     if let missed = missedEntryVisit {
-      reports.append(
+      append(
+        into: &reports,
         DeviceRegionReport(
           kind: .undetected, region: index, entering: false, visit: visit, instant: t, crossingInstant: t,
           reason: "the device never detected the entry of visit \(missed), so for it the device never entered"))
       detectedSinceCrossing = true  // explained; not reported again at the end of the run
     }
     if crossing.entering && deviceInside, let missed = missedExitVisit {
-      reports.append(
+      append(
+        into: &reports,
         DeviceRegionReport(
           kind: .undetected, region: index, entering: true, visit: visit, instant: t, crossingInstant: t,
           reason: "the device never detected the exit of visit \(missed), so for it the device never left",
@@ -782,7 +801,7 @@ struct RegionMonitor {
     guard let since = crossingAt, !detectedSinceCrossing, geometricInside != deviceInside, since <= end else { return }
     var report = undetected(entering: geometricInside, visit: visit, at: SimulationInstant(millisecondsSinceEpoch: end), since: since, rules: rules)
     report.reason = report.reason.map { $0 + "; the run ended before the device detected it" }
-    reports.append(report)
+    append(into: &reports, report)
   }
 
 }

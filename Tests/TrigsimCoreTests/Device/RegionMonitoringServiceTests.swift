@@ -217,6 +217,17 @@ import TrigsimTestSupport
     #expect(try Self.run(pass).entries(.undetected).map { $0[field: "event"] } == ["enter"])
   }
 
+  @Test func anUndetectedCrossingIsReportedNoEarlierThanTheRegionsDetectionStillOnItsWay() throws {
+    // From the centre north at 1 m/s: the exit is detected at 170 s and reported at 290 s. Meanwhile
+    // the device comes back (in at 220 s, 60 m north at 228 s) and leaves again at 236 s: that entry is
+    // undetected, but the device cannot say so before it has reported the exit: at 290 s, after it.
+    let walk: (Int) -> Double = { t in t <= 200 ? Double(t) : t <= 228 ? 200 - 5 * Double(t - 200) : min(300, 60 + 5 * Double(t - 228)) }
+    let timeline = try Self.run(Self.track(seconds: 600, walk))
+    #expect(timeline.entries.filter { $0.kind == .detected || $0.kind == .undetected }.map { "\($0.kind.rawValue) \($0[field: "event"] ?? "") \(Self.seconds($0))" } == [
+      "detected exit 290.0", "undetected enter 290.0",
+    ])
+  }
+
   @Test func aDeviceAlreadyInsideAtTheFirstFixReportsNoEntry() throws {
     let timeline = try Self.run(Self.track(seconds: 600) { _ in 0 })
     #expect(timeline.entries(.detected).isEmpty && timeline.entries(.undetected).isEmpty && timeline.entries(.fired).isEmpty)
