@@ -12,7 +12,9 @@ import Foundation
 /// - **Accuracy.** A position with horizontal accuracy `a` is confidently
 ///   inside only when it is at least `max(entryMargin, a)` inside, and
 ///   confidently outside only when at least `max(exitMargin, a)` outside. A
-///   region whose effective radius is at most the accuracy is never entered.
+///   region whose effective radius is at most `max(entryMargin, a)` is never
+///   entered, not even at its centre (a warning says so for the margin and
+///   the assumed accuracy).
 ///   Between two fixes the accuracy is the larger of the two.
 /// - **Updates.** The device learns its position continuously (the
 ///   interpolated path) or, when the interval is not zero, only at instants
@@ -70,8 +72,11 @@ struct RegionMonitoringService: LocationService {
       if effective > circle.radius {
         warnings.append((index, "radius \(Self.metres(circle.radius)) is below the minimum effective radius of \(Self.metres(rules.minimumRadius)): the device monitors it as \(Self.metres(effective))"))
       }
+      // The accuracy rule: confidently inside needs a positive inset, max(entry margin, accuracy) < radius.
       if rules.entryMargin >= effective {
         warnings.append((index, "the entry margin of \(Self.metres(rules.entryMargin)) is not smaller than the effective radius of \(Self.metres(effective)): entries are never detected"))
+      } else if rules.assumedAccuracy >= effective {
+        warnings.append((index, "the effective radius of \(Self.metres(effective)) is not larger than the assumed fix accuracy of ±\(Self.metres(rules.assumedAccuracy)): fixes without a better accuracy never place the device inside it"))
       }
       return RegionMonitor(index: index, center: circle.center, radius: effective, declaredRadius: circle.radius, rules: rules)
     }
@@ -460,9 +465,11 @@ struct RegionMonitor {
     guard value != accuracy else { return false }
     accuracy = value
     largestAccuracy = max(largestAccuracy, value)
-    // A circle of radius 0 would still contain its centre; no position is confidently inside it.
+    // Confidently inside needs a positive inset: a region whose effective radius is at most
+    // max(entry margin, accuracy) is never entered, not even at its centre (a circle of radius 0
+    // would still contain the centre).
     let inset = radius - max(rules.entryMargin, value)
-    let innerRadius = inset > 0 || (inset == 0 && radius == 0) ? inset : -1
+    let innerRadius = inset > 0 ? inset : -1
     let outerRadius = radius + max(rules.exitMargin, value)
     let changed = innerRadius != inner.radius || outerRadius != outer.radius
     if changed {

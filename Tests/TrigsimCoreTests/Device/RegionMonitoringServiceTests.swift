@@ -101,6 +101,35 @@ import TrigsimTestSupport
     #expect(timeline.entries(.undetected).count == 1)
   }
 
+  @Test func aRegionNoLargerThanTheEntryMarginOrTheAssumedAccuracyIsNeverEnteredAsItsWarningSays() throws {
+    let walkToTheCentre = Self.track(seconds: 400) { t in min(0, Double(t) - 200) }
+    // A 0 m circle with no minimum radius, no margins and exact fixes: the path reaches its centre
+    // (the geometry enters it), but no position is confidently inside it.
+    var zero = RegionMonitoringRules()
+    zero.minimumRadius = 0
+    zero.entryMargin = 0
+    zero.exitMargin = 0
+    zero.assumedAccuracy = 0
+    let point = try Self.run(walkToTheCentre, radius: 0, rules: zero)
+    #expect(point.entries(.warning).map { $0[field: "reason"] } == [
+      "the entry margin of 0m is not smaller than the effective radius of 0m: entries are never detected",
+    ])
+    #expect(point.entries(.enter).count == 1)
+    #expect(point.entries(.detected).isEmpty && point.entries(.fired).isEmpty)
+    // A 10 m circle, a 5 m margin, fixes without accuracy assumed ±10 m: never entered, and warned.
+    var small = RegionMonitoringRules()
+    small.minimumRadius = 0
+    small.entryMargin = 5
+    let assumed = try Self.run(walkToTheCentre, radius: 10, rules: small)
+    #expect(assumed.entries(.warning).map { $0[field: "reason"] } == [
+      "the effective radius of 10m is not larger than the assumed fix accuracy of ±10m: fixes without a better accuracy never place the device inside it",
+    ])
+    #expect(assumed.entries(.fired).isEmpty)
+    // Fixes of ±2 m do.
+    let accurate = try Self.run(Self.track(seconds: 400, accuracy: 2) { t in min(0, Double(t) - 200) }, radius: 10, rules: small)
+    #expect(accurate.entries(.fired).count == 1)
+  }
+
   @Test func coarseUpdatesDoNotSeeAPassBetweenTwoUpdates() throws {
     // 4 m/s from 348 m south: inside from 62 s to 112 s; background updates at 0, 60 and 120 s.
     let pass: (Int) -> Double = { t in 4 * Double(t) - 348 }
