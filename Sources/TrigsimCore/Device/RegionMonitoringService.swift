@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Rules (each a `RegionMonitoringRules` parameter; sources in the README):
 /// - **Minimum radius.** A circle smaller than `minimumRadius` is monitored
-///   as a circle of that radius around the same centre.
+///   as a circle of that radius around the same centre. A detection made
+///   before the true path crosses the declared circle belongs to the visit
+///   whose crossing comes before the report reaches the platform, else to
+///   no visit (and a later crossing to that side is no new one for the device).
 /// - **Hysteresis.** The device believes it is on one side of each region. It
 ///   reports an entry only after it has been at least `entryMargin` inside
 ///   the (effective) boundary continuously for `dwell`, and an exit only after
@@ -14,8 +17,8 @@ import Foundation
 ///   confidently outside only when at least `max(exitMargin, a)` outside. A
 ///   region whose effective radius is at most `max(entryMargin, a)` is never
 ///   entered, not even at its centre (a warning says so for the margin and
-///   the assumed accuracy).
-///   Between two fixes the accuracy is the larger of the two.
+///   the assumed accuracy). Between two fixes the accuracy is the larger of
+///   the two.
 /// - **Updates.** The device learns its position continuously (the
 ///   interpolated path) or, when the interval is not zero, only at instants
 ///   `first fix + phase + k × interval`; the app's state decides which
@@ -26,7 +29,9 @@ import Foundation
 ///   the position where they start: a dwell begun at a coarse update
 ///   completes at max(its end, that instant), never earlier.
 /// - **Latency.** A report reaches the platform `latency` after its
-///   condition holds, never before an earlier report about the same region.
+///   condition holds, never before an earlier report about the same region;
+///   an undetected crossing is told at its instant, or right after a
+///   detection of the same region still on its way.
 /// - **Already inside.** The first fix sets the device's sides silently, as
 ///   in the `ideal` profile, and so does region monitoring starting again
 ///   when location authorization allows it once more. Across a gap the
@@ -658,6 +663,7 @@ struct RegionMonitor {
   /// it takes the true path's side silently (the already-inside rule), and
   /// a dwell can only start from here. A visit it had not detected is explained.
   mutating func restart(at time: Int64, position: Coordinate, continuous: Bool, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)  // decided before the restart; no later crossing is its visit
     if geometricInside != deviceInside && !detectedSinceCrossing, let since = crossingAt {
       let side = geometricInside ? "inside" : "outside"
       append(
