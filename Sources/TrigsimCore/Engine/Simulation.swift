@@ -486,6 +486,9 @@ struct SimulationRun {
   /// already past the margin when monitoring starts gets no entry, as at the
   /// first fix), so a condition before the clock's start delivers nothing.
   mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
+    // A crossing before the clock's start (visit 0) is not explained, even when the explanation
+    // comes after the start (behind a detection still on its way): the timeline starts at the start.
+    if report.kind == .undetected && report.visit == 0 { return }
     let region = scenario.regions[report.region]
     let condition = report.kind == .detected ? report.conditionInstant : nil
     let requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)

@@ -67,6 +67,20 @@ import TrigsimTestSupport
     #expect(timeline.entries(.detected).isEmpty)
   }
 
+  @Test func crossingsBeforeTheClockStartAreNotExplainedAfterIt() throws {
+    // Before the clock starts at 250 s: out from the centre (the exit detected at 170 s, reported at
+    // 290 s), back in at 220 s and out again at 236 s, too briefly to be detected. That undetected entry
+    // is told after the exit's report, at 290 s, but it is about the path before the clock's start.
+    let walk: (Int) -> Double = { t in t <= 200 ? Double(t) : t <= 228 ? 200 - 5 * Double(t - 200) : min(300, 60 + 5 * Double(t - 228)) }
+    let timeline = try Self.report(
+      Rules.track(seconds: 600, walk), clockStart: 250, requests: [Request(id: "here", at: 250, onEntry: true, onExit: true)],
+      appChanges: Self.foreground
+    ).timeline
+    #expect(timeline.entries(.detected).isEmpty)
+    #expect(timeline.entries(.undetected).isEmpty)
+    #expect(timeline.entries(.fired).isEmpty)
+  }
+
   @Test func aDetectionDeliversOnlyRequestsAddedAtOrBeforeItsCondition() throws {
     // The same walk from the clock's start: condition at 240 s, reported at 360 s. A request added
     // during the latency started monitoring with the device already inside: no entry for it.
