@@ -48,9 +48,10 @@ struct DeviceRegionReport {
 /// (`LocationProfile.makeService`); the engine feeds it fixes and the exact
 /// geometric crossings, in time order, and queues what it reports.
 ///
-/// Contract: every report's instant is at or after the instant of the
-/// segment end that produced it (the engine has not yet handled that
-/// instant), and reports about one region come in non-decreasing instant order.
+/// Contract: every report's instant is after the start of the segment that
+/// produced it, or at or after the instant monitoring restarted (the engine
+/// has handled events only up to there), and reports about one region come
+/// in non-decreasing instant order.
 protocol LocationService {
   /// Regions the profile monitors differently from their declaration (or
   /// not at all), each with the reason; printed as warnings at the start.
