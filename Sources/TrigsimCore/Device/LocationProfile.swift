@@ -75,7 +75,8 @@ public struct RegionMonitoringRules: Sendable, Equatable {
 
   /// Every rule in the zero setting: no minimum radius, margins, dwell,
   /// latency or accuracy, continuous updates. The property tests check that
-  /// this reproduces the `ideal` profile.
+  /// this reproduces the `ideal` profile for circles of positive radius (a
+  /// 0 m circle is never entered: its radius is not larger than the margin).
   public static var exact: RegionMonitoringRules {
     var rules = RegionMonitoringRules()
     rules.minimumRadius = 0

@@ -17,17 +17,23 @@ struct DeviceRegionReport {
   var kind: Kind
   var region: Int
   var entering: Bool
-  /// The geometric visit the report is about.
-  var visit: Int
+  /// The geometric visit the report is about; nil for a detection of a side
+  /// the true path did not reach (by the report's instant): the effective
+  /// circle is larger than the declared one, or GPS error in a trial.
+  var visit: Int?
   /// When the report reaches the platform: a detection delivers the
   /// region's location requests at this instant.
   var instant: SimulationInstant
   /// When the geometric crossing of that visit happened, if it did.
   var crossingInstant: SimulationInstant?
+  /// A detection: when the device decided (the dwell completed), before the
+  /// latency. Only location requests monitoring the region by then deliver.
+  var conditionInstant: SimulationInstant?
   /// Why the report differs from the geometry (nil when it does not).
   var reason: String?
   /// An undetected crossing that matters to requests of either kind: an exit
-  /// the device missed keeps it "inside", so the next arrival is no entry.
+  /// the device missed keeps it "inside", so the next arrival is no entry;
+  /// an entry it missed keeps it "outside", so the departure is no exit.
   var concernsBothKinds = false
 
   /// A detection at its geometric crossing's own instant with nothing to
@@ -42,9 +48,10 @@ struct DeviceRegionReport {
 /// (`LocationProfile.makeService`); the engine feeds it fixes and the exact
 /// geometric crossings, in time order, and queues what it reports.
 ///
-/// Contract: every report's instant is at or after the instant of the
-/// segment end that produced it (the engine has not yet handled that
-/// instant), and reports about one region come in non-decreasing instant order.
+/// Contract: every report's instant is after the start of the segment that
+/// produced it, or at or after the instant monitoring restarted (the engine
+/// has handled events only up to there), and reports about one region come
+/// in non-decreasing instant order.
 protocol LocationService {
   /// Regions the profile monitors differently from their declaration (or
   /// not at all), each with the reason; printed as warnings at the start.
@@ -65,6 +72,12 @@ protocol LocationService {
   mutating func resume(
     after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
     into reports: inout [DeviceRegionReport])
+
+  /// Region monitoring starts again at `instant` (location authorization
+  /// allows it once more, after the service has been advanced to that
+  /// instant): as at the first fix, the device takes the side of each region
+  /// where it is, silently; a visit it had not detected is explained.
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport])
 
   /// The track ended at `last`: the device stays there until `end`.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport])
@@ -91,11 +104,14 @@ struct IdealLocationService: LocationService {
     for crossing in crossings { reports.append(Self.detection(of: crossing)) }
   }
 
+  /// Detections are the crossings themselves: nothing to re-establish.
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {}
+
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {}
 
   static func detection(of crossing: GeometricCrossing) -> DeviceRegionReport {
     DeviceRegionReport(
       kind: .detected, region: crossing.region, entering: crossing.entering, visit: crossing.visit,
-      instant: crossing.instant, crossingInstant: crossing.instant, reason: nil)
+      instant: crossing.instant, crossingInstant: crossing.instant, conditionInstant: crossing.instant, reason: nil)
   }
 }

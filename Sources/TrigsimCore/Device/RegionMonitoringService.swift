@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Rules (each a `RegionMonitoringRules` parameter; sources in the README):
 /// - **Minimum radius.** A circle smaller than `minimumRadius` is monitored
-///   as a circle of that radius around the same centre.
+///   as a circle of that radius around the same centre. A detection made
+///   before the true path crosses the declared circle belongs to the visit
+///   whose crossing comes before the report reaches the platform, else to
+///   no visit (and a later crossing to that side is no new one for the device).
 /// - **Hysteresis.** The device believes it is on one side of each region. It
 ///   reports an entry only after it has been at least `entryMargin` inside
 ///   the (effective) boundary continuously for `dwell`, and an exit only after
@@ -12,19 +15,29 @@ import Foundation
 /// - **Accuracy.** A position with horizontal accuracy `a` is confidently
 ///   inside only when it is at least `max(entryMargin, a)` inside, and
 ///   confidently outside only when at least `max(exitMargin, a)` outside. A
-///   region whose effective radius is at most the accuracy is never entered.
-///   Between two fixes the accuracy is the larger of the two.
+///   region whose effective radius is at most `max(entryMargin, a)` is never
+///   entered, not even at its centre (a warning says so for the margin and
+///   the assumed accuracy). Between two fixes the accuracy is the larger of
+///   the two.
 /// - **Updates.** The device learns its position continuously (the
 ///   interpolated path) or, when the interval is not zero, only at instants
 ///   `first fix + phase + k × interval`; the app's state decides which
 ///   interval applies (`foregroundInterval`, `backgroundInterval`). With
 ///   coarse updates the dwell is complete at the first update at least
 ///   `dwell` after the first confirming one, every update between confirming.
+///   When continuous updates follow coarse ones, the device first observes
+///   the position where they start: a dwell begun at a coarse update
+///   completes at max(its end, that instant), never earlier.
 /// - **Latency.** A report reaches the platform `latency` after its
-///   condition holds, never before an earlier report about the same region.
+///   condition holds, never before an earlier report about the same region;
+///   an undetected crossing is told at its instant, or right after a
+///   detection of the same region still on its way.
 /// - **Already inside.** The first fix sets the device's sides silently, as
-///   in the `ideal` profile. Across a gap the position is unknown: a dwell in
-///   progress is abandoned. After the last fix the device stays where it was.
+///   in the `ideal` profile, and so does region monitoring starting again
+///   when location authorization allows it once more. Across a gap the
+///   position is unknown: a dwell in progress is abandoned. After the last
+///   fix the device stays where it was, its updates going on in the mode of
+///   the last segment.
 /// - **Circles only.** iOS monitors `CLCircularRegion`s; a polygon region
 ///   is never detected (a warning says so at the start of the run).
 ///
@@ -40,6 +53,10 @@ struct RegionMonitoringService: LocationService {
   private var latencySampler: LatencySampler
   private let gridPhase: Int64
   private var gridAnchor: Int64?
+  /// The update interval the last segment used (0: continuous); nil before the first segment.
+  private var updateInterval: Int64?
+  /// When region monitoring last started again (`restartMonitoring`).
+  private var restartedAt: Int64?
   /// The observed (possibly perturbed) previous fix.
   private var previousObserved: TrackSample?
   private var errorState = PositionError()
@@ -71,8 +88,11 @@ struct RegionMonitoringService: LocationService {
       if effective > circle.radius {
         warnings.append((index, "radius \(Self.metres(circle.radius)) is below the minimum effective radius of \(Self.metres(rules.minimumRadius)): the device monitors it as \(Self.metres(effective))"))
       }
+      // The accuracy rule: confidently inside needs a positive inset, max(entry margin, accuracy) < radius.
       if rules.entryMargin >= effective {
         warnings.append((index, "the entry margin of \(Self.metres(rules.entryMargin)) is not smaller than the effective radius of \(Self.metres(effective)): entries are never detected"))
+      } else if rules.assumedAccuracy >= effective {
+        warnings.append((index, "the effective radius of \(Self.metres(effective)) is not larger than the assumed fix accuracy of ±\(Self.metres(rules.assumedAccuracy)): fixes without a better accuracy never place the device inside it"))
       }
       return RegionMonitor(index: index, center: circle.center, radius: effective, declaredRadius: circle.radius, rules: rules)
     }
@@ -116,6 +136,8 @@ struct RegionMonitoringService: LocationService {
       cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
     }
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    let startsContinuousUpdates = interval == 0 && (updateInterval ?? 0) > 0
+    updateInterval = interval
     let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
     let accuracy = max(accuracyOf(previous), accuracyOf(observed))
     // Fast path: with continuous updates, no crossing, no dwell in progress
@@ -126,6 +148,7 @@ struct RegionMonitoringService: LocationService {
     // are within the slack of the anchor, so is every point between them. A
     // device standing still with GPS jitter stays on this path for hours,
     // where summing the jitter's path lengths would exhaust any budget.
+    // (`quiet` is false after coarse updates, so `startsContinuousUpdates` never takes it.)
     if interval == 0 && crossings.isEmpty && quiet && circlesUnchanged(accuracy)
       && abs(observed.coordinate.longitude) < 179 && abs(anchor.longitude) < 179
     {
@@ -135,15 +158,12 @@ struct RegionMonitoringService: LocationService {
         return
       }
     }
-    if displacement > 0 {
-      // Each budget held at the anchor; the segment starts at most `displacement` from it.
-      for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= displacement }
-      displacement = 0
-    }
+    settleDisplacement()
     defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, continuous: interval == 0) }
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
       pathLength: pathLength, accuracy: accuracy, interval: interval,
+      startsContinuousUpdates: startsContinuousUpdates,
       grid: interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil)
     var path: DevicePath?
     for index in monitors.indices {
@@ -166,6 +186,14 @@ struct RegionMonitoringService: LocationService {
     return accuracy == settledAccuracy || (accuracy <= margin && settledAccuracy <= margin)
   }
 
+  /// Leaving the fast path: each budget held at the anchor, and the device
+  /// is at most `displacement` from it.
+  private mutating func settleDisplacement() {
+    guard displacement > 0 else { return }
+    for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= displacement }
+    displacement = 0
+  }
+
   /// After a full evaluation: the anchor, slack and quiet state the fast
   /// path checks. After coarse updates the budgets are measured from the last
   /// update's position, not the segment end: no fast path until a full
@@ -179,7 +207,8 @@ struct RegionMonitoringService: LocationService {
     for monitor in monitors {
       guard let monitor else { continue }
       slack = min(slack, monitor.budget)
-      if monitor.confirmingSince != nil { quiet = false }
+      // A dwell in progress completes, and a held detection is released, by time alone.
+      if monitor.confirmingSince != nil || monitor.holdsDetection { quiet = false }
     }
   }
 
@@ -193,6 +222,8 @@ struct RegionMonitoringService: LocationService {
     var accuracy: Double
     /// 0: continuous updates.
     var interval: Int64
+    /// Continuous updates after coarse ones: the device learns its position continuously from `t0` on.
+    var startsContinuousUpdates: Bool
     /// The coarse update instants in `(t0, t1]` (nil when continuous).
     var grid: [Int64]?
   }
@@ -206,10 +237,20 @@ struct RegionMonitoringService: LocationService {
     let continuous = segment.interval == 0
     let hasCrossings = crossings.contains { $0.region == index }
     let accuracyChanged = monitor.setAccuracy(segment.accuracy, rules: rules)
+    if segment.startsContinuousUpdates {
+      // From coarse to continuous updates: the device first learns the position at the segment
+      // start, so a dwell begun at a coarse update completes no earlier than `t0`.
+      let start = segment.previous.coordinate
+      monitor.handle(
+        MonitorEvent(time: segment.t0, kind: .observation(inside: monitor.inner.contains(start), outside: !monitor.outer.contains(start))),
+        continuous: false, rules: rules, latency: &latency, into: &reports)
+    }
+    monitor.setContinuousUpdates(continuous, at: segment.t0)
     monitor.budget -= segment.pathLength
     if !hasCrossings && !accuracyChanged && monitor.budget > 0 && (segment.grid?.isEmpty ?? true) {
       // Far from both offset circles: the signals cannot change; only a dwell can complete.
       if continuous { monitor.completeDwell(upTo: segment.t1, continuous: true, rules: rules, latency: &latency, into: &reports) }
+      monitor.releaseHeldDetection(upTo: segment.t1, into: &reports)
       return
     }
     events.removeAll(keepingCapacity: true)
@@ -220,16 +261,22 @@ struct RegionMonitoringService: LocationService {
       if !grid.isEmpty {
         let exact = monitor.budget <= 0 || accuracyChanged
         if exact && path == nil { path = DevicePath(from: segment.previous, to: segment.observed) }
+        var lastPosition = segment.observed.coordinate
         for t in grid {
           var inside = monitor.signalInside, outside = monitor.signalOutside
           if exact {
-            let position = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
-            inside = monitor.inner.contains(position)
-            outside = !monitor.outer.contains(position)
+            lastPosition = path!.position(at: SimulationInstant(millisecondsSinceEpoch: t))
+            inside = monitor.inner.contains(lastPosition)
+            outside = !monitor.outer.contains(lastPosition)
           }
           events.append(MonitorEvent(time: t, kind: .observation(inside: inside, outside: outside)))
         }
-        if exact { monitor.budget = monitor.clearance(from: segment.observed.coordinate) }
+        if exact {
+          // The signals are those of the last update, not of the segment end: the budget
+          // bounds the distance from that position, less the rest of the segment (constant speed).
+          let rest = segment.pathLength * Double(segment.t1 - grid[grid.count - 1]) / Double(max(segment.t1 - segment.t0, 1))
+          monitor.budget = monitor.clearance(from: lastPosition) - rest
+        }
       }
     } else if monitor.budget <= 0 || accuracyChanged || hasCrossings {
       let startInside = monitor.inner.contains(segment.previous.coordinate)
@@ -256,6 +303,7 @@ struct RegionMonitoringService: LocationService {
       monitor.handle(event, continuous: continuous, rules: rules, latency: &latency, into: &reports)
     }
     if continuous { monitor.completeDwell(upTo: segment.t1, continuous: true, rules: rules, latency: &latency, into: &reports) }
+    monitor.releaseHeldDetection(upTo: segment.t1, into: &reports)
   }
 
   mutating func resume(
@@ -268,7 +316,9 @@ struct RegionMonitoringService: LocationService {
     let observed = observe(b, after: nil)
     previousObserved = observed
     cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
-    let continuous = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval) == .zero
+    let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    updateInterval = interval
+    let continuous = interval == 0
     let accuracy = accuracyOf(observed)
     for index in monitors.indices {
       guard var monitor = monitors[index] else {
@@ -276,6 +326,7 @@ struct RegionMonitoringService: LocationService {
         continue
       }
       monitor.abandonDwell(at: a.instant.millisecondsSinceEpoch)
+      monitor.setContinuousUpdates(continuous, at: b.instant.millisecondsSinceEpoch)
       for crossing in crossings where crossing.region == index {
         monitor.handle(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .geometric(crossing)), continuous: continuous, rules: rules, latency: &latencySampler, into: &reports)
       }
@@ -291,29 +342,46 @@ struct RegionMonitoringService: LocationService {
         // With coarse updates the device learns the position at its next update: evaluate it exactly then.
         monitor.budget = 0
       }
+      monitor.releaseHeldDetection(upTo: b.instant.millisecondsSinceEpoch, into: &reports)
       monitors[index] = monitor
     }
   }
 
-  mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    if displacement > 0 {
-      for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= displacement }
-      displacement = 0
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    settleDisplacement()
+    quiet = false
+    guard let position = previousObserved?.coordinate else { return }
+    let time = instant.millisecondsSinceEpoch
+    restartedAt = time
+    for index in monitors.indices where monitors[index] != nil {
+      monitors[index]!.restart(at: time, position: position, continuous: updateInterval == 0, into: &reports)
     }
+  }
+
+  /// The device stays at its last position until `end`, its updates in the
+  /// mode the last segment used: continuously, a dwell in progress completes
+  /// at its end; with coarse updates, each update from the next one on
+  /// observes the last position (a dwell can start there), and since the
+  /// signals no longer change, a dwell completes at the first update at least
+  /// `dwell` after its first confirming one.
+  mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    settleDisplacement()
+    quiet = false
     let limit = end.millisecondsSinceEpoch
     for index in monitors.indices {
       guard var monitor = monitors[index] else { continue }
-      if let since = monitor.confirmingSince {
-        let due = since + rules.dwell.milliseconds
-        if monitor.lastContinuous {
+      if let interval = updateInterval, let position = previousObserved?.coordinate {
+        if interval == 0 {
           monitor.completeDwell(upTo: limit, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
-        } else if let anchor = gridAnchor, rules.backgroundInterval.milliseconds > 0 || rules.foregroundInterval.milliseconds > 0 {
-          let interval = max(rules.backgroundInterval.milliseconds, 1)
-          // The first update at or after the dwell's end, from the last position.
-          let k = (due - anchor + interval - 1) / interval
-          let t = anchor + max(k, 0) * interval
-          if t <= limit {
-            monitor.handle(MonitorEvent(time: t, kind: .observation(inside: monitor.signalInside, outside: monitor.signalOutside)), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
+        } else if let next = gridInstant(atOrAfter: max(last.instant.millisecondsSinceEpoch + 1, restartedAt ?? .min), every: interval),
+          next <= limit
+        {
+          let observation = MonitorEvent.Kind.observation(inside: monitor.inner.contains(position), outside: !monitor.outer.contains(position))
+          monitor.handle(MonitorEvent(time: next, kind: observation), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
+          if let since = monitor.confirmingSince, let due = gridInstant(atOrAfter: since + rules.dwell.milliseconds, every: interval),
+            due > next && due <= limit
+          {
+            monitor.handle(MonitorEvent(time: due, kind: observation), continuous: false, rules: rules, latency: &latencySampler, into: &reports)
           }
         }
       }
@@ -337,13 +405,16 @@ struct RegionMonitoringService: LocationService {
 
   private func accuracyOf(_ fix: TrackSample) -> Double { fix.horizontalAccuracy ?? rules.assumedAccuracy }
 
+  /// The first update instant at or after `t`: the grid is `anchor + k × interval` for every integer k.
+  private func gridInstant(atOrAfter t: Int64, every interval: Int64) -> Int64? {
+    guard let anchor = gridAnchor else { return nil }
+    return anchor + floorDivide(t - anchor + interval - 1, interval).quotient * interval
+  }
+
   /// The update instants in `(after, upTo]`.
   private func gridInstants(after t0: Int64, upTo t1: Int64, every interval: Int64) -> [Int64] {
-    guard let anchor = gridAnchor, t1 > t0 else { return [] }
-    var k = (t0 - anchor) / interval
-    if anchor + k * interval <= t0 { k += 1 }
+    guard t1 > t0, var t = gridInstant(atOrAfter: t0 + 1, every: interval) else { return [] }
     var instants: [Int64] = []
-    var t = anchor + k * interval
     while t <= t1 {
       instants.append(t)
       t += interval
@@ -401,7 +472,9 @@ struct RegionMonitor {
   /// Its complement is confidently outside: at least max(exit margin, accuracy) outside.
   private(set) var outer: CircleBoundary
   private var accuracy = -1.0
-  /// Lower bound on the distance to both offset circles from the last exact check, less the path since.
+  /// Lower bound on the distance to both offset circles from the position
+  /// the signals were last evaluated at (a fix, or a coarse update), less
+  /// the path since: while it is positive the signals hold for the current position.
   var budget = 0.0
 
   /// The side the device believes it is on.
@@ -410,7 +483,6 @@ struct RegionMonitor {
   private(set) var signalOutside = false
   /// Since when the signal for the other side has held (a dwell in progress).
   private(set) var confirmingSince: Int64?
-  private(set) var lastContinuous = true
   private var lastReport = Int64.min
 
   // The geometric side and what the device did since it last changed.
@@ -418,11 +490,43 @@ struct RegionMonitor {
   private var visit = 0
   private var crossingAt: Int64?
   private var detectedSinceCrossing = false
-  private var longestRun: Int64 = 0
+  /// The longest run of the confirming signal since the crossing (or in progress at it).
+  private var longestRun: ConfirmedRun?
   private var observedSinceCrossing = false
+  /// Whether the device learns its position continuously now (else at coarse updates).
+  private(set) var continuousUpdates = true
+  /// Until when the device has seen the confirming signal of the run in
+  /// progress hold (its last confirming coarse update), and at how many
+  /// coarse updates (nil when it saw part of the run continuously).
+  private var lastConfirmingUpdate: Int64 = 0
+  private var confirmingUpdates: Int?
+
+  /// What the device saw of one run of the confirming signal: how long it
+  /// held, from its first confirming update to its last with coarse updates
+  /// (`updates` of them), else for as long as it lasted (`updates` nil).
+  struct ConfirmedRun: Comparable {
+    var duration: Int64
+    var updates: Int? = nil
+
+    static func < (a: Self, b: Self) -> Bool { (a.duration, a.updates ?? .max) < (b.duration, b.updates ?? .max) }
+  }
   private var largestAccuracy = 0.0
   /// The last exit the device did not detect before the path came back in.
   private var missedExitVisit: Int?
+  /// A detection of the side the true path is not on (the effective circle
+  /// is larger than the declared one, or GPS error), held until its instant:
+  /// a geometric crossing to that side by then is the visit it detected.
+  private var heldDetection: HeldDetection?
+  /// The device's side comes from a detection reported ahead of the true
+  /// path: the path's crossing to that side is no new one for the device.
+  private var aheadOfPath = false
+
+  struct HeldDetection {
+    var report: DeviceRegionReport
+    var condition: Int64
+    /// The reason's parts before what the true path did.
+    var reasonParts: [String]
+  }
 
   init(index: Int, center: Coordinate, radius: Double, declaredRadius: Double, rules: RegionMonitoringRules) {
     self.declaredRadius = declaredRadius
@@ -439,9 +543,11 @@ struct RegionMonitor {
     guard value != accuracy else { return false }
     accuracy = value
     largestAccuracy = max(largestAccuracy, value)
-    // A circle of radius 0 would still contain its centre; no position is confidently inside it.
+    // Confidently inside needs a positive inset: a region whose effective radius is at most
+    // max(entry margin, accuracy) is never entered, not even at its centre (a circle of radius 0
+    // would still contain the centre).
     let inset = radius - max(rules.entryMargin, value)
-    let innerRadius = inset > 0 || (inset == 0 && radius == 0) ? inset : -1
+    let innerRadius = inset > 0 ? inset : -1
     let outerRadius = radius + max(rules.exitMargin, value)
     let changed = innerRadius != inner.radius || outerRadius != outer.radius
     if changed {
@@ -471,31 +577,31 @@ struct RegionMonitor {
     _ event: MonitorEvent, continuous: Bool, rules: RegionMonitoringRules, latency: inout LatencySampler,
     into reports: inout [DeviceRegionReport]
   ) {
-    lastContinuous = continuous
     switch event.kind {
     case .geometric(let crossing):
       if continuous { completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports) }
       geometricCrossing(crossing, continuous: continuous, rules: rules, into: &reports)
     case .inner(let value):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-      setSignals(inside: value, outside: signalOutside, at: event.time, observed: true)
+      setSignals(inside: value, outside: signalOutside, at: event.time, update: false)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
     case .outer(let value):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-      setSignals(inside: signalInside, outside: value, at: event.time, observed: true)
+      setSignals(inside: signalInside, outside: value, at: event.time, update: false)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
     case .signals(let inside, let outside):
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
-      setSignals(inside: inside, outside: outside, at: event.time, observed: true)
+      setSignals(inside: inside, outside: outside, at: event.time, update: false)
       completeDwell(upTo: event.time, continuous: true, rules: rules, latency: &latency, into: &reports)
     case .observation(let inside, let outside):
-      setSignals(inside: inside, outside: outside, at: event.time, observed: true)
+      setSignals(inside: inside, outside: outside, at: event.time, update: true)
       completeDwell(upTo: event.time, continuous: false, rules: rules, latency: &latency, into: &reports)
     }
   }
 
-  private mutating func setSignals(inside: Bool, outside: Bool, at time: Int64, observed: Bool) {
-    if observed { observedSinceCrossing = true }
+  /// New signal values at `time`, learned at a coarse update (`update`) or continuously.
+  private mutating func setSignals(inside: Bool, outside: Bool, at time: Int64, update: Bool) {
+    observedSinceCrossing = true
     largestAccuracy = max(largestAccuracy, accuracy)
     let was = confirming
     signalInside = inside
@@ -503,10 +609,35 @@ struct RegionMonitor {
     let now = confirming
     if now && !was {
       confirmingSince = time
+      lastConfirmingUpdate = time
+      confirmingUpdates = update ? 0 : nil
+    }
+    if now && update {
+      lastConfirmingUpdate = time
+      confirmingUpdates = confirmingUpdates.map { $0 + 1 }
     } else if !now, let since = confirmingSince {
-      longestRun = max(longestRun, time - since)
+      // A coarse update shows the run ended somewhere after the last confirming one.
+      let run = update ? ConfirmedRun(duration: lastConfirmingUpdate - since, updates: confirmingUpdates) : ConfirmedRun(duration: time - since)
+      longestRun = max(longestRun ?? run, run)
       confirmingSince = nil
     }
+  }
+
+  /// The device learns its position continuously from `time` on, or only at coarse updates.
+  mutating func setContinuousUpdates(_ continuous: Bool, at time: Int64) {
+    if confirmingSince != nil && continuous != continuousUpdates {
+      // A run seen continuously in part: to coarse updates, it was seen to hold until now.
+      if !continuous { lastConfirmingUpdate = time }
+      confirmingUpdates = nil
+    }
+    continuousUpdates = continuous
+  }
+
+  /// The run of the confirming signal in progress, as the device has seen it by `time`.
+  private func runInProgress(at time: Int64) -> ConfirmedRun? {
+    guard let since = confirmingSince else { return nil }
+    return continuousUpdates
+      ? ConfirmedRun(duration: time - since) : ConfirmedRun(duration: lastConfirmingUpdate - since, updates: confirmingUpdates)
   }
 
   /// Completes a dwell in progress whose end is at or before `time`: in
@@ -526,10 +657,12 @@ struct RegionMonitor {
     at condition: Int64, since: Int64, rules: RegionMonitoringRules, latency: inout LatencySampler,
     into reports: inout [DeviceRegionReport]
   ) {
+    releaseHeldDetection(into: &reports)
     let entering = !deviceInside
     deviceInside = entering
     confirmingSince = nil
     detectedSinceCrossing = true
+    aheadOfPath = false
     let delay = latency.next()
     let instant = max(condition + delay, lastReport)
     lastReport = instant
@@ -540,24 +673,109 @@ struct RegionMonitor {
       parts.append("\(RegionMonitoringService.metres(margin)) \(side) for \(SimulationDuration(milliseconds: condition - since))")
     }
     if delay > 0 { parts.append("then \(SimulationDuration(milliseconds: delay)) latency") }
-    let matches = geometricInside == entering
-    if !matches {
-      parts.append(
-        declaredRadius < radius
-          ? "the true path was \(geometricInside ? "inside" : "outside") the declared \(RegionMonitoringService.metres(declaredRadius)) circle, monitored as \(RegionMonitoringService.metres(radius))"
-          : "the true path was \(geometricInside ? "inside" : "outside"): GPS error")
+    var report = DeviceRegionReport(
+      kind: .detected, region: index, entering: entering, visit: visit,
+      instant: SimulationInstant(millisecondsSinceEpoch: instant),
+      crossingInstant: crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) },
+      conditionInstant: SimulationInstant(millisecondsSinceEpoch: condition),
+      reason: parts.isEmpty ? nil : parts.joined(separator: "; "))
+    guard geometricInside == entering else {
+      // Ahead of the true path: which visit it detected is known only if the path crosses by the report's instant.
+      report.visit = nil
+      report.crossingInstant = nil
+      heldDetection = HeldDetection(report: report, condition: condition, reasonParts: parts)
+      return
     }
-    reports.append(
-      DeviceRegionReport(
-        kind: .detected, region: index, entering: entering, visit: visit,
-        instant: SimulationInstant(millisecondsSinceEpoch: instant),
-        crossingInstant: matches ? crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) } : nil,
-        reason: parts.isEmpty ? nil : parts.joined(separator: "; ")))
+    reports.append(report)
+  }
+
+  /// What a detection ahead of the true path is about, for its reason.
+  private var aheadOfPathCause: String {
+    declaredRadius < radius
+      ? "the declared \(RegionMonitoringService.metres(declaredRadius)) circle (monitored as \(RegionMonitoringService.metres(radius)))"
+      : "the boundary (GPS error)"
+  }
+
+  /// Reports the held detection, with no visit: the true path did not cross
+  /// to its side by its instant (or another report about the region comes first).
+  /// Whether a detection waits for its report instant (see `HeldDetection`).
+  var holdsDetection: Bool { heldDetection != nil }
+
+  private mutating func releaseHeldDetection(into reports: inout [DeviceRegionReport]) {
+    guard var held = heldDetection else { return }
+    heldDetection = nil
+    let side = held.report.entering ? "outside" : "inside"
+    held.report.reason = (held.reasonParts + [
+      declaredRadius < radius
+        ? "the true path was \(side) the declared \(RegionMonitoringService.metres(declaredRadius)) circle, monitored as \(RegionMonitoringService.metres(radius))"
+        : "the true path was \(side): GPS error",
+    ]).joined(separator: "; ")
+    reports.append(held.report)
+    aheadOfPath = true
+  }
+
+  /// Appends a report about this region: after the held detection, and
+  /// never before the region's last report, so that reports about one region
+  /// come in instant order (an undetected crossing is known at its instant,
+  /// but is told after a detection still on its way).
+  private mutating func append(into reports: inout [DeviceRegionReport], _ report: DeviceRegionReport) {
+    releaseHeldDetection(into: &reports)
+    var report = report
+    if report.instant.millisecondsSinceEpoch < lastReport {
+      report.instant = SimulationInstant(millisecondsSinceEpoch: lastReport)
+    } else {
+      lastReport = report.instant.millisecondsSinceEpoch
+    }
+    reports.append(report)
+  }
+
+  /// Releases the held detection once the segment reaches its instant.
+  mutating func releaseHeldDetection(upTo time: Int64, into reports: inout [DeviceRegionReport]) {
+    guard let held = heldDetection, held.report.instant.millisecondsSinceEpoch <= time else { return }
+    releaseHeldDetection(into: &reports)
+  }
+
+  /// Region monitoring starts again at `time` with the device at `position`:
+  /// it takes the true path's side silently (the already-inside rule), and
+  /// a dwell can only start from here. A visit it had not detected is explained.
+  mutating func restart(at time: Int64, position: Coordinate, continuous: Bool, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)  // decided before the restart; no later crossing is its visit
+    if geometricInside != deviceInside && !detectedSinceCrossing, let since = crossingAt {
+      let side = geometricInside ? "inside" : "outside"
+      append(
+        into: &reports,
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: geometricInside, visit: visit,
+          instant: SimulationInstant(millisecondsSinceEpoch: time), crossingInstant: SimulationInstant(millisecondsSinceEpoch: since),
+          reason: "region monitoring started again with the device already \(side): the platform reports no \(geometricInside ? "entry" : "exit") for it"))
+      detectedSinceCrossing = true
+    }
+    deviceInside = geometricInside
+    aheadOfPath = false
+    missedExitVisit = nil
+    confirmingSince = nil
+    setContinuousUpdates(continuous, at: time)
+    if continuous {
+      signalInside = inner.contains(position)
+      signalOutside = !outer.contains(position)
+      if confirming {
+        confirmingSince = time
+        lastConfirmingUpdate = time
+        confirmingUpdates = nil
+      }
+      budget = clearance(from: position)
+    } else {
+      // With coarse updates the device learns its position at its next update: evaluate it exactly then.
+      signalInside = false
+      signalOutside = false
+      confirmingSince = nil
+      budget = 0
+    }
   }
 
   /// A gap: the position is unknown, so a dwell in progress is abandoned.
   mutating func abandonDwell(at time: Int64) {
-    if let since = confirmingSince { longestRun = max(longestRun, time - since) }
+    if let run = runInProgress(at: time) { longestRun = max(longestRun ?? run, run) }
     confirmingSince = nil
     signalInside = false
     signalOutside = false
@@ -567,27 +785,70 @@ struct RegionMonitor {
     _ crossing: GeometricCrossing, continuous: Bool, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]
   ) {
     let t = crossing.instant
-    if !crossing.entering && !deviceInside && !detectedSinceCrossing, let since = crossingAt {
-      // Left without the device ever noticing the entry.
-      reports.append(undetected(entering: true, visit: visit, at: t, since: since, rules: rules))
+    var detectedAhead = false
+    if var held = heldDetection {
+      if held.report.entering == crossing.entering && t <= held.report.instant {
+        // The path reaches the side the device detected before its report does: that is the visit it detected.
+        heldDetection = nil
+        held.report.visit = crossing.visit
+        held.report.crossingInstant = t
+        let later = SimulationDuration(milliseconds: t.millisecondsSinceEpoch - held.condition)
+        let cause = declaredRadius < radius
+          ? "the true path \(crossing.entering ? "entered" : "left") the declared \(RegionMonitoringService.metres(declaredRadius)) circle \(later) later (monitored as \(RegionMonitoringService.metres(radius)))"
+          : "the true path \(crossing.entering ? "entered" : "left") \(later) later: GPS error"
+        held.report.reason = (held.reasonParts + [cause]).joined(separator: "; ")
+        reports.append(held.report)
+        detectedAhead = true
+      } else {
+        releaseHeldDetection(into: &reports)
+      }
     }
-    if crossing.entering && deviceInside, let since = crossingAt {
+    // The device already reported this crossing, ahead of the path and without a visit: it is no new one.
+    let reportedAhead = aheadOfPath && crossing.entering == deviceInside
+    aheadOfPath = false
+    var missedEntryVisit: Int?
+    if !crossing.entering && !deviceInside && !detectedSinceCrossing, let since = crossingAt {
+      // Left without the device ever noticing the entry: for it the device never entered, so
+      // this exit is none either (it matters to exit requests too).
+      var missedEntry = undetected(entering: true, visit: visit, at: t, since: since, rules: rules)
+      missedEntry.concernsBothKinds = true
+      append(into: &reports, missedEntry)
+      missedEntryVisit = visit
+    }
+    if crossing.entering && deviceInside && !detectedSinceCrossing, let since = crossingAt {
       // Came back before the device noticed the exit: for the device it never left.
       var missedExit = undetected(entering: false, visit: visit, at: t, since: since, rules: rules)
       missedExit.concernsBothKinds = true
-      reports.append(missedExit)
+      append(into: &reports, missedExit)
       missedExitVisit = visit
     }
     geometricInside = crossing.entering
     visit = crossing.visit
     crossingAt = t.millisecondsSinceEpoch
-    detectedSinceCrossing = false
-    longestRun = confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0
+    detectedSinceCrossing = detectedAhead
+    longestRun = runInProgress(at: t.millisecondsSinceEpoch)
     // With continuous updates the device knows every position of the path.
     observedSinceCrossing = continuous
     largestAccuracy = accuracy
+    if reportedAhead {
+      append(
+        into: &reports,
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: crossing.entering, visit: visit, instant: t, crossingInstant: t,
+          reason: "the device had reported \(crossing.entering ? "an entry" : "an exit") before the true path \(crossing.entering ? "reached" : "left") \(aheadOfPathCause)"))
+      detectedSinceCrossing = true  // explained
+    }
+    if let missed = missedEntryVisit {
+      append(
+        into: &reports,
+        DeviceRegionReport(
+          kind: .undetected, region: index, entering: false, visit: visit, instant: t, crossingInstant: t,
+          reason: "the device never detected the entry of visit \(missed), so for it the device never entered"))
+      detectedSinceCrossing = true  // explained; not reported again at the end of the run
+    }
     if crossing.entering && deviceInside, let missed = missedExitVisit {
-      reports.append(
+      append(
+        into: &reports,
         DeviceRegionReport(
           kind: .undetected, region: index, entering: true, visit: visit, instant: t, crossingInstant: t,
           reason: "the device never detected the exit of visit \(missed), so for it the device never left",
@@ -605,24 +866,31 @@ struct RegionMonitor {
     var why: String
     if !observedSinceCrossing {
       why = "\(side) \(stay) between two location updates"
-    } else if longestRun == 0 && !(confirmingSince != nil) {
+    } else if longestRun == nil && confirmingSince == nil {
       why = "\(side) \(stay), never \(RegionMonitoringService.metres(needed)) \(side) the boundary"
       if largestAccuracy > margin { why += " (fix accuracy ±\(RegionMonitoringService.metres(largestAccuracy)) exceeds the \(RegionMonitoringService.metres(margin)) margin)" }
     } else {
-      let run = max(longestRun, confirmingSince.map { t.millisecondsSinceEpoch - $0 } ?? 0)
-      why = "\(side) \(stay), \(RegionMonitoringService.metres(needed)) \(side) for \(SimulationDuration(milliseconds: run)), less than the \(rules.dwell) dwell"
+      let run = [longestRun, runInProgress(at: t.millisecondsSinceEpoch)].compactMap { $0 }.max()!
+      let held: String
+      switch run.updates {
+      case nil: held = "for \(SimulationDuration(milliseconds: run.duration))"
+      case 1?: held = "at only one location update"
+      case let updates?: held = "for \(SimulationDuration(milliseconds: run.duration)) (\(updates) location updates)"
+      }
+      why = "\(side) \(stay), \(RegionMonitoringService.metres(needed)) \(side) \(held), less than the \(rules.dwell) dwell"
     }
     return DeviceRegionReport(
       kind: .undetected, region: index, entering: entering, visit: visit, instant: t,
       crossingInstant: SimulationInstant(millisecondsSinceEpoch: since), reason: why)
   }
 
-  /// The run ends: a visit the device has not detected by now is reported.
+  /// The run ends: a held detection is reported, and a visit the device has not detected by now.
   mutating func finish(at end: Int64, rules: RegionMonitoringRules, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)
     guard let since = crossingAt, !detectedSinceCrossing, geometricInside != deviceInside, since <= end else { return }
     var report = undetected(entering: geometricInside, visit: visit, at: SimulationInstant(millisecondsSinceEpoch: end), since: since, rules: rules)
     report.reason = report.reason.map { $0 + "; the run ended before the device detected it" }
-    reports.append(report)
+    append(into: &reports, report)
   }
 
 }

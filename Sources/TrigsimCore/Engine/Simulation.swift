@@ -87,8 +87,16 @@ struct SimulationRun {
   /// Reports waiting in the queue, by the index their event carries.
   var deviceReports: [Int: DeviceRegionReport] = [:]
   var nextReportIndex = 0
-  /// The report whose detection is being delivered: which visit a location dose belongs to.
-  var locationReportContext: (region: Int, visit: Int, entering: Bool)?
+  /// When location authorization lets region monitoring start again after
+  /// blocking it, in handling order; the location service is restarted at
+  /// each (the segment split there), `nextMonitoringRestart` being the next.
+  let monitoringRestarts: [SimulationInstant]
+  var nextMonitoringRestart = 0
+  /// The spans during which region monitoring was blocked, with the reason.
+  var monitoringBlockedSpans: [(from: SimulationInstant, until: SimulationInstant?, reason: String)] = []
+  /// The report whose detection is being delivered: which visit a location
+  /// dose belongs to (none for a detection of a side the true path did not reach).
+  var locationReportContext: (region: Int, visit: Int?, entering: Bool)?
   /// What a trial needs to know about location requests (nil outside trials: nothing is kept).
   var locationLog: LocationRequestLog?
 
@@ -109,6 +117,7 @@ struct SimulationRun {
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
     self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
+    self.monitoringRestarts = MedicineAppState.regionMonitoringRestarts(of: scenario.medicineApp.appChanges, until: scenario.clock.end)
     stepCrossings.reserveCapacity(8)
   }
 
@@ -133,6 +142,7 @@ struct SimulationRun {
       }
     }
     if let lastFix {
+      while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
       locationService.finish(last: lastFix, until: end, into: &reportBuffer)
       queueDeviceReports()
     }
@@ -163,17 +173,63 @@ struct SimulationRun {
     case .first(let inside):
       for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
       locationService.start(at: fix, geometricInside: inside)
+      while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
     case .gap(let since):
       queue.schedule(
         .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
+      // Monitoring that starts again during the gap starts where the device was last known.
+      var restartsAtFix = false
+      while let restart = takeMonitoringRestart(upTo: fix.instant) {
+        if restart < fix.instant { locationService.restartMonitoring(at: restart, into: &reportBuffer) } else { restartsAtFix = true }
+      }
       locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+      if restartsAtFix { locationService.restartMonitoring(at: fix.instant, into: &reportBuffer) }
       queueDeviceReports()
     case .segment:
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
-      locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+      advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground)
       queueDeviceReports()
     }
+  }
+
+  /// Hands the segment to the location service, split at each instant region
+  /// monitoring starts again: the service is restarted where the device is then.
+  mutating func advanceLocationService(from previous: TrackSample, to fix: TrackSample, appInForeground: Bool) {
+    guard nextMonitoringRestart < monitoringRestarts.count, monitoringRestarts[nextMonitoringRestart] <= fix.instant else {
+      // No restart in this segment (almost every fix): no copy of the crossings.
+      locationService.advance(from: previous, to: fix, crossings: segmentCrossings, appInForeground: appInForeground, into: &reportBuffer)
+      return
+    }
+    var from = previous
+    var crossings = segmentCrossings
+    while let restart = takeMonitoringRestart(upTo: fix.instant) {
+      var to = fix
+      if restart < fix.instant {
+        // Between the fixes the larger stated accuracy applies.
+        let accuracy = [previous.horizontalAccuracy, fix.horizontalAccuracy].compactMap { $0 }.max()
+        to = TrackSample(instant: restart, coordinate: DevicePath(from: previous, to: fix).position(at: restart), horizontalAccuracy: accuracy)
+      }
+      locationService.advance(
+        from: from, to: to, crossings: crossings.filter { $0.instant <= restart }, appInForeground: appInForeground, into: &reportBuffer)
+      crossings.removeAll { $0.instant <= restart }
+      locationService.restartMonitoring(at: restart, into: &reportBuffer)
+      if restart == fix.instant { return }
+      from = to
+    }
+    locationService.advance(from: from, to: fix, crossings: crossings, appInForeground: appInForeground, into: &reportBuffer)
+  }
+
+  /// The next instant region monitoring starts again, if it is at or before `instant`.
+  mutating func takeMonitoringRestart(upTo instant: SimulationInstant) -> SimulationInstant? {
+    guard nextMonitoringRestart < monitoringRestarts.count, monitoringRestarts[nextMonitoringRestart] <= instant else { return nil }
+    nextMonitoringRestart += 1
+    return monitoringRestarts[nextMonitoringRestart - 1]
+  }
+
+  /// Why region monitoring was blocked at `instant`, if it was.
+  func regionMonitoringBlockedReason(at instant: SimulationInstant) -> String? {
+    monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the
@@ -286,7 +342,7 @@ struct SimulationRun {
     case .region:
       firstDelivery = nil
     }
-    let outcome = center.add(request, firstDelivery: firstDelivery)
+    let outcome = center.add(request, firstDelivery: firstDelivery, at: now)
 
     if let replaced = outcome.replaced {
       record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
@@ -400,16 +456,35 @@ struct SimulationRun {
   /// lets the platform monitor regions); a crossing it did not detect is
   /// explained. Reports about regions no pending location request monitors
   /// add nothing.
+  ///
+  /// A detection whose condition held while location authorization blocked
+  /// region monitoring delivers nothing (`suppressed`), even once it is allowed again.
+  ///
+  /// A request monitors its region from its add on: a detection delivers
+  /// only the requests added at or before its condition instant (the device
+  /// already past the margin when monitoring starts gets no entry, as at the
+  /// first fix), so a condition before the clock's start delivers nothing.
   mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
+    // A crossing before the clock's start (visit 0) is not explained, even when the explanation
+    // comes after the start (behind a detection still on its way): the timeline starts at the start.
+    if report.kind == .undetected && report.visit == 0 { return }
     let region = scenario.regions[report.region]
-    let requests = center.regionRequests(for: region.id, entering: report.entering)
-    // A detection is shown for any monitored region (it changes the device's
-    // side); an undetected crossing only where a request of its kind, or of
-    // either kind when it changes what the next crossing means, is pending.
-    let monitored = report.kind == .detected || report.concernsBothKinds ? center.monitors(region.id) : !requests.isEmpty
+    let condition = report.kind == .detected ? report.conditionInstant : nil
+    let requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
+    // A detection is shown for any region monitored at its condition (it
+    // changes the device's side); an undetected crossing only where a request
+    // of its kind, or of either kind when it changes what the next crossing
+    // means, is pending.
+    let monitored = report.kind == .detected || report.concernsBothKinds
+      ? center.monitors(region.id, addedAtOrBefore: condition) : !requests.isEmpty
+    // Blocked now, or when the device decided: then the platform was monitoring nothing.
     let blockedReason = app.regionMonitoringBlockedReason
+      ?? condition.flatMap { condition in
+        regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
+      }
     if monitored && blockedReason == nil && !report.coincidesWithCrossing {
-      var fields = [TimelineField("event", report.entering ? "enter" : "exit"), TimelineField("visit", String(report.visit))]
+      var fields = [TimelineField("event", report.entering ? "enter" : "exit")]
+      if let visit = report.visit { fields.append(TimelineField("visit", String(visit))) }
       if let crossing = report.crossingInstant, report.kind == .detected {
         fields.append(TimelineField("after", crossing.duration(to: now).description))
       }
@@ -418,8 +493,8 @@ struct SimulationRun {
     }
     switch report.kind {
     case .undetected:
-      if let reason = report.reason, monitored {
-        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: report.visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(report.visit): \(reason)")
+      if let reason = report.reason, let visit = report.visit, monitored {
+        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
       }
     case .detected:
       var shown: Set<NotificationID> = []
@@ -440,7 +515,7 @@ struct SimulationRun {
               crossing: report.crossingInstant, at: now))
         }
       }
-      if !app.medicines.isEmpty { settleLocationDoses(region: report.region, entering: report.entering, visit: report.visit, at: now) }
+      if !app.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
     }
   }
 

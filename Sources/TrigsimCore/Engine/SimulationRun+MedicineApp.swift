@@ -99,6 +99,22 @@ struct MedicineAppState {
     }
     return nil
   }
+
+  /// The instants at which `changes` let region monitoring start again after
+  /// blocking it, in the order the run handles them (ties in scenario order).
+  static func regionMonitoringRestarts(of changes: [AppChange], until end: SimulationInstant) -> [SimulationInstant] {
+    var state = MedicineAppState()
+    var restarts: [SimulationInstant] = []
+    let ordered = changes.indices.filter { changes[$0].instant <= end }.sorted { (changes[$0].instant, $0) < (changes[$1].instant, $1) }
+    for index in ordered {
+      let change = changes[index]
+      let wasBlocked = state.regionMonitoringBlockedReason != nil
+      if let location = change.location { state.locationAuthorization = location }
+      if let accuracy = change.locationAccuracy { state.locationAccuracy = accuracy }
+      if wasBlocked && state.regionMonitoringBlockedReason == nil { restarts.append(change.instant) }
+    }
+    return restarts
+  }
 }
 
 /// Request identifiers, as the app names them.
@@ -164,10 +180,17 @@ extension SimulationRun {
       record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", app.locationAccuracy.rawValue)])
       app.locationAccuracy = accuracy
     }
-    if wasBlocked == nil, let blocked = app.regionMonitoringBlockedReason {
+    let blocked = app.regionMonitoringBlockedReason
+    if wasBlocked == nil, let blocked {
       for pending in center.pendingInAddOrder() {
         if case .region = pending.request.trigger { warnNeverFires(pending.request, reason: blocked, at: now) }
       }
+    }
+    if blocked != wasBlocked {
+      if wasBlocked != nil { monitoringBlockedSpans[monitoringBlockedSpans.count - 1].until = now }
+      if let blocked { monitoringBlockedSpans.append((from: now, until: nil, reason: blocked)) }
+      // Allowed again: the replay restarted the location service at this instant (`monitoringRestarts`).
+      assert(blocked != nil || monitoringRestarts.contains(now))
     }
   }
 
@@ -408,9 +431,9 @@ extension SimulationRun {
       return key
     case .location:
       if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
-      if let context = locationReportContext,
+      if let context = locationReportContext, let visit = context.visit,
         let key = app.locationDoseOfVisit[
-          MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: context.visit, entering: context.entering)],
+          MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
         app.doses[key]?.reminderDelivered == nil
       {
         app.doses[key]?.reminderDelivered = now
@@ -418,7 +441,8 @@ extension SimulationRun {
         return key
       }
       // No geometric crossing opened a dose (a crossing before the clock's
-      // start, or a detection GPS error caused in a trial): this delivery opens one.
+      // start, or a detection of a side the true path did not reach: a region
+      // below the minimum radius, GPS error in a trial): this delivery opens one.
       let occurrence = (app.locationOccurrences[medicine.id] ?? 0) + 1
       app.locationOccurrences[medicine.id] = occurrence
       let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)

@@ -3,6 +3,9 @@ struct PendingRequest {
   var request: NotificationRequest
   /// Increases with every `add`; a replacement gets a new one.
   var addOrdinal: Int
+  /// When it was added (a replacement: when it replaced the previous one).
+  /// A location request monitors its region from this instant on.
+  var addedAt: SimulationInstant
   /// The next calendar or interval delivery; nil for location requests.
   var nextDelivery: SimulationInstant?
   /// Changes whenever the next delivery is recomputed, so stale queued deliveries are skipped.
@@ -60,7 +63,7 @@ struct NotificationCenterModel {
     }
   }
 
-  mutating func add(_ request: NotificationRequest, firstDelivery: SimulationInstant?) -> AddOutcome {
+  mutating func add(_ request: NotificationRequest, firstDelivery: SimulationInstant?, at instant: SimulationInstant) -> AddOutcome {
     var outcome = AddOutcome()
     outcome.replaced = pending.removeValue(forKey: request.id)
     if case .region(let trigger) = request.trigger {
@@ -75,7 +78,7 @@ struct NotificationCenterModel {
       }
     }
     let added = PendingRequest(
-      request: request, addOrdinal: nextAddOrdinal, nextDelivery: firstDelivery, token: nextToken)
+      request: request, addOrdinal: nextAddOrdinal, addedAt: instant, nextDelivery: firstDelivery, token: nextToken)
     nextAddOrdinal += 1
     nextToken += 1
     pending[request.id] = added
@@ -141,19 +144,23 @@ struct NotificationCenterModel {
     return request
   }
 
-  /// Pending location requests for `region` that deliver on this kind of crossing, in add order.
-  func regionRequests(for region: RegionID, entering: Bool) -> [PendingRequest] {
+  /// Pending location requests for `region` that deliver on this kind of
+  /// crossing, in add order; with `addedAtOrBefore`, only those that were
+  /// already monitoring the region at that instant.
+  func regionRequests(for region: RegionID, entering: Bool, addedAtOrBefore instant: SimulationInstant? = nil) -> [PendingRequest] {
     pending.values.filter { pending in
       guard case .region(let trigger) = pending.request.trigger, trigger.region == region else { return false }
+      if let instant, pending.addedAt > instant { return false }
       return entering ? trigger.notifyOnEntry : trigger.notifyOnExit
     }.sorted { $0.addOrdinal < $1.addOrdinal }
   }
 
-  /// Whether any pending location request monitors `region` (on entry or exit).
-  func monitors(_ region: RegionID) -> Bool {
+  /// Whether any pending location request monitors `region` (on entry or
+  /// exit); with `addedAtOrBefore`, one that was already monitoring it then.
+  func monitors(_ region: RegionID, addedAtOrBefore instant: SimulationInstant? = nil) -> Bool {
     pending.values.contains { pending in
-      if case .region(let trigger) = pending.request.trigger { return trigger.region == region }
-      return false
+      guard case .region(let trigger) = pending.request.trigger, trigger.region == region else { return false }
+      return instant.map { pending.addedAt <= $0 } ?? true
     }
   }
 

@@ -161,9 +161,9 @@ struct LocationDelivery {
   var request: NotificationID
   var region: Int
   var entering: Bool
-  var visit: Int
-  /// The geometric crossing the detection is about; nil when the true path
-  /// was not on that side (GPS error or the minimum radius).
+  /// The geometric visit, and its crossing; nil when the true path was not
+  /// on that side (GPS error or the minimum radius).
+  var visit: Int?
   var crossing: SimulationInstant?
   var at: SimulationInstant
 }
@@ -233,11 +233,11 @@ struct TrialTally {
     var falselyFired: Set<NotificationID> = []
     var firedFor: Set<OpportunityKey> = []
     for delivery in log.deliveries {
-      guard let crossing = delivery.crossing else {
+      guard let crossing = delivery.crossing, let visit = delivery.visit else {
         falselyFired.insert(delivery.request)
         continue
       }
-      let key = OpportunityKey(request: delivery.request, region: delivery.region, entering: delivery.entering, visit: delivery.visit)
+      let key = OpportunityKey(request: delivery.request, region: delivery.region, entering: delivery.entering, visit: visit)
       // One firing per crossing counts (a repeating request fires once per detection).
       guard firedFor.insert(key).inserted else { continue }
       chances[key, default: Chance(crossing: crossing)].fired += 1

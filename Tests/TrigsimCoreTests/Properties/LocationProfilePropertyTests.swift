@@ -78,4 +78,75 @@ import TrigsimTestSupport
       }
     }
   }
+
+  /// The `LocationService` contract: reports about one region come in
+  /// non-decreasing instant order, with latency, minimum radius, coarse
+  /// updates and location authorization changes in play.
+  @Test(arguments: seeds)
+  func reportsAboutOneRegionComeInNonDecreasingInstantOrder(seed: UInt64) throws {
+    var (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
+    var random = SplitMix64(seed: seed &+ 13)
+    var rules = Self.randomRules(&random)
+    rules.minimumRadius = Double.random(in: 0...100, using: &random)
+    rules.latency = .init(milliseconds: Int64.random(in: 0...60_000, using: &random))
+    rules.backgroundInterval = .seconds(Int64.random(in: 0...30, using: &random))
+    scenario.platform.location = .ios(rules)
+    let span = scenario.clock.start.duration(to: scenario.clock.end).milliseconds
+    func instant() -> SimulationInstant { scenario.clock.start.advanced(byMilliseconds: Int64.random(in: 0...span, using: &random)) }
+    scenario.medicineApp.appChanges = [
+      AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), state: .background),
+      AppChange(instant: instant(), location: .denied), AppChange(instant: instant(), location: .whenInUse),
+    ].sorted { $0.instant < $1.instant }
+    let log = ReportLog()
+    var run = SimulationRun(scenario)
+    run.locationService = RecordingLocationService(recorded: run.locationService, log: log)
+    try run.execute()
+    for region in scenario.regions.indices {
+      let instants = log.reports.filter { $0.region == region }.map(\.instant)
+      #expect(zip(instants, instants.dropFirst()).allSatisfy { $0 <= $1 }, "seed \(seed) region \(region): \(instants)")
+    }
+  }
+}
+
+/// The reports a location service made, in the order it made them.
+final class ReportLog {
+  var reports: [DeviceRegionReport] = []
+}
+
+/// A location service that records what the service it wraps reports.
+struct RecordingLocationService: LocationService {
+  var recorded: any LocationService
+  let log: ReportLog
+
+  var regionWarnings: [(region: Int, reason: String)] { recorded.regionWarnings }
+
+  mutating func start(at fix: TrackSample, geometricInside: [Bool]) { recorded.start(at: fix, geometricInside: geometricInside) }
+
+  mutating func advance(
+    from a: TrackSample, to b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) {
+    let first = reports.count
+    recorded.advance(from: a, to: b, crossings: crossings, appInForeground: appInForeground, into: &reports)
+    log.reports += reports[first...]
+  }
+
+  mutating func resume(
+    after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) {
+    let first = reports.count
+    recorded.resume(after: a, at: b, crossings: crossings, appInForeground: appInForeground, into: &reports)
+    log.reports += reports[first...]
+  }
+
+  mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    let first = reports.count
+    recorded.restartMonitoring(at: instant, into: &reports)
+    log.reports += reports[first...]
+  }
+
+  mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
+    let first = reports.count
+    recorded.finish(last: last, until: end, into: &reports)
+    log.reports += reports[first...]
+  }
 }
