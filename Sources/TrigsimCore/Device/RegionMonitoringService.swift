@@ -75,6 +75,10 @@ struct RegionMonitoringService: LocationService {
   private var quiet = false
   /// The accuracy of the last full evaluation.
   private var settledAccuracy = -1.0
+  /// Off, every segment is evaluated in full: the property tests check that the fast path changes nothing.
+  var usesFastPath = true
+  /// Segments the fast path took (for those tests: proof that it ran).
+  private(set) var fastPathSegments = 0
 
   init(rules: RegionMonitoringRules, regions: [MonitoredRegion], variation: DeviceVariation?) {
     self.rules = rules
@@ -149,12 +153,13 @@ struct RegionMonitoringService: LocationService {
     // device standing still with GPS jitter stays on this path for hours,
     // where summing the jitter's path lengths would exhaust any budget.
     // (`quiet` is false after coarse updates, so `startsContinuousUpdates` never takes it.)
-    if interval == 0 && crossings.isEmpty && quiet && circlesUnchanged(accuracy)
+    if usesFastPath && interval == 0 && crossings.isEmpty && quiet && circlesUnchanged(accuracy)
       && abs(observed.coordinate.longitude) < 179 && abs(anchor.longitude) < 179
     {
       let distance = Geodesic.lengthUpperBound(anchor, observed.coordinate, cosLatitudeA: anchorCosine)
       if distance < slack {
         displacement = distance
+        fastPathSegments &+= 1
         return
       }
     }

@@ -108,6 +108,75 @@ import TrigsimTestSupport
   }
 }
 
+extension LocationProfilePropertyTests {
+  /// The service's fast path (segments within the slack of the last full
+  /// evaluation skip every region) is an optimisation only: with GPS error
+  /// from a trial's variation, app-state and authorization changes, the
+  /// reports and the timeline are the same with it and without it.
+  @Test(arguments: seeds)
+  func theFastPathChangesNothing(seed: UInt64) throws {
+    var (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
+    var random = SplitMix64(seed: seed &+ 17)
+    var rules = Self.randomRules(&random)
+    rules.minimumRadius = Double.random(in: 0...60, using: &random)
+    rules.latency = .init(milliseconds: Int64.random(in: 0...60_000, using: &random))
+    rules.backgroundInterval = .seconds(Int64.random(in: 0...30, using: &random))
+    scenario.platform.location = .ios(rules)
+    let span = scenario.clock.start.duration(to: scenario.clock.end).milliseconds
+    func instant() -> SimulationInstant { scenario.clock.start.advanced(byMilliseconds: Int64.random(in: 0...span, using: &random)) }
+    scenario.medicineApp.appChanges = [
+      AppChange(instant: scenario.clock.start, state: .foreground), AppChange(instant: instant(), state: .background),
+      AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), location: .denied),
+      AppChange(instant: instant(), location: .whenInUse),
+    ].sorted { $0.instant < $1.instant }
+    let variation = TrialRunner.variation(trial: Int(seed), seed: 99, profile: scenario.platform.location)
+    var outcomes: [(reports: [DeviceRegionReport], entries: [TimelineEntry])] = []
+    for fastPath in [true, false] {
+      var service = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
+      service.usesFastPath = fastPath
+      let log = ReportLog()
+      var run = SimulationRun(scenario, variation: variation)
+      run.locationService = RecordingLocationService(recorded: service, log: log)
+      try run.execute()
+      outcomes.append((log.reports, run.timeline().entries))
+    }
+    // The comparison is not vacuous: the fast path ran.
+    var plain = SimulationRun(scenario, variation: variation)
+    plain.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
+    try plain.execute()
+    Self.fastPathSegments.add((plain.locationService as! RegionMonitoringService).fastPathSegments)
+    #expect(outcomes[0].entries == outcomes[1].entries, "seed \(seed)")
+    #expect(outcomes[0].reports.map(\.summary) == outcomes[1].reports.map(\.summary), "seed \(seed)")
+  }
+}
+
+extension LocationProfilePropertyTests {
+  static let fastPathSegments = Counter()
+
+  /// The comparison above is not vacuous: over 20 of its seeds the fast path
+  /// takes more than 100 segments (the count includes any other cases that ran meanwhile).
+  @Test func theFastPathRunsInThePropertyCases() throws {
+    for seed in Self.seeds.prefix(20) { try theFastPathChangesNothing(seed: seed) }
+    #expect(Self.fastPathSegments.value > 100)
+  }
+}
+
+/// A thread-safe count.
+final class Counter: @unchecked Sendable {
+  private var count = 0
+  private let lock = NSLock()
+  func add(_ amount: Int) { lock.withLock { count += amount } }
+  var value: Int { lock.withLock { count } }
+}
+
+extension DeviceRegionReport {
+  /// Everything a report says, for comparing two runs.
+  var summary: String {
+    "\(kind) r\(region) \(entering ? "enter" : "exit") v\(visit.map(String.init) ?? "-") @\(instant) "
+      + "crossing \(crossingInstant.map(\.description) ?? "-") reason \(reason ?? "-") both \(concernsBothKinds)"
+  }
+}
+
 /// The reports a location service made, in the order it made them.
 final class ReportLog {
   var reports: [DeviceRegionReport] = []
