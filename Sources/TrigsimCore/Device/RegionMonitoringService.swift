@@ -204,18 +204,21 @@ struct RegionMonitoringService: LocationService {
   /// update's position, not the segment end: no fast path until a full
   /// continuous evaluation.
   private mutating func settleFastPath(accuracy: Double, at position: Coordinate, continuous: Bool) {
+    quiet = false
+    guard continuous else { return }
     settledAccuracy = accuracy
     anchor = position
     anchorCosine = cosineBound.value(atLatitude: position.latitude)
     slack = .infinity
-    quiet = continuous
-    for monitor in monitors {
-      guard let monitor else { continue }
-      slack = min(slack, monitor.budget)
+    // By index: `for monitor in monitors` would copy every monitor (hundreds of bytes) per fix.
+    for index in monitors.indices where monitors[index] != nil {
+      slack = min(slack, monitors[index]!.budget)
       // A dwell in progress completes, and a held detection is released, by time alone.
-      if monitor.confirmingSince != nil || monitor.holdsDetection { quiet = false }
+      if monitors[index]!.confirmingSince != nil || monitors[index]!.holdsDetection { return }
     }
+    quiet = true
   }
+
 
   /// One observed segment, shared by every region's monitor.
   private struct Segment {
