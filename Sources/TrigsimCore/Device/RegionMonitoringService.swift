@@ -142,7 +142,6 @@ struct RegionMonitoringService: LocationService {
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
     let startsContinuousUpdates = interval == 0 && (updateInterval ?? 0) > 0
     updateInterval = interval
-    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
     let accuracy = max(accuracyOf(previous), accuracyOf(observed))
     // Fast path: with continuous updates, no crossing, no dwell in progress
     // and the offset circles unchanged, nothing changes in any region while
@@ -165,6 +164,7 @@ struct RegionMonitoringService: LocationService {
     }
     settleDisplacement()
     defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, continuous: interval == 0) }
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
       pathLength: pathLength, accuracy: accuracy, interval: interval,

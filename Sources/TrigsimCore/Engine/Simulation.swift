@@ -75,7 +75,6 @@ struct SimulationRun {
   /// The regions the device was inside at the first fix (no `enter` is recorded for them).
   var regionsInsideAtFirstFix: [RegionID] = []
   var lastFixInstant: SimulationInstant?
-  var lastFix: TrackSample?
   var visits: [Int]
 
   // Device: the location service and the presenter the platform profile provides.
@@ -141,7 +140,7 @@ struct SimulationRun {
         return sample.instant < end
       }
     }
-    if let lastFix {
+    if let lastFix = previousFix {
       while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
       locationService.finish(last: lastFix, until: end, into: &reportBuffer)
       queueDeviceReports()
@@ -162,7 +161,6 @@ struct SimulationRun {
     fixesRead += 1
     if firstFixInstant == nil { firstFixInstant = fix.instant }
     lastFixInstant = fix.instant
-    lastFix = fix
     defer { previousFix = fix }
     if !stepCrossings.isEmpty { stepCrossings.removeAll(keepingCapacity: true) }
     // Not `recordedGeometry.map { … }`: that copies the recording (three array retains) at every fix.
@@ -188,19 +186,19 @@ struct SimulationRun {
       queueDeviceReports()
     case .segment:
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
-      advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground)
-      queueDeviceReports()
+      if nextMonitoringRestart < monitoringRestarts.count && monitoringRestarts[nextMonitoringRestart] <= fix.instant {
+        advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground)
+      } else {
+        // No restart in this segment (almost every fix): no copy of the crossings.
+        locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+      }
+      if !reportBuffer.isEmpty { queueDeviceReports() }
     }
   }
 
   /// Hands the segment to the location service, split at each instant region
   /// monitoring starts again: the service is restarted where the device is then.
   mutating func advanceLocationService(from previous: TrackSample, to fix: TrackSample, appInForeground: Bool) {
-    guard nextMonitoringRestart < monitoringRestarts.count, monitoringRestarts[nextMonitoringRestart] <= fix.instant else {
-      // No restart in this segment (almost every fix): no copy of the crossings.
-      locationService.advance(from: previous, to: fix, crossings: segmentCrossings, appInForeground: appInForeground, into: &reportBuffer)
-      return
-    }
     var from = previous
     var crossings = segmentCrossings
     while let restart = takeMonitoringRestart(upTo: fix.instant) {
