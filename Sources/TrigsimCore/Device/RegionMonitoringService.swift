@@ -71,10 +71,16 @@ struct RegionMonitoringService: LocationService {
   private var anchor = Coordinate(latitude: 0, longitude: 0)
   private var anchorCosine = 1.0
   private var slack = 0.0
-  private var displacement = 0.0
+  /// What the budgets must still lose at the next full evaluation: the
+  /// distance from the anchor (continuous updates) or the path walked
+  /// (coarse updates) since the last one.
+  private var unsettledPath = 0.0
   private var quiet = false
-  /// The accuracy of the last full evaluation.
+  /// The accuracy and update interval of the last full evaluation, and
+  /// whether a monitor held a detection after it.
   private var settledAccuracy = -1.0
+  private var settledInterval: Int64 = -1
+  private var holdsAnyDetection = true
   /// Off, every segment is evaluated in full: the property tests check that the fast path changes nothing.
   var usesFastPath = true
   /// Segments the fast path took (for those tests: proof that it ran).
@@ -157,13 +163,24 @@ struct RegionMonitoringService: LocationService {
     {
       let distance = Geodesic.lengthUpperBound(anchor, observed.coordinate, cosLatitudeA: anchorCosine)
       if distance < slack {
-        displacement = distance
+        unsettledPath = distance
         fastPathSegments &+= 1
         return
       }
     }
-    settleDisplacement()
-    defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, continuous: interval == 0) }
+    // Coarse updates: between two update instants the device learns nothing,
+    // so a segment with no update instant, no crossing and the circles
+    // unchanged only shortens the budgets (settled at the next full evaluation).
+    if usesFastPath && interval > 0 && interval == settledInterval && crossings.isEmpty && !holdsAnyDetection
+      && circlesUnchanged(accuracy),
+      let next = gridInstant(atOrAfter: a.instant.millisecondsSinceEpoch + 1, every: interval), next > b.instant.millisecondsSinceEpoch
+    {
+      unsettledPath += Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
+      fastPathSegments &+= 1
+      return
+    }
+    settleUnsettledPath()
+    defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, interval: interval) }
     let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
@@ -191,33 +208,39 @@ struct RegionMonitoringService: LocationService {
     return accuracy == settledAccuracy || (accuracy <= margin && settledAccuracy <= margin)
   }
 
-  /// Leaving the fast path: each budget held at the anchor, and the device
-  /// is at most `displacement` from it.
-  private mutating func settleDisplacement() {
-    guard displacement > 0 else { return }
-    for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= displacement }
-    displacement = 0
+  /// Leaving the fast path: each budget held at the last full evaluation,
+  /// and the device is at most `unsettledPath` from where it was then.
+  private mutating func settleUnsettledPath() {
+    guard unsettledPath > 0 else { return }
+    for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= unsettledPath }
+    unsettledPath = 0
   }
 
-  /// After a full evaluation: the anchor, slack and quiet state the fast
-  /// path checks. After coarse updates the budgets are measured from the last
-  /// update's position, not the segment end: no fast path until a full
-  /// continuous evaluation.
-  private mutating func settleFastPath(accuracy: Double, at position: Coordinate, continuous: Bool) {
-    quiet = false
-    guard continuous else { return }
+  /// After a full evaluation: what the fast paths check. With continuous
+  /// updates: the anchor, the slack (the smallest budget) and whether no
+  /// dwell is in progress. With coarse ones: the interval and accuracy (the
+  /// budgets are then measured from the last update's position, so the
+  /// continuous fast path waits for a full continuous evaluation).
+  private mutating func settleFastPath(accuracy: Double, at position: Coordinate, interval: Int64) {
     settledAccuracy = accuracy
-    anchor = position
-    anchorCosine = cosineBound.value(atLatitude: position.latitude)
+    settledInterval = interval
+    holdsAnyDetection = false
+    quiet = false
     slack = .infinity
+    var dwelling = false
     // By index: `for monitor in monitors` would copy every monitor (hundreds of bytes) per fix.
     for index in monitors.indices where monitors[index] != nil {
       slack = min(slack, monitors[index]!.budget)
       // A dwell in progress completes, and a held detection is released, by time alone.
-      if monitors[index]!.confirmingSince != nil || monitors[index]!.holdsDetection { return }
+      if monitors[index]!.holdsDetection { holdsAnyDetection = true }
+      if monitors[index]!.confirmingSince != nil { dwelling = true }
     }
-    quiet = true
+    guard interval == 0 else { return }
+    anchor = position
+    anchorCosine = cosineBound.value(atLatitude: position.latitude)
+    quiet = !dwelling && !holdsAnyDetection
   }
+
 
 
   /// One observed segment, shared by every region's monitor.
@@ -318,9 +341,10 @@ struct RegionMonitoringService: LocationService {
     after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
     into reports: inout [DeviceRegionReport]
   ) {
-    // Every budget is measured anew at `b`; the fast path waits for the next full evaluation.
-    displacement = 0
+    // Every budget is measured anew at `b`; the fast paths wait for the next full evaluation.
+    unsettledPath = 0
     quiet = false
+    settledInterval = -1
     let observed = observe(b, after: nil)
     previousObserved = observed
     cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
@@ -356,8 +380,9 @@ struct RegionMonitoringService: LocationService {
   }
 
   mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    settleDisplacement()
+    settleUnsettledPath()
     quiet = false
+    settledInterval = -1
     guard let position = previousObserved?.coordinate else { return }
     let time = instant.millisecondsSinceEpoch
     restartedAt = time
@@ -373,7 +398,7 @@ struct RegionMonitoringService: LocationService {
   /// signals no longer change, a dwell completes at the first update at least
   /// `dwell` after its first confirming one.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    settleDisplacement()
+    settleUnsettledPath()
     quiet = false
     let limit = end.millisecondsSinceEpoch
     for index in monitors.indices {
