@@ -295,58 +295,9 @@ extension ScenarioReader {
     return bound
   }
 
+  /// One item of `assert:`: a property of a single run, or its probability
+  /// form (a `probability` bound), checked over the scenario's trials.
   func readAnyAssertion(_ item: Node) -> AnyAssertion? {
-    if let mapping = item.mapping, mapping.count == 1, let (keyNode, value) = mapping.first, let name = keyNode.scalar?.string {
-      let origin = document.location(item)
-      if name == "locationFired" {
-        guard let fields = document.mapping(value, what: "'locationFired'", keys: ["request", "within", "probability"]) else { return nil }
-        guard let boundNode = fields["probability"] else {
-          document.error(value, "'locationFired' needs 'probability'", notes: ["it is checked over trials: e.g. 'probability: 0.9', or '{ atMost: 0.05 }' for a pass that should not fire"])
-          return nil
-        }
-        var pattern: IdentifierPattern?
-        if let node = fields["request"] {
-          guard let text = document.string(node, what: "'request'") else { return nil }
-          let candidates = locationRequestIDs.sorted()
-          let picked = IdentifierPattern(text)
-          guard candidates.contains(where: { picked.matches($0) }) else {
-            var notes: [String] = []
-            if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.append("did you mean '\(suggestion)'?") }
-            notes.append(candidates.isEmpty ? "the scenario has no location requests" : "location requests: \(candidates.joined(separator: ", "))")
-            document.error(node, "pattern '\(text)' matches no location request in this scenario", notes: notes)
-            return nil
-          }
-          pattern = picked
-        } else if locationRequestIDs.isEmpty {
-          document.error(keyNode, "'locationFired' needs location requests", notes: ["add a notification with a 'region' trigger, or a medicine with a 'location' reminder"])
-          return nil
-        }
-        let within = fields["within"].map { duration($0, what: "'within'") }
-        if within == .some(nil) { return nil }
-        guard let bound = readProbabilityBound(boundNode) else { return nil }
-        return .probability(ProbabilityAssertion(.locationFired(request: pattern, within: within.flatMap { $0 }, bound: bound), origin: origin))
-      }
-      if name == "dosesNotified", let fields = value.mapping, fields.contains(where: { $0.key.scalar?.string == "probability" }) {
-        guard let fields = document.mapping(value, what: "'dosesNotified'", keys: ["within", "medicine", "probability"]) else { return nil }
-        guard let withinNode = fields["within"] else {
-          document.error(value, "'dosesNotified' needs 'within'", notes: ["how late a dose may be notified, e.g. 'within: 10m'"])
-          return nil
-        }
-        guard let within = duration(withinNode, what: "'within'") else { return nil }
-        let medicine = fields["medicine"].map { readMedicineReference($0) }
-        if medicine == .some(nil) { return nil }
-        if medicineIDs.isEmpty {
-          document.error(keyNode, "'dosesNotified' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
-          return nil
-        }
-        guard let bound = readProbabilityBound(fields["probability"]!) else { return nil }
-        return .probability(ProbabilityAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }, bound: bound), origin: origin))
-      }
-    }
-    return readAssertion(item).map { .run($0) }
-  }
-
-  func readAssertion(_ item: Node) -> RunAssertion? {
     guard let mapping = item.mapping, mapping.count == 1, let (keyNode, value) = mapping.first,
       let name = keyNode.scalar?.string
     else {
@@ -380,7 +331,7 @@ extension ScenarioReader {
       let window = readWindow(fields, in: value, required: false)
       let range = readCount(fields, in: value)
       guard let selector, let range, !window.isInvalid else { return nil }
-      return RunAssertion(.count(selector, window: window.value, range: range), origin: origin)
+      return .run(RunAssertion(.count(selector, window: window.value, range: range), origin: origin))
 
     case "nothingFired":
       guard let fields = document.mapping(value, what: "'nothingFired'", keys: ["from", "to", "inside", "matching"]) else { return nil }
@@ -402,14 +353,14 @@ extension ScenarioReader {
           document.error(insideNode, "unknown region '\(region)'", notes: notes)
           return nil
         }
-        return RunAssertion(.nothingFiredInside(selector, region: RegionID(region)), origin: origin)
+        return .run(RunAssertion(.nothingFiredInside(selector, region: RegionID(region)), origin: origin))
       }
       let window = readWindow(fields, in: value, required: true)
       guard case .window(let found) = window else { return nil }
-      return RunAssertion(.nothingFired(selector, window: found), origin: origin)
+      return .run(RunAssertion(.nothingFired(selector, window: found), origin: origin))
 
     case "dosesNotified":
-      guard let fields = document.mapping(value, what: "'dosesNotified'", keys: ["within", "medicine"]) else { return nil }
+      guard let fields = document.mapping(value, what: "'dosesNotified'", keys: ["within", "medicine", "probability"]) else { return nil }
       guard let withinNode = fields["within"] else {
         document.error(value, "'dosesNotified' needs 'within'", notes: ["how late a dose may be notified, e.g. 'within: 5m' (0s for on time)"])
         return nil
@@ -421,7 +372,39 @@ extension ScenarioReader {
         document.error(keyNode, "'dosesNotified' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
         return nil
       }
-      return RunAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }), origin: origin)
+      guard let boundNode = fields["probability"] else {
+        return .run(RunAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }), origin: origin))
+      }
+      guard let bound = readProbabilityBound(boundNode) else { return nil }
+      return .probability(ProbabilityAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }, bound: bound), origin: origin))
+
+    case "locationFired":
+      guard let fields = document.mapping(value, what: "'locationFired'", keys: ["request", "within", "probability"]) else { return nil }
+      guard let boundNode = fields["probability"] else {
+        document.error(value, "'locationFired' needs 'probability'", notes: ["it is checked over trials: e.g. 'probability: 0.9', or '{ atMost: 0.05 }' for a pass that should not fire"])
+        return nil
+      }
+      var pattern: IdentifierPattern?
+      if let node = fields["request"] {
+        guard let text = document.string(node, what: "'request'") else { return nil }
+        let candidates = locationRequestIDs.sorted()
+        let picked = IdentifierPattern(text)
+        guard candidates.contains(where: { picked.matches($0) }) else {
+          var notes: [String] = []
+          if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.append("did you mean '\(suggestion)'?") }
+          notes.append(candidates.isEmpty ? "the scenario has no location requests" : "location requests: \(candidates.joined(separator: ", "))")
+          document.error(node, "pattern '\(text)' matches no location request in this scenario", notes: notes)
+          return nil
+        }
+        pattern = picked
+      } else if locationRequestIDs.isEmpty {
+        document.error(keyNode, "'locationFired' needs location requests", notes: ["add a notification with a 'region' trigger, or a medicine with a 'location' reminder"])
+        return nil
+      }
+      let within = fields["within"].map { duration($0, what: "'within'") }
+      if within == .some(nil) { return nil }
+      guard let bound = readProbabilityBound(boundNode) else { return nil }
+      return .probability(ProbabilityAssertion(.locationFired(request: pattern, within: within.flatMap { $0 }, bound: bound), origin: origin))
 
     case "noPendingLimitDrops":
       guard document.bool(value, what: "'noPendingLimitDrops'") == true else {
@@ -430,7 +413,7 @@ extension ScenarioReader {
         }
         return nil
       }
-      return RunAssertion(.noPendingLimitDrops, origin: origin)
+      return .run(RunAssertion(.noPendingLimitDrops, origin: origin))
 
     case "pendingPeak":
       guard let fields = document.mapping(value, what: "'pendingPeak'", keys: ["atMost"]) else { return nil }
@@ -439,7 +422,7 @@ extension ScenarioReader {
         return nil
       }
       guard let limit = document.integer(node, what: "'atMost'", range: 0...1_000_000) else { return nil }
-      return RunAssertion(.pendingPeak(atMost: limit), origin: origin)
+      return .run(RunAssertion(.pendingPeak(atMost: limit), origin: origin))
 
     case "chainsEnd":
       if medicineIDs.isEmpty {
@@ -448,7 +431,7 @@ extension ScenarioReader {
       }
       if value.scalar != nil {
         guard document.bool(value, what: "'chainsEnd'") == true else { return nil }
-        return RunAssertion(.chainsEnd(medicine: nil, maxFollowUps: nil), origin: origin)
+        return .run(RunAssertion(.chainsEnd(medicine: nil, maxFollowUps: nil), origin: origin))
       }
       guard let fields = document.mapping(value, what: "'chainsEnd'", keys: ["medicine", "maxFollowUps"]) else { return nil }
       let medicine = fields["medicine"].map { readMedicineReference($0) }
@@ -458,7 +441,7 @@ extension ScenarioReader {
         guard let value = document.integer(node, what: "'maxFollowUps'", range: 0...10_000) else { return nil }
         maxFollowUps = value
       }
-      return RunAssertion(.chainsEnd(medicine: medicine.flatMap { $0 }, maxFollowUps: maxFollowUps), origin: origin)
+      return .run(RunAssertion(.chainsEnd(medicine: medicine.flatMap { $0 }, maxFollowUps: maxFollowUps), origin: origin))
 
     default:  // order
       guard let fields = document.mapping(value, what: "'order'", keys: ["first", "then"]) else { return nil }
@@ -473,7 +456,7 @@ extension ScenarioReader {
         document.error(thenNode, "'first' and 'then' pick the same entries, so the order can never hold", notes: ["name two different entries"])
         return nil
       }
-      return RunAssertion(.order(first: first, then: then), origin: origin)
+      return .run(RunAssertion(.order(first: first, then: then), origin: origin))
     }
   }
 

@@ -21,7 +21,7 @@ extension Duration {
 /// results do not depend on `jobs`.
 enum ScenarioBatch {
   static func run(_ paths: [String], jobs: Int, verifier: ScenarioVerifier) -> [TimedVerification] {
-    let results = ResultSlots(count: paths.count)
+    let results = IndexedResults<TimedVerification>(count: paths.count)
     let workers = max(1, min(jobs, paths.count))
     let group = DispatchGroup()
     for _ in 0..<workers {
@@ -39,36 +39,7 @@ enum ScenarioBatch {
       thread.start()
     }
     group.wait()
-    return results.all()
-  }
-}
-
-/// The batch's shared state: the next unclaimed index and the results, behind a lock.
-private final class ResultSlots: @unchecked Sendable {
-  private let lock = NSLock()
-  private var next = 0
-  private var slots: [TimedVerification?]
-
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-  func claimNext() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard next < slots.count else { return nil }
-    next += 1
-    return next - 1
-  }
-
-  func store(_ result: TimedVerification, at index: Int) {
-    lock.lock()
-    slots[index] = result
-    lock.unlock()
-  }
-
-  func all() -> [TimedVerification] {
-    lock.lock()
-    defer { lock.unlock() }
-    return slots.map { $0! }
+    return results.all().map { $0! }  // every index was claimed and stored before the group was left
   }
 }
 

@@ -6,6 +6,24 @@ import TrigsimTestSupport
 @Suite struct TrialCLITests {
   static let scenario = "scenarios/pharmacy-quick-stop.yaml"
 
+  static func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trigsim-trials-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  /// The quick-stop scenario as `stop.yaml` in `folder`, its track named by
+  /// absolute path, with `trials` trials and an optional line replaced; returns its text.
+  static func writeQuickStop(to folder: URL, trials: Int, replacing line: (String, String)? = nil) throws -> String {
+    let track = RepositoryPaths.root.appendingPathComponent("fixtures/tracks/pharmacy-quick-stop.csv").path
+    var yaml = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(scenario), encoding: .utf8)
+      .replacingOccurrences(of: "../fixtures/tracks/pharmacy-quick-stop.csv", with: track)
+      .replacingOccurrences(of: "trials: { count: 1000, seed: 2026 }", with: "trials: { count: \(trials), seed: 2026 }")
+    if let line { yaml = yaml.replacingOccurrences(of: line.0, with: line.1) }
+    try yaml.write(to: folder.appendingPathComponent("stop.yaml"), atomically: true, encoding: .utf8)
+    return yaml
+  }
+
   @Test func theReportOfTheScenarioSeedIsItsReviewedReportWhateverTheJobs() throws {
     let expected = try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent("pharmacy-quick-stop.trials"), encoding: .utf8)
     for jobs in ["1", "2", "4"] {
@@ -48,14 +66,9 @@ import TrigsimTestSupport
   }
 
   @Test func verifyFailsWhenTheTrialReportDiffersAndSaysWhere() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trigsim-trials-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try Self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let track = RepositoryPaths.root.appendingPathComponent("fixtures/tracks/pharmacy-quick-stop.csv").path
-    var yaml = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(Self.scenario), encoding: .utf8)
-    yaml = yaml.replacingOccurrences(of: "../fixtures/tracks/pharmacy-quick-stop.csv", with: track)
-      .replacingOccurrences(of: "trials: { count: 1000, seed: 2026 }", with: "trials: { count: 40, seed: 2026 }")
-    try yaml.write(to: folder.appendingPathComponent("stop.yaml"), atomically: true, encoding: .utf8)
+    _ = try Self.writeQuickStop(to: folder, trials: 40)
     let recorded = try TrigsimBinary.run(["record", "stop.yaml"], in: folder)
     #expect(recorded.status == 0, "\(recorded.stderr)")
     #expect(recorded.stdout.contains("recorded  stop.trials\n"))
@@ -77,15 +90,11 @@ import TrigsimTestSupport
   }
 
   @Test func aFailedProbabilityAssertionFailsVerifyAtItsLine() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trigsim-trials-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try Self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let track = RepositoryPaths.root.appendingPathComponent("fixtures/tracks/pharmacy-quick-stop.csv").path
-    var yaml = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(Self.scenario), encoding: .utf8)
-    yaml = yaml.replacingOccurrences(of: "../fixtures/tracks/pharmacy-quick-stop.csv", with: track)
-      .replacingOccurrences(of: "trials: { count: 1000, seed: 2026 }", with: "trials: { count: 100, seed: 2026 }")
-      .replacingOccurrences(of: "  - dosesNotified: { within: 10m, probability: { atMost: 0.8 } }", with: "  - dosesNotified: { within: 10m, probability: 0.95 }")
-    try yaml.write(to: folder.appendingPathComponent("stop.yaml"), atomically: true, encoding: .utf8)
+    let yaml = try Self.writeQuickStop(
+      to: folder, trials: 100,
+      replacing: ("  - dosesNotified: { within: 10m, probability: { atMost: 0.8 } }", "  - dosesNotified: { within: 10m, probability: 0.95 }"))
     #expect(try TrigsimBinary.run(["record", "stop.yaml"], in: folder).status == 1)  // recorded, but the assertion fails
     let result = try TrigsimBinary.run(["verify", "stop.yaml"], in: folder)
     #expect(result.status == 1)

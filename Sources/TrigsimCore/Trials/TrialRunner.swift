@@ -52,7 +52,8 @@ public struct TrialRunner {
     let frozen = UncheckedSendable(shared)
     let recorded = geometry
     let workers = max(1, min(plan.jobs, plan.count))
-    let tallies = TallySlots(count: workers)
+    let trials = IndexedResults<Never>(count: plan.count)  // hands out trial numbers; the tallies are per worker
+    let tallies = IndexedResults<TrialTally>(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       // Every worker replays the same decoded samples (an immutable array);
       // region shapes that hold per-thread state are copied.
@@ -60,21 +61,21 @@ public struct TrialRunner {
       if worker > 0 {
         for index in scenario.regions.indices { scenario.regions[index].shape = scenario.regions[index].shape.copyForAnotherThread() }
       }
+      // Whichever worker runs a trial, it draws from the trial's own stream,
+      // and the tallies merge in any grouping to the same report.
       var tally = TrialTally()
-      var trial = worker
-      while trial < plan.count {
+      while let trial = trials.claimNext() {
         do {
           try Self.runTrial(trial, of: scenario, geometry: recorded, seed: plan.seed, into: &tally)
         } catch {
           tally.failure = (trial, error)
           break
         }
-        trial += workers
       }
       tallies.store(tally, at: worker)
     }
     var merged = TrialTally()
-    for tally in tallies.all() { merged.merge(tally) }
+    for tally in tallies.all() { if let tally { merged.merge(tally) } }
     if let failure = merged.failure { throw failure.error }
     return TrialReport(scenario: scenario, plan: plan, tally: merged)
   }
@@ -122,26 +123,6 @@ public struct TrialPlan: Sendable, Equatable {
 private struct UncheckedSendable<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
-}
-
-/// One slot per worker, each written once by its own worker.
-private final class TallySlots: @unchecked Sendable {
-  private var slots: [TrialTally?]
-  private let lock = NSLock()
-
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-  func store(_ tally: TrialTally, at index: Int) {
-    lock.lock()
-    slots[index] = tally
-    lock.unlock()
-  }
-
-  func all() -> [TrialTally] {
-    lock.lock()
-    defer { lock.unlock() }
-    return slots.compactMap { $0 }
-  }
 }
 
 // MARK: - What one run logs

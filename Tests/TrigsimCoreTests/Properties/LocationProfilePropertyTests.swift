@@ -79,24 +79,36 @@ import TrigsimTestSupport
     }
   }
 
+  /// The seed's random walk under random `ios` rules (latency, coarse
+  /// updates, a minimum radius up to `minimumRadius`), with the app changes
+  /// `changes` makes at random instants of the run.
+  static func randomIOSScenario(
+    seed: UInt64, salt: UInt64, minimumRadius: Double,
+    changes: (_ instant: () -> SimulationInstant) -> [AppChange]
+  ) -> (Scenario, RegionMonitoringRules) {
+    var (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
+    var random = SplitMix64(seed: seed &+ salt)
+    var rules = randomRules(&random)
+    rules.minimumRadius = Double.random(in: 0...minimumRadius, using: &random)
+    rules.latency = .init(milliseconds: Int64.random(in: 0...60_000, using: &random))
+    rules.backgroundInterval = .seconds(Int64.random(in: 0...30, using: &random))
+    scenario.platform.location = .ios(rules)
+    let start = scenario.clock.start
+    let span = start.duration(to: scenario.clock.end).milliseconds
+    scenario.medicineApp.appChanges = changes { start.advanced(byMilliseconds: Int64.random(in: 0...span, using: &random)) }
+      .sorted { $0.instant < $1.instant }
+    return (scenario, rules)
+  }
+
   /// The `LocationService` contract: reports about one region come in
   /// non-decreasing instant order, with latency, minimum radius, coarse
   /// updates and location authorization changes in play.
   @Test(arguments: seeds)
   func reportsAboutOneRegionComeInNonDecreasingInstantOrder(seed: UInt64) throws {
-    var (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
-    var random = SplitMix64(seed: seed &+ 13)
-    var rules = Self.randomRules(&random)
-    rules.minimumRadius = Double.random(in: 0...100, using: &random)
-    rules.latency = .init(milliseconds: Int64.random(in: 0...60_000, using: &random))
-    rules.backgroundInterval = .seconds(Int64.random(in: 0...30, using: &random))
-    scenario.platform.location = .ios(rules)
-    let span = scenario.clock.start.duration(to: scenario.clock.end).milliseconds
-    func instant() -> SimulationInstant { scenario.clock.start.advanced(byMilliseconds: Int64.random(in: 0...span, using: &random)) }
-    scenario.medicineApp.appChanges = [
-      AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), state: .background),
-      AppChange(instant: instant(), location: .denied), AppChange(instant: instant(), location: .whenInUse),
-    ].sorted { $0.instant < $1.instant }
+    let (scenario, _) = Self.randomIOSScenario(seed: seed, salt: 13, minimumRadius: 100) { instant in
+      [AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), state: .background),
+       AppChange(instant: instant(), location: .denied), AppChange(instant: instant(), location: .whenInUse)]
+    }
     let log = ReportLog()
     var run = SimulationRun(scenario)
     run.locationService = RecordingLocationService(recorded: run.locationService, log: log)
@@ -121,20 +133,11 @@ extension LocationProfilePropertyTests {
   /// Runs the seed's scenario with and without the fast path, checks they
   /// agree, and returns how many segments the fast path took.
   func compareWithAndWithoutFastPath(seed: UInt64) throws -> Int {
-    var (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
-    var random = SplitMix64(seed: seed &+ 17)
-    var rules = Self.randomRules(&random)
-    rules.minimumRadius = Double.random(in: 0...60, using: &random)
-    rules.latency = .init(milliseconds: Int64.random(in: 0...60_000, using: &random))
-    rules.backgroundInterval = .seconds(Int64.random(in: 0...30, using: &random))
-    scenario.platform.location = .ios(rules)
-    let span = scenario.clock.start.duration(to: scenario.clock.end).milliseconds
-    func instant() -> SimulationInstant { scenario.clock.start.advanced(byMilliseconds: Int64.random(in: 0...span, using: &random)) }
-    scenario.medicineApp.appChanges = [
-      AppChange(instant: scenario.clock.start, state: .foreground), AppChange(instant: instant(), state: .background),
-      AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), location: .denied),
-      AppChange(instant: instant(), location: .whenInUse),
-    ].sorted { $0.instant < $1.instant }
+    let (scenario, rules) = Self.randomIOSScenario(seed: seed, salt: 17, minimumRadius: 60) { instant in
+      [AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), state: .background),
+       AppChange(instant: instant(), state: .foreground), AppChange(instant: instant(), location: .denied),
+       AppChange(instant: instant(), location: .whenInUse)]
+    }
     let variation = TrialRunner.variation(trial: Int(seed), seed: 99, profile: scenario.platform.location)
     var outcomes: [(reports: [DeviceRegionReport], entries: [TimelineEntry])] = []
     for fastPath in [true, false] {
