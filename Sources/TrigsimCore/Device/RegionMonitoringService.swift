@@ -241,8 +241,6 @@ struct RegionMonitoringService: LocationService {
     quiet = !dwelling && !holdsAnyDetection
   }
 
-
-
   /// One observed segment, shared by every region's monitor.
   private struct Segment {
     var previous: TrackSample
@@ -729,11 +727,11 @@ struct RegionMonitor {
       : "the boundary (GPS error)"
   }
 
-  /// Reports the held detection, with no visit: the true path did not cross
-  /// to its side by its instant (or another report about the region comes first).
   /// Whether a detection waits for its report instant (see `HeldDetection`).
   var holdsDetection: Bool { heldDetection != nil }
 
+  /// Reports the held detection, with no visit: the true path did not cross
+  /// to its side by its instant (or another report about the region comes first).
   private mutating func releaseHeldDetection(into reports: inout [DeviceRegionReport]) {
     guard var held = heldDetection else { return }
     heldDetection = nil
@@ -801,7 +799,6 @@ struct RegionMonitor {
       // With coarse updates the device learns its position at its next update: evaluate it exactly then.
       signalInside = false
       signalOutside = false
-      confirmingSince = nil
       budget = 0
     }
   }
