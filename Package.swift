@@ -26,12 +26,15 @@ let package = Package(
     .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
     .target(name: "TrigsimGEOS", dependencies: ["TrigsimCore", "CGEOS"]),
 
+    // MARK: - Removes the temporary files being written when a signal ends the process (async-signal-safe C).
+    .target(name: "CTrigsimCleanup"),
+
     // MARK: - Input: every diagnostic carries file:line:column.
     .target(name: "TrigsimTracks", dependencies: ["TrigsimCore"]),
     .target(
       name: "TrigsimScenario",
       dependencies: [
-        "TrigsimCore", "TrigsimTracks", "TrigsimGEOS",
+        "TrigsimCore", "TrigsimTracks", "TrigsimGEOS", "CTrigsimCleanup",
         .product(name: "Yams", package: "Yams"),
       ]),
 
