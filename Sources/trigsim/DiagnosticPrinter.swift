@@ -24,7 +24,7 @@ struct DiagnosticPrinter {
     }
     let errors = diagnostics.filter { $0.severity == .error }.count
     text += "\(errors) error\(errors == 1 ? "" : "s") found; nothing was written.\n"
-    FileHandle.standardError.write(Data(text.utf8))
+    writeToStandardError(text)
   }
 
   func snippet(for location: InputLocation, cache: inout [String: [Substring]]) -> String? {

@@ -67,7 +67,7 @@ struct TestCommand: ParsableCommand {
     if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
     output += " in \(String(format: "%.2f", totalSeconds))s"
     output += " (\(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
-    FileHandle.standardOutput.write(Data(output.utf8))
+    writeToStandardOutput(output)
 
     var code = batchExitCode(results.map(\.verification))
     if let junit {

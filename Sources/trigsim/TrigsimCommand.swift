@@ -64,7 +64,7 @@ struct RunCommand: ParsableCommand {
   @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or csv.")
   var format: TimelineFormat = .text
 
-  @Option(name: .shortAndLong, help: "Write the timeline to this file (atomically) instead of standard output.")
+  @Option(name: .shortAndLong, help: "Write the timeline to this file (atomically) instead of standard output ('-' is standard output).")
   var output: String?
 
   @Flag(help: "After a text timeline, print the summary: pending-slot accounting and every dose's outcome. JSON always includes it.")
@@ -154,8 +154,7 @@ func reportFailure(of verification: ScenarioVerification) -> Int32 {
   if !verification.diagnostics.isEmpty {
     DiagnosticPrinter.standardError.print(verification.diagnostics)
   } else {
-    let details = verification.details
-    FileHandle.standardError.write(Data(details.utf8))
+    writeToStandardError(verification.details)
     if case .failed = verification.outcome { printError("\(verification.scenarioPath): FAILED: \(verification.headline)") }
   }
   return verification.exitCode
@@ -194,22 +193,22 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   }
 }
 
-/// Writes `text` to `path` atomically (a temporary file in the same folder,
-/// then a rename), or to standard output when `path` is nil. A failed write
-/// leaves no partial file.
+/// Writes `text` through an `OutputFile`: to `path` atomically (a temporary
+/// file in the same folder, then a rename), or to standard output when
+/// `path` is nil or `-`. A failed write leaves no partial file and exits 73.
 func emit(_ text: String, to path: String?) throws {
-  guard let path else {
-    FileHandle.standardOutput.write(Data(text.utf8))
-    return
-  }
   do {
-    try AtomicFile.write(Data(text.utf8), to: path)
-  } catch {
-    printError("error: cannot write '\(path)': \(error.localizedDescription)")
+    let file = try OutputFile.open(path)
+    try file.write(text)
+    try file.commit()
+  } catch let error as OutputFile.WriteError {
+    // A standard-output failure is reported once, at exit (see `exitStatus(deciding:)`).
+    if error.stream == nil { printError("error: \(error.message)") }
     throw ExitCode(TrigsimExitCode.cannotWriteOutput)
   }
 }
 
+/// Writes `line` and a line end to standard error (see `writeToStandardError`).
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  writeToStandardError(line + "\n")
 }

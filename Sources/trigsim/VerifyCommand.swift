@@ -25,12 +25,12 @@ struct VerifyCommand: ParsableCommand {
     let verification = verifier.verify(path: scenario)
     switch verification.outcome {
     case .passed:
-      print("\(scenario): \(verification.headline)")
+      writeToStandardOutput("\(scenario): \(verification.headline)\n")
     case .skipped:
-      print("\(scenario): \(verification.headline)")
+      writeToStandardOutput("\(scenario): \(verification.headline)\n")
     case .failed:
-      FileHandle.standardOutput.write(Data(verification.details.utf8))
-      print("\(scenario): FAILED: \(verification.headline)")
+      writeToStandardOutput(verification.details)
+      writeToStandardOutput("\(scenario): FAILED: \(verification.headline)\n")
       throw ExitCode(verification.exitCode)
     case .error:
       throw ExitCode(reportFailure(of: verification))
@@ -78,24 +78,24 @@ struct RecordCommand: ParsableCommand {
       let target = result.expectedPath ?? "(no expected timeline: expect: none)"
       if let trials = result.expectedTrialsPath {
         switch result.trialsRecorded {
-        case .created?: print("recorded  \(trials)")
-        case .rewritten?: print("rewrote   \(trials)")
-        case .unchanged?, nil: if result.trialsMatch { print("unchanged \(trials)") }
+        case .created?: writeToStandardOutput("recorded  \(trials)\n")
+        case .rewritten?: writeToStandardOutput("rewrote   \(trials)\n")
+        case .unchanged?, nil: if result.trialsMatch { writeToStandardOutput("unchanged \(trials)\n") }
         }
       }
       switch result.outcome {
       case .passed:
         switch result.recorded {
-        case .created?: print("recorded  \(target)")
-        case .rewritten?: print("rewrote   \(target)")
-        case .unchanged?: print("unchanged \(target)")
-        case nil: print("kept      \(target)")
+        case .created?: writeToStandardOutput("recorded  \(target)\n")
+        case .rewritten?: writeToStandardOutput("rewrote   \(target)\n")
+        case .unchanged?: writeToStandardOutput("unchanged \(target)\n")
+        case nil: writeToStandardOutput("kept      \(target)\n")
         }
       case .skipped:
-        print("skipped   \(result.scenarioPath): \(result.headline)")
+        writeToStandardOutput("skipped   \(result.scenarioPath): \(result.headline)\n")
       case .failed:
-        FileHandle.standardOutput.write(Data(result.details.utf8))
-        print("FAILED    \(result.scenarioPath): \(result.headline)")
+        writeToStandardOutput(result.details)
+        writeToStandardOutput("FAILED    \(result.scenarioPath): \(result.headline)\n")
       case .error:
         _ = reportFailure(of: result)
       }
