@@ -14,8 +14,31 @@ public struct TrackWriteError: Error, Sendable, CustomStringConvertible {
   public var description: String { "cannot write track file '\(path)': \(reason)" }
 }
 
+/// Where a track writer's bytes go, a buffer at a time (for example an
+/// output file that replaces its destination atomically).
+public typealias TrackByteSink = (UnsafeRawBufferPointer) throws -> Void
+
 /// Writes samples to a file as they come, in either format.
 public enum TrackWriter {
+  /// Writes every sample of `samples` to `sink`, a buffer at a time, and
+  /// returns how many were written; the sink's errors are rethrown.
+  @discardableResult
+  public static func write<Samples: Sequence>(_ samples: Samples, format: TrackFormat, to sink: @escaping TrackByteSink) throws -> Int
+  where Samples.Element == TrackSample {
+    switch format {
+    case .csv:
+      var writer = CSVTrackWriter(sink: sink)
+      for sample in samples { try writer.append(sample) }
+      try writer.close()
+      return writer.count
+    case .gpx:
+      var writer = GPXTrackWriter(sink: sink)
+      for sample in samples { try writer.append(sample) }
+      try writer.close()
+      return writer.count
+    }
+  }
+
   /// Writes every sample of `samples` to `path`, replacing the file, and
   /// returns how many were written. Output depends only on the samples.
   @discardableResult
@@ -50,6 +73,12 @@ public struct CSVTrackWriter {
     output.append("time,latitude,longitude,accuracy\n")
   }
 
+  /// A writer whose bytes go to `sink`.
+  public init(sink: @escaping TrackByteSink) {
+    output = BufferedOutput(sink: sink)
+    output.append("time,latitude,longitude,accuracy\n")
+  }
+
   public mutating func append(_ sample: TrackSample) throws {
     output.appendInteger(sample.instant.millisecondsSinceEpoch)
     output.append(UInt8(ascii: ","))
@@ -74,7 +103,16 @@ public struct GPXTrackWriter {
   public private(set) var count = 0
 
   public init(path: String, trackName: String = "trigsim synthetic track") throws {
-    output = try BufferedOutput(path: path)
+    self.init(output: try BufferedOutput(path: path), trackName: trackName)
+  }
+
+  /// A writer whose bytes go to `sink`.
+  public init(sink: @escaping TrackByteSink, trackName: String = "trigsim synthetic track") {
+    self.init(output: BufferedOutput(sink: sink), trackName: trackName)
+  }
+
+  private init(output buffered: BufferedOutput, trackName: String) {
+    output = buffered
     output.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
     output.append("<gpx version=\"1.1\" creator=\"trigsim\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
     output.append("  <trk>\n    <name>")
@@ -107,10 +145,10 @@ public struct GPXTrackWriter {
   }
 }
 
-/// A file written through a 256 KiB buffer.
+/// Bytes written through a 256 KiB buffer, to a file or a sink.
 private struct BufferedOutput {
-  let path: String
-  private let file: UnsafeMutablePointer<FILE>
+  private let sink: TrackByteSink
+  private let finish: () throws -> Void
   private var bytes: [UInt8] = []
   private static let flushSize = 1 << 18
 
@@ -118,8 +156,20 @@ private struct BufferedOutput {
     guard let file = fopen(path, "wb") else {
       throw TrackWriteError(path: path, reason: String(cString: strerror(errno)))
     }
-    self.path = path
-    self.file = file
+    self.init(
+      sink: { buffer in
+        if fwrite(buffer.baseAddress, 1, buffer.count, file) != buffer.count {
+          throw TrackWriteError(path: path, reason: String(cString: strerror(errno)))
+        }
+      },
+      finish: {
+        if fclose(file) != 0 { throw TrackWriteError(path: path, reason: String(cString: strerror(errno))) }
+      })
+  }
+
+  init(sink: @escaping TrackByteSink, finish: @escaping () throws -> Void = {}) {
+    self.sink = sink
+    self.finish = finish
     bytes.reserveCapacity(Self.flushSize + 256)
   }
 
@@ -180,13 +230,12 @@ private struct BufferedOutput {
 
   mutating func flush() throws {
     guard !bytes.isEmpty else { return }
-    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-    if written != bytes.count { throw TrackWriteError(path: path, reason: String(cString: strerror(errno))) }
+    try bytes.withUnsafeBytes { try sink($0) }
     bytes.removeAll(keepingCapacity: true)
   }
 
   mutating func close() throws {
     try flush()
-    if fclose(file) != 0 { throw TrackWriteError(path: path, reason: String(cString: strerror(errno))) }
+    try finish()
   }
 }

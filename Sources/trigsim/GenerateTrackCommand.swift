@@ -23,10 +23,10 @@ struct GenerateTrackCommand: ParsableCommand {
   @Option(help: "First instant (ISO 8601 with offset).")
   var start = "2026-03-01T00:00:00Z"
 
-  @Option(help: "Number of days.")
+  @Option(help: "Number of days, 1 to \(Self.longestRun).")
   var days = 1
 
-  @Option(help: "Fixes per second (1 = every second, 0.1 = every 10 s).")
+  @Option(help: "Fixes per second, more than 0 and at most 100 (1 = every second, 0.1 = every 10 s).")
   var rate = 1.0
 
   @Option(help: "Seed for the GPS error.")
@@ -38,8 +38,14 @@ struct GenerateTrackCommand: ParsableCommand {
   @Option(name: .shortAndLong, help: "Output file; .csv or .gpx decides the format. Written atomically.")
   var output: String
 
+  /// The most days `--days` takes (about 100 years): the track's instants,
+  /// sample count and phase ends then stay far inside 64-bit milliseconds.
+  static let longestRun = 36_500
+
   func validate() throws {
-    guard days >= 1 else { throw ValidationError("--days must be at least 1") }
+    guard (1...Self.longestRun).contains(days) else {
+      throw ValidationError("--days takes 1 to \(Self.longestRun) days (about 100 years), not \(days)")
+    }
     guard rate > 0, rate <= 100 else { throw ValidationError("--rate must be in (0, 100] fixes per second") }
     guard TrackFormat(pathExtensionOf: output) != nil else { throw ValidationError("--output must end in .csv or .gpx") }
     guard parseInstant(start) != nil else { throw ValidationError("--start '\(start)' is not an ISO 8601 date-time") }
@@ -67,23 +73,19 @@ struct GenerateTrackCommand: ParsableCommand {
     return SyntheticTrack.Stop(name: String(parts[0]), coordinate: coordinate, dwell: dwell)
   }
 
+  /// Streams the track through an `OutputFile`: a temporary file beside
+  /// `--output`, renamed over it once complete (see `OutputFile` for the
+  /// rules); a failure or a signal leaves the destination as it was.
   func run() throws {
     let track = SyntheticTrack(
       start: parseInstant(start)!, days: days, sampleRate: rate, seed: seed,
       stops: stops.isEmpty ? Self.defaultStops : stops.compactMap(Self.parseStop))
-    let url = URL(fileURLWithPath: output)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).trigsim-\(getpid()).tmp")
     do {
-      try TrackWriter.write(track, to: temporary.path, format: TrackFormat(pathExtensionOf: output)!)
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      printError("error: \(error)")
-      throw ExitCode(TrigsimExitCode.cannotWriteOutput)
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      printError("error: cannot write '\(output)': \(reason)")
+      let file = try OutputFile.open(output)
+      try TrackWriter.write(track, format: TrackFormat(pathExtensionOf: output)!) { try file.write($0) }
+      try file.commit()
+    } catch let error as OutputFile.WriteError {
+      if error.stream == nil { printError("error: \(error.message)") }
       throw ExitCode(TrigsimExitCode.cannotWriteOutput)
     }
   }
