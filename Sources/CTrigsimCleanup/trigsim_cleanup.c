@@ -112,11 +112,18 @@ int trigsim_remove_temporaries_on_signals(void) {
   action.sa_flags = SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   for (int index = 0; index < count; index++) sigaddset(&action.sa_mask, signals[index]);
+  sigset_t installed;
+  sigemptyset(&installed);
   for (int index = 0; index < count; index++) {
     struct sigaction current;
     if (sigaction(signals[index], NULL, &current) != 0) return -1;
     if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;
     if (sigaction(signals[index], &action, NULL) != 0) return -1;
+    sigaddset(&installed, signals[index]);
   }
-  return 0;
+  // A launcher may start the process with these signals blocked (a child
+  // inherits its parent thread's mask); they would then wait forever instead
+  // of ending the run. Threads started later inherit this thread's mask.
+  errno = pthread_sigmask(SIG_UNBLOCK, &installed, NULL);
+  return errno == 0 ? 0 : -1;
 }

@@ -28,8 +28,9 @@ void trigsim_temporary_release(char *registered);
 /// For each of SIGHUP, SIGINT and SIGTERM whose action is still the default,
 /// installs a handler that removes every registered file and then ends the
 /// process by the same signal (so a shell sees 129, 130 or 143). A signal the
-/// process ignores (nohup, a background job) stays ignored. Returns 0, or -1
-/// with errno set when sigaction fails.
+/// process ignores (nohup, a background job) stays ignored; a handled signal
+/// the calling thread blocks is unblocked (call it before starting threads).
+/// Returns 0, or -1 with errno set when sigaction fails.
 int trigsim_remove_temporaries_on_signals(void);
 
 #endif
