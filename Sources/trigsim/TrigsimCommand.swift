@@ -18,7 +18,7 @@ struct TrigsimCommand: ParsableCommand {
             (scenario, track, expected timeline or assertion)
         66  the scenario file cannot be read (missing, unreadable, not UTF-8)
         70  internal error in trigsim (please report it)
-        73  an output file cannot be written
+        73  an output cannot be written (a file, or standard output)
       With several scenarios ('test', 'record'), the most serious outcome
       decides: 70, then 65, 66, 73, 1, 0.
       """,
