@@ -10,7 +10,7 @@
 ///
 /// Every run is bounded: single runs, `verify`, `test`, `record`, each trial.
 public struct RunLimits: Sendable, Equatable {
-  /// Over three thousand times the longest bundled timeline (272 entries),
+  /// Over three thousand times the longest bundled timeline (267 entries),
   /// a thousand times a 30-day 1 Hz daily-routine run (about 960 entries).
   public static let defaultTimelineEntries = 1_000_000
   /// Ten years (a year counts 365 days): four times the longest bundled
