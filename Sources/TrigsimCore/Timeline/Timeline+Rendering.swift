@@ -167,7 +167,12 @@ extension TimelineEntry {
 }
 
 enum JSONText {
+  /// The value as a JSON string: `"`, `\` and control characters escaped.
   static func string(_ value: String) -> String {
+    // Every character that is escaped is ASCII: a value without one is copied whole.
+    if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      return "\"" + value + "\""
+    }
     var text = "\""
     for scalar in value.unicodeScalars {
       switch scalar {
@@ -197,7 +202,11 @@ extension Timeline {
   /// holding the entry's `key=value` pairs as in the canonical text.
   public var csv: String { TimelineEncoding.csv.document(self) }
 
+  /// The value as an RFC 4180 field: double-quoted, with `""` for a quote,
+  /// when it holds a comma, a quote or a line break.
   static func csvField(_ value: String) -> String {
+    // Printable ASCII without a comma or quote is bare, decided on bytes; anything else by `Character`.
+    if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\"") }) { return value }
     guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
     return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }

@@ -46,4 +46,22 @@ import TrigsimTestSupport
   func valuesAreQuotedByTheRule(value: String, written: String) {
     #expect(TimelineEntry.quoteIfNeeded(value) == written)
   }
+
+  /// JSON strings escape `"`, `\` and control characters, and copy everything else.
+  @Test(arguments: [
+    ("plain", "\"plain\""), ("", "\"\""), ("a\"b", "\"a\\\"b\""), ("a\\b", "\"a\\\\b\""), ("a\nb\r\t", "\"a\\nb\\r\\t\""),
+    ("a\u{1}b", "\"a\\u0001b\""), ("a\u{1F}", "\"a\\u001f\""), ("Åbenrå ✓", "\"Åbenrå ✓\""), ("Å\"", "\"Å\\\"\""),
+  ])
+  func jsonStringsEscapeByTheRule(value: String, written: String) {
+    #expect(JSONText.string(value) == written)
+  }
+
+  /// CSV fields are quoted for a comma, a quote or any line break, and only then.
+  @Test(arguments: [
+    ("plain text", "plain text"), ("a,b", "\"a,b\""), ("a\"b", "\"a\"\"b\""), ("a\nb", "\"a\nb\""), ("a\r\nb", "\"a\r\nb\""),
+    ("a\u{2028}b", "\"a\u{2028}b\""), ("a\u{85}b", "\"a\u{85}b\""), ("a\tb", "a\tb"), ("Åbenrå", "Åbenrå"),
+  ])
+  func csvFieldsAreQuotedByTheRule(value: String, written: String) {
+    #expect(Timeline.csvField(value) == written)
+  }
 }
