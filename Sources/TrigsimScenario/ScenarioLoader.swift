@@ -86,7 +86,7 @@ public struct ScenarioLoader {
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
   "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "actions", "respond",
-  "expect", "assert", "trials",
+  "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -96,6 +96,8 @@ final class ScenarioReader {
   var deviceZone = TimeZone(identifier: "UTC")!
   var clockStart: SimulationInstant?
   var clockEnd: SimulationInstant?
+  /// Where the clock's end is written: where a run that is too long is reported.
+  var clockEndLocation: InputLocation?
   var deviceZoneAtStart = TimeZone(identifier: "UTC")!
   /// The device zone from each instant on: the clock zone, then each change.
   var zoneChanges: [TimeZoneChange] = []
@@ -145,11 +147,12 @@ final class ScenarioReader {
     let track = top["track"].flatMap(readTrack)
     let actions = top["notifications"].map(readNotifications) ?? []
     guard let clock else { return nil }
+    let limits = readLimits(top["limits"], clock: clock)
     let medicineApp = readMedicineApp(top)
     checks = readChecks(top, defaultName: defaultName)
     return Scenario(
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
-      trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app)
+      trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits)
   }
 
   // MARK: - Values
@@ -262,6 +265,7 @@ final class ScenarioReader {
       document.error(node, "missing 'end' in 'clock'")
       return nil
     }
+    clockEndLocation = document.location(endNode)
     guard let start = instant(startNode, what: "clock start"), let end = instant(endNode, what: "clock end") else { return nil }
     clockStart = start
     deviceZoneAtStart = deviceZone

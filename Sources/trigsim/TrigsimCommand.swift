@@ -42,15 +42,16 @@ enum TrigsimExitCode {
 enum TimelineFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json, jsonl, csv
 
+  /// The encoding both the in-memory and the streamed output use.
+  var encoding: TimelineEncoding { TimelineEncoding(rawValue: rawValue)! }
+
+  /// Whether the output carries the summary: JSON always, text with `--summary`.
+  func includesSummary(_ requested: Bool) -> Bool { self == .json || self == .text && requested }
+
   /// The report in this format; `summary` adds the dose table after a text
   /// timeline (JSON always carries the summary).
   func render(_ report: SimulationReport, summary: Bool) -> String {
-    switch self {
-    case .text: report.timeline.canonicalText + (summary ? report.summary.text : "")
-    case .json: report.json
-    case .jsonl: report.timeline.jsonLines
-    case .csv: report.timeline.csv
-    }
+    encoding.document(report.timeline, summary: includesSummary(summary) ? report.summary : nil)
   }
 }
 
@@ -127,13 +128,11 @@ struct RunCommand: ParsableCommand {
     if let trial {
       let file = try loadScenario(at: scenario)
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
-      let report = try reportingErrors { try Simulation(file.scenario).report(trial: trial, seed: seed) }
-      try emit(format.render(report, summary: summary), to: output)
+      try streamTimeline(of: file.scenario, trial: (trial, seed), format: format, summary: summary, to: output)
       return
     }
     guard let expect else {
-      let report = try runScenario(at: scenario)
-      try emit(format.render(report, summary: summary), to: output)
+      try streamTimeline(of: loadScenario(at: scenario).scenario, format: format, summary: summary, to: output)
       return
     }
     let verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect)
@@ -158,13 +157,6 @@ func reportFailure(of verification: ScenarioVerification) -> Int32 {
     if case .failed = verification.outcome { printError("\(verification.scenarioPath): FAILED: \(verification.headline)") }
   }
   return verification.exitCode
-}
-
-/// Loads and runs a scenario, printing any problem to standard error and
-/// exiting with the documented code.
-func runScenario(at path: String) throws -> SimulationReport {
-  let file = try loadScenario(at: path)
-  return try reportingErrors { try Simulation(file.scenario).report() }
 }
 
 /// Loads a scenario file, printing any problem to standard error and exiting with the documented code.

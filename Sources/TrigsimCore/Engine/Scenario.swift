@@ -22,13 +22,16 @@ public struct Scenario {
   /// The medicine-reminder app: medicines, app state, the user's actions.
   /// Instants belong in the clock window, as for `actions`.
   public var medicineApp: MedicineApp
+  /// The bounds on the run: its clock span and the timeline's length.
+  public var limits: RunLimits
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],
     track: (any TrackSource)? = nil, trackLabel: String? = nil, platform: PlatformSettings = PlatformSettings(),
-    medicineApp: MedicineApp = MedicineApp()
+    medicineApp: MedicineApp = MedicineApp(), limits: RunLimits = RunLimits()
   ) {
     self.medicineApp = medicineApp
+    self.limits = limits
     self.name = name
     self.clock = clock
     self.regions = regions

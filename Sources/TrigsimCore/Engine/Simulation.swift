@@ -15,6 +15,11 @@ import Foundation
 /// `(instant, phase, rank, sequence)` order (see `EventPhase`). Nothing reads
 /// the wall clock or a random source, so identical input gives an identical
 /// timeline.
+///
+/// Entries go to a `TimelineEntrySink` as they are made: `run()` and
+/// `report()` collect them in a `Timeline`; `run(into:)` hands them to any
+/// sink, so a caller that writes them out holds none. Every run is bounded
+/// by the scenario's `limits` (`RunLimits`).
 public struct Simulation {
   public let scenario: Scenario
 
@@ -30,9 +35,10 @@ public struct Simulation {
   /// Runs the scenario and returns the timeline with its summary: every
   /// dose's outcome and the pending-slot accounting.
   ///
-  /// - Throws: `InputError` when the track file has bad input, or when a
+  /// - Throws: `InputError` when the track file has bad input, when a
   ///   scripted user action names a notification that is not in Notification
-  ///   Center at its instant (every such action is reported at once).
+  ///   Center at its instant (every such action is reported at once), or
+  ///   when the run exceeds one of the scenario's `limits`.
   public func report() throws -> SimulationReport {
     try report(variation: nil)
   }
@@ -44,24 +50,70 @@ public struct Simulation {
     try report(variation: TrialRunner.variation(trial: index, seed: seed, profile: scenario.platform.location))
   }
 
+  /// Runs the scenario, handing each entry to `sink` as it is made, and
+  /// returns what is known only at the end: the header (it counts the fixes
+  /// read) and the summary. The entries `sink` received, with this header,
+  /// are the timeline `report()` returns.
+  ///
+  /// - Throws: as `report()`, and any error `sink` throws (the run stops at
+  ///   once). Entries already appended stay in `sink`.
+  public func run<Sink: TimelineEntrySink>(into sink: inout Sink) throws -> StreamedReport {
+    try run(variation: nil, into: &sink)
+  }
+
+  /// Runs trial `index` of a trial run seeded with `seed`, handing each
+  /// entry to `sink` as it is made (see `run(into:)` and `report(trial:seed:)`).
+  public func run<Sink: TimelineEntrySink>(trial index: Int, seed: UInt64, into sink: inout Sink) throws -> StreamedReport {
+    try run(variation: TrialRunner.variation(trial: index, seed: seed, profile: scenario.platform.location), into: &sink)
+  }
+
   private func report(variation: DeviceVariation?) throws -> SimulationReport {
-    var run = SimulationRun(scenario, variation: variation)
+    var timeline = Timeline()
+    let end = try run(variation: variation, into: &timeline)
+    timeline.header = end.header
+    return SimulationReport(timeline: timeline, summary: end.summary)
+  }
+
+  private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
+    var run = SimulationRun(scenario, variation: variation, sink: sink)
+    // The run holds the sink it was given: always a `Sink`.
+    defer { sink = run.sink as! Sink }
     try run.execute()
     var summary = run.summary()
     summary.firstFixAt = run.firstFixInstant
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
-    return SimulationReport(timeline: run.timeline(), summary: summary)
+    return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
 }
 
-/// The mutable state of one run.
+/// The end of a run whose entries went to a sink: the timeline's header and
+/// the run's summary, both known only once the run is over.
+public struct StreamedReport: Sendable {
+  /// The timeline header (scenario, zone, clock, platform, regions, track).
+  public var header: [TimelineField]
+  public var summary: RunSummary
+  /// How many entries the sink received.
+  public var entryCount: Int
+}
+
+/// The mutable state of one run; entries go to `sink`.
+///
+/// Not generic over the sink: the engine would then run as unspecialized
+/// generic code when the sink's type is another module's (the command
+/// line's writer), about a third slower on every fix. One dynamic call per
+/// entry costs nothing beside making the entry.
 struct SimulationRun {
   let scenario: Scenario
   let calendarEvaluator: CalendarTriggerEvaluator
   var queue = EventQueue()
   var center: NotificationCenterModel
   var deviceTimeZone: TimeZone
-  var entries: [TimelineEntry] = []
+  var sink: any TimelineEntrySink
+  /// Entries handed to `sink` so far (bounded by `scenario.limits.timelineEntries`).
+  var entryCount = 0
+  /// Why the run stopped before the clock's end (a limit, or the sink
+  /// failed): no event is handled and no entry made after it; `execute()` throws it.
+  var stopReason: (any Error)?
 
   // Track replay.
   var previousFix: TrackSample?
@@ -105,8 +157,9 @@ struct SimulationRun {
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
 
-  init(_ scenario: Scenario, variation: DeviceVariation? = nil) {
+  init(_ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline()) {
     self.scenario = scenario
+    self.sink = sink
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
     self.calendarEvaluator = CalendarTriggerEvaluator(
@@ -123,6 +176,7 @@ struct SimulationRun {
   var end: SimulationInstant { scenario.clock.end }
 
   mutating func execute() throws {
+    if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
       queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
     }
@@ -137,15 +191,17 @@ struct SimulationRun {
       try track.readSamples { sample in
         replay(sample)
         handleEvents(notAfter: min(sample.instant, end))
-        return sample.instant < end
+        return sample.instant < end && stopReason == nil
       }
     }
+    if let stopReason { throw stopReason }
     if let lastFix = previousFix {
       while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
       locationService.finish(last: lastFix, until: end, into: &reportBuffer)
       queueDeviceReports()
     }
     handleEvents(notAfter: end)
+    if let stopReason { throw stopReason }
     if !app.actionProblems.isEmpty { throw InputError(app.actionProblems) }
   }
 
@@ -258,7 +314,7 @@ struct SimulationRun {
   // MARK: - Events
 
   mutating func handleEvents(notAfter horizon: SimulationInstant) {
-    while let event = queue.popNext(notAfter: horizon) {
+    while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       handle(event)
     }
   }
@@ -545,21 +601,34 @@ struct SimulationRun {
 
   // MARK: - Recording
 
-  /// Appends an entry, unless it is before the clock's start (fixes before
-  /// the start only establish which side of each region the device is on).
+  /// Hands an entry to the sink, unless it is before the clock's start
+  /// (fixes before the start only establish which side of each region the
+  /// device is on) or the run has stopped. The entry past
+  /// `limits.timelineEntries` is not made: the run stops with that error.
   mutating func record(_ kind: TimelineEntry.Kind, _ subject: String, at instant: SimulationInstant, _ fields: [TimelineField]) {
-    guard instant >= scenario.clock.start else { return }
-    entries.append(
-      TimelineEntry(
-        instant: instant, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date), kind: kind,
-        subject: subject, fields: fields))
+    guard instant >= scenario.clock.start, stopReason == nil else { return }
+    guard entryCount < scenario.limits.timelineEntries else {
+      stopReason = InputError(scenario.limits.timelineEntriesProblem(nextEntryAt: format(instant)))
+      return
+    }
+    entryCount += 1
+    do {
+      try sink.append(
+        TimelineEntry(
+          instant: instant, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date), kind: kind,
+          subject: subject, fields: fields))
+    } catch {
+      stopReason = error
+    }
   }
 
   func format(_ instant: SimulationInstant) -> String {
     InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
   }
 
-  func timeline() -> Timeline {
+  /// The timeline header: the scenario, zone, clock, platform rules,
+  /// regions, and the track with the fixes read (known once the run is over).
+  func header() -> [TimelineField] {
     var header = [
       TimelineField("scenario", scenario.name),
       TimelineField("time zone", scenario.clock.timeZone.identifier),
@@ -576,6 +645,15 @@ struct SimulationRun {
       }
       header.append(TimelineField("track", track))
     }
-    return Timeline(header: header, entries: entries)
+    return header
+  }
+}
+
+extension SimulationRun {
+  /// The header and every entry made, for a run that collects its entries
+  /// in a `Timeline` (the default sink).
+  func timeline() -> Timeline {
+    guard let collected = sink as? Timeline else { preconditionFailure("timeline() needs a run whose sink is a Timeline") }
+    return Timeline(header: header(), entries: collected.entries)
   }
 }

@@ -76,5 +76,5 @@ extension RunSummary {
 
 extension SimulationReport {
   /// The timeline's JSON document with the summary as its `summary` member.
-  public var json: String { timeline.json(summary: summary.json) }
+  public var json: String { TimelineEncoding.json.document(timeline, summary: summary) }
 }

@@ -1,5 +1,82 @@
 import Foundation
 
+// MARK: - Encodings
+
+/// A timeline output format, as the pieces every rendering of it is made
+/// of, in order: `opening(header:)`, `entry(_:at:)` for each entry, then
+/// `closing(entryCount:summary:)`.
+///
+/// The in-memory renderings (`Timeline.canonicalText`, `json`, `jsonLines`,
+/// `csv`, `SimulationReport.json`) and the output `trigsim run` streams as
+/// the run goes are both these pieces concatenated, so they are
+/// byte-identical by construction: no format is written by two pieces of code.
+public enum TimelineEncoding: String, Sendable, CaseIterable {
+  /// The canonical text: `# ` header lines, one line per entry; a summary
+  /// follows the entries as `# summary` lines and the dose table.
+  case text
+  /// One JSON document; a summary is its `summary` member after `entries`.
+  case json
+  /// JSON Lines: one entry object per line; no header, no summary.
+  case jsonl
+  /// RFC 4180 CSV: a column-name row, one row per entry; no header, no summary.
+  case csv
+
+  /// What comes before the first entry: the format line and the header
+  /// (text, json), or the column names (csv).
+  public func opening(header: [TimelineField]) -> String {
+    switch self {
+    case .text:
+      var text = Timeline.formatLine + "\n"
+      for field in header {
+        // A header value never ends its line early: newlines are escaped.
+        let value = field.value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+          .replacingOccurrences(of: "\r", with: "\\r")
+        text += "# \(field.key): \(value)\n"
+      }
+      return text
+    case .json:
+      return "{\n  \"format\": \"trigsim-timeline-1\",\n  \"header\": " + JSONText.object(header) + ",\n  \"entries\": ["
+    case .jsonl:
+      return ""
+    case .csv:
+      return "instant,utc,kind,subject,fields\r\n"
+    }
+  }
+
+  /// The entry numbered `index` (from 0) in this format, with its line end
+  /// (json: the separator before it).
+  public func entry(_ entry: TimelineEntry, at index: Int) -> String {
+    switch self {
+    case .text: entry.canonicalLine + "\n"
+    case .json: (index == 0 ? "\n    " : ",\n    ") + entry.json
+    case .jsonl: entry.json + "\n"
+    case .csv: entry.csvRow + "\r\n"
+    }
+  }
+
+  /// What comes after the last of `entryCount` entries: the summary, when
+  /// given and the format carries one (text, json), and the document's end.
+  public func closing(entryCount: Int, summary: RunSummary? = nil) -> String {
+    switch self {
+    case .text:
+      return summary?.text ?? ""
+    case .json:
+      var text = entryCount == 0 ? "]" : "\n  ]"
+      if let summary { text += ",\n  \"summary\": " + summary.json }
+      return text + "\n}\n"
+    case .jsonl, .csv:
+      return ""
+    }
+  }
+
+  /// The whole document: the opening, every entry, the closing.
+  public func document(_ timeline: Timeline, summary: RunSummary? = nil) -> String {
+    var text = opening(header: timeline.header)
+    for (index, entry) in timeline.entries.enumerated() { text += self.entry(entry, at: index) }
+    return text + closing(entryCount: timeline.entries.count, summary: summary)
+  }
+}
+
 // MARK: - Canonical text
 
 extension Timeline {
@@ -13,17 +90,7 @@ extension Timeline {
   /// Fields are `key=value`; a value is double-quoted when it is empty or holds
   /// a space, a quote, `=` or a backslash, with `\"` and `\\` escapes. The kind
   /// is padded to 11 characters (the longest kind) so columns line up. Lines end with `\n`.
-  public var canonicalText: String {
-    var text = Self.formatLine + "\n"
-    for field in header {
-      // A header value never ends its line early: newlines are escaped.
-      let value = field.value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-        .replacingOccurrences(of: "\r", with: "\\r")
-      text += "# \(field.key): \(value)\n"
-    }
-    for entry in entries { text += entry.canonicalLine + "\n" }
-    return text
-  }
+  public var canonicalText: String { TimelineEncoding.text.document(self) }
 }
 
 extension TimelineEntry {
@@ -32,8 +99,11 @@ extension TimelineEntry {
 
   /// This entry as one line of canonical text (no newline).
   public var canonicalLine: String {
-    var line = localInstant + " " + kind.rawValue.padding(toLength: TimelineEntry.kindColumnWidth, withPad: " ", startingAt: 0) + " "
-      + TimelineEntry.quoteIfNeeded(subject)
+    // The kind is padded by appending spaces (every kind fits the column):
+    // the same bytes as `padding(toLength:withPad:startingAt:)`, without its NSString bridge.
+    var line = localInstant + " " + kind.rawValue
+    line += String(repeating: " ", count: TimelineEntry.kindColumnWidth - kind.rawValue.count)
+    line += " " + TimelineEntry.quoteIfNeeded(subject)
     for field in fields { line += " \(field.key)=\(TimelineEntry.quoteIfNeeded(field.value))" }
     return line
   }
@@ -42,9 +112,17 @@ extension TimelineEntry {
   /// else double-quoted with `\"`, `\\`, `\n`, `\r` and `\t` escapes, so a
   /// value never spans lines. Works on Unicode scalars, so a `\r\n` pair (one
   /// `Character`) is escaped like any other newline.
+  ///
+  /// A value needs quotes when it is empty or holds a space, `"`, `=`, `\\`,
+  /// a control character below U+0020 or any other Unicode whitespace.
   static func quoteIfNeeded(_ value: String) -> String {
-    let needsQuotes = value.isEmpty || value.unicodeScalars.contains {
-      $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0 == "\t" || $0.properties.isWhitespace && $0 != " " || $0.value < 0x20
+    let needsQuotes = value.isEmpty || value.unicodeScalars.contains { scalar in
+      // ASCII is decided without the Unicode property tables (the only
+      // ASCII whitespace is the space and control characters below U+0020).
+      if scalar.value < 0x80 {
+        return scalar.value <= 0x20 || scalar == "\"" || scalar == "=" || scalar == "\\"
+      }
+      return scalar.properties.isWhitespace
     }
     guard needsQuotes else { return value }
     var quoted = "\""
@@ -69,34 +147,32 @@ extension Timeline {
   ///
   /// Keys keep a fixed order (header and fields in their timeline order), so
   /// identical runs give byte-identical documents.
-  public var json: String { json(summary: nil) }
-
-  /// The JSON document, with a `summary` member after `entries` when given.
-  func json(summary: String?) -> String {
-    var text = "{\n  \"format\": \"trigsim-timeline-1\",\n  \"header\": " + JSONText.object(header) + ",\n  \"entries\": ["
-    for (index, entry) in entries.enumerated() {
-      text += (index == 0 ? "\n    " : ",\n    ") + entry.json
-    }
-    text += entries.isEmpty ? "]" : "\n  ]"
-    if let summary { text += ",\n  \"summary\": " + summary }
-    return text + "\n}\n"
-  }
+  public var json: String { TimelineEncoding.json.document(self) }
 
   /// JSON Lines: one entry object per line, no header.
-  public var jsonLines: String { entries.map { $0.json + "\n" }.joined() }
+  public var jsonLines: String { TimelineEncoding.jsonl.document(self) }
 }
 
 extension TimelineEntry {
   /// This entry as one JSON object on one line.
   public var json: String {
-    "{\"instant\": \(JSONText.string(localInstant)), \"utc\": \(JSONText.string(instant.description)), "
+    "{\"instant\": \(JSONText.string(localInstant)), \"utc\": \(JSONText.string(utcInstant)), "
       + "\"kind\": \(JSONText.string(kind.rawValue)), \"subject\": \(JSONText.string(subject)), "
       + "\"fields\": \(JSONText.object(fields))}"
   }
+
+  /// `2026-03-28T07:00:00.000Z`: the same text as `instant.description`,
+  /// formatted at offset zero without asking the UTC time zone for it.
+  var utcInstant: String { InstantFormatter.format(instant, offsetSeconds: 0, zulu: true) }
 }
 
 enum JSONText {
+  /// The value as a JSON string: `"`, `\` and control characters escaped.
   static func string(_ value: String) -> String {
+    // Every character that is escaped is ASCII: a value without one is copied whole.
+    if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      return "\"" + value + "\""
+    }
     var text = "\""
     for scalar in value.unicodeScalars {
       switch scalar {
@@ -124,18 +200,23 @@ enum JSONText {
 extension Timeline {
   /// RFC 4180 CSV: `instant,utc,kind,subject,fields` with the fields column
   /// holding the entry's `key=value` pairs as in the canonical text.
-  public var csv: String {
-    var text = "instant,utc,kind,subject,fields\r\n"
-    for entry in entries {
-      let fields = entry.fields.map { "\($0.key)=\(TimelineEntry.quoteIfNeeded($0.value))" }.joined(separator: " ")
-      text += [entry.localInstant, entry.instant.description, entry.kind.rawValue, entry.subject, fields]
-        .map(Self.csvField).joined(separator: ",") + "\r\n"
-    }
-    return text
-  }
+  public var csv: String { TimelineEncoding.csv.document(self) }
 
+  /// The value as an RFC 4180 field: double-quoted, with `""` for a quote,
+  /// when it holds a comma, a quote or a line break.
   static func csvField(_ value: String) -> String {
+    // Printable ASCII without a comma or quote is bare, decided on bytes; anything else by `Character`.
+    if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\"") }) { return value }
     guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
     return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+extension TimelineEntry {
+  /// This entry as one CSV row (no line end): instant, utc, kind, subject,
+  /// and its fields as `key=value` pairs as in the canonical text.
+  var csvRow: String {
+    let fields = fields.map { "\($0.key)=\(TimelineEntry.quoteIfNeeded($0.value))" }.joined(separator: " ")
+    return [localInstant, utcInstant, kind.rawValue, subject, fields].map(Timeline.csvField).joined(separator: ",")
   }
 }

@@ -22,7 +22,8 @@ import Foundation
 /// whatever the number of workers and however the scheduler interleaves them.
 ///
 /// **Memory.** The track is read and decoded once and shared by every
-/// worker; a trial's timeline is dropped as soon as its outcome is tallied.
+/// worker; a trial's timeline entries are counted, never kept (each trial is
+/// bounded by the scenario's `limits`, as a single run is).
 /// What grows with the number of trials is one latency per fired request or
 /// notified dose per trial (8 bytes each), for exact percentiles.
 public struct TrialRunner {
@@ -35,6 +36,7 @@ public struct TrialRunner {
   /// - Throws: `InputError` when the track has bad input or a scripted user
   ///   action is impossible (found by the first trial, as in a single run).
   public func run(_ plan: TrialPlan) throws -> TrialReport {
+    if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
     var shared = scenario
     var geometry: RecordedPathGeometry?
     if let track = scenario.track {
@@ -95,7 +97,9 @@ public struct TrialRunner {
   static func runTrial(
     _ index: Int, of scenario: Scenario, geometry: RecordedPathGeometry?, seed: UInt64, into tally: inout TrialTally
   ) throws {
-    var run = SimulationRun(scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location))
+    // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.
+    var run = SimulationRun(
+      scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location), sink: TimelineEntryCounter())
     run.recordedGeometry = geometry
     run.locationLog = LocationRequestLog()
     try run.execute()

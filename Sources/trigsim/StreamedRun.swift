@@ -1,0 +1,61 @@
+import ArgumentParser
+import TrigsimCore
+import TrigsimScenario
+
+/// Runs `scenario` (or one trial of it) and writes its timeline in `format`
+/// to `path`, or standard output when nil, as the run produces it: memory
+/// stays flat in the number of entries (see `StreamedTimelineWriter`).
+///
+/// Nothing reaches the destination unless the run completes: bad input, an
+/// exceeded limit or a failed write discards the output. Problems are
+/// printed to standard error and exit with the documented code (73 for a
+/// write, the temporary spill file included).
+func streamTimeline(
+  of scenario: Scenario, trial: (index: Int, seed: UInt64)? = nil, format: TimelineFormat, summary: Bool, to path: String?
+) throws {
+  let output = try writingOutput(path) { try OutputFile.open(path) }
+  var writer = try writingOutput(path) { try StreamedTimelineWriter(encoding: format.encoding) }
+  let end: StreamedReport
+  do {
+    let simulation = Simulation(scenario)
+    if let trial {
+      end = try simulation.run(trial: trial.index, seed: trial.seed, into: &writer)
+    } else {
+      end = try simulation.run(into: &writer)
+    }
+  } catch {
+    output.discard()
+    throw reported(error, writing: path)
+  }
+  try writingOutput(path) {
+    do {
+      try writer.finish(header: end.header, summary: format.includesSummary(summary) ? end.summary : nil, into: output)
+      try output.commit()
+    } catch {
+      output.discard()
+      throw error
+    }
+  }
+}
+
+/// Prints why the run failed and returns the exit to throw: 73 for a failed
+/// write (the spill file), else as `reportingErrors` decides.
+private func reported(_ error: any Error, writing path: String?) -> any Error {
+  do {
+    if error is OutputFile.WriteError { try writingOutput(path) { throw error } }
+    try reportingErrors { throw error }
+  } catch {
+    return error
+  }
+  return error
+}
+
+/// Runs `body`, turning a failed write into a message and exit code 73.
+private func writingOutput<T>(_ path: String?, _ body: () throws -> T) throws -> T {
+  do {
+    return try body()
+  } catch let error as OutputFile.WriteError {
+    printError("error: cannot write '\(path ?? "standard output")': \(error.localizedDescription)")
+    throw ExitCode(TrigsimExitCode.cannotWriteOutput)
+  }
+}
