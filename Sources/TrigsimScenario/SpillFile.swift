@@ -72,8 +72,10 @@ package final class SpillFile {
 
   /// The error for a failed call, with the system's reason and where to make room.
   private static func failure(_ what: String) -> OutputFile.WriteError {
-    let reason = String(cString: strerror(errno))
+    let code = errno
+    let reason = String(cString: strerror(code))
     return OutputFile.WriteError(
-      errorDescription: "\(what): \(reason) (a streamed timeline waits there for its header; set TMPDIR to a folder with room)")
+      path: what, reason: "\(what): \(reason) (a streamed timeline waits there for its header; set TMPDIR to a folder with room)",
+      code: code)
   }
 }

@@ -55,7 +55,8 @@ private func writingOutput<T>(_ path: String?, _ body: () throws -> T) throws ->
   do {
     return try body()
   } catch let error as OutputFile.WriteError {
-    printError("error: cannot write '\(path ?? "standard output")': \(error.localizedDescription)")
+    // A standard-output failure is reported once, at exit (see `exitStatus(deciding:)`).
+    if error.stream == nil { printError("error: cannot write '\(path ?? "standard output")': \(error.reason)") }
     throw ExitCode(TrigsimExitCode.cannotWriteOutput)
   }
 }
