@@ -27,7 +27,8 @@ let package = Package(
     .target(name: "TrigsimGEOS", dependencies: ["TrigsimCore", "CGEOS"]),
 
     // MARK: - Input: every diagnostic carries file:line:column.
-    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore"]),
+    .systemLibrary(name: "CFileSystem"),  // fstatfs(2), to refuse track files on /proc and /sys
+    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore", "CFileSystem"]),
     .target(
       name: "TrigsimScenario",
       dependencies: [
