@@ -30,7 +30,8 @@ let package = Package(
     .target(name: "CTrigsimCleanup"),
 
     // MARK: - Input: every diagnostic carries file:line:column.
-    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore"]),
+    .systemLibrary(name: "CFileSystem"),  // fstatfs(2), to refuse track files on /proc and /sys
+    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore", "CFileSystem"]),
     .target(
       name: "TrigsimScenario",
       dependencies: [

@@ -43,10 +43,42 @@ public struct SyntheticTrack: Sequence, TrackSource, Sendable {
 
   public var name: String { "synthetic track (seed \(seed))" }
 
+  /// The longest dwell a stop may have: 366 days.
+  public static let maximumDwell = SimulationDuration(milliseconds: 366 * 86_400_000)
+  /// The highest sample rate: 1000 fixes a second (one a millisecond).
+  public static let maximumSampleRate = 1000.0
+
+  /// Why these arguments make no track, or nil when they make one. A track
+  /// needs at least one stop, valid coordinates, each dwell within
+  /// 0...`maximumDwell`, a rate in (0, `maximumSampleRate`], and `days ≥ 0`
+  /// days that end by the year 9999 (the instants track readers accept).
+  /// Within these bounds no instant the routine computes can overflow.
+  public static func problem(start: SimulationInstant, days: Int, sampleRate: Double, stops: [Stop]) -> String? {
+    if stops.isEmpty { return "a synthetic track needs at least one stop" }
+    guard sampleRate > 0, sampleRate <= maximumSampleRate else {
+      return "the sample rate must be greater than 0 and at most \(Int(maximumSampleRate)) fixes per second"
+    }
+    guard days >= 0 else { return "the number of days must not be negative" }
+    let latest = TrackNormalizer.instants.upperBound
+    guard TrackNormalizer.instants.contains(start.millisecondsSinceEpoch),
+      Int64(days) <= (latest - start.millisecondsSinceEpoch) / 86_400_000
+    else {
+      return "\(days) days from \(start) would end after the year 9999"
+    }
+    for stop in stops {
+      guard stop.coordinate.isValid else { return "stop '\(stop.name)' has no valid latitude and longitude" }
+      guard stop.dwell >= .zero, stop.dwell <= maximumDwell else {
+        return "stop '\(stop.name)' stays \(stop.dwell): a dwell must lie within 0s...\(maximumDwell)"
+      }
+    }
+    return nil
+  }
+
+  /// Traps when `SyntheticTrack.problem` finds a problem: check input with it first.
   public init(start: SimulationInstant, days: Int, sampleRate: Double, seed: UInt64, stops: [Stop]) {
-    precondition(!stops.isEmpty, "a synthetic track needs at least one stop")
-    precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive")
-    precondition(days >= 0, "days must not be negative")
+    if let problem = SyntheticTrack.problem(start: start, days: days, sampleRate: sampleRate, stops: stops) {
+      preconditionFailure(problem)
+    }
     self.start = start
     self.days = days
     self.sampleRate = sampleRate

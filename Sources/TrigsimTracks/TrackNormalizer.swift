@@ -1,4 +1,5 @@
 import Foundation
+import CFileSystem
 import TrigsimCore
 
 /// One point as a reader found it, before the shared track rules apply.
@@ -34,7 +35,12 @@ struct RawFix {
 struct TrackNormalizer {
   let file: String
   let options: TrackReadingOptions
-  var diagnostics = DiagnosticCollector()
+  var diagnostics = DiagnosticCollector() {
+    didSet { hasErrors = diagnostics.hasErrors }
+  }
+  /// `diagnostics.hasErrors`, kept here: the collector lives in another
+  /// module, and asking it cost a call on every fix.
+  private(set) var hasErrors = false
 
   private var previousCoordinate: Coordinate?
   /// nil when the previous point's time could not be worked out.
@@ -47,6 +53,12 @@ struct TrackNormalizer {
   private var emittedAny = false
   /// Points accepted so far (timed or untimed), whether or not handed out.
   private(set) var fixCount = 0
+
+  /// The instants a track's fixes may have, read and after any shift: the
+  /// years 0000 to 9999 (UTC), those ISO 8601 writes with four digits.
+  /// Epoch values and shifts beyond them are errors, so no later arithmetic
+  /// on a fix's instant can overflow.
+  static let instants: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
   init(file: String, options: TrackReadingOptions) {
     self.file = file
@@ -72,11 +84,22 @@ struct TrackNormalizer {
     fixCount += 1
     var instant: Int64?
     if let given = fix.instant {
-      instant = given.millisecondsSinceEpoch
+      if TrackNormalizer.instants.contains(given.millisecondsSinceEpoch) {
+        instant = given.millisecondsSinceEpoch
+      } else {
+        let at = locate()
+        report(line: at.line, column: at.column, TrackMessages.instantOutOfRange, notes: [TrackMessages.instantRangeNote])
+      }
     } else if let previous = previousCoordinate {
       if let previousInstant {
         let metres = trackDistanceMetres(previous, fix.coordinate)
-        instant = previousInstant + Int64(metres / options.untimedPointSpeed * 1000)
+        instant = untimedInstant(after: previousInstant, metres: metres)
+        if instant == nil {
+          let at = locate()
+          report(
+            line: at.line, column: at.column, TrackMessages.untimedPointTooLate(metres, options.untimedPointSpeed),
+            notes: [TrackMessages.untimedPointTooLateNote])
+        }
       }
     } else if let start = options.untimedTrackStart {
       instant = start.millisecondsSinceEpoch
@@ -101,7 +124,7 @@ struct TrackNormalizer {
     previousInstant = instant
     previousLine = fix.line
 
-    guard let instant, !stopped, !diagnostics.hasErrors else { return !stopped }
+    guard let instant, !stopped, !hasErrors else { return !stopped }
     var sample = TrackSample(
       instant: SimulationInstant(millisecondsSinceEpoch: instant), coordinate: fix.coordinate,
       horizontalAccuracy: fix.horizontalAccuracy, line: fix.line, startsSegment: fix.startsSegment)
@@ -109,12 +132,32 @@ struct TrackNormalizer {
       sortBuffer.append(sample)
       return true
     }
-    shift(&sample)
+    guard shift(&sample) else {
+      let at = locate()
+      report(line: at.line, column: at.column, TrackMessages.shiftedOutOfRange(sample.instant), notes: [TrackMessages.instantRangeNote])
+      return !stopped
+    }
     if try !consume(sample) { stopped = true }
     return !stopped
   }
 
-  private mutating func shift(_ sample: inout TrackSample) {
+  /// The instant of an untimed point `metres` after a point at `previous`
+  /// (rule 1), or nil when it would fall after `TrackNormalizer.instants`.
+  /// Checked in floating point before converting, so that a tiny
+  /// `untimedPointSpeed` gives an error rather than an overflow.
+  private func untimedInstant(after previous: Int64, metres: Double) -> Int64? {
+    let milliseconds = (metres / options.untimedPointSpeed * 1000).rounded(.towardZero)
+    guard milliseconds.isFinite, milliseconds >= 0,
+      milliseconds <= Double(TrackNormalizer.instants.upperBound - previous)
+    else { return nil }
+    return previous + Int64(milliseconds)
+  }
+
+  /// Moves `sample` by the time shift (rule 3) and marks the first fix as
+  /// starting a segment (rule 4). False when the shifted instant falls
+  /// outside `TrackNormalizer.instants` (the sample then holds the instant
+  /// unshifted).
+  private mutating func shift(_ sample: inout TrackSample) -> Bool {
     if !emittedAny {
       emittedAny = true
       sample.startsSegment = true
@@ -126,11 +169,15 @@ struct TrackNormalizer {
       switch options.timeShift {
       case .none: shift = 0
       case .by(let duration): shift = duration.milliseconds
+      // Both instants lie in `instants`, so the difference cannot overflow.
       case .startAt(let start): shift = start.millisecondsSinceEpoch - sample.instant.millisecondsSinceEpoch
       }
       shiftMilliseconds = shift
     }
-    sample.instant = sample.instant.advanced(byMilliseconds: shift)
+    let (moved, overflow) = sample.instant.millisecondsSinceEpoch.addingReportingOverflow(shift)
+    guard !overflow, TrackNormalizer.instants.contains(moved) else { return false }
+    sample.instant = SimulationInstant(millisecondsSinceEpoch: moved)
+    return true
   }
 
   /// Ends the track: hands out sorted fixes, reports an empty track, and
@@ -142,15 +189,29 @@ struct TrackNormalizer {
     if fixCount == 0 && !diagnostics.hasErrors {
       diagnostics.append(Diagnostic(at: emptyLocation, emptyMessage, notes: emptyNotes))
     }
-    try diagnostics.throwIfAny()
-    guard options.sortByTime, !stopped else { return }
+    guard options.sortByTime, !stopped, !diagnostics.hasErrors else {
+      try diagnostics.throwIfAny()
+      return
+    }
     // Stable: ties keep file order.
     let order = sortBuffer.indices.sorted {
       (sortBuffer[$0].instant, $0) < (sortBuffer[$1].instant, $1)
     }
+    // The shift moves every fix by the same span, so only the earliest and
+    // the latest can leave the range; check them before handing any out.
+    if let first = order.first, let last = order.last {
+      for index in [first, last] {
+        var sample = sortBuffer[index]
+        if !shift(&sample) {
+          report(line: sample.line, column: 1, TrackMessages.shiftedOutOfRange(sample.instant), notes: [TrackMessages.instantRangeNote])
+        }
+      }
+      emittedAny = false
+    }
+    try diagnostics.throwIfAny()
     for index in order {
       var sample = sortBuffer[index]
-      shift(&sample)
+      _ = shift(&sample)
       if try !consume(sample) { break }
     }
     sortBuffer = []
@@ -180,22 +241,90 @@ enum TrackMessages {
     "time goes backwards: \(instant) is earlier than \(previous) on line \(previousLine)"
   }
 
+  static func untimedPointTooLate(_ metres: Double, _ speed: Double) -> String {
+    "the point has no time, and \((metres * 10).rounded() / 10) m from the point before it at the untimed speed of \(speed) m/s would put it after the year 9999"
+  }
+  static let untimedPointTooLateNote =
+    "give the point a time, or set a realistic `untimedSpeed` (m/s) under track; the default is 1.4, a walk"
+  static func shiftedOutOfRange(_ unshifted: SimulationInstant) -> String {
+    "moved by the track's `shift` or `startAt`, the fix at \(unshifted) would lie outside the years 0000 to 9999"
+  }
+  static let instantOutOfRange = "the fix's time lies outside the years 0000 to 9999"
+  static let instantRangeNote = "track times, read and moved, must lie within the years 0000 to 9999 (UTC)"
+
   static func fileNotFound(_ path: String) -> String { "track file '\(path)' not found" }
   static func fileUnreadable(_ path: String, _ reason: String) -> String {
     "cannot read track file '\(path)': \(reason)"
   }
 
-  /// Opens a track file for reading, or throws a located error (a folder
-  /// counts as unreadable).
+  /// Opens a track file for reading and returns its descriptor (blocking
+  /// mode, positioned at the start, close-on-exec), or throws an error
+  /// located at `referencedAt` (else at the path's 1:1).
+  ///
+  /// Only a regular file is read. Refused before any byte is read: a folder,
+  /// a named pipe (FIFO), a character or block device (`/dev/zero`,
+  /// `/dev/urandom`), a socket, and a file on a kernel pseudo file system
+  /// (`KernelFileSystem`: `/proc`, `/sys` and those mounted below it), whose
+  /// "regular" files are generated by the kernel (`/proc/self/environ`
+  /// holds the environment). The path is checked with `stat` before it is
+  /// opened, so that no device is opened at all, and the open descriptor
+  /// again with `fstat`/`fstatfs`, so that a file swapped in between is
+  /// caught too. The open uses `O_NONBLOCK`, so that a FIFO swapped in cannot
+  /// make it wait for a writer; the flag is cleared before returning.
   static func openTrackFile(_ path: String, referencedAt: InputLocation?) throws -> Int32 {
-    let fd = open(path, O_RDONLY)
-    if fd < 0 { throw openError(path: path, errno: errno, referencedAt: referencedAt) }
+    var pathInfo = stat()
+    if stat(path, &pathInfo) == 0, let kind = TrackFileKind(mode: pathInfo.st_mode) {
+      throw kind.error(path: path, referencedAt: referencedAt)
+    }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    if fd < 0 {
+      let code = errno
+      // open(2) refuses a socket with ENXIO; say what the file is.
+      if code == ENXIO, stat(path, &pathInfo) == 0, let kind = TrackFileKind(mode: pathInfo.st_mode) {
+        throw kind.error(path: path, referencedAt: referencedAt)
+      }
+      throw openError(path: path, errno: code, referencedAt: referencedAt)
+    }
     var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
       close(fd)
-      throw openError(path: path, errno: EISDIR, referencedAt: referencedAt)
+      throw openError(path: path, errno: code, referencedAt: referencedAt)
+    }
+    if let kind = TrackFileKind(mode: info.st_mode) {
+      close(fd)
+      throw kind.error(path: path, referencedAt: referencedAt)
+    }
+    var fileSystem = statfs()
+    if fstatfs(fd, &fileSystem) == 0, let kernel = KernelFileSystem(magic: Int64(fileSystem.f_type)) {
+      close(fd)
+      throw notRegularError(path: path, "a file of the kernel's \(kernel.name) file system", referencedAt: referencedAt)
+    }
+    let flags = fcntl(fd, F_GETFL)
+    guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+      let code = errno
+      close(fd)
+      throw openError(path: path, errno: code, referencedAt: referencedAt)
     }
     return fd
+  }
+
+  static func notRegularFile(_ path: String, _ kind: String) -> String {
+    "track file '\(path)' is \(kind), not a regular file"
+  }
+  static let notRegularFileNote =
+    "a track is read from a regular GPX or CSV file; folders, named pipes, devices, sockets and files under /proc or /sys are refused before reading"
+
+  static func notRegularError(path: String, _ kind: String, referencedAt: InputLocation?) -> InputError {
+    InputError(
+      Diagnostic(
+        at: referencedAt ?? InputLocation(file: path, line: 1, column: 1), notRegularFile(path, kind),
+        notes: [notRegularFileNote]))
+  }
+
+  /// A located error for a file that could not be read after it was opened.
+  static func readError(path: String, errno code: Int32, at location: InputLocation) -> InputError {
+    InputError(Diagnostic(at: location, fileUnreadable(path, String(cString: strerror(code)))))
   }
 
   /// A located error for a file that could not be opened.
@@ -207,5 +336,76 @@ enum TrackMessages {
         Diagnostic(at: location, fileNotFound(path), notes: ["looked for '\(absolute)'"]))
     }
     return InputError(Diagnostic(at: location, fileUnreadable(path, String(cString: strerror(code)))))
+  }
+}
+
+/// The kinds of file `TrackMessages.openTrackFile` refuses by their mode.
+enum TrackFileKind: CustomStringConvertible {
+  case folder, fifo, characterDevice, blockDevice, socket, other
+
+  /// nil for a regular file.
+  init?(mode: mode_t) {
+    switch mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: self = .folder
+    case S_IFIFO: self = .fifo
+    case S_IFCHR: self = .characterDevice
+    case S_IFBLK: self = .blockDevice
+    case S_IFSOCK: self = .socket
+    default: self = .other  // stat follows symbolic links, so only an unknown type lands here
+    }
+  }
+
+  /// The error for a track file of this kind: a folder gets the system's
+  /// "Is a directory", the rest say what they are and that they are refused.
+  func error(path: String, referencedAt: InputLocation?) -> InputError {
+    if self == .folder { return TrackMessages.openError(path: path, errno: EISDIR, referencedAt: referencedAt) }
+    return TrackMessages.notRegularError(path: path, description, referencedAt: referencedAt)
+  }
+
+  var description: String {
+    switch self {
+    case .folder: "a folder"
+    case .fifo: "a named pipe (FIFO)"
+    case .characterDevice: "a character device"
+    case .blockDevice: "a block device"
+    case .socket: "a socket"
+    case .other: "a special file"
+    }
+  }
+}
+
+/// Kernel pseudo file systems whose files are generated on reading (their
+/// `statfs` magic numbers, from Linux's `include/uapi/linux/magic.h`).
+/// Their files look regular but may be endless or hold secrets.
+enum KernelFileSystem: Int64, CaseIterable {
+  case proc = 0x9fa0
+  case sys = 0x6265_6572
+  case debug = 0x6462_6720
+  case trace = 0x7472_6163
+  case security = 0x7363_6673
+  case cgroup = 0x27e0eb
+  case cgroup2 = 0x6367_7270
+  case bpf = 0xcafe_4a11
+  case config = 0x6265_6570
+  case efivar = 0xde5e_81e4
+  case pstore = 0x6165_676c
+
+  init?(magic: Int64) { self.init(rawValue: magic) }
+
+  var name: String {
+    switch self {
+    case .proc: "procfs (/proc)"
+    case .sys: "sysfs (/sys)"
+    case .debug: "debugfs"
+    case .trace: "tracefs"
+    case .security: "securityfs"
+    case .cgroup: "cgroup"
+    case .cgroup2: "cgroup2"
+    case .bpf: "bpf"
+    case .config: "configfs"
+    case .efivar: "efivarfs"
+    case .pstore: "pstore"
+    }
   }
 }

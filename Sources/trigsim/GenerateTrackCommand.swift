@@ -52,6 +52,10 @@ struct GenerateTrackCommand: ParsableCommand {
     for stop in stops where Self.parseStop(stop) == nil {
       throw ValidationError("--stop '\(stop)' is not NAME=LAT,LON,DWELL (for example home=55.6761,12.5683,8h)")
     }
+    let routine = stops.isEmpty ? Self.defaultStops : stops.compactMap(Self.parseStop)
+    if let problem = SyntheticTrack.problem(start: parseInstant(start)!, days: days, sampleRate: rate, stops: routine) {
+      throw ValidationError(problem)
+    }
   }
 
   static let defaultStops = [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrigsimCore
+import TrigsimTestSupport
 
 @testable import TrigsimTracks
 
@@ -78,10 +79,22 @@ import TrigsimCore
     #expect(fixes.map(\.startsSegment) == [true, false])
   }
 
-  @Test func rowsLongerThanTheReadChunkAreRead() throws {
-    let note = String(repeating: "x", count: CSVTrackReader.chunkSize + 10)
-    let fixes = try readCSV("time,lat,lon,note\n1774674000,1,2,\(note)\n1774674001,3,4,y\n")
-    #expect(fixes.map(\.coordinate.latitude) == [1, 3])
+  @Test func rowsAsLongAsTheLimitAreReadAcrossTheReadChunkBoundary() throws {
+    // Short rows up to just before the first chunk ends, then a row of exactly
+    // the limit (CRLF-terminated) that straddles the boundary.
+    var text = "time,lat,lon,note\n"
+    var rows = 0
+    while text.utf8.count < CSVTrackReader.chunkSize - 1000 {
+      text += "\(1_774_674_000 + rows),1,2,y\n"
+      rows += 1
+    }
+    let prefix = "\(1_774_674_000 + rows),3,4,"
+    text += prefix + String(repeating: "x", count: CSVTrackReader.maximumLineBytes - prefix.utf8.count) + "\r\n"
+    text += "\(1_774_674_001 + rows),5,6,y\n"
+    let fixes = try readCSV(text)
+    #expect(fixes.count == rows + 2)
+    #expect(fixes.suffix(2).map(\.coordinate.latitude) == [3, 5])
+    #expect(fixes.last?.line == rows + 3)
   }
 
   @Test func manyRowsAcrossChunkBoundariesKeepLineNumbersAndValues() throws {
@@ -322,5 +335,199 @@ import TrigsimCore
     options.csv.delimiter = "\""
     #expect(csvProblems("time,lat,lon\n1774674000,1,2\n", options).first
       == "1:1: the delimiter '\"' cannot be used: it must be one ASCII character other than a quote or a line break")
+  }
+}
+
+/// The line limit: memory stays bounded on a file without line breaks.
+@Suite struct CSVLineLimitTests {
+  @Test func aMegabyteLineWithoutANewlineIsAnErrorAtItsStart() {
+    let text = "time,lat,lon\n1774674000,1,2\n" + String(repeating: "x", count: 1 << 20)
+    #expect(csvProblems(text, withNotes: true) == [
+      """
+      3:1: line is longer than 65536 bytes, the most a CSV track line may hold; reading stopped here
+      note: \(CSVMessages.lineTooLongNote)
+      """
+    ])
+  }
+
+  @Test func aHeaderOverTheLimitIsAnError() {
+    #expect(csvProblems(String(repeating: "time,", count: 20_000) + "\n1,2,3\n")
+      == ["1:1: line is longer than 65536 bytes, the most a CSV track line may hold; reading stopped here"])
+  }
+
+  @Test func aRowOneByteOverTheLimitStopsTheRead() {
+    let prefix = "1774674000,1,2,"
+    let long = prefix + String(repeating: "x", count: CSVTrackReader.maximumLineBytes + 1 - prefix.utf8.count)
+    // The row after it is never read, so its bad latitude is not reported.
+    #expect(csvProblems("time,lat,lon,note\n\(long)\n1774674001,x,2,y\n")
+      == ["2:1: line is longer than 65536 bytes, the most a CSV track line may hold; reading stopped here"])
+  }
+
+  @Test func aQuotedFieldLeftOpenCannotRunOnPastTheLimit() {
+    let text = "time,lat,lon\n1774674000,1,\"2\n" + String(repeating: "1774674001,1,2\n", count: 10_000)
+    #expect(csvProblems(text).first?.hasPrefix("2:1: line is longer than 65536 bytes") == true)
+  }
+
+  @Test func aFileOfNULBytesIsNotACSVTextFileAndIsNotQuoted() {
+    let path = trackFile(bytes: [UInt8](repeating: 0, count: 1 << 20), name: "zeros.csv")
+    #expect(problems(of: CSVTrackReader(path: path), withNotes: true) == [
+      """
+      1:1: not a CSV text file: its first line holds a NUL byte
+      note: \(CSVMessages.notTextNote)
+      """
+    ])
+  }
+
+  @Test func aUTF16FileIsNotACSVTextFile() {
+    var bytes: [UInt8] = [0xFF, 0xFE]
+    for unit in "time,lat,lon\n1774674000,1,2\n".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    #expect(problems(of: CSVTrackReader(path: trackFile(bytes: bytes, name: "utf16.csv")))
+      == ["1:1: not a CSV text file: its first line holds bytes that are not UTF-8"])
+  }
+
+  @Test func binaryNoiseWithoutALineBreakIsNotACSVTextFile() {
+    var random = SplitMix64(seed: 7)
+    let bytes = (0..<(1 << 20)).map { _ -> UInt8 in
+      let word: UInt64 = random.next()
+      return UInt8(truncatingIfNeeded: word) | 0x80
+    }
+    #expect(problems(of: CSVTrackReader(path: trackFile(bytes: bytes, name: "noise.csv")))
+      == ["1:1: not a CSV text file: its first line holds bytes that are not UTF-8"])
+  }
+}
+
+/// Values in messages are quoted by `Diagnostic.quote`: cut and escaped.
+@Suite struct CSVQuotingTests {
+  @Test func aLongBadValueIsCutAtFortyScalars() {
+    let value = String(repeating: "y", count: 5_000)
+    #expect(csvProblems("time,lat,lon\n1774674000,\(value),2\n")
+      == ["2:12: latitude '\(String(repeating: "y", count: 40))…' is not a number"])
+  }
+
+  @Test func controlAndNonUTF8BytesInAValueAreEscaped() {
+    let bytes = Array("time,lat,lon\n1774674000,1\u{1B}[2J".utf8) + [0xFF] + Array(",2\n1774674001,1,\u{202E}x\n".utf8)
+    #expect(problems(of: CSVTrackReader(path: trackFile(bytes: bytes, name: "t.csv"))) == [
+      "2:12: latitude '1\\u{1B}[2J\\xFF' is not a number",
+      "3:14: longitude '\\u{202E}x' is not a number",
+    ])
+  }
+
+  @Test func aLongTimeIsCut() {
+    let value = "2026-" + String(repeating: "9", count: 100)
+    #expect(csvProblems("time,lat,lon\n\(value),1,2\n") == ["2:1: cannot read time '\(String(value.prefix(40)))…'"])
+  }
+
+  @Test func theHeaderNoteListsEightColumnsAndCountsTheRest() {
+    let header = (1...20).map { "c\($0)" }.joined(separator: ",")
+    #expect(csvProblems("\(header),lat,lon\n", withNotes: true).first?.split(separator: "\n")[1]
+      == "note: the header's columns are 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8' and 14 more")
+  }
+}
+
+/// Times and untimed points become integers only through checked arithmetic.
+@Suite struct CSVTimeRangeTests {
+  @Test(arguments: ["9999999999999999", "-9999999999999999", "99999999999999999999999"])
+  func anEpochBeyondTheYear9999IsOutOfRange(text: String) {
+    #expect(csvProblems("time,lat,lon\n\(text),1,2\n", withNotes: true) == [
+      """
+      2:1: time '\(text)' is out of range
+      note: \(TrackMessages.instantRangeNote)
+      """
+    ])
+  }
+
+  @Test func epochSecondsThatOverflowMillisecondsAreOutOfRange() {
+    var options = TrackReadingOptions()
+    options.csv.timeFormat = .epochSeconds
+    #expect(csvProblems("time,lat,lon\n9223372036854775,1,2\n", options) == ["2:1: time '9223372036854775' is out of range"])
+  }
+
+  @Test func theLastMillisecondOfTheYear9999IsRead() throws {
+    let fixes = try readCSV("time,lat,lon\n253402300799999,1,2\n")
+    #expect(fixes.first?.instant.millisecondsSinceEpoch == 253_402_300_799_999)
+  }
+
+  @Test func aHugeFractionIsTruncatedToTheMillisecond() throws {
+    let fraction = String(repeating: "9", count: 5_000)
+    let fixes = try readCSV("time,lat,lon\n1774674000.\(fraction),1,2\n2026-03-28T05:00:01.\(fraction)Z,1,2\n")
+    #expect(fixes.map(\.instant.millisecondsSinceEpoch) == [1_774_674_000_999, 1_774_674_001_999])
+  }
+
+  @Test func aTinyUntimedSpeedIsAnErrorAtTheUntimedPoint() {
+    var options = TrackReadingOptions()
+    options.untimedPointSpeed = 1e-12
+    #expect(csvProblems("time,lat,lon\n1774674000,0,0\n,0,1\n,0,2\n", options, withNotes: true) == [
+      """
+      3:1: the point has no time, and 111319.5 m from the point before it at the untimed speed of 1e-12 m/s would put it after the year 9999
+      note: \(TrackMessages.untimedPointTooLateNote)
+      """
+    ])
+  }
+
+  @Test func aShiftPastTheYear9999IsAnErrorAtTheFix() {
+    var options = TrackReadingOptions()
+    options.timeShift = .by(SimulationDuration(milliseconds: .max))
+    #expect(csvProblems("time,lat,lon\n1774674000,1,2\n", options) == [
+      "2:1: moved by the track's `shift` or `startAt`, the fix at 2026-03-28T05:00:00.000Z would lie outside the years 0000 to 9999"
+    ])
+  }
+
+  @Test func aSortedTrackThatStartAtMovesPastTheYear9999IsAnErrorAtItsLatestFix() {
+    var options = TrackReadingOptions()
+    options.sortByTime = true
+    options.timeShift = .startAt(SimulationInstant(millisecondsSinceEpoch: 253_402_300_000_000))
+    #expect(csvProblems("time,lat,lon\n1774674900,1,2\n1774674000,1,2\n", options) == [
+      "2:1: moved by the track's `shift` or `startAt`, the fix at 2026-03-28T05:15:00.000Z would lie outside the years 0000 to 9999"
+    ])
+  }
+}
+
+/// The fast path and the general path read the same rows the same way.
+@Suite struct CSVFastPathTests {
+  @Test func plainAndDecoratedSpellingsOfTheSameRowsGiveTheSameFixes() throws {
+    let plain = """
+      time,lat,lon,accuracy
+      1774674000123,55.6761559,12.5684336,14.4
+      1774674001,-0.5,+179.25,
+      2026-03-28T05:00:02.5+00:00,.5,5.,0
+      1774674003.0009,1,2,3\r
+      1774674004,1.000000000000001,2,3
+
+      """
+    let decorated = """
+      time,lat,lon,accuracy
+      "1774674000123", 55.6761559 ,"12.5684336",14.4
+      1774674001,"-0.5",+179.25, 
+      "2026-03-28T05:00:02.5+00:00",".5",5.,"0"
+      1774674003.0009 ,1,2,3\r
+      1774674004,"1.000000000000001",2,3
+
+      """
+    let fromPlain = try readCSV(plain)
+    #expect(fromPlain.map(\.instant.millisecondsSinceEpoch) == [
+      1_774_674_000_123, 1_774_674_001_000, 1_774_674_002_500, 1_774_674_003_000, 1_774_674_004_000,
+    ])
+    #expect(fromPlain.map(\.coordinate.latitude) == [55.6761559, -0.5, 0.5, 1, 1.000000000000001])
+    #expect(fromPlain.map(\.horizontalAccuracy) == [14.4, nil, 0, 3, 3])
+    #expect(try readCSV(decorated) == fromPlain)
+  }
+
+  @Test(arguments: [
+    "0.1", "0.2", "0.3", "55.6761559", "-12.5684336", "89.99999999999", "123456789012345", "0.000000000000001",
+    "9007199254740993", "1.7976931348623157", "00000000000000000001.5",
+  ])
+  func fastDecimalsEqualTheGeneralParser(text: String) {
+    var bytes = Array(text.utf8) + [UInt8(ascii: ",")]
+    let general = bytes.withUnsafeBufferPointer { parseDecimal(UnsafeBufferPointer(rebasing: $0.dropLast())) }
+    let powers = PowersOfTen.allocate()
+    defer { powers.deallocate() }
+    var p = 0
+    let fast = bytes.withUnsafeMutableBufferPointer { fastDecimal(UnsafePointer($0.baseAddress!), &p, powers) }
+    if let fast {
+      #expect(fast == general)
+      #expect(p == text.utf8.count)
+    } else {
+      #expect(text.filter(\.isNumber).count > 15, "only long mantissas leave the fast path")
+    }
   }
 }

@@ -119,7 +119,7 @@ import TrigsimCore
     #expect(problems(of: TrackFile(path: Self.gpsEpoch!), withNotes: true) == [
       """
       1:1: the header has no time column
-      note: the header's columns are 'collectionName', 'phoneName', 'millisSinceGpsEpoch', 'latDeg', 'lngDeg', 'heightAboveWgs84EllipsoidM', 'timeSinceFirstFixSeconds', 'hDop', 'vDop', 'speedMps', 'courseDegree'
+      note: the header's columns are 'collectionName', 'phoneName', 'millisSinceGpsEpoch', 'latDeg', 'lngDeg', 'heightAboveWgs84EllipsoidM', 'timeSinceFirstFixSeconds', 'hDop' and 3 more
       note: \(CSVMessages.gpsEpochNote("millisSinceGpsEpoch"))
       note: name the column under `columns:` in the scenario's track, e.g. `columns: {time: <column>}`
       """

@@ -134,3 +134,37 @@ private func routine(seed: UInt64 = 7, days: Int = 2, rate: Double = 0.1) -> Syn
     ])
   }
 }
+
+/// Arguments that would overflow an instant are refused by `SyntheticTrack.problem`, not trapped on.
+@Suite struct SyntheticTrackArgumentTests {
+  let start = SimulationInstant(millisecondsSinceEpoch: 1_772_323_200_000)  // 2026-03-01
+
+  @Test func theDefaultRoutineIsFine() {
+    #expect(SyntheticTrack.problem(start: start, days: 30, sampleRate: 1, stops: [home, office, shop]) == nil)
+  }
+
+  @Test func daysEndingAfterTheYear9999AreRefused() {
+    #expect(SyntheticTrack.problem(start: start, days: Int.max, sampleRate: 1, stops: [home])
+      == "\(Int.max) days from 2026-03-01T00:00:00.000Z would end after the year 9999")
+    #expect(SyntheticTrack.problem(start: start, days: 3_000_000, sampleRate: 1, stops: [home]) != nil)
+  }
+
+  @Test func aHugeDwellOrRateOrABadCoordinateIsRefused() {
+    let forever = SyntheticTrack.Stop(name: "away", coordinate: home.coordinate, dwell: SimulationDuration(milliseconds: .max))
+    #expect(SyntheticTrack.problem(start: start, days: 1, sampleRate: 1, stops: [home, forever])
+      == "stop 'away' stays \(SimulationDuration(milliseconds: .max)): a dwell must lie within 0s...366d")
+    #expect(SyntheticTrack.problem(start: start, days: 1, sampleRate: 1e300, stops: [home]) != nil)
+    #expect(SyntheticTrack.problem(start: start, days: 1, sampleRate: .nan, stops: [home]) != nil)
+    let nowhere = SyntheticTrack.Stop(name: "nowhere", coordinate: Coordinate(latitude: .nan, longitude: 0), dwell: .hours(1))
+    #expect(SyntheticTrack.problem(start: start, days: 1, sampleRate: 1, stops: [home, nowhere])
+      == "stop 'nowhere' has no valid latitude and longitude")
+  }
+
+  @Test func theLongestRoutineEndsWithoutOverflow() {
+    let slowStop = SyntheticTrack.Stop(name: "slow", coordinate: office.coordinate, dwell: SyntheticTrack.maximumDwell)
+    let track = SyntheticTrack(start: start, days: 400, sampleRate: 1e-5, seed: 1, stops: [home, slowStop])
+    let fixes = Array(track)
+    #expect(fixes.count == 345)
+    #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.instant < $1.instant })
+  }
+}

@@ -13,9 +13,18 @@ public struct SimulationInstant: Hashable, Comparable, Sendable, CustomStringCon
     self.millisecondsSinceEpoch = millisecondsSinceEpoch
   }
 
-  /// The instant nearest to `date`, rounded to the millisecond.
+  /// The instant nearest to `date`, rounded to the millisecond. A date
+  /// beyond what Int64 milliseconds hold (about ±292 million years) gives
+  /// the nearest end of that range, rather than trapping in the conversion.
   public init(_ date: Date) {
-    self.millisecondsSinceEpoch = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+    if milliseconds >= 0x1p63 {
+      self.millisecondsSinceEpoch = .max
+    } else if milliseconds >= -0x1p63 {
+      self.millisecondsSinceEpoch = Int64(milliseconds)
+    } else {
+      self.millisecondsSinceEpoch = .min  // also NaN, which no Date holds
+    }
   }
 
   /// The same instant as a Foundation `Date`.
