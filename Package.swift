@@ -26,8 +26,11 @@ let package = Package(
     .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
     .target(name: "TrigsimGEOS", dependencies: ["TrigsimCore", "CGEOS"]),
 
+    // MARK: - XML parser for GPX tracks (libxml2's SAX2 push parser, Debian's libxml2-dev).
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+
     // MARK: - Input: every diagnostic carries file:line:column.
-    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore"]),
+    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore", "CLibXML2"]),
     .target(
       name: "TrigsimScenario",
       dependencies: [
