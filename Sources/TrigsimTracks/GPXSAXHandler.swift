@@ -63,6 +63,8 @@ final class GPXSAXHandler {
   var stoppedEarly = false
   /// The first problem that stopped the parser, and where.
   private(set) var problem: (XMLProblem, line: Int, column: Int)?
+  /// The first error libxml2 raised outside the parser, until the parser stops.
+  private var outsideError: LibXML2Error?
   /// Whether any element has started: before that, the file may not be XML at all.
   private(set) var rootStarted = false
   /// Bytes handed to the parser so far.
@@ -267,24 +269,34 @@ final class GPXSAXHandler {
 
   /// Keeps the first error that counts: warnings, and namespace errors (an
   /// undeclared prefix, which libxml2 reads past; elements are matched by
-  /// local name anyway), do not. Errors raised while an entity's text is
-  /// parsed, or outside any parser, are located where the document is.
+  /// local name anyway), do not. An error raised while an entity's text is
+  /// parsed is located where the document is. One raised outside any parser
+  /// (an encoder's, for bytes not in the declared encoding) waits for the
+  /// parser to stop: the encoder converts ahead in bulk, and the parser
+  /// stops where the converted text ends, at the bad bytes.
   func record(_ error: UnsafePointer<xmlError>) {
     guard problem == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
       error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue)
     else { return }
+    guard let errorContext = error.pointee.ctxt else {
+      if outsideError == nil { outsideError = LibXML2Error(error) }
+      return
+    }
     var at = position
-    if error.pointee.ctxt == UnsafeMutableRawPointer(context), error.pointee.line > 0 {
+    if errorContext == UnsafeMutableRawPointer(context), error.pointee.line > 0 {
       at = (Int(error.pointee.line), max(1, Int(error.pointee.int2)))
     }
     problem = (.libxml2(LibXML2Error(error)), at.line, at.column)
   }
 
-  /// `xmlParseChunk` failed without reporting why (an encoder failure, in libxml2 2.9).
-  func recordFailure(code: Int32) {
-    guard problem == nil else { return }
+  /// Records why the parser stopped when it gave no error of its own:
+  /// `xmlParseChunk` returned `status` (libxml2 2.9 halts on an encoder
+  /// failure with just a return code), or an error came from outside it.
+  func recordStop(status: Int32) {
+    guard problem == nil, status != 0 || outsideError != nil else { return }
+    let error = outsideError ?? LibXML2Error(code: status, domain: Int32(XML_FROM_PARSER.rawValue), message: "")
     let at = position
-    problem = (.libxml2(LibXML2Error(code: code, domain: Int32(XML_FROM_PARSER.rawValue), message: "")), at.line, at.column)
+    problem = (.libxml2(error), at.line, at.column)
   }
 
   // MARK: Points

@@ -123,7 +123,7 @@ public struct GPXTrackReader: TrackSource {
       handler.bytesRead += count
       let status = xmlParseChunk(context, buffer, Int32(count), count == 0 ? 1 : 0)
       if handler.thrown != nil || handler.stoppedEarly { return }
-      if status != 0 { handler.recordFailure(code: status) }
+      if status != 0 || count == 0 { handler.recordStop(status: status) }
       if handler.problem != nil || count == 0 { return }
     }
   }

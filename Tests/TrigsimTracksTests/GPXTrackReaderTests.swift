@@ -509,9 +509,9 @@ private func gpx11(_ body: String) -> String {
     let bytes =
       Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<gpx><wpt lat=\"1\" lon=\"2\"><name>".utf8) + [0x81, 0x8D]
       + Array("</name></wpt></gpx>".utf8)
-    // libxml2 converts the input in bulk, so the error is located where it had parsed up to: the declaration's end.
+    // Located where libxml2's parser stopped: at the bad bytes, right after `<name>`.
     #expect(problems(of: GPXTrackReader(path: trackFile(bytes: bytes, name: "track.gpx"))) == [
-      "1:44: the file is not well-formed XML: bytes that are not valid in the file's declared encoding (libxml2 error 6003)"
+      "2:33: the file is not well-formed XML: bytes that are not valid in the file's declared encoding (libxml2 error 6003)"
     ])
   }
 }
