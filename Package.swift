@@ -29,9 +29,12 @@ let package = Package(
     // MARK: - Removes the temporary files being written when a signal ends the process (async-signal-safe C).
     .target(name: "CTrigsimCleanup"),
 
+    // MARK: - XML parser for GPX tracks (libxml2's SAX2 push parser, Debian's libxml2-dev).
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+
     // MARK: - Input: every diagnostic carries file:line:column.
     .systemLibrary(name: "CFileSystem"),  // fstatfs(2), to refuse track files on /proc and /sys
-    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore", "CFileSystem"]),
+    .target(name: "TrigsimTracks", dependencies: ["TrigsimCore", "CFileSystem", "CLibXML2"]),
     .target(
       name: "TrigsimScenario",
       dependencies: [

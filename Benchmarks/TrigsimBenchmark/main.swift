@@ -16,8 +16,14 @@
 // the foreground (86.4 M fix-evaluations), as fix-evaluations per second and
 // as the ratio to one deterministic run of the same scenario measured in the
 // same process (the baseline), and peak memory at 100 and 1000 trials.
+// A sixth (`io`) reads a 30-day 1 Hz track end to end (TrackFile, the
+// normalizer, every sample) from `month.gpx` and `month.csv`, each in a child
+// process of this binary, beside `xmllint --stream --noout` on the GPX and
+// `wc -l` on the CSV (the baselines, in the same run). The two files come from
+// --month-dir, or are generated into the work folder with the release
+// `trigsim generate-track` when absent there.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|io] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -80,12 +86,16 @@ var dayCounts = [1, 7, 30]
 var workDirectory = NSTemporaryDirectory() + "trigsim-benchmark"
 var only: String?
 var trialCount = 1000
+var monthDirectory: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
   case "--only": only = arguments.popFirst()
   case "--trials": trialCount = Int(arguments.popFirst() ?? "") ?? trialCount
   case "--trial-child": runTrialChild(Array(arguments)); exit(0)
+  case "--read-track-child": runReadTrackChild(Array(arguments)); exit(0)
+  case "--measure-child": runMeasureChild(Array(arguments)); exit(0)
+  case "--month-dir": monthDirectory = arguments.popFirst()
   case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
   case "--days": dayCounts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--work-dir": workDirectory = arguments.popFirst() ?? workDirectory
@@ -339,4 +349,126 @@ if only == nil || only == "trials" {
   print(String(
     format: "peak RSS: %.1f MB at 100 trials, %.1f MB at %d trials (%.2f×)", Double(small.peakResidentBytes) / 1_048_576,
     Double(large.peakResidentBytes) / 1_048_576, trialCount, Double(large.peakResidentBytes) / Double(small.peakResidentBytes)))
+}
+
+// MARK: - Track reading
+
+/// Child process of the track-reading measurement: reads every sample of the
+/// track at `arguments[0]` and writes how many there were to `arguments[1]`.
+func runReadTrackChild(_ arguments: [String]) {
+  guard arguments.count == 2 else { fatalError("--read-track-child TRACK COUNT-FILE") }
+  var fixes = 0
+  do {
+    try TrackFile(path: arguments[0]).readSamples { _ in
+      fixes += 1
+      return true
+    }
+    try String(fixes).write(toFile: arguments[1], atomically: true, encoding: .utf8)
+  } catch {
+    fatalError("\(error)")
+  }
+}
+
+/// Child process that measures one command alone: runs `arguments[1...]`
+/// with stdout to /dev/null and writes `seconds peakKB` to `arguments[0]`.
+///
+/// A command started straight from this process would inherit its peak
+/// memory: posix_spawn execs in a vfork child that shares this process's
+/// memory, and Linux keeps the larger high-water mark across exec. This
+/// launcher is freshly started and small, and it forks (copying only its own
+/// few MB) rather than vforks, so the command's ru_maxrss is its own.
+func runMeasureChild(_ arguments: [String]) {
+  guard arguments.count >= 2 else { fatalError("--measure-child RESULT-FILE COMMAND [ARGUMENT ...]") }
+  let command = Array(arguments.dropFirst())
+  let argv = command.map { strdup($0) } + [nil]
+  let started = monotonicSeconds()
+  let pid = fork()
+  if pid == 0 {
+    let devNull = open("/dev/null", O_WRONLY)
+    dup2(devNull, 1)
+    execv(command[0], argv)
+    _exit(127)
+  }
+  guard pid > 0 else { fatalError("cannot fork") }
+  var status: Int32 = 0
+  var usage = rusage()
+  wait4(pid, &status, 0, &usage)
+  let elapsed = monotonicSeconds() - started
+  guard (status & 0x7f) == 0 && (status >> 8) & 0xff == 0 else {
+    fatalError("\(command.joined(separator: " ")) exited with status \((status >> 8) & 0xff)")
+  }
+  do {
+    try "\(elapsed) \(usage.ru_maxrss)".write(toFile: arguments[0], atomically: true, encoding: .utf8)
+  } catch {
+    fatalError("\(error)")
+  }
+}
+
+/// Median wall time and largest peak memory of `runs` runs of `arguments`,
+/// each measured alone by a `--measure-child` launcher writing to `resultFile`.
+func medianAlone(_ runs: Int, _ arguments: [String], resultFile: String) -> Measurement {
+  let results = (0..<runs).map { _ -> Measurement in
+    _ = measure([CommandLine.arguments[0], "--measure-child", resultFile] + arguments)
+    let fields = ((try? String(contentsOfFile: resultFile, encoding: .utf8)) ?? "").split(separator: " ")
+    guard fields.count == 2, let seconds = Double(fields[0]), let kilobytes = Int(fields[1]) else {
+      fatalError("unreadable result from --measure-child")
+    }
+    return Measurement(seconds: seconds, peakResidentBytes: kilobytes * 1024)
+  }
+  let times = results.map(\.seconds).sorted()
+  return Measurement(seconds: times[times.count / 2], peakResidentBytes: results.map(\.peakResidentBytes).max()!)
+}
+
+/// The first executable named `name` on PATH, or nil.
+func executableOnPath(_ name: String) -> String? {
+  let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+  return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+if only == nil || only == "io" {
+  let folder = monthDirectory ?? workDirectory
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  print("")
+  for format in ["gpx", "csv"] where !FileManager.default.fileExists(atPath: "\(folder)/month.\(format)") {
+    print("generating \(folder)/month.\(format) (30 days at 1 Hz) with \(trigsim) generate-track")
+    _ = measure([trigsim, "generate-track", "--days", "30", "--rate", "1", "--output", "\(folder)/month.\(format)"])
+  }
+  print("io: median of \(runs) runs, each in a child process started alone (peak RSS is its own); baselines = `xmllint --stream --noout` on the GPX, `wc -l` on the CSV, in the same run")
+  print("| file | MB | reader | median s | MB/s | fixes/s | ÷ baseline | peak RSS MB |")
+  print("|---|---:|---|---:|---:|---:|---:|---:|")
+  let countFile = "\(workDirectory)/read-track-count"
+  let resultFile = "\(workDirectory)/measure-child-result"
+  let readers: [(format: String, tool: String, arguments: [String])] = [
+    ("gpx", "xmllint", ["--stream", "--noout"]),
+    ("csv", "wc", ["-l"]),
+  ]
+  for (format, tool, toolArguments) in readers {
+    let path = "\(folder)/month.\(format)"
+    let megabytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
+    let read = medianAlone(runs, [CommandLine.arguments[0], "--read-track-child", path, countFile], resultFile: resultFile)
+    let fixes = Double(try String(contentsOfFile: countFile, encoding: .utf8)) ?? 0
+    var baselineSeconds: Double?
+    if let toolPath = executableOnPath(tool) {
+      let baseline = medianAlone(runs, [toolPath] + toolArguments + [path], resultFile: resultFile)
+      baselineSeconds = baseline.seconds
+      let command = ([tool] + toolArguments).joined(separator: " ")
+      print(
+        "| month.\(format) | \(String(format: "%.1f", megabytes)) | `\(command)` | "
+          + String(
+            format: "%.3f | %.0f | – | 1.00× | %.1f |", baseline.seconds, megabytes / baseline.seconds,
+            Double(baseline.peakResidentBytes) / 1_048_576))
+    } else {
+      print("| month.\(format) | \(String(format: "%.1f", megabytes)) | `\(tool)` not on PATH: baseline skipped | – | – | – | – | – |")
+    }
+    let ratio = baselineSeconds.map { String(format: "%.2f×", read.seconds / $0) } ?? "–"
+    print(
+      "| month.\(format) | \(String(format: "%.1f", megabytes)) | trigsim | "
+        + String(format: "%.3f | %.0f | %.2f M | ", read.seconds, megabytes / read.seconds, fixes / read.seconds / 1e6)
+        + "\(ratio) | \(String(format: "%.1f", Double(read.peakResidentBytes) / 1_048_576)) |")
+  }
+  if let truePath = executableOnPath("true") {
+    // What the fork from the launcher costs any command: the floor under every peak above.
+    let floor = medianAlone(1, [truePath], resultFile: resultFile)
+    print(String(format: "peak RSS floor (`true` measured the same way): %.1f MB", Double(floor.peakResidentBytes) / 1_048_576))
+  }
 }

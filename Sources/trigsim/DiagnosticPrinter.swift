@@ -2,7 +2,8 @@ import Foundation
 import TrigsimCore
 
 /// Prints diagnostics as `file:line:column: error: message`, followed by the
-/// offending source line, a caret under the column, and the notes:
+/// offending source line and a caret under the column (unless the diagnostic's
+/// `showsSourceLine` is false), and the notes:
 ///
 ///     scenarios/commute.yaml:14:13: error: unknown region 'ofice'
 ///         region: ofice
@@ -19,7 +20,7 @@ struct DiagnosticPrinter {
     var text = ""
     for diagnostic in diagnostics {
       text += "\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
-      if let snippet = snippet(for: diagnostic.location, cache: &lineCache) { text += snippet }
+      if diagnostic.showsSourceLine, let snippet = snippet(for: diagnostic.location, cache: &lineCache) { text += snippet }
       for note in diagnostic.notes { text += "note: \(note)\n" }
     }
     let errors = diagnostics.filter { $0.severity == .error }.count

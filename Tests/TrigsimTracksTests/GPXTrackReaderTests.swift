@@ -254,3 +254,264 @@ private func gpx11(_ body: String) -> String {
     #expect(gpxProblems(text).first?.contains("not well-formed XML") == true)
   }
 }
+
+/// Issue 10: bytes that crashed Foundation's XMLParser, errors located at
+/// 0:0, a read error called "not well-formed", file content echoed.
+@Suite struct GPXHostileInputTests {
+  static let notUTF8 =
+    "the file is not well-formed XML: bytes that are not UTF-8, and the file declares no other encoding (libxml2 error 9)"
+
+  /// The diagnostics of reading `bytes` as a GPX file, in full.
+  func diagnostics(_ bytes: [UInt8]) -> [Diagnostic] {
+    do {
+      _ = try samples(of: GPXTrackReader(path: trackFile(bytes: bytes, name: "track.gpx")))
+      return []
+    } catch let error as InputError {
+      return error.diagnostics
+    } catch {
+      Issue.record("unexpected error: \(error)")
+      return []
+    }
+  }
+
+  func located(_ bytes: [UInt8]) -> [String] {
+    diagnostics(bytes).map { "\($0.location.line):\($0.location.column): \($0.message)" }
+  }
+
+  static func bytes(_ parts: [String], joinedBy byte: UInt8) -> [UInt8] {
+    var result: [UInt8] = []
+    for (index, part) in parts.enumerated() {
+      if index > 0 { result.append(byte) }
+      result += Array(part.utf8)
+    }
+    return result
+  }
+
+  /// Files with a byte that is not UTF-8, and the error at it.
+  static let notUTF8Files: [(bytes: [UInt8], expected: String)] = [
+    // A Latin-1 'Ó' in an attribute name, an element name, a namespace prefix; no encoding declared.
+    (bytes(["<gpx a", "=\"1\"/>"], joinedBy: 0xD3), "1:7: \(notUTF8)"),
+    (bytes(["<a", ":gpx xmlns:a", "=\"urn:x\"/>"], joinedBy: 0xD3), "1:3: \(notUTF8)"),
+    // …and in a processing instruction's target.
+    (bytes(["<?p", "?><gpx/>"], joinedBy: 0xC0), "1:4: \(notUTF8)"),
+    // Right after an element name libxml2 stops at the name's end, before decoding the byte.
+    (
+      bytes(["<gpx", "/>"], joinedBy: 0xD3),
+      "1:5: the file is not well-formed XML: a missing or invalid element or attribute name (libxml2 error 68)"
+    ),
+  ]
+
+  @Test(arguments: notUTF8Files)
+  func bytesThatAreNotUTF8AreALocatedError(bytes: [UInt8], expected: String) {
+    #expect(located(bytes) == [expected])
+  }
+
+  @Test func theNotUTF8ErrorSaysHowToDeclareTheEncoding() {
+    let found = diagnostics(Self.notUTF8Files[0].bytes)
+    #expect(found.first?.notes == [
+      "convert the file to UTF-8, or declare its encoding in its first line, e.g. <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>"
+    ])
+  }
+
+  @Test func processingInstructionWithoutDataIsSkipped() throws {
+    let text = "<?foo?><gpx><wpt lat=\"1\" lon=\"2\"><time>2026-03-28T05:00:00Z</time></wpt></gpx>"
+    #expect(try readGPX(text).map(\.coordinate) == [Coordinate(latitude: 1, longitude: 2)])
+    #expect(gpxProblems("<?foo?><gpx/>") == ["1:1: \(GPXMessages.noPoints)"])
+  }
+
+  @Test func nulBytesAtTheStartAreLocatedAtLineOneColumnOne() {
+    #expect(located([0, 0, 0, 0] + Array("<gpx/>".utf8)) == [
+      "1:1: the file is not well-formed XML: no root element: the file is empty or is not XML (libxml2 error 4)"
+    ])
+  }
+
+  @Test func unusualUCS4ByteOrderIsLocatedAtLineOneColumnOne() {
+    // `<g` in UCS-4 with the 2143 byte order, which libxml2 detects but cannot decode.
+    #expect(located([0, 0, 0x3C, 0, 0, 0, 0x67, 0] + Array("<gpx/>".utf8)) == [
+      "1:1: the file is not well-formed XML: the file's encoding (declared, or told by its first bytes) is unknown or not supported (libxml2 error 32)"
+    ])
+  }
+
+  @Test func emptyFileSaysSo() {
+    #expect(located([]) == ["1:1: track has no points: the file is empty"])
+  }
+
+  @Test(.enabled(if: FileManager.default.isReadableFile(atPath: "/proc/self/mem")))
+  func readErrorIsAReadErrorNotAnXMLError() {
+    // Opening works; reading at offset 0 (never mapped) fails with EIO.
+    let scenario = InputLocation(file: "s.yaml", line: 4, column: 16)
+    #expect(problems(of: GPXTrackReader(path: "/proc/self/mem", referencedAt: scenario)) == [
+      "4:16: cannot read track file '/proc/self/mem': Input/output error"
+    ])
+  }
+
+  @Test func aFileThatIsNotXMLIsNeitherQuotedNorShownUnderTheError() {
+    let found = diagnostics(Array("root:$6$s3cretHash:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n".utf8))
+    #expect(found.map(\.message) == [
+      "the file is not well-formed XML: no root element: the file is empty or is not XML (libxml2 error 4)"
+    ])
+    #expect(found.map(\.showsSourceLine) == [false])
+    #expect(!found.contains { ($0.message + $0.notes.joined()).contains("s3cret") })
+  }
+
+  @Test func anXMLErrorInsideTheDocumentStillShowsItsLine() {
+    let found = diagnostics(Array("<gpx><trk></gpx>".utf8))
+    #expect(found.map(\.showsSourceLine) == [true])
+  }
+
+  @Test func longValuesAreQuotedCutToFortyCharacters() {
+    let long = String(repeating: "x", count: 1_000_000)
+    let text = gpx11("""
+      <wpt lat="\(long)" lon="2"><time>2026-03-28T05:00:00Z</time></wpt>
+      <wpt lat="1" lon="2"><time>\(long)</time></wpt>
+      <wpt lat="1" lon="2"><time>2026-03-28T05:00:01Z</time><hAcc>\(long)</hAcc></wpt>
+      """)
+    let forty = String(repeating: "x", count: 40) + "…"
+    #expect(gpxProblems(text) == [
+      "3:1000020: latitude '\(forty)' is not a number",
+      "4:28: cannot read time '\(forty)'",
+      "5:21: accuracy '\(forty)' is not a number of metres ≥ 0",
+    ])
+  }
+
+  @Test func quotedValuesShowLineBreaksAsSpaces() {
+    let text = gpx11("<wpt lat=\"1\" lon=\"2\"><time>2026-03-28\n05:00</time></wpt>")
+    #expect(gpxProblems(text) == ["3:28: cannot read time '2026-03-28 05:00'"])
+  }
+
+  @Test func aLongNameInLibxml2sOwnMessageIsCut() {
+    // Error 28 (a reference to an unparsed entity) is not named in words, so libxml2's message is quoted.
+    let name = String(repeating: "n", count: 300)
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE gpx [<!NOTATION png SYSTEM "image/png"><!ENTITY \(name) SYSTEM "a.png" NDATA png>]>
+      <gpx><wpt lat="1" lon="2"><name>&\(name);</name></wpt></gpx>
+      """
+    let problems = gpxProblems(text)
+    #expect(problems.count == 1)
+    #expect(problems.first?.contains(String(repeating: "n", count: 40) + "…") == true)
+    #expect(problems.first?.contains(String(repeating: "n", count: 41)) == false)
+    #expect(problems.first?.hasSuffix("(libxml2 error 28)") == true)
+  }
+
+  @Test func consumerStoppingEndsTheReadWithoutAnError() throws {
+    let text = gpx11("""
+      <trk><trkseg>
+        <trkpt lat="1" lon="2"><time>2026-03-28T05:00:00Z</time></trkpt>
+        <trkpt lat="1" lon="2"><time>2026-03-28T05:00:01Z</time></trkpt>
+      </trkseg></trk>
+      <broken
+      """)
+    var seen = 0
+    try GPXTrackReader(path: trackFile(text, name: "track.gpx")).readSamples { _ in
+      seen += 1
+      return false
+    }
+    #expect(seen == 1)
+  }
+}
+
+/// Nothing outside the file is loaded, and entities cannot blow up.
+@Suite struct GPXEntityTests {
+  /// A file outside the track holding text that would make the track valid if it were loaded.
+  func outsideFile(_ text: String, name: String) -> String { trackFile(text, name: name) }
+
+  @Test func anExternalEntityIsNotLoaded() {
+    let time = outsideFile("2026-03-28T05:00:00Z", name: "time.txt")
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE gpx [<!ENTITY t SYSTEM "file://\(time)">]>
+      <gpx><wpt lat="1" lon="2"><time>&t;</time></wpt></gpx>
+      """
+    #expect(gpxProblems(text) == ["3:33: cannot read time ''"])
+  }
+
+  @Test func etcPasswdAsAnExternalEntityIsNotLoaded() {
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+      <gpx><wpt lat="1" lon="2"><time>&xxe;</time></wpt></gpx>
+      """
+    #expect(gpxProblems(text) == ["3:33: cannot read time ''"])
+  }
+
+  @Test func anExternalEntityInAnAttributeIsAnError() {
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+      <gpx><wpt lat="&xxe;" lon="2"/></gpx>
+      """
+    #expect(gpxProblems(text) == [
+      "3:21: the file is not well-formed XML: an attribute refers to an external entity (external entities are never loaded) (libxml2 error 29)"
+    ])
+  }
+
+  @Test func anExternalDTDAndAnExternalParameterEntityAreNotLoaded() {
+    // Had the declarations been read, `&t;` would be the time and the file valid.
+    let declarations = outsideFile("<!ENTITY t \"2026-03-28T05:00:00Z\">", name: "t.dtd")
+    let cases = [
+      ("<!DOCTYPE gpx SYSTEM \"file://\(declarations)\">", 27),
+      ("<!DOCTYPE gpx [<!ENTITY % d SYSTEM \"file://\(declarations)\"> %d;]>", 26),
+    ]
+    for (doctype, code) in cases {
+      let text = "<?xml version=\"1.0\"?>\n\(doctype)\n<gpx><wpt lat=\"1\" lon=\"2\"><time>&t;</time></wpt></gpx>"
+      #expect(
+        gpxProblems(text) == ["3:36: the file is not well-formed XML: undeclared entity (libxml2 error \(code))"], "\(doctype)")
+    }
+  }
+
+  @Test func internalEntitiesExpandInTextButNotInAttributes() throws {
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE gpx [<!ENTITY day "2026-03-28"><!ENTITY lat "55.5">]>
+      <gpx><wpt lat="1" lon="2"><time>&day;T05:00:00Z</time></wpt></gpx>
+      """
+    #expect(try readGPX(text).map(\.instant.description) == ["2026-03-28T05:00:00.000Z"])
+    let inAttribute = text.replacingOccurrences(of: "lat=\"1\"", with: "lat=\"&lat;\"")
+    #expect(gpxProblems(inAttribute) == ["3:30: latitude '&lat;' is not a number"])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func billionLaughsStopsWithALocatedError() {
+    var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n<!ENTITY lol \"lol\">\n"
+    for level in 1...9 {
+      text += "<!ENTITY lol\(level) \"\(String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10))\">\n"
+    }
+    text += "]>\n<gpx><wpt lat=\"1\" lon=\"2\"><time>&lol9;</time></wpt></gpx>\n"
+    #expect(gpxProblems(text) == [
+      "14:39: the file is not well-formed XML: an entity that refers to itself, or entity references that expand too far (libxml2 error 89)"
+    ])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func oneLargeEntityReferencedOftenStopsWithALocatedError() {
+    // 100 kB × 2000 references = 200 MB of text from a 300 kB file: past 1 MiB + 4 × the file.
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE gpx [<!ENTITY big "\(String(repeating: "x", count: 100_000))">]>
+      <gpx><wpt lat="1" lon="2"><name>\(String(repeating: "&big;", count: 2000))</name></wpt></gpx>
+      """
+    let problems = gpxProblems(text)
+    #expect(problems.count == 1)
+    #expect(problems.first?.hasPrefix("3:") == true)
+    #expect(problems.first?.contains("entity references in the file expand to more than") == true)
+  }
+
+  @Test func aCommentLongerThanLibxml2sLimitIsALocatedError() {
+    let text = "<gpx><!--" + String(repeating: "a", count: 11_000_000) + "--></gpx>"
+    #expect(gpxProblems(text) == [
+      "1:6: the file is not well-formed XML: one tag, comment, CDATA section or processing instruction is longer than libxml2's limit of 10,000,000 bytes (libxml2 error 1)"
+    ])
+  }
+
+  @Test func bytesNotInTheDeclaredEncodingAreALocatedError() {
+    // 0x81 and 0x8D are not characters in windows-1252.
+    let bytes =
+      Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<gpx><wpt lat=\"1\" lon=\"2\"><name>".utf8) + [0x81, 0x8D]
+      + Array("</name></wpt></gpx>".utf8)
+    // Located where libxml2's parser stopped: at the bad bytes, right after `<name>`.
+    #expect(problems(of: GPXTrackReader(path: trackFile(bytes: bytes, name: "track.gpx"))) == [
+      "2:33: the file is not well-formed XML: bytes that are not valid in the file's declared encoding (libxml2 error 6003)"
+    ])
+  }
+}

@@ -27,6 +27,11 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   public var message: String
   /// Follow-up lines: what to do, or a "did you mean" suggestion.
   public var notes: [String]
+  /// Whether a printer may quote the line at `location` under the message.
+  /// False when the file is not the kind of text the user meant to give
+  /// (a track that is not XML at all, such as `/etc/shadow` named as GPX):
+  /// its lines are nobody's to echo.
+  public var showsSourceLine = true
 
   public init(_ severity: Severity = .error, at location: InputLocation, _ message: String, notes: [String] = []) {
     self.severity = severity
