@@ -45,6 +45,26 @@ struct WorkerSupervisor {
   }
 }
 
+extension WorkerSupervisor {
+  /// How a process ended, from its `waitpid` status: "crashed (SIGSEGV)" or
+  /// "exited with status 3". (The W… macros are not imported into Swift; the
+  /// encoding is Linux's: the signal in the low 7 bits, the exit status in the next 8.)
+  static func describe(status: Int32) -> String {
+    let signal = status & 0x7F
+    if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
+    return "crashed (\(GNULibC.signalName(signal)))"
+  }
+
+  /// The first non-empty line of a worker's standard error (the runtime's
+  /// "Fatal error: …"), at most 200 characters, cut with "…".
+  static func firstLine(of bytes: [UInt8]) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let line = text.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.count <= 200 ? trimmed : String(trimmed.prefix(199)) + "…"
+  }
+}
+
 /// One worker process as the supervisor sees it.
 private final class WorkerProcess {
   let pid: pid_t
@@ -204,7 +224,7 @@ private struct SupervisedRun {
     guard let assignment = worker.assignment else { return }
     worker.assignment = nil
     results[assignment.index] = .crashed(
-      paths[assignment.index], what: Self.describe(status: status), lastWords: Self.firstLine(of: worker.messageBytes),
+      paths[assignment.index], what: WorkerSupervisor.describe(status: status), lastWords: WorkerSupervisor.firstLine(of: worker.messageBytes),
       seconds: elapsed(since: assignment.started))
     if next < paths.count { startWorker() }
   }
@@ -227,24 +247,6 @@ private struct SupervisedRun {
   }
 
   func elapsed(since start: ContinuousClock.Instant) -> Double { start.duration(to: clock.now).seconds }
-
-  /// How a process ended, from its `waitpid` status: "crashed (SIGSEGV)" or
-  /// "exited with status 3". (The W… macros are not imported into Swift; the
-  /// encoding is Linux's: the signal in the low 7 bits, the exit status in the next 8.)
-  static func describe(status: Int32) -> String {
-    let signal = status & 0x7F
-    if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
-    return "crashed (\(GNULibC.signalName(signal)))"
-  }
-
-  /// The first non-empty line of a worker's standard error (the runtime's
-  /// "Fatal error: …"), at most 200 characters, cut with "…".
-  static func firstLine(of bytes: [UInt8]) -> String? {
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let line = text.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
-    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-    return trimmed.count <= 200 ? trimmed : String(trimmed.prefix(199)) + "…"
-  }
 
   // MARK: - Starting a worker
 
