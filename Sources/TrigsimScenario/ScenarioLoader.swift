@@ -38,9 +38,14 @@ public struct ScenarioSkipped: Error, CustomStringConvertible, Sendable {
 /// problem at its `file:line:column` in one `InputError`.
 ///
 /// The format is documented in the README ("Scenario format"). Paths inside
-/// the scenario (the track file) are relative to the scenario file's folder.
+/// the scenario (the track file, expected timeline and trial report) are
+/// relative to the scenario file's folder, and `pathPolicy` says which files
+/// they may reach: with `.confined(to: root)` every one must resolve inside
+/// `root`, else it is an error at the value that names it.
 public struct ScenarioLoader {
-  public init() {}
+  public var pathPolicy: ScenarioPathPolicy
+
+  public init(pathPolicy: ScenarioPathPolicy = .unrestricted) { self.pathPolicy = pathPolicy }
 
   /// Loads the scenario at `path` (as given by the user; used in messages).
   public func load(path: String) throws -> Scenario { try loadFile(path: path).scenario }
@@ -53,10 +58,14 @@ public struct ScenarioLoader {
 
   /// Loads the scenario at `path` with its checks (`expect:`, `assert:`).
   ///
-  /// - Throws: `FileAccessError` when the file cannot be read, `InputError`
-  ///   with every problem located, `ScenarioSkipped` when its track is marked
-  ///   `ifMissing: skip` and is absent.
+  /// - Throws: `ScenarioOutsideRoot` when the path policy does not allow the
+  ///   file (it is then not read), `FileAccessError` when the file cannot be
+  ///   read, `InputError` with every problem located, `ScenarioSkipped` when
+  ///   its track is marked `ifMissing: skip` and is absent.
   public func loadFile(path: String) throws -> ScenarioFile {
+    if let escape = pathPolicy.escape(of: path) {
+      throw ScenarioOutsideRoot(path: path, message: pathPolicy.message(what: "scenario", path: path, escape: escape))
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
       throw FileAccessError(path: path, reason: exists ? "permission denied or not a regular file" : "no such file")
@@ -72,7 +81,7 @@ public struct ScenarioLoader {
   /// Loads a scenario and its checks from YAML text. The expected timeline
   /// defaults to `<defaultName>.timeline` in `baseDirectory`.
   public func loadFile(yaml: String, file: String = "<scenario>", baseDirectory: String = ".", defaultName: String = "scenario") throws -> ScenarioFile {
-    let reader = ScenarioReader(document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory)
+    let reader = ScenarioReader(document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory, pathPolicy: pathPolicy)
     let scenario = reader.read(defaultName: defaultName)
     try reader.document.diagnostics.throwIfAny()
     if let skipped = reader.skipped { throw skipped }
@@ -93,6 +102,8 @@ let scenarioKeys = [
 final class ScenarioReader {
   let document: YAMLDocument
   let baseDirectory: String
+  /// Which files the scenario may name (see `ScenarioPathPolicy`).
+  let pathPolicy: ScenarioPathPolicy
   var deviceZone = TimeZone(identifier: "UTC")!
   var clockStart: SimulationInstant?
   var clockEnd: SimulationInstant?
@@ -119,10 +130,21 @@ final class ScenarioReader {
   var checks: ScenarioChecks?
   /// `expect: none` was written.
   var expectsNothing = false
+  /// `expect:` names an expected timeline file (or `none`), so none is implied.
+  var expectedFileNamed = false
 
-  init(document: YAMLDocument, baseDirectory: String) {
+  init(document: YAMLDocument, baseDirectory: String, pathPolicy: ScenarioPathPolicy = .unrestricted) {
     self.document = document
     self.baseDirectory = baseDirectory
+    self.pathPolicy = pathPolicy
+  }
+
+  /// Whether the path policy allows `path` (resolved from `written`, the
+  /// scenario's own text, at `location`); reports why not.
+  func allows(_ path: String, written: String, what: String, at location: InputLocation, implied: String? = nil) -> Bool {
+    guard let escape = pathPolicy.escape(of: path) else { return true }
+    document.error(at: location, pathPolicy.message(what: what, path: written, escape: escape), notes: (implied.map { [$0] } ?? []) + [ScenarioPathPolicy.note])
+    return false
   }
 
   func read(defaultName: String) -> Scenario? {
@@ -518,6 +540,8 @@ final class ScenarioReader {
       options.gpxPoints = points
     }
     let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
+    // Checked before anything looks at the file, its existence included.
+    guard allows(path, written: file, what: "track file", at: document.location(fileNode)) else { return nil }
     if let node = fields["ifMissing"], document.choice(node, what: "'ifMissing' choice", [("error", false), ("skip", true)]) == true,
       !FileManager.default.fileExists(atPath: path)
     {

@@ -62,8 +62,19 @@ extension ScenarioReader {
   static let assertionNames = ["count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired"]
 
   func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
-    var checks = ScenarioChecks(expectedTimelinePath: resolve(defaultName + ".timeline"))
+    let defaultExpected = resolve(defaultName + ".timeline")
+    var checks = ScenarioChecks(expectedTimelinePath: defaultExpected)
     if let node = top["expect"] { readExpect(node, into: &checks) }
+    if !expectedFileNamed {
+      // Implied, not written: reported at the top of the scenario.
+      let written = (defaultExpected as NSString).lastPathComponent
+      if !allows(
+        defaultExpected, written: written, what: "expected timeline", at: InputLocation(file: document.file, line: 1, column: 1),
+        implied: "no 'expect:' names an expected timeline, so it is '\(written)' beside the scenario; name one inside the root, or write 'expect: none'")
+      {
+        checks.expectedTimelinePath = nil
+      }
+    }
     if let node = top["trials"] { checks.trials = readTrials(node, defaultName: defaultName) }
     if let node = top["assert"], let list = document.sequence(node, what: "'assert'") {
       for item in list {
@@ -132,6 +143,7 @@ extension ScenarioReader {
 
   /// The expected file's path, or nil for `none`.
   private func expectedFile(_ file: String, at node: Node) -> String? {
+    expectedFileNamed = true
     if file == "none" {
       expectsNothing = true
       return nil
@@ -140,7 +152,8 @@ extension ScenarioReader {
       document.error(node, "the expected timeline file name is empty", notes: ["name a .timeline or .json file beside the scenario, or write 'none' to check assertions only"])
       return nil
     }
-    return resolve(file)
+    let path = resolve(file)
+    return allows(path, written: file, what: "expected timeline", at: document.location(node)) ? path : nil
   }
 
   /// `tolerance: 2s` (every entry) or `tolerance: { default: 0s, geofence: 500ms, enter: 1s, "fired medicine_1_*": 2s }`.
@@ -247,15 +260,22 @@ extension ScenarioReader {
         return value
       }
     }
-    var path: String? = resolve(defaultName + ".trials")
+    var path: String?
     if let expectNode = fields["expect"] {
       path = document.string(expectNode, what: "expected trial report").flatMap { file in
         guard !file.isEmpty, file != "none" else {
           document.error(expectNode, "the expected trial report needs a file name", notes: ["name a .trials file beside the scenario, or leave 'expect' out for '\(defaultName).trials'"])
           return nil
         }
-        return resolve(file)
+        let path = resolve(file)
+        return allows(path, written: file, what: "expected trial report", at: document.location(expectNode)) ? path : nil
       }
+    } else {
+      let implied = resolve(defaultName + ".trials")
+      let written = defaultName + ".trials"
+      path = allows(
+        implied, written: written, what: "expected trial report", at: document.location(node),
+        implied: "'trials' names no expected report, so it is '\(written)' beside the scenario; name one inside the root with 'expect:'") ? implied : nil
     }
     guard let count, let seed, let path else { return nil }
     return TrialSettings(count: count, seed: seed, expectedReportPath: path, origin: document.location(node))

@@ -30,11 +30,15 @@ public struct ScenarioVerifier: Sendable {
   public var expectedPathOverride: String?
   /// Worker threads for a scenario's `trials:` (the report does not depend on it).
   public var trialJobs: Int
+  /// Which files scenarios may name (`--root`); `expectedPathOverride` is the user's own and not checked.
+  public var pathPolicy: ScenarioPathPolicy
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
-    expectedPathOverride: String? = nil, trialJobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    expectedPathOverride: String? = nil, trialJobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    pathPolicy: ScenarioPathPolicy = .unrestricted
   ) {
+    self.pathPolicy = pathPolicy
     self.overrides = overrides
     self.record = record
     self.isCI = isCI
@@ -60,7 +64,7 @@ public struct ScenarioVerifier: Sendable {
     let file: ScenarioFile
     let report: SimulationReport
     do {
-      file = try ScenarioLoader().loadFile(path: path)
+      file = try ScenarioLoader(pathPolicy: pathPolicy).loadFile(path: path)
       report = try Simulation(file.scenario).report()
     } catch {
       result.outcome = Self.outcome(of: error)
@@ -201,6 +205,7 @@ public struct ScenarioVerifier: Sendable {
     switch error {
     case let error as InputError: .error(.invalidInput, error.diagnostics.map(\.description).joined(separator: "\n"))
     case let error as FileAccessError: .error(.cannotRead, "error: \(error)")
+    case let error as ScenarioOutsideRoot: .error(.invalidInput, error.description)
     case let skipped as ScenarioSkipped: .skipped(skipped.description)
     default: .error(.internalError, "internal error: \(error)\nplease report this with the scenario that caused it")
     }

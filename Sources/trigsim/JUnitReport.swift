@@ -8,48 +8,50 @@ import TrigsimScenario
 ///   group scenarios by folder; `file` is the path as given.
 /// - A failed check is a `<failure>` whose `message` is the one-line headline
 ///   and whose text is the diff and the failed assertions.
-/// - Bad input or an internal error is an `<error>` with the diagnostics.
+/// - Bad input or an internal error is an `<error>` with the diagnostics; a
+///   scenario that crashed trigsim is an `<error type="InternalError">` whose
+///   message names the signal.
 /// - A skipped scenario is `<skipped message="...">`.
 /// - `time` is in seconds with millisecond precision.
 enum JUnitReport {
-  static func xml(_ results: [TimedVerification], suiteSeconds: Double) -> String {
-    let failures = results.count { $0.verification.outcome == .failed }
-    let errors = results.count { if case .error = $0.verification.outcome { true } else { false } }
-    let skipped = results.count { if case .skipped = $0.verification.outcome { true } else { false } }
+  static func xml(_ results: [ScenarioResult], suiteSeconds: Double) -> String {
+    let failures = results.count { $0.status == .failed }
+    let errors = results.count(where: \.isError)
+    let skipped = results.count { $0.status == .skipped }
     let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteSeconds))\""
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites name=\"trigsim\" \(counts)>\n"
     xml += "  <testsuite name=\"trigsim\" \(counts)>\n"
     for result in results {
-      let verification = result.verification
-      let path = verification.scenarioPath
+      let path = result.scenarioPath
       let folder = (path as NSString).deletingLastPathComponent
       let name = (path as NSString).lastPathComponent
       xml += "    <testcase classname=\"\(escape(folder.isEmpty ? "." : folder))\" name=\"\(escape(name))\" file=\"\(escape(path))\" time=\"\(seconds(result.seconds))\""
-      switch verification.outcome {
+      switch result.status {
       case .passed:
         xml += "/>\n"
       case .failed:
-        xml += ">\n      <failure message=\"\(escape(verification.headline))\" type=\"TimelineCheckFailed\">"
-        xml += escape(verification.details) + "</failure>\n    </testcase>\n"
-      case .skipped(let why):
-        xml += ">\n      <skipped message=\"\(escape(why))\"/>\n    </testcase>\n"
-      case .error(_, let message):
-        xml += ">\n      <error message=\"\(escape(verification.headline))\" type=\"\(errorType(verification))\">"
-        xml += escape(message) + "</error>\n    </testcase>\n"
+        xml += ">\n      <failure message=\"\(escape(result.headline))\" type=\"TimelineCheckFailed\">"
+        xml += escape(result.details) + "</failure>\n    </testcase>\n"
+      case .skipped:
+        xml += ">\n      <skipped message=\"\(escape(result.message))\"/>\n    </testcase>\n"
+      case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed:
+        xml += ">\n      <error message=\"\(escape(result.headline))\" type=\"\(errorType(result.status))\">"
+        xml += escape(result.message) + "</error>\n    </testcase>\n"
       }
     }
     xml += "  </testsuite>\n</testsuites>\n"
     return xml
   }
 
-  static func errorType(_ verification: ScenarioVerification) -> String {
-    guard case .error(let kind, _) = verification.outcome else { return "" }
-    switch kind {
-    case .invalidInput: return "InvalidInput"
-    case .cannotRead: return "CannotRead"
-    case .cannotWrite: return "CannotWrite"
-    case .internalError: return "InternalError"
+  /// The `type` of an `<error>`: a crash is an internal error too.
+  static func errorType(_ status: ScenarioResult.Status) -> String {
+    switch status {
+    case .invalidInput: "InvalidInput"
+    case .cannotRead: "CannotRead"
+    case .cannotWrite: "CannotWrite"
+    case .internalError, .crashed: "InternalError"
+    case .passed, .failed, .skipped: ""
     }
   }
 

@@ -2,58 +2,51 @@ import Foundation
 import TrigsimCore
 import TrigsimScenario
 
-/// One scenario's verification with how long it took (wall clock, for the
-/// summary table and JUnit only; never part of a timeline).
-struct TimedVerification: Sendable {
-  var verification: ScenarioVerification
-  var seconds: Double
-}
-
 extension Duration {
   /// The duration in seconds, for tables and JUnit `time` attributes.
   var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-/// Runs scenarios on a fixed number of worker threads and returns the
-/// results in the order of `paths`, whatever order they finish in.
-///
-/// Each run is independent (its own loader, simulation and files), so the
-/// results do not depend on `jobs`.
-enum ScenarioBatch {
-  static func run(_ paths: [String], jobs: Int, verifier: ScenarioVerifier) -> [TimedVerification] {
-    let results = IndexedResults<TimedVerification>(count: paths.count)
-    let workers = max(1, min(jobs, paths.count))
-    let group = DispatchGroup()
-    for _ in 0..<workers {
-      group.enter()
-      let thread = Thread {
-        while let index = results.claimNext() {
-          let clock = ContinuousClock()
-          let start = clock.now
-          let verification = verifier.verify(path: paths[index])
-          results.store(TimedVerification(verification: verification, seconds: start.duration(to: clock.now).seconds), at: index)
-        }
-        group.leave()
-      }
-      thread.stackSize = 8 << 20
-      thread.start()
-    }
-    group.wait()
-    return results.all().map { $0! }  // every index was claimed and stored before the group was left
+/// Verifies the scenarios of `test` and `record`: in `jobs` supervised worker
+/// processes (`WorkerSupervisor`), so one scenario that crashes trigsim is
+/// reported as `crashed` while the others complete. The results are in the
+/// order of `paths`, whatever order they finish in; each run is independent
+/// (its own process, loader, simulation and files), so they do not depend on
+/// `jobs`.
+struct ScenarioBatch {
+  var comparison: ComparisonFlags
+  var record: RecordMode
+  var force: Bool
+  var isCI: Bool
+  var root: RootOption
+
+  func run(_ paths: [String], jobs: Int) -> [ScenarioResult] {
+    WorkerSupervisor(workerArguments: workerArguments, jobs: jobs).run(paths)
+  }
+
+  /// The verifier's settings as `trigsim scenario-worker` options, each value
+  /// attached with `=` so one starting with `-` is not read as an option.
+  var workerArguments: [String] {
+    var arguments = comparison.tolerances.map { "--tolerance=\($0)" }
+    arguments += comparison.ignoredFields.map { "--ignore-field=\($0)" }
+    arguments += comparison.ignoredKinds.map { "--ignore-kind=\($0)" }
+    if comparison.ignoresHeader { arguments.append("--ignore-header") }
+    arguments.append("--record=\(record.rawValue)")
+    if force { arguments.append("--force") }
+    if isCI { arguments.append("--on-ci") }
+    if let root = root.root { arguments.append("--root=\(root)") }
+    return arguments
   }
 }
 
-extension ScenarioVerification {
-  /// The word in the summary table and the exit-code rank.
-  var resultWord: String {
-    switch outcome {
-    case .passed: recorded == .created ? "recorded" : recorded == .rewritten ? "rewritten" : "pass"
-    case .failed: "FAIL"
-    case .skipped: "skip"
-    case .error: "ERROR"
-    }
-  }
+/// The exit code of a batch: the most serious outcome wins, in the order
+/// internal error (70, a crash included), invalid input (65), unreadable
+/// input (66), failed write (73), failed check (1), success (0).
+func batchExitCode(_ results: [ScenarioResult]) -> Int32 {
+  results.map(\.exitCode).reduce(TrigsimExitCode.success, moreSerious)
+}
 
+extension ScenarioVerification {
   /// The documented exit code for this outcome alone.
   var exitCode: Int32 {
     switch outcome {
@@ -68,13 +61,6 @@ extension ScenarioVerification {
       }
     }
   }
-}
-
-/// The exit code of a batch: the most serious outcome wins, in the order
-/// internal error (70), invalid input (65), unreadable input (66), failed
-/// write (73), failed check (1), success (0).
-func batchExitCode(_ results: [ScenarioVerification]) -> Int32 {
-  results.map(\.exitCode).reduce(TrigsimExitCode.success, moreSerious)
 }
 
 /// The more serious of two exit codes: 70, then 65, 66, 73, 1, 0.

@@ -12,7 +12,9 @@ struct TestCommand: ParsableCommand {
       one starting at the i-th, so n CI jobs with shards 1/n ... n/n run each \
       scenario exactly once. Failures are printed in full (diff, failed \
       assertions, diagnostics), then the table. The exit code is that of the most \
-      serious outcome (see 'trigsim --help').
+      serious outcome (see 'trigsim --help'). Each job is a worker process: a \
+      scenario that crashes trigsim is reported as CRASH (exit 70) and the \
+      others complete.
       """)
 
   @Argument(help: "Scenario files, folders or globs.")
@@ -29,6 +31,7 @@ struct TestCommand: ParsableCommand {
 
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var recording: RecordFlags
+  @OptionGroup var root: RootOption
 
   func validate() throws {
     if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -38,38 +41,31 @@ struct TestCommand: ParsableCommand {
     var files: [String]
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
     if let shard { files = shard.select(files) }
-    let verifier = ScenarioVerifier(
-      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force)
+    let batch = ScenarioBatch(
+      comparison: comparison, record: recording.record, force: recording.force, isCI: runningOnCI, root: root)
     let clock = ContinuousClock()
     let start = clock.now
-    let results = ScenarioBatch.run(files, jobs: jobs, verifier: verifier)
+    let results = batch.run(files, jobs: jobs)
     let totalSeconds = start.duration(to: clock.now).seconds
 
     var output = ""
-    for result in results {
-      let verification = result.verification
-      switch verification.outcome {
-      case .passed, .skipped:
-        continue
-      case .failed, .error:
-        output += "=== \(verification.resultWord) \(verification.scenarioPath): \(verification.headline)\n"
-        output += verification.details + "\n"
-      }
+    for result in results where result.status != .passed && result.status != .skipped {
+      output += "=== \(result.resultWord) \(result.scenarioPath): \(result.headline)\n"
+      output += result.details + "\n"
     }
     output += Self.table(results)
-    let outcomes = results.map(\.verification.outcome)
-    let passed = outcomes.count { $0 == .passed }
-    let failed = outcomes.count { $0 == .failed }
-    let errors = outcomes.count { if case .error = $0 { true } else { false } }
-    let skipped = outcomes.count { if case .skipped = $0 { true } else { false } }
-    let recorded = results.count { $0.verification.recorded == .created || $0.verification.recorded == .rewritten }
+    let passed = results.count { $0.status == .passed }
+    let failed = results.count { $0.status == .failed }
+    let errors = results.count(where: \.isError)
+    let skipped = results.count { $0.status == .skipped }
+    let recorded = results.count { $0.recorded == .created || $0.recorded == .rewritten }
     output += "\(passed) passed, \(failed) failed, \(errors) errors, \(skipped) skipped"
     if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
     output += " in \(String(format: "%.2f", totalSeconds))s"
     output += " (\(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
     writeToStandardOutput(output)
 
-    var code = batchExitCode(results.map(\.verification))
+    var code = batchExitCode(results)
     if let junit {
       do {
         try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit)
@@ -82,12 +78,11 @@ struct TestCommand: ParsableCommand {
   }
 
   /// `scenario  result  entries  duration`, aligned, one row per scenario in path order.
-  static func table(_ results: [TimedVerification]) -> String {
+  static func table(_ results: [ScenarioResult]) -> String {
     var rows = [["scenario", "result", "entries", "duration"]]
     for result in results {
-      let verification = result.verification
       rows.append([
-        verification.scenarioPath, verification.resultWord, verification.entryCount.map(String.init) ?? "-",
+        result.scenarioPath, result.resultWord, result.entryCount.map(String.init) ?? "-",
         String(format: "%.3fs", result.seconds),
       ])
     }

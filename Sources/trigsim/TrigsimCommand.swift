@@ -23,7 +23,10 @@ struct TrigsimCommand: ParsableCommand {
       decides: 70, then 65, 66, 73, 1, 0.
       """,
     version: "0.1.0",
-    subcommands: [RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, GenerateTrackCommand.self])
+    subcommands: [
+      RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, GenerateTrackCommand.self,
+      ScenarioWorkerCommand.self,  // hidden: the worker processes of 'test' and 'record'
+    ])
 }
 
 /// The documented exit codes (see `TrigsimCommand`'s discussion and the README).
@@ -75,6 +78,7 @@ struct RunCommand: ParsableCommand {
   var expect: String?
 
   @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var root: RootOption
 
   @Option(help: ArgumentHelp("Replay the scenario N times with seeded GPS error, update-grid phase and latency, and print how often each location request fired and each dose was notified (text or json).", valueName: "N"))
   var trials: Int?
@@ -117,7 +121,7 @@ struct RunCommand: ParsableCommand {
 
   func run() throws {
     if let trials {
-      let file = try loadScenario(at: scenario)
+      let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
       let plan = TrialPlan(
         count: trials, seed: seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed,
         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -126,16 +130,16 @@ struct RunCommand: ParsableCommand {
       return
     }
     if let trial {
-      let file = try loadScenario(at: scenario)
+      let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
       try streamTimeline(of: file.scenario, trial: (trial, seed), format: format, summary: summary, to: output)
       return
     }
     guard let expect else {
-      try streamTimeline(of: loadScenario(at: scenario).scenario, format: format, summary: summary, to: output)
+      try streamTimeline(of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, format: format, summary: summary, to: output)
       return
     }
-    let verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect)
+    let verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)
     let verification = verifier.verify(path: scenario)
     if case .skipped(let why) = verification.outcome {
       printError("error: \(why)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
@@ -160,8 +164,8 @@ func reportFailure(of verification: ScenarioVerification) -> Int32 {
 }
 
 /// Loads a scenario file, printing any problem to standard error and exiting with the documented code.
-func loadScenario(at path: String) throws -> ScenarioFile {
-  try reportingErrors { try ScenarioLoader().loadFile(path: path) }
+func loadScenario(at path: String, pathPolicy: ScenarioPathPolicy = .unrestricted) throws -> ScenarioFile {
+  try reportingErrors { try ScenarioLoader(pathPolicy: pathPolicy).loadFile(path: path) }
 }
 
 /// Runs `body`, turning its errors into messages on standard error and the documented exit codes.
@@ -176,6 +180,9 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   } catch let error as FileAccessError {
     printError("error: \(error)")
     throw ExitCode(TrigsimExitCode.cannotReadInput)
+  } catch let error as ScenarioOutsideRoot {
+    printError(error.description)
+    throw ExitCode(TrigsimExitCode.invalidInput)
   } catch let skipped as ScenarioSkipped {
     printError("\(skipped.location): error: \(skipped.reason)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
     throw ExitCode(TrigsimExitCode.cannotReadInput)

@@ -18,10 +18,11 @@ struct VerifyCommand: ParsableCommand {
 
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var recording: RecordFlags
+  @OptionGroup var root: RootOption
 
   func run() throws {
     let verifier = ScenarioVerifier(
-      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force)
+      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force, pathPolicy: root.pathPolicy)
     let verification = verifier.verify(path: scenario)
     switch verification.outcome {
     case .passed:
@@ -63,6 +64,7 @@ struct RecordCommand: ParsableCommand {
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var root: RootOption
 
   func validate() throws {
     if mode == .none { throw ValidationError("--mode none writes nothing; use 'trigsim test' to check without writing") }
@@ -72,8 +74,8 @@ struct RecordCommand: ParsableCommand {
   func run() throws {
     let files: [String]
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
-    let verifier = ScenarioVerifier(overrides: try comparison.options(), record: mode, isCI: runningOnCI, force: force)
-    let results = ScenarioBatch.run(files, jobs: jobs, verifier: verifier).map(\.verification)
+    let batch = ScenarioBatch(comparison: comparison, record: mode, force: force, isCI: runningOnCI, root: root)
+    let results = batch.run(files, jobs: jobs)
     for result in results {
       let target = result.expectedPath ?? "(no expected timeline: expect: none)"
       if let trials = result.expectedTrialsPath {
@@ -83,7 +85,7 @@ struct RecordCommand: ParsableCommand {
         case .unchanged?, nil: if result.trialsMatch { writeToStandardOutput("unchanged \(trials)\n") }
         }
       }
-      switch result.outcome {
+      switch result.status {
       case .passed:
         switch result.recorded {
         case .created?: writeToStandardOutput("recorded  \(target)\n")
@@ -96,7 +98,7 @@ struct RecordCommand: ParsableCommand {
       case .failed:
         writeToStandardOutput(result.details)
         writeToStandardOutput("FAILED    \(result.scenarioPath): \(result.headline)\n")
-      case .error:
+      case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed:
         _ = reportFailure(of: result)
       }
     }

@@ -358,12 +358,16 @@ final class JUnitDocument: NSObject, XMLParserDelegate {
     var failureMessage: String?
     var failureText: String?
     var skippedMessage: String?
+    var errorMessage: String?
+    var errorType: String?
+    var errorText: String?
   }
 
   var suites: [Suite] = []
   var cases: [Case] = []
   private var text = ""
   private var inFailure = false
+  private var inError = false
   private var parseError: Error?
 
   init(_ data: Data) throws {
@@ -387,17 +391,26 @@ final class JUnitDocument: NSObject, XMLParserDelegate {
       text = ""
     case "skipped":
       cases[cases.count - 1].skippedMessage = attributes["message"]
+    case "error":
+      cases[cases.count - 1].errorMessage = attributes["message"]
+      cases[cases.count - 1].errorType = attributes["type"]
+      inError = true
+      text = ""
     default:
       break
     }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) { if inFailure { text += string } }
+  func parser(_ parser: XMLParser, foundCharacters string: String) { if inFailure || inError { text += string } }
 
   func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
     if element == "failure" {
       cases[cases.count - 1].failureText = text
       inFailure = false
+    }
+    if element == "error" {
+      cases[cases.count - 1].errorText = text
+      inError = false
     }
   }
 }

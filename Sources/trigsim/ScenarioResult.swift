@@ -1,0 +1,167 @@
+import Foundation
+import TrigsimCore
+import TrigsimScenario
+
+/// What a batch (`test`, `record`) keeps of one scenario's verification:
+/// everything the failure blocks, the summary table, the JUnit report and
+/// `record`'s listing print, and nothing else (not the run's timeline).
+///
+/// A worker process sends it to its supervisor as one JSON line (see
+/// `WorkerProtocol`); a scenario whose worker died is a `crashed` result the
+/// supervisor makes itself.
+struct ScenarioResult: Codable, Sendable, Equatable {
+  enum Status: String, Codable, Sendable {
+    case passed, failed, skipped, invalidInput, cannotRead, cannotWrite, internalError
+    /// The worker process verifying it crashed or was killed: an internal error (exit 70).
+    case crashed
+  }
+
+  enum Recording: String, Codable, Sendable {
+    case created, rewritten, unchanged
+
+    init(_ recording: ScenarioVerification.Recording) {
+      switch recording {
+      case .created: self = .created
+      case .rewritten: self = .rewritten
+      case .unchanged: self = .unchanged
+      }
+    }
+  }
+
+  /// A `Diagnostic` as it travels between processes.
+  struct LocatedProblem: Codable, Sendable, Equatable {
+    var isWarning: Bool
+    var file: String
+    var line: Int
+    var column: Int
+    var message: String
+    var notes: [String]
+
+    init(_ diagnostic: Diagnostic) {
+      isWarning = diagnostic.severity == .warning
+      file = diagnostic.location.file
+      line = diagnostic.location.line
+      column = diagnostic.location.column
+      message = diagnostic.message
+      notes = diagnostic.notes
+    }
+
+    var diagnostic: Diagnostic {
+      Diagnostic(isWarning ? .warning : .error, at: InputLocation(file: file, line: line, column: column), message, notes: notes)
+    }
+  }
+
+  var scenarioPath: String
+  var status: Status
+  /// One line: what happened, in counts (`ScenarioVerification.headline`).
+  var headline: String
+  /// The diff, failed assertions or error message (`ScenarioVerification.details`).
+  var details: String
+  /// Why it was skipped, or the error message as printed; empty otherwise.
+  var message: String = ""
+  var entryCount: Int?
+  var recorded: Recording?
+  var expectedPath: String?
+  var expectedTrialsPath: String?
+  var trialsRecorded: Recording?
+  var trialsMatch = true
+  var refusedToRecord = false
+  var diagnostics: [LocatedProblem] = []
+  /// Wall-clock seconds, for the table and JUnit only.
+  var seconds: Double
+
+  init(_ verification: ScenarioVerification, seconds: Double) {
+    scenarioPath = verification.scenarioPath
+    headline = verification.headline
+    details = verification.details
+    switch verification.outcome {
+    case .passed: status = .passed
+    case .failed: status = .failed
+    case .skipped(let why):
+      status = .skipped
+      message = why
+    case .error(let kind, let text):
+      message = text
+      switch kind {
+      case .invalidInput: status = .invalidInput
+      case .cannotRead: status = .cannotRead
+      case .cannotWrite: status = .cannotWrite
+      case .internalError: status = .internalError
+      }
+    }
+    entryCount = verification.entryCount
+    recorded = verification.recorded.map(Recording.init)
+    expectedPath = verification.expectedPath
+    expectedTrialsPath = verification.expectedTrialsPath
+    trialsRecorded = verification.trialsRecorded.map(Recording.init)
+    trialsMatch = verification.trialsMatch
+    refusedToRecord = verification.refusedToRecord
+    diagnostics = verification.diagnostics.map(LocatedProblem.init)
+    self.seconds = seconds
+  }
+
+  /// A scenario whose verification ended with its process: `what` is how it
+  /// ended ("crashed (SIGILL)", "exited with status 3"); `lastWords` the
+  /// first line the process wrote to standard error, if any.
+  static func crashed(_ path: String, what: String, lastWords: String?, seconds: Double) -> ScenarioResult {
+    var message = "error: trigsim \(what) while verifying this scenario; please report it with the scenario\n"
+    if let lastWords { message += "note: its last message: \(lastWords)\n" }
+    message += "note: the other scenarios ran in other processes and are not affected\n"
+    return ScenarioResult(
+      scenarioPath: path, status: .crashed, headline: "trigsim \(what) while verifying this scenario; please report it",
+      message: message, seconds: seconds)
+  }
+
+  /// A scenario the supervisor could not have verified (no worker process would start).
+  static func internalError(_ path: String, _ reason: String, seconds: Double = 0) -> ScenarioResult {
+    ScenarioResult(
+      scenarioPath: path, status: .internalError, headline: "internal error",
+      message: "internal error: \(reason)\nplease report this with the scenario that caused it\n", seconds: seconds)
+  }
+
+  private init(scenarioPath: String, status: Status, headline: String, message: String, seconds: Double) {
+    self.scenarioPath = scenarioPath
+    self.status = status
+    self.headline = headline
+    self.details = message
+    self.message = message
+    self.seconds = seconds
+  }
+
+  var isError: Bool { ![.passed, .failed, .skipped].contains(status) }
+
+  /// The word in the summary table.
+  var resultWord: String {
+    switch status {
+    case .passed: recorded == .created ? "recorded" : recorded == .rewritten ? "rewritten" : "pass"
+    case .failed: "FAIL"
+    case .skipped: "skip"
+    case .crashed: "CRASH"
+    case .invalidInput, .cannotRead, .cannotWrite, .internalError: "ERROR"
+    }
+  }
+
+  /// The documented exit code for this outcome alone.
+  var exitCode: Int32 {
+    switch status {
+    case .passed, .skipped: TrigsimExitCode.success
+    case .failed: TrigsimExitCode.timelineDiffers
+    case .invalidInput: TrigsimExitCode.invalidInput
+    case .cannotRead: TrigsimExitCode.cannotReadInput
+    case .cannotWrite: TrigsimExitCode.cannotWriteOutput
+    case .internalError, .crashed: TrigsimExitCode.internalError
+    }
+  }
+}
+
+/// Prints why a batch's scenario did not pass to standard error (diagnostics
+/// with their source lines, or the message) and returns its exit code.
+func reportFailure(of result: ScenarioResult) -> Int32 {
+  if !result.diagnostics.isEmpty {
+    DiagnosticPrinter.standardError.print(result.diagnostics.map(\.diagnostic))
+  } else {
+    writeToStandardError(result.details)
+    if result.status == .failed { printError("\(result.scenarioPath): FAILED: \(result.headline)") }
+  }
+  return result.exitCode
+}
