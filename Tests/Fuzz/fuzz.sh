@@ -55,6 +55,12 @@ seeds() {
   esac
 }
 
+# Swift's crash reporter would read the crashed process's memory under ASan;
+# libFuzzer reports the trap itself. Swift's runtime keeps some allocations
+# for the process's life (caches, metadata): leak reports would be noise.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+
 status=0
 for target in "${targets[@]}"; do
   corpus="$scratch/corpus/$target"
