@@ -57,6 +57,17 @@ let package = Package(
     .executableTarget(
       name: "trigsim-benchmark", dependencies: ["TrigsimTracks", "TrigsimScenario"], path: "Benchmarks/TrigsimBenchmark"),
 
+    // MARK: - Fuzzing (libFuzzer): `Tests/Fuzz/fuzz.sh`; see the README's "Fuzzing".
+    // Built normally, each fuzz-* program replays the files it is given.
+    .target(
+      name: "TrigsimFuzzTargets", dependencies: ["TrigsimScenario", "TrigsimTracks"],
+      path: "Tests/Fuzz/TrigsimFuzzTargets"),
+    .executableTarget(name: "fuzz-gpx", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-gpx"),
+    .executableTarget(name: "fuzz-csv", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-csv"),
+    .executableTarget(name: "fuzz-scenario", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-scenario"),
+    .executableTarget(name: "fuzz-expected-text", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-expected-text"),
+    .executableTarget(name: "fuzz-expected-json", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-expected-json"),
+
     // MARK: - Tests (folders mirror Sources/).
     .target(
       name: "TrigsimTestSupport",
@@ -71,6 +82,7 @@ let package = Package(
       name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),
+    .testTarget(name: "FuzzRegressionTests", dependencies: ["TrigsimFuzzTargets", "TrigsimTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

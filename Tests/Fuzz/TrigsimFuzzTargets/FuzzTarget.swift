@@ -1,0 +1,135 @@
+import Foundation
+import TrigsimCore
+import TrigsimScenario
+import TrigsimTracks
+
+/// One reader of trigsim under coverage-guided fuzzing (libFuzzer), and the
+/// checks every input must pass: the reader returns or throws a diagnostic,
+/// never traps, hangs or grows without bound, and every diagnostic is located
+/// at line ≥ 1 and column ≥ 1 with a message of bounded length.
+///
+/// The input is written to a file first, so each target runs the same path as
+/// the command line (opening, encoding detection, streaming reads), not a
+/// shortcut for in-memory text.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+  /// `GPXTrackReader`: the bytes as a `.gpx` track.
+  case gpx
+  /// `CSVTrackReader`: the bytes as a `.csv` track.
+  case csv
+  /// `ScenarioLoader`: the bytes as a scenario file, loaded (tracks it names
+  /// are resolved beside it, where none exist) and, when it loads, run.
+  case scenario
+  /// `ExpectedTimelineReader`: the bytes as a canonical-text `.timeline`.
+  case expectedText = "expected-text"
+  /// `ExpectedTimelineReader`: the bytes as a `.json` expected timeline.
+  case expectedJSON = "expected-json"
+
+  /// The file name the input is written under (its extension picks the reader).
+  var fileName: String {
+    switch self {
+    case .gpx: "input.gpx"
+    case .csv: "input.csv"
+    case .scenario: "input.yaml"
+    case .expectedText: "input.timeline"
+    case .expectedJSON: "input.json"
+    }
+  }
+
+  /// The longest message a diagnostic may carry: quoted input is cut to a
+  /// short length, so a message never grows with the input.
+  public static let longestMessage = 4096
+
+  /// What the reader made of an input.
+  public enum Outcome: Sendable {
+    /// Read without an error.
+    case accepted
+    /// Refused with located diagnostics (exit 65), or, for a scenario, skipped
+    /// because its track is missing.
+    case rejected([Diagnostic])
+    /// The file could not be read as text (exit 66).
+    case unreadable(String)
+  }
+
+  /// Runs the reader on `bytes`; traps (a finding) when a check fails.
+  @discardableResult
+  public func run(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+    let path = FuzzWorkspace.shared.write(bytes, as: fileName)
+    do {
+      try read(path)
+      return .accepted
+    } catch let error as InputError {
+      precondition(!error.diagnostics.isEmpty, "\(rawValue): an InputError without a diagnostic")
+      for diagnostic in error.diagnostics { Self.check(diagnostic) }
+      return .rejected(error.diagnostics)
+    } catch let error as FileAccessError {
+      Self.checkLength(error.description)
+      return .unreadable(error.description)
+    } catch let skipped as ScenarioSkipped {
+      let diagnostic = Diagnostic(at: skipped.location, skipped.reason)
+      Self.check(diagnostic)
+      return .rejected([diagnostic])
+    } catch {
+      // Any other error type reaching the command line is an internal error (exit 70).
+      preconditionFailure("\(self.rawValue): an unexpected error type escaped the reader: \(type(of: error))")
+    }
+  }
+
+  private func read(_ path: String) throws {
+    switch self {
+    case .gpx:
+      try GPXTrackReader(path: path).readSamples { _ in true }
+    case .csv:
+      try CSVTrackReader(path: path).readSamples { _ in true }
+    case .scenario:
+      let file = try ScenarioLoader().loadFile(path: path)
+      _ = try Simulation(file.scenario).report()
+    case .expectedText, .expectedJSON:
+      _ = try ExpectedTimelineReader().read(path: path)
+    }
+  }
+
+  static func check(_ diagnostic: Diagnostic) {
+    precondition(
+      diagnostic.location.line >= 1 && diagnostic.location.column >= 1,
+      "diagnostic at \(diagnostic.location.line):\(diagnostic.location.column), not 1-based: \(diagnostic.message.prefix(200))")
+    checkLength(diagnostic.message)
+    for note in diagnostic.notes { checkLength(note) }
+  }
+
+  static func checkLength(_ message: String) {
+    precondition(
+      message.utf8.count <= longestMessage,
+      "a message of \(message.utf8.count) bytes: quoted input is not cut: \(message.prefix(200))…")
+  }
+}
+
+/// A private folder per process holding the one input file each target rewrites.
+final class FuzzWorkspace: @unchecked Sendable {
+  static let shared = FuzzWorkspace()
+  let folder: String
+
+  private init() {
+    let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+    var template = Array("\(base)/trigsim-fuzz-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "cannot create a folder in \(base)")
+    folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    // The folder is removed when the fuzzer exits normally.
+    atexit { try? FileManager.default.removeItem(atPath: FuzzWorkspace.shared.folder) }
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer, as name: String) -> String {
+    let path = folder + "/" + name
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    precondition(fd >= 0, "cannot write \(path)")
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      precondition(written > 0, "cannot write \(path)")
+      offset += written
+    }
+    close(fd)
+    return path
+  }
+}

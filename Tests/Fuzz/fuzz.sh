@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of trigsim's readers with libFuzzer and
+# AddressSanitizer (clang's runtimes ship with the Swift toolchain).
+#
+#   Tests/Fuzz/fuzz.sh [--seconds N] [--jobs J] [TARGET...]
+#
+# Targets: gpx csv scenario expected-text expected-json (default: all), each
+# run for N seconds (default 60). Builds into .build-fuzz/ (release, with
+# AddressSanitizer and libFuzzer's coverage instrumentation), keeps each target's growing corpus in
+# .build-fuzz/corpus/TARGET (seeded from fixtures/ and scenarios/ and from the
+# regression inputs in fixtures/fuzz/TARGET), and saves any crashing, hanging
+# or memory-hungry input as .build-fuzz/findings/TARGET-*. Exits 1 when a
+# target found something: copy the input into fixtures/fuzz/TARGET/ (as
+# reject-NAME or accept-NAME), fix the reader, and the regression test replays it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+seconds=60
+jobs=1
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    gpx|csv|scenario|expected-text|expected-json) targets+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json)" >&2; exit 64 ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json)
+
+scratch=.build-fuzz
+# Not `-sanitize=fuzzer`: its link brings libFuzzer's own main, which clashes
+# with the main SwiftPM gives every executable. So the code is instrumented
+# as `-sanitize=fuzzer` would (ASan plus libFuzzer's coverage), libFuzzer is
+# linked without its main, and each program's main starts it (FuzzDriver).
+runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
+runtime="$(ls -d "$runtime"/*/lib/linux | head -1)"
+build=(swift build -c release --scratch-path "$scratch"
+  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+  -Xswiftc -DTRIGSIM_FUZZ
+  -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker "$runtime/libclang_rt.fuzzer_no_main-x86_64.a"
+  -Xlinker -lstdc++ -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver)
+for target in "${targets[@]}"; do "${build[@]}" --product "fuzz-$target"; done
+bin="$("${build[@]}" --show-bin-path)"
+
+# Seed files per target: what trigsim's own fixtures and scenarios offer.
+seeds() {
+  case "$1" in
+    gpx) find fixtures -name '*.gpx' ;;
+    csv) find fixtures -name '*.csv' ;;
+    scenario) find scenarios fixtures -name '*.yaml' ;;
+    expected-text) find scenarios fixtures -name '*.timeline' ;;
+    expected-json) find scenarios fixtures -name '*.json' ;;
+  esac
+}
+
+# Swift's crash reporter would read the crashed process's memory under ASan;
+# libFuzzer reports the trap itself. Swift's runtime keeps some allocations
+# for the process's life (caches, metadata): leak reports would be noise.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+
+status=0
+for target in "${targets[@]}"; do
+  corpus="$scratch/corpus/$target"
+  findings="$scratch/findings"
+  mkdir -p "$corpus" "$findings"
+  seeds "$target" | while read -r file; do cp "$file" "$corpus/seed-$(basename "$file")"; done
+  [ -d "fixtures/fuzz/$target" ] && cp "fixtures/fuzz/$target/"* "$corpus/" 2>/dev/null || true
+  echo "== fuzz-$target: $seconds s, $(find "$corpus" -type f | wc -l) corpus inputs"
+  # -seed fixes the mutation sequence; -timeout and -rss_limit_mb turn a
+  # hang (5 s on one input) or runaway memory (2 GB with ASan's own overhead,
+  # or one allocation over 512 MB) into a finding.
+  if ! "$bin/fuzz-$target" "$corpus" \
+      -max_total_time="$seconds" -seed=1 -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+      -jobs="$jobs" -workers="$jobs" \
+      -dict="Tests/Fuzz/dictionaries/$target.dict" -artifact_prefix="$findings/$target-" \
+      -print_final_stats=1 2>"$scratch/fuzz-$target.log"; then
+    status=1
+    echo "fuzz-$target FOUND A PROBLEM: see $scratch/fuzz-$target.log and $findings/" >&2
+    grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$scratch/fuzz-$target.log" | head -20 >&2 || true
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$scratch/fuzz-$target.log" | sed "s/^/   /"
+  fi
+done
+exit $status
