@@ -83,6 +83,11 @@ public struct GPXTrackReader: TrackSource {
   public func readSamples(_ consume: (TrackSample) throws -> Bool) throws {
     let file = try TrackMessages.openTrackFile(path, referencedAt: referencedAt)
     defer { close(file) }
+    try readSamples(from: file, consume)
+  }
+
+  /// Reads the track from `file`, an open descriptor (the caller closes it).
+  func readSamples(from file: Int32, _ consume: (TrackSample) throws -> Bool) throws {
     _ = libxml2Initialized
     var sax = GPXSAXHandler.saxHandler()
     // Without user data, libxml2 passes the context itself to every callback, which
