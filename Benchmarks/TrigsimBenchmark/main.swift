@@ -99,7 +99,14 @@ while let argument = arguments.popFirst() {
   case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
   case "--days": dayCounts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--work-dir": workDirectory = arguments.popFirst() ?? workDirectory
-  default: fatalError("unknown argument \(argument); see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift")
+  default:
+    FileHandle.standardError.write(Data("""
+      trigsim-benchmark: unknown argument '\(argument)'
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|io] [--month-dir DIR]
+      (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
+
+      """.utf8))
+    exit(64)
   }
 }
 let productsFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

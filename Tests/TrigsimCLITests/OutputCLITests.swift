@@ -20,32 +20,9 @@ import TrigsimTestSupport
   /// close the binary's standard streams. `timeout` ends a binary that would
   /// block (exit 124) instead of hanging the suite.
   static func shell(_ script: String, in directory: URL) throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.currentDirectoryURL = directory
-    var environment = ProcessInfo.processInfo.environment
-    environment["CI"] = nil
-    environment["TRIGSIM"] = TrigsimBinary.url.path
-    environment["WALK"] = walk
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    nonisolated(unsafe) var stderrData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      stderrData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-      stderr: String(decoding: stderrData, as: UTF8.self))
+    try TrigsimBinary.runProcess(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory,
+      environment: ["TRIGSIM": TrigsimBinary.url.path, "WALK": walk])
   }
 
   func folder() throws -> URL { try TrigsimBinary.temporaryDirectory(prefix: "trigsim-output") }

@@ -26,8 +26,16 @@ enum TrigsimBinary {
   /// The child inherits this process's environment without `CI` (so tests
   /// behave the same on CI machines), with `environment` laid over it.
   static func run(_ arguments: [String], in directory: URL = RepositoryPaths.root, environment: [String: String] = [:]) throws -> Result {
+    try runProcess(url, arguments, in: directory, environment: environment)
+  }
+
+  /// Runs any `executable` the way `run` runs trigsim (for a shell that
+  /// redirects or closes trigsim's standard streams).
+  static func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = url
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
     var childEnvironment = ProcessInfo.processInfo.environment

@@ -26,3 +26,24 @@ public enum FuzzDriver {
     exit(driver(&argc, &argv, testOneInput))
   }
 }
+
+extension FuzzTarget {
+  /// The target run by `main`, for libFuzzer's C callback (which captures nothing).
+  nonisolated(unsafe) private static var fuzzed = FuzzTarget.gpx
+
+  /// The `main` of a fuzz program: built by `Tests/Fuzz/fuzz.sh`
+  /// (`-DTRIGSIM_FUZZ`, libFuzzer linked in) it is libFuzzer running this
+  /// target; built normally it replays the files it is given (a corpus, or an
+  /// input a fuzzer saved).
+  public func main() {
+    #if TRIGSIM_FUZZ
+      Self.fuzzed = self
+      FuzzDriver.run { data, size in
+        FuzzTarget.fuzzed.run(UnsafeRawBufferPointer(start: data, count: size))
+        return 0
+      }
+    #else
+      FuzzReplay.main(self)
+    #endif
+  }
+}

@@ -1,17 +1,6 @@
 import TrigsimFuzzTargets
 
-/// Built by `Tests/Fuzz/fuzz.sh` (libFuzzer, `-DTRIGSIM_FUZZ`), this
-/// program is libFuzzer with the expected-json target; built normally, it replays the
-/// files it is given (a corpus, or an input a fuzzer saved).
+/// libFuzzer on the expected-json target, or a replayer of saved inputs (see `FuzzTarget.main`).
 @main enum FuzzEntry {
-  static func main() {
-    #if TRIGSIM_FUZZ
-      FuzzDriver.run { data, size in
-        FuzzTarget.expectedJSON.run(UnsafeRawBufferPointer(start: data, count: size))
-        return 0
-      }
-    #else
-      FuzzReplay.main(.expectedJSON)
-    #endif
-  }
+  static func main() { FuzzTarget.expectedJSON.main() }
 }
