@@ -28,8 +28,17 @@ final class YAMLDocument {
     diagnostics.append(Diagnostic(.error, at: location, message, notes: notes))
   }
 
-  /// The root node, or nil after reporting a syntax error.
+  /// The root node, or nil after reporting a syntax error or aliases that
+  /// could expand the document too far (`YAMLAliasCheck`, checked before
+  /// Yams composes the tree).
   func root() -> Node? {
+    let aliasProblems = YAMLAliasCheck.problems(in: text)
+    guard aliasProblems.isEmpty else {
+      for problem in aliasProblems {
+        error(at: InputLocation(file: file, line: problem.line, column: problem.column), problem.message, notes: problem.notes)
+      }
+      return nil
+    }
     do {
       guard let node = try Yams.compose(yaml: text) else {
         error(at: InputLocation(file: file, line: 1, column: 1), "the scenario file is empty",
