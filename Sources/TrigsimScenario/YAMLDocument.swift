@@ -64,9 +64,24 @@ final class YAMLDocument {
       return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
     case .composer(let context, let problem, let mark, _):
       return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+    case .duplicatedKeysInMapping(let duplicates, let context):
+      // Yams' own description quotes the whole file; name the keys only.
+      let keys = duplicates.prefix(5).map { "'\(QuotedValue.cut($0))'" }.joined(separator: ", ")
+      return (context.mark, "key \(keys)\(duplicates.count > 5 ? " …" : "") appears more than once in a mapping")
     default:
       return (nil, "\(error)")
     }
+  }
+
+  /// The most names a note lists (`nameList`).
+  static let longestNameList = 20
+
+  /// Names the user declared, for a note: each cut by `QuotedValue.cut`, at
+  /// most `longestNameList` of them, then how many more.
+  static func nameList(_ names: [String]) -> String {
+    var text = names.prefix(longestNameList).map { QuotedValue.cut($0) }.joined(separator: ", ")
+    if names.count > longestNameList { text += " … and \(names.count - longestNameList) more" }
+    return text
   }
 
   // MARK: - Shapes
@@ -87,11 +102,11 @@ final class YAMLDocument {
         var notes: [String] = []
         if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
         notes.append("\(what) accepts: \(allowed.joined(separator: ", "))")
-        error(keyNode, "unknown key '\(key)' in \(what)", notes: notes)
+        error(keyNode, "unknown key '\(QuotedValue.cut(key))' in \(what)", notes: notes)
         continue
       }
       if fields.values[key] != nil {
-        error(keyNode, "key '\(key)' appears twice in \(what)", notes: ["remove one of them"])
+        error(keyNode, "key '\(QuotedValue.cut(key))' appears twice in \(what)", notes: ["remove one of them"])
         continue
       }
       fields.values[key] = value
@@ -119,7 +134,7 @@ final class YAMLDocument {
   func double(_ node: Node, what: String) -> Double? {
     guard let text = string(node, what: what) else { return nil }
     guard let value = Double(text), value.isFinite else {
-      error(node, "\(what) must be a number, not '\(text)'")
+      error(node, "\(what) must be a number, not '\(QuotedValue.cut(text))'")
       return nil
     }
     return value
@@ -128,7 +143,7 @@ final class YAMLDocument {
   func integer(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
     guard let text = string(node, what: what) else { return nil }
     guard let value = Int(text) else {
-      error(node, "\(what) must be a whole number, not '\(text)'")
+      error(node, "\(what) must be a whole number, not '\(QuotedValue.cut(text))'")
       return nil
     }
     guard range.contains(value) else {
@@ -144,7 +159,7 @@ final class YAMLDocument {
     case "true", "yes": return true
     case "false", "no": return false
     default:
-      error(node, "\(what) must be true or false, not '\(text)'")
+      error(node, "\(what) must be true or false, not '\(QuotedValue.cut(text))'")
       return nil
     }
   }
@@ -157,7 +172,7 @@ final class YAMLDocument {
     var notes: [String] = []
     if let suggestion = NameSuggestion.closest(to: text, among: names) { notes.append("did you mean '\(suggestion)'?") }
     notes.append("choose one of: \(names.joined(separator: ", "))")
-    error(node, "unknown \(what) '\(text)'", notes: notes)
+    error(node, "unknown \(what) '\(QuotedValue.cut(text))'", notes: notes)
     return nil
   }
 }

@@ -189,3 +189,70 @@ import TrigsimTestSupport
     #expect(scenario.actions.map(\.instant.description) == ["2026-06-01T08:00:00.000Z", "2026-06-02T14:00:00.000Z"])
   }
 }
+
+/// Issue 10: every value the loader quotes is cut, names too long to be
+/// typos are not compared, and nothing of the file is echoed whole.
+@Suite struct ScenarioLoaderBoundedMessagesTests: LoaderDiagnosticAssertions {
+  static let header = ScenarioLoaderDiagnosticsTests.header
+
+  /// The loader's diagnostics of unmarked YAML (large inputs: `MarkedText`
+  /// looks for markers at every character).
+  func rejected(_ yaml: String) -> [Diagnostic] {
+    do {
+      _ = try ScenarioLoader().load(yaml: yaml, file: "s.yaml")
+      Issue.record("expected the scenario to be rejected")
+    } catch let error as InputError {
+      return error.diagnostics
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+    return []
+  }
+
+  /// 200 KB region names made "did you mean" take 68 s; they are not compared
+  /// now, and every message and note shows them cut.
+  @Test func twoHundredKilobyteRegionNamesAreNeitherComparedNorEchoed() throws {
+    let long = String(repeating: "pharmacy", count: 25_000)
+    let started = ContinuousClock.now
+    let found = rejected(
+      Self.header + """
+        regions:
+          - { id: \(long)a, center: [55.6761, 12.5683] }
+          - { id: \(long)b, center: [55.6761, 12.5683] }
+        notifications:
+          - { id: n, trigger: { region: \(long)c } }
+        """)
+    #expect(ContinuousClock.now - started < .seconds(10))
+    let only = try #require(found.first)
+    #expect(found.count == 1)
+    let cut = String(long.prefix(QuotedValue.maximumCharacters)) + "…"
+    #expect(only.message == "unknown region '\(cut)'")
+    #expect(only.notes == ["declared regions: \(cut), \(cut)"])
+  }
+
+  /// A huge value (1 GB in the issue; 1 MB here) is quoted cut, never whole.
+  @Test func aHugeValueIsQuotedCutInTheMessage() {
+    let huge = String(repeating: "9", count: 1_000_000) + "x"
+    let found = rejected(Self.header + "notifications:\n  - { id: a, trigger: { interval: \(huge) } }\n")
+    #expect(found.map(\.message) == ["interval '\(String(repeating: "9", count: 40))…' is not a duration"])
+    #expect(found.allSatisfy { $0.description.utf8.count < 500 })
+  }
+
+  @Test func aLongListOfDeclaredNamesIsCutInTheNote() {
+    let regions = (1...25).map { "  - { id: r\($0), center: [55.6761, 12.5683] }" }.joined(separator: "\n")
+    let found = rejected(Self.header + "regions:\n\(regions)\nnotifications:\n  - { id: a, trigger: { region: elsewhere } }\n")
+    #expect(found.first?.notes == ["declared regions: " + (1...20).map { "r\($0)" }.joined(separator: ", ") + " … and 5 more"])
+  }
+
+  /// Yams' own message for a repeated key quotes the whole file.
+  @Test func aRepeatedKeyIsReportedWithoutEchoingTheFile() {
+    assertDiagnostics(
+      Self.header + "notifications:\n  - { id: a, 1️⃣title: x, title: y, trigger: { interval: 2h } }\n",
+      [Expected(marker: "1️⃣", message: "invalid YAML: key 'title' appears more than once in a mapping")])
+  }
+
+  @Test func aBillionLaughsKeyNeverReachesTheMessage() {
+    let found = rejected(Self.header + "a: &a " + String(repeating: "x", count: 100_000) + "\nb: { *a : 1 }\n")
+    #expect(found.map(\.message) == ["alias '*a' in a mapping key"])
+  }
+}
