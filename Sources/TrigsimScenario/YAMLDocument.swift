@@ -47,8 +47,8 @@ final class YAMLDocument {
       }
       return node
     } catch let yamlError as YamlError {
-      let (mark, message) = Self.describe(yamlError)
-      error(at: InputLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1), "invalid YAML: \(message)")
+      let (position, message) = Self.describe(yamlError)
+      error(at: InputLocation(file: file, line: position?.line ?? 1, column: position?.column ?? 1), "invalid YAML: \(message)")
       return nil
     } catch {
       self.error(at: InputLocation(file: file, line: 1, column: 1), "invalid YAML: \(error)")
@@ -56,18 +56,26 @@ final class YAMLDocument {
     }
   }
 
-  private static func describe(_ error: YamlError) -> (Mark?, String) {
+  /// Where a Yams error is (1-based) and what it says, without the file's
+  /// text that Yams' own descriptions quote.
+  private static func describe(_ error: YamlError) -> ((line: Int, column: Int)?, String) {
     switch error {
     case .scanner(let context, let problem, let mark, _):
-      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+      return ((mark.line, mark.column), [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
     case .parser(let context, let problem, let mark, _):
-      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+      return ((mark.line, mark.column), [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
     case .composer(let context, let problem, let mark, _):
-      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+      return ((mark.line, mark.column), [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+    case .reader(let problem, let offset, let value, let text):
+      // Yams' own description quotes the line as it is (control characters
+      // included); give its position and the character's code instead.
+      let code = String(value, radix: 16, uppercase: true)
+      let shown = value >= 0 ? " (U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code + ")" : ""
+      return (offset.map { position(ofCharacter: $0, in: text) }, problem + shown)
     case .duplicatedKeysInMapping(let duplicates, let context):
       // Yams' own description quotes the whole file; name the keys only.
       let keys = duplicates.prefix(5).map { "'\(QuotedValue.cut($0))'" }.joined(separator: ", ")
-      return (context.mark, "key \(keys)\(duplicates.count > 5 ? " …" : "") appears more than once in a mapping")
+      return ((context.mark.line, context.mark.column), "key \(keys)\(duplicates.count > 5 ? " …" : "") appears more than once in a mapping")
     default:
       return (nil, "\(error)")
     }
@@ -82,6 +90,22 @@ final class YAMLDocument {
     var text = names.prefix(longestNameList).map { QuotedValue.cut($0) }.joined(separator: ", ")
     if names.count > longestNameList { text += " … and \(names.count - longestNameList) more" }
     return text
+  }
+
+  /// The 1-based line and column (in Unicode scalars) of the character
+  /// `offset` characters into `text`.
+  private static func position(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int) {
+    var line = 1
+    var column = 1
+    for character in text.prefix(offset) {
+      if character == "\n" || character == "\r\n" {
+        line += 1
+        column = 1
+      } else {
+        column += character.unicodeScalars.count
+      }
+    }
+    return (line, column)
   }
 
   // MARK: - Shapes
