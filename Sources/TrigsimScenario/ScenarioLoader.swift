@@ -208,11 +208,12 @@ final class ScenarioReader {
 
   func duration(_ node: Node, what: String) -> SimulationDuration? {
     guard let text = document.string(node, what: what) else { return nil }
-    guard let duration = ValueSyntax.duration(text) else {
-      document.error(node, "\(what) '\(QuotedValue.cut(text))' is not a duration", notes: ["write a number with a unit: 90s, 6m, 2h, 1h30m, 500ms, 1d"])
+    switch ValueSyntax.durationResult(text) {
+    case .success(let duration): return duration
+    case .failure(let problem):
+      document.error(node, "\(what) '\(QuotedValue.cut(text))' \(problem.message)", notes: ["write a number with a unit: 90s, 6m, 2h, 1h30m, 500ms, 1d"])
       return nil
     }
-    return duration
   }
 
   func timeZone(_ node: Node, what: String) -> TimeZone? {
@@ -529,11 +530,13 @@ final class ScenarioReader {
   func shiftDuration(_ node: Node) -> SimulationDuration? {
     guard let text = document.string(node, what: "shift") else { return nil }
     let negative = text.hasPrefix("-")
-    guard let magnitude = ValueSyntax.duration(negative ? String(text.dropFirst()) : text) else {
-      document.error(node, "shift '\(QuotedValue.cut(text))' is not a duration", notes: ["write a signed duration: 2h, -30m, 365d"])
+    switch ValueSyntax.durationResult(negative ? String(text.dropFirst()) : text) {
+    case .success(let magnitude):
+      return SimulationDuration(milliseconds: negative ? -magnitude.milliseconds : magnitude.milliseconds)
+    case .failure(let problem):
+      document.error(node, "shift '\(QuotedValue.cut(text))' \(problem.message)", notes: ["write a signed duration: 2h, -30m, 365d"])
       return nil
     }
-    return SimulationDuration(milliseconds: negative ? -magnitude.milliseconds : magnitude.milliseconds)
   }
 
   // MARK: - Notifications

@@ -157,8 +157,12 @@ final class YAMLDocument {
 
   func double(_ node: Node, what: String) -> Double? {
     guard let text = string(node, what: what) else { return nil }
-    guard let value = Double(text), value.isFinite else {
+    guard let value = Double(text) else {
       error(node, "\(what) must be a number, not '\(QuotedValue.cut(text))'")
+      return nil
+    }
+    guard value.isFinite else {
+      error(node, "\(what) '\(QuotedValue.cut(text))' is too large for a number", notes: ["numbers are at most about 1.8e308; use a value that fits the field"])
       return nil
     }
     return value
@@ -167,7 +171,13 @@ final class YAMLDocument {
   func integer(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
     guard let text = string(node, what: what) else { return nil }
     guard let value = Int(text) else {
-      error(node, "\(what) must be a whole number, not '\(QuotedValue.cut(text))'")
+      // All digits, but beyond Int: the range is what the user needs to know.
+      let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+      if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        error(node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(QuotedValue.cut(text))")
+      } else {
+        error(node, "\(what) must be a whole number, not '\(QuotedValue.cut(text))'")
+      }
       return nil
     }
     guard range.contains(value) else {

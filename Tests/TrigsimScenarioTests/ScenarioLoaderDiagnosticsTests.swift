@@ -147,6 +147,16 @@ import TrigsimTestSupport
     #expect(try ValueSyntax.instant("2026-10-25T02:30:00", zone: zone).get().description == "2026-10-25T00:30:00.000Z")
   }
 
+  @Test func durationsUpToTheLongestAreExactAndLongerOnesAreTooLong() {
+    #expect(ValueSyntax.durationResult("11574074d") == .success(SimulationDuration(milliseconds: 11_574_074 * 86_400_000)))
+    #expect(ValueSyntax.durationResult("1000000000000000ms") == .success(ValueSyntax.longestDuration))
+    #expect(ValueSyntax.durationResult("1000000000000001ms") == .failure(.tooLong))
+    #expect(ValueSyntax.durationResult("11574075d") == .failure(.tooLong))
+    #expect(ValueSyntax.durationResult(String(repeating: "9", count: 400) + "d") == .failure(.tooLong))  // Double: infinity
+    #expect(ValueSyntax.durationResult("9000000000000d9000000000000d") == .failure(.tooLong))
+    #expect(ValueSyntax.durationResult("١٢s") == .failure(.malformed))  // digits are ASCII
+  }
+
   @Test func impossibleDatesAndOverPreciseInstantsAreRejected() {
     let utc = TimeZone(identifier: "UTC")!
     #expect(ValueSyntax.instant("2026-02-30T00:00:00Z", zone: utc) == .failure(.outOfRange))
@@ -254,5 +264,48 @@ import TrigsimTestSupport
   @Test func aBillionLaughsKeyNeverReachesTheMessage() {
     let found = rejected(Self.header + "a: &a " + String(repeating: "x", count: 100_000) + "\nb: { *a : 1 }\n")
     #expect(found.map(\.message) == ["alias '*a' in a mapping key"])
+  }
+
+  // MARK: - Huge numbers become located errors, never traps
+
+  @Test func hugeDurationsAndNumbersAreLocatedErrors() {
+    let huge = "99999999999999999999"
+    assertDiagnostics(
+      Self.header + """
+        platform: { pendingLimit: 1️⃣\(huge), gapLimit: 2️⃣\(huge)d }
+        regions:
+          - { id: a, center: [55.6761, 12.5683], radius: 3️⃣1e999 }
+        track: { file: t.csv, shift: 4️⃣-\(huge)d }
+        notifications:
+          - { id: n, trigger: { interval: 5️⃣11574075d, repeats: true } }
+          - { id: m, trigger: { calendar: { hour: 6️⃣\(huge) } } }
+        """,
+      [
+        Expected(marker: "1️⃣", message: "pendingLimit must be between 1 and 100000, not \(huge)"),
+        Expected(marker: "2️⃣", message: "gapLimit '\(huge)d' is longer than the longest duration, 10^15 ms (about 31,700 years)"),
+        Expected(marker: "3️⃣", message: "radius '1e999' is too large for a number"),
+        Expected(marker: "4️⃣", message: "shift '-\(huge)d' is longer than the longest duration, 10^15 ms (about 31,700 years)"),
+        Expected(marker: "5️⃣", message: "interval '11574075d' is longer than the longest duration, 10^15 ms (about 31,700 years)"),
+        Expected(marker: "6️⃣", message: "hour must be between 0 and 23, not \(huge)"),
+      ])
+  }
+
+  /// The longest durations everywhere a duration is multiplied or added:
+  /// a repeating interval, snoozes (every × count), a shift, the most
+  /// latency and spread with trials. The run ends normally.
+  @Test func theLongestDurationsRunWithoutOverflow() throws {
+    let scenario = try ScenarioLoader().load(
+      yaml: Self.header + """
+        platform: { location: { profile: ios, latency: 366d, latencySpread: 5 }, gapLimit: 11574074d }
+        regions:
+          - { id: home, center: [55.6761, 12.5683] }
+        notifications:
+          - { id: n, trigger: { interval: 11574074d, repeats: true } }
+          - { id: h, trigger: { region: home, repeats: true } }
+        medicines:
+          - { id: 1, name: M, dosage: 1, unit: mg, times: ["07:00"], snooze: { every: 11574074d, count: 64 } }
+        """, file: "s.yaml")
+    let report = try Simulation(scenario).report()
+    #expect(report.timeline.entries.contains { $0.kind == .scheduled && $0.subject == "n" })
   }
 }
