@@ -254,6 +254,14 @@ import TrigsimTestSupport
     #expect(found.first?.notes == ["declared regions: " + (1...20).map { "r\($0)" }.joined(separator: ", ") + " … and 5 more"])
   }
 
+  @Test func aScenarioWithThousandsOfProblemsListsTheFirstHundred() {
+    let bad = (1...3000).map { "  - { id: n\($0), trigger: { interval: 0s } }" }.joined(separator: "\n")
+    let found = rejected(Self.header + "notifications:\n" + bad + "\n")
+    #expect(found.count == 100)
+    #expect(found.last?.location.line == 4 + 99)
+    #expect(found.last?.notes.last == "… and 2900 more problems in this file (only the first 100 are listed)")
+  }
+
   /// Yams' own message for a repeated key quotes the whole file.
   @Test func aRepeatedKeyIsReportedWithoutEchoingTheFile() {
     assertDiagnostics(
