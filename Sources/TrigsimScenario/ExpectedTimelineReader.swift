@@ -135,8 +135,11 @@ struct ExpectedTimelineProblems {
 
   func location(line: Int, column: Int) -> InputLocation { InputLocation(file: file, line: line, column: column) }
 
-  mutating func error(line: Int, column: Int, _ message: String, notes: [String] = []) {
-    collector.append(Diagnostic(.error, at: location(line: line, column: column), message, notes: notes))
+  /// Records a problem. Its message and notes are only composed when it is
+  /// kept: a file with a million bad lines costs a count for most of them.
+  mutating func error(line: Int, column: Int, _ message: @autoclosure () -> String, notes: @autoclosure () -> [String] = []) {
+    let location = location(line: line, column: column)
+    collector.append(at: location) { Diagnostic(.error, at: location, message(), notes: notes()) }
   }
 
   /// Throws the diagnostics kept, if any.

@@ -94,6 +94,21 @@ public struct DiagnosticCollector: Sendable {
     diagnostics.insert(diagnostic, at: index)
   }
 
+  /// Appends the diagnostic `make` composes for a problem at `location`,
+  /// calling `make` only when the diagnostic is kept: past the limit a
+  /// problem costs a count, not a message.
+  public mutating func append(at location: InputLocation, _ make: () -> Diagnostic) {
+    let kept: Bool
+    if diagnostics.count < limit {
+      kept = true
+    } else if keepsFirstByLocation, let last = diagnostics.last {
+      kept = (location.line, location.column) < (last.location.line, last.location.column)
+    } else {
+      kept = false
+    }
+    if kept { append(make()) } else { suppressed += 1 }
+  }
+
   /// The note that ends the report when `count` problems past the first
   /// `limit` were not kept.
   public static func moreProblemsNote(_ count: Int, limit: Int = defaultLimit) -> String {

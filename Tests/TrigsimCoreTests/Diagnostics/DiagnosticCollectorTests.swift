@@ -40,6 +40,21 @@ import TrigsimCore
     #expect(found.last?.notes == ["… and 3 more problems in this file (only the first 3 are listed)"])
   }
 
+  @Test func aDiagnosticThatWouldNotBeKeptIsNeverComposed() {
+    var collector = DiagnosticCollector(limit: 2, keepsFirstByLocation: true)
+    var composed: [Int] = []
+    for line in [4, 6, 9, 1] {
+      let location = InputLocation(file: "f", line: line, column: 1)
+      collector.append(at: location) {
+        composed.append(line)
+        return Diagnostic(at: location, "bad")
+      }
+    }
+    #expect(composed == [4, 6, 1])
+    #expect(collector.diagnostics.map(\.location.line) == [1, 4])
+    #expect(collector.suppressed == 2)
+  }
+
   @Test func oneMoreProblemIsSaidInTheSingular() {
     #expect(DiagnosticCollector.moreProblemsNote(1, limit: 100) == "… and 1 more problem in this file (only the first 100 are listed)")
   }
