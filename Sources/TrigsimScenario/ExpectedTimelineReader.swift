@@ -1,6 +1,5 @@
 import Foundation
 import TrigsimCore
-import Yams
 
 /// An expected timeline read from a file, with where each entry came from.
 public struct ExpectedTimeline: Sendable {
@@ -63,19 +62,23 @@ public enum ExpectedTimelineFormat: Sendable {
 /// - Lines end with LF; blank lines are errors, but a missing final newline is
 ///   fine. CRLF line ends are reported once. A leading byte-order mark is skipped.
 ///
-/// **JSON** (`*.json`), parsed with Yams so that every node has a position:
+/// **JSON** (`*.json`), strict RFC 8259 read by `LocatedJSONReader` (no
+/// comments, trailing commas, NaN, YAML anchors, aliases or tags; at most
+/// `LocatedJSONReader.maximumDepth` levels of nesting), in time linear in the
+/// file, so that every value has a position:
 /// `{"format": "trigsim-timeline-1", "header": {...}, "entries": [{"instant",
 /// "utc", "kind", "subject", "fields": {...}}], "summary": ...}`. `summary` is
-/// optional and ignored; every other member is required, every key and value
-/// (but the summary's) is a string in double quotes, unknown keys are errors,
-/// `instant` follows the text format's rule, `utc` must name the same instant,
-/// and entries are in non-decreasing instant order. Header and fields keep
-/// their order from the file; a key repeated in one object is an error (Yams
-/// rejects it). Characters libyaml reads differently from JSON are rewritten
-/// before parsing without moving any reported position (`LibYAMLCompatibleJSON`).
+/// optional and ignored (but must be JSON); every other member is required,
+/// every key and value (but the summary's) is a string, unknown keys are
+/// errors, `instant` follows the text format's rule, `utc` must name the same
+/// instant, and entries are in non-decreasing instant order. Header and fields
+/// keep their order from the file; a key repeated in one object is an error,
+/// reported at its first occurrence. Text that is not JSON is reported at the
+/// first character that shows it, and nothing else is then reported.
 ///
-/// Problems are reported together, in file order, up to
-/// `DiagnosticCollector.defaultLimit`.
+/// Problems are reported together, in file order: the first
+/// `DiagnosticCollector.defaultLimit` by position, then a note with how many
+/// more there are. Values quoted in messages are cut by `Diagnostic.excerpt`.
 public struct ExpectedTimelineReader {
   public init() {}
 
@@ -121,29 +124,26 @@ public struct ExpectedTimelineReader {
 
 // MARK: - Shared rules
 
-/// The diagnostics of one file, thrown in file order.
+/// The diagnostics of one file, thrown in file order: at most
+/// `DiagnosticCollector.defaultLimit`, the first by position, however many
+/// problems the file has (the rest are counted in the last one's notes).
 struct ExpectedTimelineProblems {
   let file: String
-  private(set) var diagnostics: [Diagnostic] = []
+  private var collector = DiagnosticCollector(keepsFirstByLocation: true)
 
   init(file: String) { self.file = file }
 
   func location(line: Int, column: Int) -> InputLocation { InputLocation(file: file, line: line, column: column) }
 
-  mutating func error(line: Int, column: Int, _ message: String, notes: [String] = []) {
-    diagnostics.append(Diagnostic(.error, at: location(line: line, column: column), message, notes: notes))
+  /// Records a problem. Its message and notes are only composed when it is
+  /// kept: a file with a million bad lines costs a count for most of them.
+  mutating func error(line: Int, column: Int, _ message: @autoclosure () -> String, notes: @autoclosure () -> [String] = []) {
+    let location = location(line: line, column: column)
+    collector.append(at: location) { Diagnostic(.error, at: location, message(), notes: notes()) }
   }
 
-  /// Throws every diagnostic sorted by position (stable), cut at the collector's limit.
-  func throwIfAny() throws {
-    let ordered = diagnostics.enumerated().sorted {
-      ($0.element.location.line, $0.element.location.column, $0.offset)
-        < ($1.element.location.line, $1.element.location.column, $1.offset)
-    }
-    var collector = DiagnosticCollector()
-    for (_, diagnostic) in ordered { collector.append(diagnostic) }
-    try collector.throwIfAny()
-  }
+  /// Throws the diagnostics kept, if any.
+  func throwIfAny() throws { try collector.throwIfAny() }
 }
 
 /// Rules both formats share.
@@ -245,35 +245,43 @@ struct CanonicalTimelineParser {
       problems.error(line: 1, column: 1, "the timeline file is empty", notes: [ExpectedTimelineSyntax.recordNote])
       return nil
     }
-    var lines = scalars.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
-    // The text ends with a newline: the last (empty) piece is not a line.
-    if lines.last?.isEmpty == true { lines.removeLast() }
-
-    // The first line decides whether this is a timeline at all; nothing else
-    // is reported when it is not.
-    var firstLine = lines[0]
-    if firstLine.last == "\r" { firstLine.removeLast() }
-    guard checkFormatLine(firstLine) else { return nil }
-
+    // Lines are taken one at a time (a file of a million lines is never held
+    // as a million arrays); a final newline does not start another line.
+    var nextLineStart = scalars.startIndex
+    var lineNumber = 0
+    func nextLine() -> [Unicode.Scalar]? {
+      guard nextLineStart < scalars.endIndex else { return nil }
+      let end = scalars[nextLineStart...].firstIndex(of: "\n") ?? scalars.endIndex
+      let line = Array(scalars[nextLineStart..<end])
+      nextLineStart = end < scalars.endIndex ? scalars.index(after: end) : end
+      lineNumber += 1
+      return line
+    }
     // CRLF line ends: reported once, then read as LF.
     var reportedCarriageReturn = false
-    for index in lines.indices where lines[index].last == "\r" {
+    func withoutCarriageReturn(_ line: [Unicode.Scalar]) -> [Unicode.Scalar] {
+      guard line.last == "\r" else { return line }
       if !reportedCarriageReturn {
         reportedCarriageReturn = true
         problems.error(
-          line: index + 1, column: lines[index].count, "line ends with a carriage return (CRLF line ends)",
+          line: lineNumber, column: line.count, "line ends with a carriage return (CRLF line ends)",
           notes: ["save the file with LF line ends (in git: '*.timeline text eol=lf' in .gitattributes)"])
       }
-      lines[index].removeLast()
+      return Array(line.dropLast())
     }
+
+    // The first line decides whether this is a timeline at all; nothing else
+    // is reported when it is not.
+    guard let firstLine = nextLine() else { return nil }
+    guard checkFormatLine(firstLine.last == "\r" ? Array(firstLine.dropLast()) : firstLine) else { return nil }
+    _ = withoutCarriageReturn(firstLine)
 
     var timeline = Timeline()
     var locations: [InputLocation] = []
     var readEntries = false
     var previousLineWasMisplacedHeader = false
-    for index in lines.indices.dropFirst() {
-      let line = lines[index]
-      let lineNumber = index + 1
+    while let rawLine = nextLine() {
+      let line = withoutCarriageReturn(rawLine)
       let isHeaderLine = line.first == "#"
       defer { previousLineWasMisplacedHeader = isHeaderLine && readEntries }
       if line.allSatisfy({ $0 == " " }) {
@@ -321,7 +329,7 @@ struct CanonicalTimelineParser {
     if text.hasPrefix(versionPrefix) {
       let version = String(text.dropFirst(versionPrefix.count))
       problems.error(
-        line: 1, column: 1, "unsupported timeline format version '\(version)'",
+        line: 1, column: 1, "unsupported timeline format version '\(Diagnostic.excerpt(version))'",
         notes: ["this trigsim reads '\(Timeline.formatLine)'", "re-record it with 'trigsim record scenario.yaml'"])
     } else {
       var notes = ["the first line of an expected timeline is '\(Timeline.formatLine)'", ExpectedTimelineSyntax.recordNote]
@@ -404,14 +412,14 @@ struct CanonicalTimelineParser {
     case .success(let parsed):
       instant = parsed
     case .failure(let problem):
-      problems.error(line: lineNumber, column: instantColumn, "instant '\(instantText)' \(problem.message)", notes: problem.notes)
+      problems.error(line: lineNumber, column: instantColumn, "instant '\(Diagnostic.excerpt(instantText))' \(problem.message)", notes: problem.notes)
       valid = false
     }
     if let instant {
       if let previous, instant.instant < previous.instant {
         problems.error(
           line: lineNumber, column: instantColumn,
-          "entry at '\(instantText)' is earlier than the entry before it at '\(previous.text)' (line \(previous.line))",
+          "entry at '\(Diagnostic.excerpt(instantText))' is earlier than the entry before it at '\(Diagnostic.excerpt(previous.text))' (line \(previous.line))",
           notes: ["entries are in the order they happened: move this line up, or correct its instant"])
         valid = false
       }
@@ -430,7 +438,7 @@ struct CanonicalTimelineParser {
     let kindText = scanner.bareToken()
     let kind = TimelineEntry.Kind(rawValue: kindText)
     if kind == nil {
-      problems.error(line: lineNumber, column: kindColumn, "unknown kind '\(kindText)'", notes: ExpectedTimelineSyntax.notesForUnknownKind(kindText))
+      problems.error(line: lineNumber, column: kindColumn, "unknown kind '\(Diagnostic.excerpt(kindText))'", notes: ExpectedTimelineSyntax.notesForUnknownKind(kindText))
       valid = false
     }
 
@@ -465,7 +473,7 @@ struct CanonicalTimelineParser {
     guard !scanner.atEnd, scanner.current == "=" else {
       let token = scanner.text(from: start)
       problems.error(
-        line: lineNumber, column: startColumn, "field '\(token)' has no '='",
+        line: lineNumber, column: startColumn, "field '\(Diagnostic.excerpt(token))' has no '='",
         notes: ["fields are key=value, separated by spaces; quote a value that holds spaces: title=\"Morning pills\""])
       scanner.skipPastStrayQuote(in: token)
       return nil
@@ -478,7 +486,7 @@ struct CanonicalTimelineParser {
     }
     if let (offset, scalar) = key.unicodeScalars.enumerated().first(where: { Self.needsQuoting($0.element) }) {
       problems.error(
-        line: lineNumber, column: startColumn + offset, "\(ExpectedTimelineSyntax.describe(scalar)) inside the field key '\(key)'",
+        line: lineNumber, column: startColumn + offset, "\(ExpectedTimelineSyntax.describe(scalar)) inside the field key '\(Diagnostic.excerpt(key))'",
         notes: ["a field is key=value with a bare key and the value quoted when needed: title=\"Morning pills\""])
       scanner.skipToSpace()
       scanner.skipPastStrayQuote(in: key)
@@ -487,7 +495,7 @@ struct CanonicalTimelineParser {
     scanner.advance()  // "="
     guard !scanner.atEnd, scanner.current != " " else {
       problems.error(
-        line: lineNumber, column: scanner.column, "field '\(key)' has no value", notes: ["write an empty value as \(key)=\"\""])
+        line: lineNumber, column: scanner.column, "field '\(Diagnostic.excerpt(key))' has no value", notes: ["write an empty value as \(Diagnostic.excerpt(key))=\"\""])
       return nil
     }
     guard let value = value(&scanner, lineNumber: lineNumber, role: .fieldValue(key: key)) else { return nil }
@@ -503,15 +511,15 @@ struct CanonicalTimelineParser {
     var name: String {
       switch self {
       case .subject: "subject"
-      case .fieldValue(let key): "value of field '\(key)'"
+      case .fieldValue(let key): "value of field '\(Diagnostic.excerpt(key))'"
       }
     }
 
     /// `unquoted subject 'a=b'`, `unquoted value 'a"b' of field 'title'`.
     func unquoted(_ text: String) -> String {
       switch self {
-      case .subject: "unquoted subject '\(text)'"
-      case .fieldValue(let key): "unquoted value '\(text)' of field '\(key)'"
+      case .subject: "unquoted subject '\(Diagnostic.excerpt(text))'"
+      case .fieldValue(let key): "unquoted value '\(Diagnostic.excerpt(text))' of field '\(Diagnostic.excerpt(key))'"
       }
     }
   }
@@ -630,8 +638,9 @@ extension CanonicalTimelineParser {
 
 // MARK: - JSON
 
-/// Reads the JSON document through Yams's node tree (JSON is YAML), so every
-/// value has a line and column.
+/// Reads the JSON document with `LocatedJSONReader`, so every value has a line
+/// and column. The entries are read one at a time: only the timeline being
+/// built is kept, never the whole document's tree.
 struct JSONTimelineParser {
   var problems: ExpectedTimelineProblems
 
@@ -640,124 +649,157 @@ struct JSONTimelineParser {
   static let entryKeys = ["instant", "utc", "kind", "subject", "fields"]
   static let makeJSONNote = "make one with 'trigsim run scenario.yaml --format json --output NAME.json'"
 
-  /// The text given to Yams, and how to map its positions back to the file's.
-  private var prepared = LibYAMLCompatibleJSON("")
-
   init(problems: ExpectedTimelineProblems) { self.problems = problems }
 
-  /// Where `node` is in the file.
-  private func location(_ node: Node) -> InputLocation {
-    let mark = node.mark
-    let position = prepared.originalPosition(line: mark?.line ?? 1, column: mark?.column ?? 1)
-    return problems.location(line: position.line, column: position.column)
+  private mutating func error(at position: JSONPosition, _ message: String, notes: [String] = []) {
+    problems.error(line: position.line, column: position.column, message, notes: notes)
   }
 
-  private mutating func error(_ node: Node, _ message: String, notes: [String] = []) {
-    let location = location(node)
-    problems.error(line: location.line, column: location.column, message, notes: notes)
+  private func location(_ position: JSONPosition) -> InputLocation {
+    problems.location(line: position.line, column: position.column)
   }
 
   mutating func parse(_ text: String) -> (Timeline, [InputLocation])? {
-    prepared = LibYAMLCompatibleJSON(text)
-    let root: Node
-    do {
-      guard let node = try Yams.compose(yaml: prepared.text) else {
-        problems.error(line: 1, column: 1, "the timeline file is empty", notes: [Self.makeJSONNote])
-        return nil
+    var text = text
+    let before = problems
+    let result = text.withUTF8 { bytes -> Result<(Timeline, [InputLocation])?, JSONSyntaxError> in
+      var reader = LocatedJSONReader(bytes)
+      do throws(JSONSyntaxError) {
+        return .success(try parseDocument(&reader))
+      } catch {
+        return .failure(error)
       }
-      root = node
-    } catch let yamlError as YamlError {
-      let position: (line: Int, column: Int)
-      if case .duplicatedKeysInMapping(let keys, let context) = yamlError {
-        // Valid JSON, but which value is meant is anyone's guess.
-        position = prepared.originalPosition(line: context.mark.line, column: context.mark.column)
-        problems.error(
-          line: position.line, column: position.column,
-          "key \(keys.map { "'\($0)'" }.joined(separator: ", ")) appears more than once in an object",
-          notes: ["a JSON object holds each key once; remove or rename the repeated one"])
-        return nil
-      }
-      let (line, column, message) = Self.describe(yamlError, in: prepared.text)
-      position = prepared.originalPosition(line: line, column: column)
-      problems.error(line: position.line, column: position.column, "invalid JSON: \(message)")
-      return nil
-    } catch {
-      problems.error(line: 1, column: 1, "invalid JSON: \(error)")
+    }
+    switch result {
+    case .success(let value):
+      return value
+    case .failure(let syntaxError):
+      // Text that is not JSON: only where it stops being JSON is reported,
+      // as the rest cannot be read reliably.
+      problems = before
+      error(at: syntaxError.position, "invalid JSON: \(syntaxError.message)", notes: syntaxError.notes)
       return nil
     }
+  }
 
-    guard let members = members(root, what: "the timeline", allowed: Self.topLevelKeys) else { return nil }
-    if let format = members["format"] {
-      if let name = string(format, what: "'format'"), name != Self.formatName {
-        error(
-          format, "unsupported timeline format '\(name)'",
-          notes: ["this trigsim reads '\"format\": \"\(Self.formatName)\"'", Self.makeJSONNote])
-      }
-    } else {
-      error(root, "missing 'format'", notes: ["a trigsim JSON timeline starts with \"format\": \"\(Self.formatName)\"", Self.makeJSONNote])
+  private mutating func parseDocument(_ reader: inout LocatedJSONReader) throws(JSONSyntaxError) -> (Timeline, [InputLocation])? {
+    if reader.isAtEndAfterWhitespace() {
+      problems.error(line: 1, column: 1, "the timeline file is empty", notes: [Self.makeJSONNote])
+      return nil
+    }
+    guard let rootPosition = reader.openObject() else {
+      let root = try reader.readValue(depth: 1)
+      try reader.finish()
+      error(
+        at: root.position, "the timeline must be an object, not \(root.described)",
+        notes: [
+          "a trigsim JSON timeline is an object: {\"format\": \"\(Self.formatName)\", \"header\": {...}, \"entries\": [...]}", Self.makeJSONNote,
+        ])
+      return nil
     }
     var timeline = Timeline()
     var locations: [InputLocation] = []
-    if let header = members["header"] {
-      timeline.header = fields(header, what: "'header'") ?? []
-    } else {
-      error(root, "missing 'header'", notes: ["add \"header\": {} (the run's description, as 'trigsim run --format json' writes it)"])
-    }
-    if let entriesNode = members["entries"] {
-      if let sequence = entriesNode.sequence {
-        var previous: ReadInstant?
-        for entryNode in sequence {
-          let (entry, instant) = entry(entryNode)
-          if let instant {
-            if let previous, instant.instant < previous.instant {
-              error(
-                instant.node,
-                "entry at '\(instant.text)' is earlier than the entry before it at '\(previous.text)' (line \(location(previous.node).line))",
-                notes: ["entries are in the order they happened: move this entry up, or correct its instant"])
-            }
-            previous = instant
-          }
-          guard let entry else { continue }
-          timeline.entries.append(entry)
-          locations.append(location(entryNode))
-        }
-      } else {
-        error(entriesNode, "'entries' must be an array, not \(Self.describe(entriesNode))")
+    var seen: [String: JSONPosition] = [:]
+    var first = true
+    while let (key, keyPosition) = try reader.nextMember(first: &first) {
+      if let earlier = seen[key], Self.topLevelKeys.contains(key) {
+        reportRepeatedKey(key, at: earlier)
+        try reader.skipValue(depth: 2)
+        continue
       }
-    } else {
-      error(root, "missing 'entries'", notes: ["add \"entries\": [] with one object per entry"])
+      seen[key] = keyPosition
+      switch key {
+      case "format":
+        let format = try reader.readValue(depth: 2)
+        if let name = string(format, what: "'format'"), name != Self.formatName {
+          error(
+            at: format.position, "unsupported timeline format '\(Diagnostic.excerpt(name))'",
+            notes: ["this trigsim reads '\"format\": \"\(Self.formatName)\"'", Self.makeJSONNote])
+        }
+      case "header":
+        let header = try reader.readValue(depth: 2)
+        timeline.header = fields(header, what: "'header'") ?? []
+      case "entries":
+        try readEntries(&reader, into: &timeline, locations: &locations)
+      case "summary":
+        try reader.skipValue(depth: 2)
+      default:
+        error(at: keyPosition, "unknown key '\(Diagnostic.excerpt(key))' in the timeline", notes: Self.notesForUnknownKey(key, in: "the timeline", allowed: Self.topLevelKeys))
+        try reader.skipValue(depth: 2)
+      }
+    }
+    try reader.finish()
+    if seen["format"] == nil {
+      error(
+        at: rootPosition, "missing 'format'",
+        notes: ["a trigsim JSON timeline starts with \"format\": \"\(Self.formatName)\"", Self.makeJSONNote])
+    }
+    if seen["header"] == nil {
+      error(at: rootPosition, "missing 'header'", notes: ["add \"header\": {} (the run's description, as 'trigsim run --format json' writes it)"])
+    }
+    if seen["entries"] == nil {
+      error(at: rootPosition, "missing 'entries'", notes: ["add \"entries\": [] with one object per entry"])
     }
     return (timeline, locations)
+  }
+
+  /// The `entries` array, one entry object at a time.
+  private mutating func readEntries(
+    _ reader: inout LocatedJSONReader, into timeline: inout Timeline, locations: inout [InputLocation]
+  ) throws(JSONSyntaxError) {
+    guard reader.openArray() != nil else {
+      let value = try reader.readValue(depth: 2)
+      error(at: value.position, "'entries' must be an array, not \(value.described)")
+      return
+    }
+    var previous: ReadInstant?
+    var first = true
+    while try reader.nextElement(first: &first) {
+      let entryValue = try reader.readValue(depth: 3)
+      let (entry, instant) = entry(entryValue)
+      if let instant {
+        if let previous, instant.instant < previous.instant {
+          error(
+            at: instant.position,
+            "entry at '\(Diagnostic.excerpt(instant.text))' is earlier than the entry before it at '\(Diagnostic.excerpt(previous.text))' (line \(previous.position.line))",
+            notes: ["entries are in the order they happened: move this entry up, or correct its instant"])
+        }
+        previous = instant
+      }
+      guard let entry else { continue }
+      timeline.entries.append(entry)
+      locations.append(location(entryValue.position))
+    }
   }
 
   /// An entry's instant as written, read, and where.
   struct ReadInstant {
     var text: String
-    var node: Node
+    var position: JSONPosition
     var instant: SimulationInstant
     var offsetSeconds: Int
   }
 
   /// One entry object (nil after reporting its problems), and its instant
   /// whenever that could be read, for the order check.
-  private mutating func entry(_ node: Node) -> (TimelineEntry?, ReadInstant?) {
-    guard let members = members(node, what: "an entry", allowed: Self.entryKeys) else { return (nil, nil) }
+  private mutating func entry(_ value: JSONValue) -> (TimelineEntry?, ReadInstant?) {
+    guard let members = members(value, what: "an entry", allowed: Self.entryKeys) else { return (nil, nil) }
     var valid = true
     for key in Self.entryKeys where members[key] == nil {
-      error(node, "missing '\(key)' in an entry", notes: ["each entry has \(Self.entryKeys.map { "'\($0)'" }.joined(separator: ", "))"])
+      error(at: value.position, "missing '\(key)' in an entry", notes: ["each entry has \(Self.entryKeys.map { "'\($0)'" }.joined(separator: ", "))"])
       valid = false
     }
     var instant: ReadInstant?
-    if let instantNode = members["instant"], let text = string(instantNode, what: "'instant'"),
-      let value = parseInstant(text, node: instantNode, what: "'instant'")
+    if let instantValue = members["instant"], let text = string(instantValue, what: "'instant'"),
+      let parsed = parseInstant(text, at: instantValue.position, what: "'instant'")
     {
-      instant = ReadInstant(text: text, node: instantNode, instant: value.instant, offsetSeconds: value.offsetSeconds)
+      instant = ReadInstant(text: text, position: instantValue.position, instant: parsed.instant, offsetSeconds: parsed.offsetSeconds)
     }
-    if let utcNode = members["utc"], let text = string(utcNode, what: "'utc'") {
-      if let utc = parseInstant(text, node: utcNode, what: "'utc'") {
+    if let utcValue = members["utc"], let text = string(utcValue, what: "'utc'") {
+      if let utc = parseInstant(text, at: utcValue.position, what: "'utc'") {
         if let instant, utc.instant != instant.instant {
           error(
-            utcNode, "'utc' '\(text)' is not the same instant as 'instant' '\(instant.text)'",
+            at: utcValue.position, "'utc' '\(Diagnostic.excerpt(text))' is not the same instant as 'instant' '\(Diagnostic.excerpt(instant.text))'",
             notes: ["'instant' in UTC is '\(instant.instant)'; correct one of them"])
           valid = false
         }
@@ -768,9 +810,11 @@ struct JSONTimelineParser {
       valid = false
     }
     var kind: TimelineEntry.Kind?
-    if let kindNode = members["kind"], let text = string(kindNode, what: "'kind'") {
+    if let kindValue = members["kind"], let text = string(kindValue, what: "'kind'") {
       kind = TimelineEntry.Kind(rawValue: text)
-      if kind == nil { error(kindNode, "unknown kind '\(text)'", notes: ExpectedTimelineSyntax.notesForUnknownKind(text)) }
+      if kind == nil {
+        error(at: kindValue.position, "unknown kind '\(Diagnostic.excerpt(text))'", notes: ExpectedTimelineSyntax.notesForUnknownKind(text))
+      }
     }
     let subject = members["subject"].flatMap { string($0, what: "'subject'") }
     let fields = members["fields"].flatMap { self.fields($0, what: "'fields'") }
@@ -779,214 +823,87 @@ struct JSONTimelineParser {
     return (entry, instant)
   }
 
-  private mutating func parseInstant(_ text: String, node: Node, what: String) -> (instant: SimulationInstant, offsetSeconds: Int)? {
+  private mutating func parseInstant(_ text: String, at position: JSONPosition, what: String) -> (instant: SimulationInstant, offsetSeconds: Int)? {
     switch ExpectedInstant.parse(text) {
     case .success(let value): return value
     case .failure(let problem):
-      error(node, "\(what) '\(text)' \(problem.message)", notes: problem.notes)
+      error(at: position, "\(what) '\(Diagnostic.excerpt(text))' \(problem.message)", notes: problem.notes)
       return nil
     }
   }
 
-  /// An object's members by key after reporting unknown and non-string keys.
-  private mutating func members(_ node: Node, what: String, allowed: [String]) -> [String: Node]? {
-    guard let mapping = node.mapping else {
-      var notes: [String] = []
-      if what == "the timeline" {
-        notes = ["a trigsim JSON timeline is an object: {\"format\": \"\(Self.formatName)\", \"header\": {...}, \"entries\": [...]}", Self.makeJSONNote]
-      }
-      error(node, "\(what) must be an object, not \(Self.describe(node))", notes: notes)
+  /// An object's members by key after reporting unknown and repeated keys
+  /// (the first of repeated members is used).
+  private mutating func members(_ value: JSONValue, what: String, allowed: [String]) -> [String: JSONValue]? {
+    guard case .object(let list) = value.content else {
+      error(at: value.position, "\(what) must be an object, not \(value.described)")
       return nil
     }
-    var members: [String: Node] = [:]
-    for (keyNode, value) in mapping {
-      guard let key = string(keyNode, what: "a key") else { continue }
-      guard allowed.contains(key) else {
-        var notes: [String] = []
-        if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
-        notes.append("\(what) has: \(allowed.joined(separator: ", "))")
-        error(keyNode, "unknown key '\(key)' in \(what)", notes: notes)
+    var members: [String: JSONValue] = [:]
+    var positions: [String: JSONPosition] = [:]
+    for member in list {
+      guard allowed.contains(member.key) else {
+        error(
+          at: member.keyPosition, "unknown key '\(Diagnostic.excerpt(member.key))' in \(what)",
+          notes: Self.notesForUnknownKey(member.key, in: what, allowed: allowed))
         continue
       }
-      members[key] = value
+      if let earlier = positions[member.key] {
+        reportRepeatedKey(member.key, at: earlier)
+        continue
+      }
+      members[member.key] = member.value
+      positions[member.key] = member.keyPosition
     }
     return members
   }
 
   /// An object of string values, in the file's order (header and fields).
-  private mutating func fields(_ node: Node, what: String) -> [TimelineField]? {
-    guard let mapping = node.mapping else {
-      error(node, "\(what) must be an object of strings, not \(Self.describe(node))")
+  private mutating func fields(_ value: JSONValue, what: String) -> [TimelineField]? {
+    guard case .object(let list) = value.content else {
+      error(at: value.position, "\(what) must be an object of strings, not \(value.described)")
       return nil
     }
     var fields: [TimelineField] = []
+    var positions: [String: JSONPosition] = [:]
     var valid = true
-    for (keyNode, valueNode) in mapping {
-      guard let key = string(keyNode, what: "a key in \(what)") else {
+    for member in list {
+      if let earlier = positions[member.key] {
+        reportRepeatedKey(member.key, at: earlier)
         valid = false
         continue
       }
-      guard let value = string(valueNode, what: "'\(key)' in \(what)") else {
+      positions[member.key] = member.keyPosition
+      guard let text = string(member.value, what: "'\(Diagnostic.excerpt(member.key))' in \(what)") else {
         valid = false
         continue
       }
-      fields.append(TimelineField(key, value))
+      fields.append(TimelineField(member.key, text))
     }
     return valid ? fields : nil
   }
 
-  /// A JSON string: a scalar in double quotes.
-  private mutating func string(_ node: Node, what: String) -> String? {
-    guard let scalar = node.scalar, scalar.style == .doubleQuoted else {
-      error(node, "\(what) must be a string, not \(Self.describe(node))", notes: ["JSON strings are in double quotes"])
+  /// A key written twice in one object: reported at its first occurrence.
+  private mutating func reportRepeatedKey(_ key: String, at first: JSONPosition) {
+    error(
+      at: first, "key '\(Diagnostic.excerpt(key))' appears more than once in an object",
+      notes: ["a JSON object holds each key once; remove or rename the repeated one"])
+  }
+
+  /// A JSON string's text, after reporting any other value.
+  private mutating func string(_ value: JSONValue, what: String) -> String? {
+    guard case .string(let text) = value.content else {
+      error(at: value.position, "\(what) must be a string, not \(value.described)", notes: ["JSON strings are in double quotes"])
       return nil
     }
-    return scalar.string
+    return text
   }
 
-  /// `'5'`, `an object`, `an array` for messages.
-  static func describe(_ node: Node) -> String {
-    if let scalar = node.scalar { return "'\(scalar.string)'" }
-    if node.mapping != nil { return "an object" }
-    if node.sequence != nil { return "an array" }
-    return "an alias"
-  }
-
-  /// The position and text of a Yams parse error.
-  static func describe(_ error: YamlError, in text: String) -> (line: Int, column: Int, message: String) {
-    func joined(_ context: YamlError.Context?, _ problem: String) -> String {
-      [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
-    }
-    switch error {
-    case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
-      return (mark.line, mark.column, joined(context, problem))
-    case .composer(let context, let problem, let mark, _):
-      return (mark.line, mark.column, joined(context, problem))
-    case .reader(let problem, let offset, _, _):
-      // `offset` counts characters from the start of the text.
-      guard let offset, offset <= text.count else { return (1, 1, problem) }
-      let before = text.prefix(offset)
-      let line = before.reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
-      let lineStart = before.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }).map { before.index(after: $0) } ?? before.startIndex
-      return (line, before[lineStart...].unicodeScalars.count + 1, problem)
-    default:
-      return (1, 1, "\(error)")
-    }
-  }
-}
-
-/// JSON text rewritten where libyaml (a YAML 1.1 reader) would read it
-/// differently from JSON, with the positions of every rewrite so that the
-/// positions Yams reports map back to the file's own lines and columns.
-///
-/// Inside strings only:
-/// - raw U+007F–U+009F, U+2028, U+2029, U+FFFE and U+FFFF become `\uXXXX`
-///   escapes (libyaml rejects the control characters, reads U+0085 as a line
-///   break folded into a space, and counts U+2028 and U+2029 as line breaks);
-/// - a surrogate-pair escape (`\ud83d\ude00`, as JSON writers spell characters
-///   beyond U+FFFF) becomes one `\UXXXXXXXX` escape, because libyaml rejects
-///   surrogates.
-///
-/// Lines are never added or removed, so only columns move.
-struct LibYAMLCompatibleJSON {
-  /// One replaced run of scalars on a line (1-based columns).
-  struct Rewrite {
-    var originalColumn: Int
-    var originalLength: Int
-    var newColumn: Int
-    var newLength: Int
-  }
-
-  let text: String
-  /// The rewrites of each line, left to right, by 1-based line number.
-  private(set) var rewrites: [Int: [Rewrite]] = [:]
-
-  init(_ original: String) {
-    let scalars = Array(original.unicodeScalars)
-    var output = String.UnicodeScalarView()
-    var line = 1
-    var originalColumn = 1
-    var newColumn = 1
-    var inString = false
-    var index = 0
-    var rewrites: [Int: [Rewrite]] = [:]
-
-    func emit(_ replacement: String, replacing count: Int) {
-      let newScalars = replacement.unicodeScalars
-      if count != 1 || newScalars.count != 1 {
-        rewrites[line, default: []].append(
-          Rewrite(originalColumn: originalColumn, originalLength: count, newColumn: newColumn, newLength: newScalars.count))
-      }
-      output.append(contentsOf: newScalars)
-      originalColumn += count
-      newColumn += newScalars.count
-      index += count
-    }
-
-    while index < scalars.count {
-      let scalar = scalars[index]
-      if scalar == "\n" {
-        output.append(scalar)
-        index += 1
-        line += 1
-        originalColumn = 1
-        newColumn = 1
-        continue
-      }
-      if !inString {
-        if scalar == "\"" { inString = true }
-        emit(String(scalar), replacing: 1)
-      } else if scalar == "\"" {
-        inString = false
-        emit(String(scalar), replacing: 1)
-      } else if scalar == "\\" {
-        if let codePoint = Self.surrogatePair(scalars, at: index) {
-          emit("\\U" + Self.hex(codePoint, digits: 8), replacing: 12)
-        } else {
-          // Keep an escape pair together so that `\"` does not end the string.
-          emit(String(scalar), replacing: 1)
-          if index < scalars.count, scalars[index] != "\n" { emit(String(scalars[index]), replacing: 1) }
-        }
-      } else if (0x7F...0x9F).contains(scalar.value) || [0x2028, 0x2029, 0xFFFE, 0xFFFF].contains(scalar.value) {
-        emit("\\u" + Self.hex(scalar.value, digits: 4), replacing: 1)
-      } else {
-        emit(String(scalar), replacing: 1)
-      }
-    }
-    self.text = String(output)
-    self.rewrites = rewrites
-  }
-
-  /// The file's position for a position in `text`; a position inside a
-  /// rewritten run maps to the run's start.
-  func originalPosition(line: Int, column: Int) -> (line: Int, column: Int) {
-    var shift = 0
-    for rewrite in rewrites[line] ?? [] {
-      if column >= rewrite.newColumn + rewrite.newLength {
-        shift += rewrite.originalLength - rewrite.newLength
-      } else if column >= rewrite.newColumn {
-        return (line, rewrite.originalColumn)
-      } else {
-        break
-      }
-    }
-    return (line, column + shift)
-  }
-
-  /// The code point of `\uD8xx\uDCxx` at `index`, when that is what is there.
-  private static func surrogatePair(_ scalars: [Unicode.Scalar], at index: Int) -> UInt32? {
-    func unit(at start: Int) -> UInt32? {
-      guard start + 6 <= scalars.count, scalars[start] == "\\", scalars[start + 1] == "u" else { return nil }
-      let digits = String(String.UnicodeScalarView(scalars[(start + 2)..<(start + 6)]))
-      return UInt32(digits, radix: 16)
-    }
-    guard let high = unit(at: index), (0xD800...0xDBFF).contains(high), let low = unit(at: index + 6), (0xDC00...0xDFFF).contains(low)
-    else { return nil }
-    return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-  }
-
-  private static func hex(_ value: UInt32, digits: Int) -> String {
-    let text = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, digits - text.count)) + text
+  /// "did you mean" when a key is close to one allowed, then every allowed key.
+  static func notesForUnknownKey(_ key: String, in what: String, allowed: [String]) -> [String] {
+    var notes: [String] = []
+    if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
+    notes.append("\(what) has: \(allowed.joined(separator: ", "))")
+    return notes
   }
 }

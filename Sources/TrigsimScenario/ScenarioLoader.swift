@@ -184,7 +184,7 @@ final class ScenarioReader {
     switch ValueSyntax.instant(text, zone: deviceZone) {
     case .success(let instant): return instant
     case .failure(let problem):
-      document.error(node, "\(what) '\(text)' \(problem.message)", notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
+      document.error(node, "\(what) '\(Diagnostic.excerpt(text))' \(problem.message)", notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
       return nil
     }
   }
@@ -217,14 +217,14 @@ final class ScenarioReader {
       }
     }
     if let resolved { return checkedInWindow(resolved, node: node, what: what, text: text) }
-    document.error(node, "\(what) '\(text)' \(lastProblem?.message ?? "is not an ISO 8601 date-time")",
+    document.error(node, "\(what) '\(Diagnostic.excerpt(text))' \(lastProblem?.message ?? "is not an ISO 8601 date-time")",
                    notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
     return nil
   }
 
   private func checkedInWindow(_ instant: SimulationInstant, node: Node, what: String, text: String) -> SimulationInstant? {
     if let clockStart, let clockEnd, instant < clockStart || instant > clockEnd {
-      document.error(node, "\(what) '\(text)' is outside the clock window",
+      document.error(node, "\(what) '\(Diagnostic.excerpt(text))' is outside the clock window",
                      notes: ["the run covers clock start to end; move the instant inside it or widen the clock"])
       return nil
     }
@@ -233,11 +233,12 @@ final class ScenarioReader {
 
   func duration(_ node: Node, what: String) -> SimulationDuration? {
     guard let text = document.string(node, what: what) else { return nil }
-    guard let duration = ValueSyntax.duration(text) else {
-      document.error(node, "\(what) '\(text)' is not a duration", notes: ["write a number with a unit: 90s, 6m, 2h, 1h30m, 500ms, 1d"])
+    switch ValueSyntax.durationResult(text) {
+    case .success(let duration): return duration
+    case .failure(let problem):
+      document.error(node, "\(what) '\(Diagnostic.excerpt(text))' \(problem.message)", notes: ["write a number with a unit: 90s, 6m, 2h, 1h30m, 500ms, 1d"])
       return nil
     }
-    return duration
   }
 
   func timeZone(_ node: Node, what: String) -> TimeZone? {
@@ -247,7 +248,7 @@ final class ScenarioReader {
     if let suggestion = NameSuggestion.closest(to: text, among: TimeZone.knownTimeZoneIdentifiers.sorted()) {
       notes.insert("did you mean '\(suggestion)'?", at: 0)
     }
-    document.error(node, "unknown time zone '\(text)'", notes: notes)
+    document.error(node, "unknown time zone '\(Diagnostic.excerpt(text))'", notes: notes)
     return nil
   }
 
@@ -389,8 +390,8 @@ final class ScenarioReader {
     guard let profile = document.choice(profileNode, what: "location profile", profiles) else { return nil }
     guard case .ios(var rules) = profile else {
       if let key = Self.locationRuleKeys.first(where: { fields[$0] != nil }), let keyNode = fields.keyNodes[key] {
-        document.error(keyNode, "'\(key)' is a rule of the ios profile; the ideal profile has no rules to set",
-                       notes: ["use 'profile: ios' to model region monitoring, or remove '\(key)'"])
+        document.error(keyNode, "'\(Diagnostic.excerpt(key))' is a rule of the ios profile; the ideal profile has no rules to set",
+                       notes: ["use 'profile: ios' to model region monitoring, or remove '\(Diagnostic.excerpt(key))'"])
       }
       return profile
     }
@@ -439,12 +440,12 @@ final class ScenarioReader {
         continue
       }
       if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || id.contains(": ") {
-        document.error(idNode, "region id '\(id)' must not contain line breaks, control characters or ': '",
+        document.error(idNode, "region id '\(Diagnostic.excerpt(id))' must not contain line breaks, control characters or ': '",
                        notes: ["the id names a header line of the timeline ('# region ID: shape'); choose a plain name"])
         continue
       }
       if regionIDs.contains(id) {
-        document.error(idNode, "region '\(id)' is declared twice", notes: ["region identifiers must be unique, as CLRegion identifiers are"])
+        document.error(idNode, "region '\(Diagnostic.excerpt(id))' is declared twice", notes: ["region identifiers must be unique, as CLRegion identifiers are"])
         continue
       }
       regionIDs.append(id)
@@ -473,13 +474,13 @@ final class ScenarioReader {
           let shape = try PolygonRegion.make(vertices: vertices)
           regions.append(MonitoredRegion(id: RegionID(id), shape: shape, origin: origin))
         } catch {
-          document.error(polygon, "invalid polygon for region '\(id)': \(error.description)",
+          document.error(polygon, "invalid polygon for region '\(Diagnostic.excerpt(id))': \(error.description)",
                          notes: ["list at least three [latitude, longitude] vertices in order around the edge, without crossing edges"])
         }
       case (nil, nil):
-        document.error(item, "region '\(id)' needs 'center' (a circle) or 'polygon'")
+        document.error(item, "region '\(Diagnostic.excerpt(id))' needs 'center' (a circle) or 'polygon'")
       case (_?, _?):
-        document.error(item, "region '\(id)' has both 'center' and 'polygon'", notes: ["keep one: a region is a circle or a polygon"])
+        document.error(item, "region '\(Diagnostic.excerpt(id))' has both 'center' and 'polygon'", notes: ["keep one: a region is a circle or a polygon"])
       }
     }
     return regions
@@ -533,7 +534,7 @@ final class ScenarioReader {
     }
     if let node = fields["delimiter"], let text = document.string(node, what: "delimiter") {
       if text == "," || text == ";" || text == "\t" { options.csv.delimiter = Character(text) } else {
-        document.error(node, "delimiter must be ',', ';' or a tab, not '\(text)'")
+        document.error(node, "delimiter must be ',', ';' or a tab, not '\(Diagnostic.excerpt(text))'")
       }
     }
     if let node = fields["points"], let points = document.choice(node, what: "GPX point selection", [("auto", GPXPointSelection.auto), ("tracks", .tracks), ("routes", .routes), ("waypoints", .waypoints)]) {
@@ -547,7 +548,7 @@ final class ScenarioReader {
     {
       skipped = ScenarioSkipped(
         location: document.location(fileNode),
-        reason: "track file '\(file)' is absent (looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)') and the scenario says 'ifMissing: skip'")
+        reason: "track file '\(Diagnostic.excerpt(file))' is absent (looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)') and the scenario says 'ifMissing: skip'")
     }
     let source = TrackFile(path: path, options: options, referencedAt: document.location(fileNode))
     return (source, file)
@@ -557,11 +558,13 @@ final class ScenarioReader {
   func shiftDuration(_ node: Node) -> SimulationDuration? {
     guard let text = document.string(node, what: "shift") else { return nil }
     let negative = text.hasPrefix("-")
-    guard let magnitude = ValueSyntax.duration(negative ? String(text.dropFirst()) : text) else {
-      document.error(node, "shift '\(text)' is not a duration", notes: ["write a signed duration: 2h, -30m, 365d"])
+    switch ValueSyntax.durationResult(negative ? String(text.dropFirst()) : text) {
+    case .success(let magnitude):
+      return SimulationDuration(milliseconds: negative ? -magnitude.milliseconds : magnitude.milliseconds)
+    case .failure(let problem):
+      document.error(node, "shift '\(Diagnostic.excerpt(text))' \(problem.message)", notes: ["write a signed duration: 2h, -30m, 365d"])
       return nil
     }
-    return SimulationDuration(milliseconds: negative ? -magnitude.milliseconds : magnitude.milliseconds)
   }
 
   // MARK: - Notifications
@@ -581,7 +584,7 @@ final class ScenarioReader {
       let title = fields["title"].flatMap { document.string($0, what: "title") } ?? ""
       let body = fields["body"].flatMap { document.string($0, what: "body") }
       guard let triggerNode = fields["trigger"] else {
-        document.error(item, "notification '\(id)' needs a 'trigger'", notes: ["use calendar, interval or region; see the README"])
+        document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the README"])
         continue
       }
       let trigger = readTrigger(triggerNode)
@@ -590,7 +593,7 @@ final class ScenarioReader {
       guard let trigger, let addAt else { continue }
       if fields["remove"] != nil && removeAt == nil { continue }
       if let removeAt, removeAt < addAt, let removeNode = fields["remove"] {
-        document.error(removeNode, "notification '\(id)' is removed before it is added")
+        document.error(removeNode, "notification '\(Diagnostic.excerpt(id))' is removed before it is added")
         continue
       }
       let origin = document.location(item)
@@ -642,8 +645,8 @@ final class ScenarioReader {
       guard regionIDs.contains(region) else {
         var notes: [String] = []
         if let suggestion = NameSuggestion.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
-        notes.append(regionIDs.isEmpty ? "declare it under 'regions:' before it is used" : "declared regions: \(regionIDs.joined(separator: ", "))")
-        document.error(regionNode, "unknown region '\(region)'", notes: notes)
+        notes.append(regionIDs.isEmpty ? "declare it under 'regions:' before it is used" : "declared regions: \(YAMLDocument.nameList(regionIDs))")
+        document.error(regionNode, "unknown region '\(Diagnostic.excerpt(region))'", notes: notes)
         return nil
       }
       var onEntry = true
@@ -687,7 +690,7 @@ final class ScenarioReader {
       } else if let index = Self.weekdays.firstIndex(of: text.lowercased()) {
         components.weekday = index + 1
       } else {
-        document.error(weekdayNode, "weekday must be a day name (monday) or 1...7 with 1 = Sunday, not '\(text)'")
+        document.error(weekdayNode, "weekday must be a day name (monday) or 1...7 with 1 = Sunday, not '\(Diagnostic.excerpt(text))'")
         valid = false
       }
     }

@@ -117,7 +117,7 @@ extension ScenarioReader {
       for item in list {
         guard let text = document.string(item, what: "a field name") else { continue }
         guard let filter = FieldFilter(parsing: text) else {
-          document.error(item, "'\(text)' is not a field name", notes: ["write a field key such as 'title', or 'kind.key' such as 'fired.next' for one kind"])
+          document.error(item, "'\(Diagnostic.excerpt(text))' is not a field name", notes: ["write a field key such as 'title', or 'kind.key' such as 'fired.next' for one kind"])
           continue
         }
         checks.comparison.ignoredFields.append(filter)
@@ -188,7 +188,7 @@ extension ScenarioReader {
       if let word = words.first, let suggestion = NameSuggestion.closest(to: String(word), among: EntrySelector.scopeWords) {
         notes.insert("did you mean '\(suggestion)'?", at: 0)
       }
-      document.error(node, "'\(text)' is not a \(what)", notes: notes)
+      document.error(node, "'\(Diagnostic.excerpt(text))' is not a \(what)", notes: notes)
       return nil
     }
     guard let pattern = selector.subject else { return selector }
@@ -197,13 +197,13 @@ extension ScenarioReader {
     if candidates.contains(where: { pattern.matches($0) }) { return selector }
     if words.count == 1, let kind = NameSuggestion.closest(to: pattern.text, among: EntrySelector.scopeWords) {
       // A lone word close to a kind ('entr') is more likely a misspelt kind than a notification.
-      document.error(node, "'\(text)' is neither an entry kind nor a notification in this scenario", notes: ["did you mean '\(kind)'?"])
+      document.error(node, "'\(Diagnostic.excerpt(text))' is neither an entry kind nor a notification in this scenario", notes: ["did you mean '\(kind)'?"])
       return nil
     }
     var notes = ["it would never match anything; check for a typo"]
     if let suggestion = NameSuggestion.closest(to: pattern.text, among: candidates) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
     notes.append("'*' matches any run of characters, '?' one character")
-    document.error(node, "pattern '\(pattern.text)' matches no \(subjectNoun(for: selector.scope)) in this scenario", notes: notes)
+    document.error(node, "pattern '\(Diagnostic.excerpt(pattern.text))' matches no \(subjectNoun(for: selector.scope)) in this scenario", notes: notes)
     return nil
   }
 
@@ -328,7 +328,7 @@ extension ScenarioReader {
       var notes: [String] = []
       if let suggestion = NameSuggestion.closest(to: name, among: Self.assertionNames) { notes.append("did you mean '\(suggestion)'?") }
       notes.append("assertions: \(Self.assertionNames.joined(separator: ", "))")
-      document.error(keyNode, "unknown assertion '\(name)'", notes: notes)
+      document.error(keyNode, "unknown assertion '\(Diagnostic.excerpt(name))'", notes: notes)
       return nil
     }
     let origin = document.location(item)
@@ -369,8 +369,8 @@ extension ScenarioReader {
         guard regionIDs.contains(region) else {
           var notes: [String] = []
           if let suggestion = NameSuggestion.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
-          notes.append(regionIDs.isEmpty ? "the scenario declares no regions" : "declared regions: \(regionIDs.joined(separator: ", "))")
-          document.error(insideNode, "unknown region '\(region)'", notes: notes)
+          notes.append(regionIDs.isEmpty ? "the scenario declares no regions" : "declared regions: \(YAMLDocument.nameList(regionIDs))")
+          document.error(insideNode, "unknown region '\(Diagnostic.excerpt(region))'", notes: notes)
           return nil
         }
         return .run(RunAssertion(.nothingFiredInside(selector, region: RegionID(region)), origin: origin))
@@ -412,8 +412,8 @@ extension ScenarioReader {
         guard candidates.contains(where: { picked.matches($0) }) else {
           var notes: [String] = []
           if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.append("did you mean '\(suggestion)'?") }
-          notes.append(candidates.isEmpty ? "the scenario has no location requests" : "location requests: \(candidates.joined(separator: ", "))")
-          document.error(node, "pattern '\(text)' matches no location request in this scenario", notes: notes)
+          notes.append(candidates.isEmpty ? "the scenario has no location requests" : "location requests: \(YAMLDocument.nameList(candidates))")
+          document.error(node, "pattern '\(Diagnostic.excerpt(text))' matches no location request in this scenario", notes: notes)
           return nil
         }
         pattern = picked
@@ -486,8 +486,8 @@ extension ScenarioReader {
     guard medicineIDs.contains(text) else {
       var notes: [String] = []
       if let suggestion = NameSuggestion.closest(to: text, among: medicineIDs) { notes.append("did you mean '\(suggestion)'?") }
-      notes.append(medicineIDs.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(medicineIDs.joined(separator: ", "))")
-      document.error(node, "unknown medicine '\(text)'", notes: notes)
+      notes.append(medicineIDs.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(YAMLDocument.nameList(medicineIDs))")
+      document.error(node, "unknown medicine '\(Diagnostic.excerpt(text))'", notes: notes)
       return nil
     }
     return MedicineID(text)
@@ -523,7 +523,7 @@ extension ScenarioReader {
         return .window(.daily(from: fromTime, to: toTime))
       }
       for (text, node) in [(fromText, fromNode), (toText, toNode)] where Self.timeOfDay(text) == nil && !text.contains("T") && text.contains(":") {
-        document.error(node, "'\(text)' is not a time of day", notes: ["write HH:MM with two digits each, 00:00 to 23:59, e.g. 06:00"])
+        document.error(node, "'\(Diagnostic.excerpt(text))' is not a time of day", notes: ["write HH:MM with two digits each, 00:00 to 23:59, e.g. 06:00"])
         return .invalid
       }
       if fromTime != nil || toTime != nil {
@@ -555,7 +555,7 @@ extension ScenarioReader {
   func readCount(_ fields: MappingFields, in node: Node) -> CountRange? {
     func number(_ key: String) -> Int?? {
       guard let node = fields[key] else { return .some(nil) }
-      guard let value = document.integer(node, what: "'\(key)'", range: 0...10_000_000) else { return nil }
+      guard let value = document.integer(node, what: "'\(Diagnostic.excerpt(key))'", range: 0...10_000_000) else { return nil }
       return .some(value)
     }
     guard let equals = number("equals"), let atLeast = number("atLeast"), let atMost = number("atMost") else { return nil }

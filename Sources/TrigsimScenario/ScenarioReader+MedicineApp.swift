@@ -32,7 +32,7 @@ extension ScenarioReader {
     if let node = top["app"] { app.appChanges = readAppChanges(node) }
     if top["medicines"] == nil {
       for key in ["actions", "respond"] where top[key] != nil {
-        document.error(top.keyNodes[key]!, "'\(key)' needs medicines", notes: ["user actions apply to the notifications of the medicines under 'medicines:'"])
+        document.error(top.keyNodes[key]!, "'\(Diagnostic.excerpt(key))' needs medicines", notes: ["user actions apply to the notifications of the medicines under 'medicines:'"])
       }
       return (app, regions)
     }
@@ -60,22 +60,22 @@ extension ScenarioReader {
       return nil
     }
     guard !idText.isEmpty, idText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-      document.error(idNode, "medicine id '\(idText)' must be letters and digits only", notes: ["it becomes part of request identifiers such as medicine_\(idText)_reminder_0"])
+      document.error(idNode, "medicine id '\(Diagnostic.excerpt(idText))' must be letters and digits only", notes: ["it becomes part of request identifiers such as medicine_\(Diagnostic.excerpt(idText))_reminder_0"])
       return nil
     }
     let id = MedicineID(idText)
     if existing.contains(id) {
-      document.error(idNode, "medicine '\(idText)' is declared twice", notes: ["medicine ids must be unique"])
+      document.error(idNode, "medicine '\(Diagnostic.excerpt(idText))' is declared twice", notes: ["medicine ids must be unique"])
       return nil
     }
     var regions: [MonitoredRegion] = []
     let origin = document.location(item)
     guard let nameNode = fields["name"], let name = document.string(nameNode, what: "medicine name"), !name.isEmpty else {
-      document.error(item, "medicine '\(idText)' needs a 'name'", notes: ["the name is the notification title"])
+      document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'name'", notes: ["the name is the notification title"])
       return nil
     }
     guard let dosageNode = fields["dosage"], let dosage = readDosage(dosageNode) else {
-      if fields["dosage"] == nil { document.error(item, "medicine '\(idText)' needs a 'dosage'", notes: ["write the amount, e.g. 'dosage: 500' with 'unit: mg'"]) }
+      if fields["dosage"] == nil { document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'dosage'", notes: ["write the amount, e.g. 'dosage: 500' with 'unit: mg'"]) }
       return nil
     }
     let unit = fields["unit"].flatMap { document.string($0, what: "unit") } ?? ""
@@ -96,7 +96,7 @@ extension ScenarioReader {
       snooze = read.policy
     }
     if times.isEmpty && location == nil {
-      document.error(item, "medicine '\(idText)' has no reminder", notes: ["give 'times' (daily times), a 'location', or both"])
+      document.error(item, "medicine '\(Diagnostic.excerpt(idText))' has no reminder", notes: ["give 'times' (daily times), a 'location', or both"])
       return nil
     }
     let first = Medicine(id: id, name: name, dosage: dosage, unit: unit, times: times, location: location, snooze: snooze)
@@ -139,7 +139,7 @@ extension ScenarioReader {
         }
         if let node = edit["snooze"], let value = readSnooze(node) { next.snooze = value.policy }
         if next.times.isEmpty && next.location == nil {
-          document.error(editNode, "after this edit medicine '\(idText)' has no reminder", notes: ["keep 'times' or a 'location', or delete the medicine with 'deleted:'"])
+          document.error(editNode, "after this edit medicine '\(Diagnostic.excerpt(idText))' has no reminder", notes: ["keep 'times' or a 'location', or delete the medicine with 'deleted:'"])
           continue
         }
         versions.append(next)
@@ -149,7 +149,7 @@ extension ScenarioReader {
     }
     if let node = fields["deleted"], let at = instantDuringRun(node, what: "deleted") {
       if at < previousInstant {
-        document.error(node, "medicine '\(idText)' is deleted before it is created or last edited")
+        document.error(node, "medicine '\(Diagnostic.excerpt(idText))' is deleted before it is created or last edited")
       } else {
         changes.append(MedicineChange(instant: at, kind: .delete(id), origin: document.location(node)))
       }
@@ -161,7 +161,7 @@ extension ScenarioReader {
     guard let text = document.string(node, what: "dosage") else { return nil }
     let decimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && text.filter { $0 == "." }.count <= 1
     guard decimal, let value = Double(text), value.isFinite, value > 0 else {
-      document.error(node, "dosage must be a positive number, not '\(text)'", notes: ["put the unit in 'unit': dosage: 500, unit: mg"])
+      document.error(node, "dosage must be a positive number, not '\(Diagnostic.excerpt(text))'", notes: ["put the unit in 'unit': dosage: 500, unit: mg"])
       return nil
     }
     return text
@@ -181,23 +181,23 @@ extension ScenarioReader {
       guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
         parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let hour = Int(parts[0]), let minute = Int(parts[1])
       else {
-        document.error(item, "time '\(text)' is not HH:MM", notes: ["write a 24-hour time such as \"08:00\" or \"20:30\" (quoted)"])
+        document.error(item, "time '\(Diagnostic.excerpt(text))' is not HH:MM", notes: ["write a 24-hour time such as \"08:00\" or \"20:30\" (quoted)"])
         valid = false
         continue
       }
       guard (0...23).contains(hour) else {
-        document.error(item, "time '\(text)': hour \(hour) is outside 0...23", notes: ["use a 24-hour time; midnight is \"00:00\""])
+        document.error(item, "time '\(Diagnostic.excerpt(text))': hour \(hour) is outside 0...23", notes: ["use a 24-hour time; midnight is \"00:00\""])
         valid = false
         continue
       }
       guard (0...59).contains(minute) else {
-        document.error(item, "time '\(text)': minute \(minute) is outside 0...59")
+        document.error(item, "time '\(Diagnostic.excerpt(text))': minute \(minute) is outside 0...59")
         valid = false
         continue
       }
       let time = DailyTime(hour: hour, minute: minute)
       if times.contains(time) {
-        document.error(item, "time '\(text)' is listed twice", notes: ["each daily time is one reminder; remove the repeat"])
+        document.error(item, "time '\(Diagnostic.excerpt(text))' is listed twice", notes: ["each daily time is one reminder; remove the repeat"])
         valid = false
         continue
       }
@@ -229,8 +229,8 @@ extension ScenarioReader {
       guard regionIDs.contains(name) else {
         var notes: [String] = []
         if let suggestion = NameSuggestion.closest(to: name, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
-        notes.append(regionIDs.isEmpty ? "declare it under 'regions:'" : "declared regions: \(regionIDs.joined(separator: ", "))")
-        document.error(regionNode, "unknown region '\(name)'", notes: notes)
+        notes.append(regionIDs.isEmpty ? "declare it under 'regions:'" : "declared regions: \(YAMLDocument.nameList(regionIDs))")
+        document.error(regionNode, "unknown region '\(Diagnostic.excerpt(name))'", notes: notes)
         return nil
       }
       return (LocationReminder(region: RegionID(name), onEntry: onEntry, onExit: onExit, repeats: repeats), nil)
@@ -247,7 +247,7 @@ extension ScenarioReader {
       guard let center = coordinate(centerNode, what: "center") else { return nil }
       let regionID = RegionID("medicine_\(medicine)_area\(regionSuffix)")
       guard !regionIDs.contains(regionID.rawValue) else {
-        document.error(node, "this location's circle would be region '\(regionID)', which is already declared",
+        document.error(node, "this location's circle would be region '\(Diagnostic.excerpt(regionID.rawValue))', which is already declared",
                        notes: ["rename the region under 'regions:', or use 'region: \(regionID)' here"])
         return nil
       }
@@ -388,7 +388,7 @@ extension ScenarioReader {
       guard words.count <= 2 else { break }
       guard words.count == 2 else { return .snooze(category.defaultSnooze) }
       guard let value = ValueSyntax.duration(String(words[1])) else {
-        document.error(node, "'\(words[1])' in '\(text)' is not a duration", notes: ["the category offers: snooze \(options)"])
+        document.error(node, "'\(Diagnostic.excerpt(words[1]))' in '\(Diagnostic.excerpt(text))' is not a duration", notes: ["the category offers: snooze \(options)"])
         return nil
       }
       guard category.snoozeOptions.contains(value) else {
@@ -407,7 +407,7 @@ extension ScenarioReader {
       notes.append("did you mean '\(suggestion)'?")
     }
     notes.append("actions: snooze, snooze <duration> (\(options)), complete, dismiss, open, ignore")
-    document.error(node, "unknown action '\(text)'", notes: notes)
+    document.error(node, "unknown action '\(Diagnostic.excerpt(text))'", notes: notes)
     return nil
   }
 
@@ -446,7 +446,7 @@ extension ScenarioReader {
         var notes = ["it would never apply; check for a typo"]
         if let suggestion = NameSuggestion.closest(to: patternText, among: produced.all) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
         notes.append("'*' matches any run of characters, '?' one character")
-        document.error(toNode, "pattern '\(patternText)' matches no notification the medicines can produce", notes: notes)
+        document.error(toNode, "pattern '\(Diagnostic.excerpt(patternText))' matches no notification the medicines can produce", notes: notes)
         continue
       }
       guard let actionList = document.sequence(actionsNode, what: "'actions'") else { continue }
@@ -493,14 +493,14 @@ struct ProducibleIdentifiers {
     if parts.count >= 3, parts[0] == "medicine", !medicines.contains(String(parts[1])) {
       var notes: [String] = []
       if let suggestion = NameSuggestion.closest(to: String(parts[1]), among: medicines) { notes.append("did you mean medicine '\(suggestion)'?") }
-      notes.append(medicines.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(medicines.joined(separator: ", "))")
-      document.error(node, "unknown medicine '\(parts[1])' in '\(id)'", notes: notes)
+      notes.append(medicines.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(YAMLDocument.nameList(medicines))")
+      document.error(node, "unknown medicine '\(Diagnostic.excerpt(parts[1]))' in '\(Diagnostic.excerpt(id))'", notes: notes)
       return false
     }
     var notes: [String] = []
     if let suggestion = NameSuggestion.closest(to: id, among: all) { notes.append("did you mean '\(suggestion)'?") }
     notes.append("actions apply to medicine notifications: medicine_{id}_reminder_{n}, medicine_{id}_location, medicine_{id}_snooze_{k}, and snoozed alerts ending in _snoozed")
-    document.error(node, "no medicine produces the notification '\(id)'", notes: notes)
+    document.error(node, "no medicine produces the notification '\(Diagnostic.excerpt(id))'", notes: notes)
     return false
   }
 }

@@ -3,18 +3,41 @@ import TrigsimCore
 
 /// The scenario's spellings of durations and instants.
 package enum ValueSyntax {
-  /// Parses `2h`, `90s`, `1h30m`, `6m`, `500ms`, `1.5s`, `2d` into a duration.
-  ///
-  /// Units: `d`, `h`, `m` (minutes), `s`, `ms`. Parts are added; each part is
-  /// a non-negative decimal number. A bare number is rejected, because the
-  /// unit matters too much to guess.
+  /// Parses `2h`, `90s`, `1h30m`, `6m`, `500ms`, `1.5s`, `2d` into a duration;
+  /// nil when `durationResult` finds a problem.
   package static func duration(_ text: String) -> SimulationDuration? {
+    try? durationResult(text).get()
+  }
+
+  /// The longest duration a scenario can give: 10^15 ms (about 31,700
+  /// years), far past any run, and small enough that adding durations to
+  /// instants or multiplying them by a snooze count stays inside Int64.
+  package static let longestDuration = SimulationDuration(milliseconds: 1_000_000_000_000_000)
+
+  package enum DurationProblem: Error, Equatable {
+    case malformed, tooLong
+
+    /// Completes "interval '...' ...".
+    package var message: String {
+      switch self {
+      case .malformed: "is not a duration"
+      case .tooLong: "is longer than the longest duration, 10^15 ms (about 31,700 years)"
+      }
+    }
+  }
+
+  /// Parses a duration: units `d`, `h`, `m` (minutes), `s`, `ms`. Parts are
+  /// added; each part is a non-negative decimal number. A bare number is
+  /// rejected, because the unit matters too much to guess. The sum is
+  /// computed in floating point and checked against `longestDuration` before
+  /// it becomes whole milliseconds, so no spelling can overflow.
+  package static func durationResult(_ text: String) -> Result<SimulationDuration, DurationProblem> {
     var rest = Substring(text.trimmingCharacters(in: .whitespaces))
-    guard !rest.isEmpty else { return nil }
+    guard !rest.isEmpty else { return .failure(.malformed) }
     var total = 0.0
     while !rest.isEmpty {
-      let number = rest.prefix { $0.isNumber || $0 == "." }
-      guard !number.isEmpty, let value = Double(number) else { return nil }
+      let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+      guard !number.isEmpty, let value = Double(number) else { return .failure(.malformed) }
       rest = rest.dropFirst(number.count)
       let unit = rest.prefix { $0.isLetter }
       rest = rest.dropFirst(unit.count)
@@ -25,12 +48,12 @@ package enum ValueSyntax {
       case "m", "min": scale = 60_000
       case "s": scale = 1000
       case "ms": scale = 1
-      default: return nil
+      default: return .failure(.malformed)
       }
       total += value * scale
     }
-    guard total.isFinite, total < 1e15 else { return nil }
-    return SimulationDuration(milliseconds: Int64(total.rounded()))
+    guard total.rounded() <= Double(longestDuration.milliseconds) else { return .failure(.tooLong) }
+    return .success(SimulationDuration(milliseconds: Int64(total.rounded())))
   }
 
   /// Parses an ISO 8601 instant (`ISO8601DateTime`'s grammar):

@@ -28,8 +28,17 @@ final class YAMLDocument {
     diagnostics.append(Diagnostic(.error, at: location, message, notes: notes))
   }
 
-  /// The root node, or nil after reporting a syntax error.
+  /// The root node, or nil after reporting a syntax error or aliases that
+  /// could expand the document too far (`YAMLAliasCheck`, checked before
+  /// Yams composes the tree).
   func root() -> Node? {
+    let aliasProblems = YAMLAliasCheck.problems(in: text)
+    guard aliasProblems.isEmpty else {
+      for problem in aliasProblems {
+        error(at: InputLocation(file: file, line: problem.line, column: problem.column), problem.message, notes: problem.notes)
+      }
+      return nil
+    }
     do {
       guard let node = try Yams.compose(yaml: text) else {
         error(at: InputLocation(file: file, line: 1, column: 1), "the scenario file is empty",
@@ -38,8 +47,8 @@ final class YAMLDocument {
       }
       return node
     } catch let yamlError as YamlError {
-      let (mark, message) = Self.describe(yamlError)
-      error(at: InputLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1), "invalid YAML: \(message)")
+      let (position, message) = Self.describe(yamlError)
+      error(at: InputLocation(file: file, line: position?.line ?? 1, column: position?.column ?? 1), "invalid YAML: \(message)")
       return nil
     } catch {
       self.error(at: InputLocation(file: file, line: 1, column: 1), "invalid YAML: \(error)")
@@ -47,17 +56,56 @@ final class YAMLDocument {
     }
   }
 
-  private static func describe(_ error: YamlError) -> (Mark?, String) {
+  /// Where a Yams error is (1-based) and what it says, without the file's
+  /// text that Yams' own descriptions quote.
+  private static func describe(_ error: YamlError) -> ((line: Int, column: Int)?, String) {
     switch error {
     case .scanner(let context, let problem, let mark, _):
-      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+      return ((mark.line, mark.column), [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
     case .parser(let context, let problem, let mark, _):
-      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+      return ((mark.line, mark.column), [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
     case .composer(let context, let problem, let mark, _):
-      return (mark, [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+      return ((mark.line, mark.column), [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
+    case .reader(let problem, let offset, let value, let text):
+      // Yams' own description quotes the line as it is (control characters
+      // included); give its position and the character's code instead.
+      let code = String(value, radix: 16, uppercase: true)
+      let shown = value >= 0 ? " (U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code + ")" : ""
+      return (offset.map { position(ofCharacter: $0, in: text) }, problem + shown)
+    case .duplicatedKeysInMapping(let duplicates, let context):
+      // Yams' own description quotes the whole file; name the keys only.
+      let keys = duplicates.prefix(5).map { "'\(Diagnostic.excerpt($0))'" }.joined(separator: ", ")
+      return ((context.mark.line, context.mark.column), "key \(keys)\(duplicates.count > 5 ? " …" : "") appears more than once in a mapping")
     default:
       return (nil, "\(error)")
     }
+  }
+
+  /// The most names a note lists (`nameList`).
+  static let longestNameList = 20
+
+  /// Names the user declared, for a note: each cut by `Diagnostic.excerpt`, at
+  /// most `longestNameList` of them, then how many more.
+  static func nameList(_ names: [String]) -> String {
+    var text = names.prefix(longestNameList).map { Diagnostic.excerpt($0) }.joined(separator: ", ")
+    if names.count > longestNameList { text += " … and \(names.count - longestNameList) more" }
+    return text
+  }
+
+  /// The 1-based line and column (in Unicode scalars) of the character
+  /// `offset` characters into `text`.
+  private static func position(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int) {
+    var line = 1
+    var column = 1
+    for character in text.prefix(offset) {
+      if character == "\n" || character == "\r\n" {
+        line += 1
+        column = 1
+      } else {
+        column += character.unicodeScalars.count
+      }
+    }
+    return (line, column)
   }
 
   // MARK: - Shapes
@@ -78,11 +126,11 @@ final class YAMLDocument {
         var notes: [String] = []
         if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
         notes.append("\(what) accepts: \(allowed.joined(separator: ", "))")
-        error(keyNode, "unknown key '\(key)' in \(what)", notes: notes)
+        error(keyNode, "unknown key '\(Diagnostic.excerpt(key))' in \(what)", notes: notes)
         continue
       }
       if fields.values[key] != nil {
-        error(keyNode, "key '\(key)' appears twice in \(what)", notes: ["remove one of them"])
+        error(keyNode, "key '\(Diagnostic.excerpt(key))' appears twice in \(what)", notes: ["remove one of them"])
         continue
       }
       fields.values[key] = value
@@ -109,8 +157,12 @@ final class YAMLDocument {
 
   func double(_ node: Node, what: String) -> Double? {
     guard let text = string(node, what: what) else { return nil }
-    guard let value = Double(text), value.isFinite else {
-      error(node, "\(what) must be a number, not '\(text)'")
+    guard let value = Double(text) else {
+      error(node, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'")
+      return nil
+    }
+    guard value.isFinite else {
+      error(node, "\(what) '\(Diagnostic.excerpt(text))' is too large for a number", notes: ["numbers are at most about 1.8e308; use a value that fits the field"])
       return nil
     }
     return value
@@ -119,7 +171,13 @@ final class YAMLDocument {
   func integer(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
     guard let text = string(node, what: what) else { return nil }
     guard let value = Int(text) else {
-      error(node, "\(what) must be a whole number, not '\(text)'")
+      // All digits, but beyond Int: the range is what the user needs to know.
+      let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+      if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        error(node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(Diagnostic.excerpt(text))")
+      } else {
+        error(node, "\(what) must be a whole number, not '\(Diagnostic.excerpt(text))'")
+      }
       return nil
     }
     guard range.contains(value) else {
@@ -135,7 +193,7 @@ final class YAMLDocument {
     case "true", "yes": return true
     case "false", "no": return false
     default:
-      error(node, "\(what) must be true or false, not '\(text)'")
+      error(node, "\(what) must be true or false, not '\(Diagnostic.excerpt(text))'")
       return nil
     }
   }
@@ -148,7 +206,7 @@ final class YAMLDocument {
     var notes: [String] = []
     if let suggestion = NameSuggestion.closest(to: text, among: names) { notes.append("did you mean '\(suggestion)'?") }
     notes.append("choose one of: \(names.joined(separator: ", "))")
-    error(node, "unknown \(what) '\(text)'", notes: notes)
+    error(node, "unknown \(what) '\(Diagnostic.excerpt(text))'", notes: notes)
     return nil
   }
 }

@@ -38,11 +38,47 @@ struct DiagnosticPrinter {
       cache[location.file] = text.split(separator: "\n", omittingEmptySubsequences: false)
     }
     guard let lines = cache[location.file], location.line >= 1, location.line <= lines.count else { return nil }
-    var line = String(lines[location.line - 1])
-    if line.hasSuffix("\r") { line.removeLast() }
-    guard line.count <= 240 else { return nil }
-    let prefix = line.unicodeScalars.prefix(max(0, location.column - 1))
-    let indent = String(String.UnicodeScalarView(prefix).map { $0 == "\t" ? "\t" : " " })
-    return "    \(line)\n    \(indent)^\n"
+    var line = lines[location.line - 1]
+    if line.hasSuffix("\r") { line = line.dropLast() }
+    return Self.snippet(line: line, column: location.column)
+  }
+
+  /// The widest source line shown, in Unicode scalars; a longer line is cut
+  /// to this many around the column, with "…" where it was cut.
+  static let widestSnippet = 120
+
+  /// The source line (cut around `column` when wider than `widestSnippet`)
+  /// and a caret under `column`, each indented by four spaces. Control
+  /// characters other than tabs show as U+FFFD, one for one, so the terminal
+  /// is never driven by the file and the caret stays in place.
+  static func snippet(line: Substring, column: Int) -> String {
+    let scalars = line.unicodeScalars
+    let caretOffset = max(0, column - 1)
+    var start = scalars.startIndex
+    var end = scalars.endIndex
+    var cutBefore = false
+    var cutAfter = false
+    // Only the window is read: a 30 MB line costs its first `column` scalars.
+    if let widest = scalars.index(start, offsetBy: widestSnippet, limitedBy: end), widest < end {
+      let firstShown = max(0, caretOffset - widestSnippet / 2)
+      start = scalars.index(start, offsetBy: firstShown, limitedBy: end) ?? end
+      end = scalars.index(start, offsetBy: widestSnippet, limitedBy: scalars.endIndex) ?? scalars.endIndex
+      cutBefore = firstShown > 0
+      cutAfter = end < scalars.endIndex
+    }
+    let firstShown = scalars.distance(from: scalars.startIndex, to: start)
+    var shown = String.UnicodeScalarView()
+    var indent = ""
+    if cutBefore {
+      shown.append("…")
+      indent += " "
+    }
+    for (offset, scalar) in scalars[start..<end].enumerated() {
+      let isControl = (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+      shown.append(isControl ? "\u{FFFD}" : scalar)
+      if firstShown + offset < caretOffset { indent += scalar == "\t" ? "\t" : " " }
+    }
+    if cutAfter { shown.append("…") }
+    return "    \(String(shown))\n    \(indent)^\n"
   }
 }

@@ -192,7 +192,8 @@ import TrigsimTestSupport
         - { id: 2️⃣"home\\nflat", center: [55.6761, 12.5683] }
       """, [
         Expected(marker: "1️⃣", message: "region id 'home: flat 2' must not contain line breaks, control characters or ': '"),
-        Expected(marker: "2️⃣", message: "region id 'home\nflat' must not contain line breaks, control characters or ': '"),
+        // The line break is shown as an escape (Diagnostic.excerpt), so the message stays on one line.
+        Expected(marker: "2️⃣", message: #"region id 'home\nflat' must not contain line breaks, control characters or ': '"#),
       ])
   }
 

@@ -147,6 +147,16 @@ import TrigsimTestSupport
     #expect(try ValueSyntax.instant("2026-10-25T02:30:00", zone: zone).get().description == "2026-10-25T00:30:00.000Z")
   }
 
+  @Test func durationsUpToTheLongestAreExactAndLongerOnesAreTooLong() {
+    #expect(ValueSyntax.durationResult("11574074d") == .success(SimulationDuration(milliseconds: 11_574_074 * 86_400_000)))
+    #expect(ValueSyntax.durationResult("1000000000000000ms") == .success(ValueSyntax.longestDuration))
+    #expect(ValueSyntax.durationResult("1000000000000001ms") == .failure(.tooLong))
+    #expect(ValueSyntax.durationResult("11574075d") == .failure(.tooLong))
+    #expect(ValueSyntax.durationResult(String(repeating: "9", count: 400) + "d") == .failure(.tooLong))  // Double: infinity
+    #expect(ValueSyntax.durationResult("9000000000000d9000000000000d") == .failure(.tooLong))
+    #expect(ValueSyntax.durationResult("١٢s") == .failure(.malformed))  // digits are ASCII
+  }
+
   @Test func impossibleDatesAndOverPreciseInstantsAreRejected() {
     let utc = TimeZone(identifier: "UTC")!
     #expect(ValueSyntax.instant("2026-02-30T00:00:00Z", zone: utc) == .failure(.outOfRange))
@@ -187,5 +197,123 @@ import TrigsimTestSupport
         - { id: after, trigger: { interval: 1h }, add: 2026-06-02T10:00:00 }
       """, file: "s.yaml")
     #expect(scenario.actions.map(\.instant.description) == ["2026-06-01T08:00:00.000Z", "2026-06-02T14:00:00.000Z"])
+  }
+}
+
+/// Issue 10: every value the loader quotes is cut, names too long to be
+/// typos are not compared, and nothing of the file is echoed whole.
+@Suite struct ScenarioLoaderBoundedMessagesTests: LoaderDiagnosticAssertions {
+  static let header = ScenarioLoaderDiagnosticsTests.header
+
+  /// The loader's diagnostics of unmarked YAML (large inputs: `MarkedText`
+  /// looks for markers at every character).
+  func rejected(_ yaml: String) -> [Diagnostic] {
+    do {
+      _ = try ScenarioLoader().load(yaml: yaml, file: "s.yaml")
+      Issue.record("expected the scenario to be rejected")
+    } catch let error as InputError {
+      return error.diagnostics
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+    return []
+  }
+
+  /// 200 KB region names made "did you mean" take 68 s; they are not compared
+  /// now, and every message and note shows them cut.
+  @Test func twoHundredKilobyteRegionNamesAreNeitherComparedNorEchoed() throws {
+    let long = String(repeating: "pharmacy", count: 25_000)
+    let started = ContinuousClock.now
+    let found = rejected(
+      Self.header + """
+        regions:
+          - { id: \(long)a, center: [55.6761, 12.5683] }
+          - { id: \(long)b, center: [55.6761, 12.5683] }
+        notifications:
+          - { id: n, trigger: { region: \(long)c } }
+        """)
+    #expect(ContinuousClock.now - started < .seconds(10))
+    let only = try #require(found.first)
+    #expect(found.count == 1)
+    let cut = String(long.prefix(Diagnostic.quoteLimit)) + "…"
+    #expect(only.message == "unknown region '\(cut)'")
+    #expect(only.notes == ["declared regions: \(cut), \(cut)"])
+  }
+
+  /// A huge value (1 GB in the issue; 1 MB here) is quoted cut, never whole.
+  @Test func aHugeValueIsQuotedCutInTheMessage() {
+    let huge = String(repeating: "9", count: 1_000_000) + "x"
+    let found = rejected(Self.header + "notifications:\n  - { id: a, trigger: { interval: \(huge) } }\n")
+    #expect(found.map(\.message) == ["interval '\(String(repeating: "9", count: 40))…' is not a duration"])
+    #expect(found.allSatisfy { $0.description.utf8.count < 500 })
+  }
+
+  @Test func aLongListOfDeclaredNamesIsCutInTheNote() {
+    let regions = (1...25).map { "  - { id: r\($0), center: [55.6761, 12.5683] }" }.joined(separator: "\n")
+    let found = rejected(Self.header + "regions:\n\(regions)\nnotifications:\n  - { id: a, trigger: { region: elsewhere } }\n")
+    #expect(found.first?.notes == ["declared regions: " + (1...20).map { "r\($0)" }.joined(separator: ", ") + " … and 5 more"])
+  }
+
+  @Test func aScenarioWithThousandsOfProblemsListsTheFirstHundred() {
+    let bad = (1...3000).map { "  - { id: n\($0), trigger: { interval: 0s } }" }.joined(separator: "\n")
+    let found = rejected(Self.header + "notifications:\n" + bad + "\n")
+    #expect(found.count == 100)
+    #expect(found.last?.location.line == 4 + 99)
+    #expect(found.last?.notes.last == "… and 2900 more problems in this file (only the first 100 are listed)")
+  }
+
+  /// Yams' own message for a repeated key quotes the whole file.
+  @Test func aRepeatedKeyIsReportedWithoutEchoingTheFile() {
+    assertDiagnostics(
+      Self.header + "notifications:\n  - { id: a, 1️⃣title: x, title: y, trigger: { interval: 2h } }\n",
+      [Expected(marker: "1️⃣", message: "invalid YAML: key 'title' appears more than once in a mapping")])
+  }
+
+  @Test func aBillionLaughsKeyNeverReachesTheMessage() {
+    let found = rejected(Self.header + "a: &a " + String(repeating: "x", count: 100_000) + "\nb: { *a : 1 }\n")
+    #expect(found.map(\.message) == ["alias '*a' in a mapping key"])
+  }
+
+  // MARK: - Huge numbers become located errors, never traps
+
+  @Test func hugeDurationsAndNumbersAreLocatedErrors() {
+    let huge = "99999999999999999999"
+    assertDiagnostics(
+      Self.header + """
+        platform: { pendingLimit: 1️⃣\(huge), gapLimit: 2️⃣\(huge)d }
+        regions:
+          - { id: a, center: [55.6761, 12.5683], radius: 3️⃣1e999 }
+        track: { file: t.csv, shift: 4️⃣-\(huge)d }
+        notifications:
+          - { id: n, trigger: { interval: 5️⃣11574075d, repeats: true } }
+          - { id: m, trigger: { calendar: { hour: 6️⃣\(huge) } } }
+        """,
+      [
+        Expected(marker: "1️⃣", message: "pendingLimit must be between 1 and 100000, not \(huge)"),
+        Expected(marker: "2️⃣", message: "gapLimit '\(huge)d' is longer than the longest duration, 10^15 ms (about 31,700 years)"),
+        Expected(marker: "3️⃣", message: "radius '1e999' is too large for a number"),
+        Expected(marker: "4️⃣", message: "shift '-\(huge)d' is longer than the longest duration, 10^15 ms (about 31,700 years)"),
+        Expected(marker: "5️⃣", message: "interval '11574075d' is longer than the longest duration, 10^15 ms (about 31,700 years)"),
+        Expected(marker: "6️⃣", message: "hour must be between 0 and 23, not \(huge)"),
+      ])
+  }
+
+  /// The longest durations everywhere a duration is multiplied or added:
+  /// a repeating interval, snoozes (every × count), a shift, the most
+  /// latency and spread with trials. The run ends normally.
+  @Test func theLongestDurationsRunWithoutOverflow() throws {
+    let scenario = try ScenarioLoader().load(
+      yaml: Self.header + """
+        platform: { location: { profile: ios, latency: 366d, latencySpread: 5 }, gapLimit: 11574074d }
+        regions:
+          - { id: home, center: [55.6761, 12.5683] }
+        notifications:
+          - { id: n, trigger: { interval: 11574074d, repeats: true } }
+          - { id: h, trigger: { region: home, repeats: true } }
+        medicines:
+          - { id: 1, name: M, dosage: 1, unit: mg, times: ["07:00"], snooze: { every: 11574074d, count: 64 } }
+        """, file: "s.yaml")
+    let report = try Simulation(scenario).report()
+    #expect(report.timeline.entries.contains { $0.kind == .scheduled && $0.subject == "n" })
   }
 }

@@ -178,8 +178,14 @@ struct LatencySampler {
     self.random = random
   }
 
+  /// The longest latency drawn: 10^15 ms (about 31,700 years, past any
+  /// run), so a far tail draw of a large median and spread (a year and 5 are
+  /// allowed) is a latency that never arrives, not an Int64 overflow.
+  static let longestLatency: Int64 = 1_000_000_000_000_000
+
   mutating func next() -> Int64 {
     guard random != nil, median > 0, spread > 0 else { return median }
-    return Int64((Double(median) * exp(spread * random!.nextGaussian())).rounded())
+    let drawn = (Double(median) * exp(spread * random!.nextGaussian())).rounded()
+    return drawn < Double(Self.longestLatency) ? Int64(drawn) : Self.longestLatency
   }
 }

@@ -58,29 +58,75 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
   public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
-/// Collects diagnostics for one file, stopping at a limit so that a file with
-/// a million bad rows still gives a readable report.
+/// Collects diagnostics for one file, keeping at most `limit` of them so that
+/// a file with a million bad rows still gives a readable report in bounded
+/// memory: past the limit problems are only counted, and the last diagnostic
+/// kept ends with the note "… and N more problems in this file".
 public struct DiagnosticCollector: Sendable {
-  public static let defaultLimit = 50
+  /// How many diagnostics one file reports at most (the README's "Errors").
+  public static let defaultLimit = 100
   public private(set) var diagnostics: [Diagnostic] = []
   public private(set) var suppressed = 0
   public let limit: Int
+  /// Whether the diagnostics kept are the first by location (line, then
+  /// column, then the order they were found) rather than the first found.
+  public let keepsFirstByLocation: Bool
 
-  public init(limit: Int = DiagnosticCollector.defaultLimit) { self.limit = limit }
+  public init(limit: Int = DiagnosticCollector.defaultLimit, keepsFirstByLocation: Bool = false) {
+    self.limit = limit
+    self.keepsFirstByLocation = keepsFirstByLocation
+  }
 
   public var hasErrors: Bool { !diagnostics.isEmpty }
 
   public mutating func append(_ diagnostic: Diagnostic) {
-    if diagnostics.count < limit { diagnostics.append(diagnostic) } else { suppressed += 1 }
+    guard keepsFirstByLocation else {
+      if diagnostics.count < limit { diagnostics.append(diagnostic) } else { suppressed += 1 }
+      return
+    }
+    // Problems usually arrive in file order, so the common case is one
+    // comparison with the last kept diagnostic.
+    func key(_ d: Diagnostic) -> (Int, Int) { (d.location.line, d.location.column) }
+    if diagnostics.count == limit {
+      guard let last = diagnostics.last, key(diagnostic) < key(last) else {
+        suppressed += 1
+        return
+      }
+      diagnostics.removeLast()
+      suppressed += 1
+    }
+    let index = diagnostics.lastIndex { key($0) <= key(diagnostic) }.map { $0 + 1 } ?? 0
+    diagnostics.insert(diagnostic, at: index)
+  }
+
+  /// Appends the diagnostic `make` composes for a problem at `location`,
+  /// calling `make` only when the diagnostic is kept: past the limit a
+  /// problem costs a count, not a message.
+  public mutating func append(at location: InputLocation, _ make: () -> Diagnostic) {
+    let kept: Bool
+    if diagnostics.count < limit {
+      kept = true
+    } else if keepsFirstByLocation, let last = diagnostics.last {
+      kept = (location.line, location.column) < (last.location.line, last.location.column)
+    } else {
+      kept = false
+    }
+    if kept { append(make()) } else { suppressed += 1 }
+  }
+
+  /// The note that ends the report when `count` problems past the first
+  /// `limit` were not kept.
+  public static func moreProblemsNote(_ count: Int, limit: Int = defaultLimit) -> String {
+    "… and \(count) more problem\(count == 1 ? "" : "s") in this file (only the first \(limit) are listed)"
   }
 
   /// Throws the collected diagnostics, if any. When some were suppressed, the
-  /// last diagnostic says how many.
+  /// last diagnostic's last note says how many (`moreProblemsNote`).
   public func throwIfAny() throws {
     guard var last = diagnostics.last else { return }
     var all = diagnostics
     if suppressed > 0 {
-      last.notes.append("\(suppressed) further problem(s) in this file were not listed")
+      last.notes.append(Self.moreProblemsNote(suppressed, limit: limit))
       all[all.count - 1] = last
     }
     throw InputError(all)

@@ -36,4 +36,11 @@ import TrigsimCore
     #expect(Diagnostic.excerpt(String(repeating: "z", count: 50)) == String(repeating: "z", count: 40) + "…")
     #expect(Diagnostic.excerpt(utf8: Array("x\u{1B}".utf8)) == "x\\u{1B}")
   }
+
+  /// A 1 GB field must not reach standard error, nor cost its size: the cut
+  /// reads only what it shows. 50 MB here (built once) stands for it.
+  @Test func aHugeValueIsCutToTheLimit() {
+    let huge = String(repeating: "0123456789", count: 5_000_000)
+    #expect(Diagnostic.excerpt(huge).unicodeScalars.count == Diagnostic.quoteLimit + 1)
+  }
 }
