@@ -54,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   @discardableResult
   public func run(_ bytes: UnsafeRawBufferPointer) -> Outcome {
     let path = FuzzWorkspace.shared.write(bytes, as: fileName)
+    defer { unlink(path) }
     do {
       try read(path)
       return .accepted
@@ -118,8 +119,17 @@ final class FuzzWorkspace: @unchecked Sendable {
     atexit { try? FileManager.default.removeItem(atPath: FuzzWorkspace.shared.folder) }
   }
 
+  private let lock = NSLock()
+  private var written = 0
+
+  /// Writes `bytes` to a new file named `N-name` (a number per call, so the
+  /// regression test's parallel cases never share a file).
   func write(_ bytes: UnsafeRawBufferPointer, as name: String) -> String {
-    let path = folder + "/" + name
+    let number = lock.withLock {
+      written += 1
+      return written
+    }
+    let path = folder + "/\(number)-" + name
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     precondition(fd >= 0, "cannot write \(path)")
     var offset = 0
