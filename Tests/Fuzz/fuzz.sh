@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of trigsim's readers with libFuzzer and
 # AddressSanitizer (clang's runtimes ship with the Swift toolchain).
 #
-#   Tests/Fuzz/fuzz.sh [--seconds N] [--jobs J] [TARGET...]
+#   Tests/Fuzz/fuzz.sh [--seconds N] [TARGET...]
 #
 # Targets: gpx csv scenario expected-text expected-json (default: all), each
 # run for N seconds (default 60). Builds into .build-fuzz/ (release, with
@@ -16,12 +16,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds=60
-jobs=1
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
-    --jobs) jobs="$2"; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     gpx|csv|scenario|expected-text|expected-json) targets+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json)" >&2; exit 64 ;;
@@ -74,7 +72,6 @@ for target in "${targets[@]}"; do
   # or one allocation over 512 MB) into a finding.
   if ! "$bin/fuzz-$target" "$corpus" \
       -max_total_time="$seconds" -seed=1 -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-      -jobs="$jobs" -workers="$jobs" \
       -dict="Tests/Fuzz/dictionaries/$target.dict" -artifact_prefix="$findings/$target-" \
       -print_final_stats=1 2>"$scratch/fuzz-$target.log"; then
     status=1
