@@ -1,4 +1,5 @@
 import Foundation
+import TrigsimCore
 
 #if canImport(Glibc)
   import Glibc
@@ -70,10 +71,10 @@ public struct ScenarioPathPolicy: Sendable, Equatable {
   public func message(what: String, path: String, escape: Escape) -> String {
     let root = self.root ?? "/"
     switch escape {
-    case .byName: return "\(what) '\(path)' leaves the root folder '\(root)' (--root)"
-    case .throughSymbolicLink: return "\(what) '\(path)' leads outside the root folder '\(root)' (--root) through a symbolic link"
-    case .danglingSymbolicLink: return "\(what) '\(path)' goes through a symbolic link that leads nowhere, so it cannot be checked against the root folder '\(root)' (--root)"
-    case .missingRoot: return "the root folder '\(root)' (--root) does not exist, so \(what) '\(path)' cannot be checked"
+    case .byName: return "\(what) \(Diagnostic.quotePath(path)) leaves the root folder '\(root)' (--root)"
+    case .throughSymbolicLink: return "\(what) \(Diagnostic.quotePath(path)) leads outside the root folder '\(root)' (--root) through a symbolic link"
+    case .danglingSymbolicLink: return "\(what) \(Diagnostic.quotePath(path)) goes through a symbolic link that leads nowhere, so it cannot be checked against the root folder '\(root)' (--root)"
+    case .missingRoot: return "the root folder '\(root)' (--root) does not exist, so \(what) \(Diagnostic.quotePath(path)) cannot be checked"
     }
   }
 

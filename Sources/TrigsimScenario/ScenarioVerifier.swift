@@ -299,7 +299,7 @@ public struct ScenarioVerification: Sendable {
     case .failed:
       var text = ""
       if missingBaseline, let expectedPath {
-        text += "no expected timeline at '\(expectedPath)'\n"
+        text += "no expected timeline at \(Diagnostic.quotePath(expectedPath))\n"
         text += expectedPathFromCommandLine
           ? "note: write one with 'trigsim run \(scenarioPath) --output \(expectedPath)' (add '--format json' for a .json file), then review it\n"
           : refusedToRecord
@@ -312,7 +312,7 @@ public struct ScenarioVerification: Sendable {
       }
       if let path = expectedTrialsPath {
         if missingTrialBaseline {
-          text += "no expected trial report at '\(path)'\n"
+          text += "no expected trial report at \(Diagnostic.quotePath(path))\n"
           text += refusedToRecord
             ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
             : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"

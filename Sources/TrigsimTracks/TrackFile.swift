@@ -29,8 +29,8 @@ public struct TrackFile: TrackSource {
       Diagnostic(
         at: referencedAt ?? InputLocation(file: path, line: 1, column: 1),
         ext.isEmpty
-          ? "cannot tell the format of track file '\(path)': it has no extension"
-          : "cannot tell the format of track file '\(path)' from its extension '.\(ext)'",
+          ? "cannot tell the format of track file \(Diagnostic.quotePath(path)): it has no extension"
+          : "cannot tell the format of track file \(Diagnostic.quotePath(path)) from its extension \(Diagnostic.quote("." + ext))",
         notes: ["name the file *.gpx or *.csv, or set `format: gpx` or `format: csv` under track"]))
   }
 

@@ -252,9 +252,9 @@ enum TrackMessages {
   static let instantOutOfRange = "the fix's time lies outside the years 0000 to 9999"
   static let instantRangeNote = "track times, read and moved, must lie within the years 0000 to 9999 (UTC)"
 
-  static func fileNotFound(_ path: String) -> String { "track file '\(path)' not found" }
+  static func fileNotFound(_ path: String) -> String { "track file \(Diagnostic.quotePath(path)) not found" }
   static func fileUnreadable(_ path: String, _ reason: String) -> String {
-    "cannot read track file '\(path)': \(reason)"
+    "cannot read track file \(Diagnostic.quotePath(path)): \(reason)"
   }
 
   /// Opens a track file for reading and returns its descriptor (blocking
@@ -310,7 +310,7 @@ enum TrackMessages {
   }
 
   static func notRegularFile(_ path: String, _ kind: String) -> String {
-    "track file '\(path)' is \(kind), not a regular file"
+    "track file \(Diagnostic.quotePath(path)) is \(kind), not a regular file"
   }
   static let notRegularFileNote =
     "a track is read from a regular GPX or CSV file; folders, named pipes, devices, sockets and files under /proc or /sys are refused before reading"

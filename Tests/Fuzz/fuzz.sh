@@ -2,8 +2,11 @@
 # Coverage-guided fuzzing of trigsim's readers with libFuzzer and
 # AddressSanitizer (clang's runtimes ship with the Swift toolchain).
 #
-#   Tests/Fuzz/fuzz.sh [--seconds N] [TARGET...]
+#   Tests/Fuzz/fuzz.sh [--seconds N | --smoke] [TARGET...]
 #
+# --smoke (what .ci/run uses) runs each target a fixed number of inputs,
+# about 30 s each on the development machine, from the seeds alone, so that
+# a clean clone's run is the same on every machine (same seed, same inputs).
 # Targets: gpx csv scenario expected-text expected-json (default: all), each
 # run for N seconds (default 60). Builds into .build-fuzz/ (release, with
 # AddressSanitizer and libFuzzer's coverage instrumentation), keeps each target's growing corpus in
@@ -16,10 +19,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds=60
+smoke=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
+    --smoke) smoke=1; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     gpx|csv|scenario|expected-text|expected-json) targets+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json)" >&2; exit 64 ;;
@@ -59,19 +64,35 @@ seeds() {
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 
+# Inputs per target for --smoke: about 30 s each at the development machine's rates.
+smoke_runs() {
+  case "$1" in
+    gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
+    expected-text) echo 2500 ;; expected-json) echo 150000 ;;
+  esac
+}
+
 status=0
 for target in "${targets[@]}"; do
   corpus="$scratch/corpus/$target"
   findings="$scratch/findings"
+  # A smoke starts from the seeds alone; a longer run keeps what it grew.
+  [ "$smoke" = 1 ] && rm -rf "$corpus"
   mkdir -p "$corpus" "$findings"
   seeds "$target" | while read -r file; do cp "$file" "$corpus/seed-$(basename "$file")"; done
   [ -d "fixtures/fuzz/$target" ] && cp "fixtures/fuzz/$target/"* "$corpus/" 2>/dev/null || true
-  echo "== fuzz-$target: $seconds s, $(find "$corpus" -type f | wc -l) corpus inputs"
+  if [ "$smoke" = 1 ]; then
+    # The time cap only guards against a machine far slower than ours.
+    length=(-runs="$(smoke_runs "$target")" -max_total_time=300)
+  else
+    length=(-max_total_time="$seconds")
+  fi
+  echo "== fuzz-$target: ${length[*]}, $(find "$corpus" -type f | wc -l) corpus inputs"
   # -seed fixes the mutation sequence; -timeout and -rss_limit_mb turn a
   # hang (5 s on one input) or runaway memory (2 GB with ASan's own overhead,
   # or one allocation over 512 MB) into a finding.
   if ! "$bin/fuzz-$target" "$corpus" \
-      -max_total_time="$seconds" -seed=1 -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+      "${length[@]}" -seed=1 -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=512 \
       -dict="Tests/Fuzz/dictionaries/$target.dict" -artifact_prefix="$findings/$target-" \
       -print_final_stats=1 2>"$scratch/fuzz-$target.log"; then
     status=1

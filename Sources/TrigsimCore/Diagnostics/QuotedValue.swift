@@ -21,8 +21,23 @@ extension Diagnostic {
   /// The most Unicode scalars of a value a message shows.
   public static let quoteLimit = 40
 
+  /// The most Unicode scalars of a file path a message shows: a path a
+  /// scenario names is shown whole up to this length (paths are longer than
+  /// values and their end matters), and cut like a value beyond it.
+  public static let pathQuoteLimit = 256
+
   /// `text` between single quotes, cut and escaped as the rule above says.
   public static func quote(_ text: some StringProtocol) -> String { "'" + excerpt(text) + "'" }
+
+  /// A path a scenario names, between single quotes: escaped as the rule
+  /// above says and cut after `pathQuoteLimit` scalars.
+  public static func quotePath(_ path: some StringProtocol) -> String {
+    var quoted = QuotedValueBuilder(limit: pathQuoteLimit)
+    for scalar in path.unicodeScalars {
+      if !quoted.append(scalar) { break }
+    }
+    return "'" + quoted.finish() + "'"
+  }
 
   /// UTF-8 bytes between single quotes, cut and escaped as the rule above
   /// says; bytes that do not decode are escaped one by one (`\xC3`). Looks at
@@ -67,9 +82,12 @@ extension Diagnostic {
 
 /// Builds a quoted value one scalar at a time (see `Diagnostic.quote`).
 private struct QuotedValueBuilder {
+  private let limit: Int
   private var text = ""
   private var shown = 0
   private var cut = false
+
+  init(limit: Int = Diagnostic.quoteLimit) { self.limit = limit }
 
   /// Adds a scalar; false once the limit is reached (the value is then cut).
   mutating func append(_ scalar: Unicode.Scalar) -> Bool {
@@ -99,7 +117,7 @@ private struct QuotedValueBuilder {
   }
 
   private mutating func reserve() -> Bool {
-    if shown == Diagnostic.quoteLimit {
+    if shown == limit {
       cut = true
       return false
     }

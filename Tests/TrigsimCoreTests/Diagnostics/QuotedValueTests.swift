@@ -43,4 +43,12 @@ import TrigsimCore
     let huge = String(repeating: "0123456789", count: 5_000_000)
     #expect(Diagnostic.excerpt(huge).unicodeScalars.count == Diagnostic.quoteLimit + 1)
   }
+
+  @Test func aPathIsShownWholeUpTo256ScalarsAndCutBeyond() {
+    let path = "/home/ci/" + String(repeating: "d", count: 247)
+    #expect(path.unicodeScalars.count == Diagnostic.pathQuoteLimit)
+    #expect(Diagnostic.quotePath(path) == "'" + path + "'")
+    #expect(Diagnostic.quotePath(path + "x") == "'" + path + "…'")
+    #expect(Diagnostic.quotePath("a\nb") == #"'a\nb'"#)
+  }
 }
