@@ -5,15 +5,12 @@ import TrigsimCore
 /// The GPX reader's messages (lower case, no trailing period, user values in
 /// single quotes).
 ///
-/// Text from the file is never echoed beyond a short quote: a value or a name
-/// is quoted up to `quoteLimit` characters and cut with "…", line breaks and
-/// tabs in it become spaces, and bytes that are not UTF-8 are never quoted
-/// raw (libxml2 hands over only UTF-8, and anything else is shown as U+FFFD).
-enum GPXMessages {
-  /// The most characters of a value or name from the file that a message quotes.
-  static let quoteLimit = 40
-  /// The most characters of libxml2's own message quoted for an error this
-  /// file does not name in words (after its names are cut to `quoteLimit`).
+/// Text from the file is never echoed beyond a short quote: a value is quoted
+/// by `Diagnostic.quote`'s rule (40 scalars, then "…", control characters
+/// escaped), and libxml2's own message, which may hold names from the file,
+/// is cut to `libxml2MessageLimit` characters.
+enum GPXMessages {  /// The most characters of libxml2's own message quoted for an error this
+  /// file does not name in words (after its names are cut to `Diagnostic.quoteLimit`).
   static let libxml2MessageLimit = 120
 
   static let noPoints = "track has no points: the file has no trkpt, rtept or wpt elements"
@@ -42,18 +39,26 @@ enum GPXMessages {
 
   // MARK: Quoting
 
-  /// `bytes` (UTF-8 from libxml2) without surrounding white space, as a quote
-  /// of at most `quoteLimit` characters; `cut` says the bytes are themselves
-  /// only the start of a longer text, so the quote ends in "…" either way.
+  /// `bytes` (UTF-8 from libxml2) without surrounding white space, cut and
+  /// escaped by the rule every reader quotes by (`Diagnostic.excerpt`);
+  /// `cut` says the bytes are themselves only the start of a longer text, so
+  /// the quote ends in "…" either way.
   static func quote(_ bytes: UnsafeBufferPointer<UInt8>, cut: Bool = false) -> String {
-    let trimmed = trimmedSpaces(bytes)
-    // 4 bytes per character at most: a prefix this long holds every character the quote can show.
-    let prefix = UnsafeBufferPointer(rebasing: trimmed.prefix(quoteLimit * 4 + 4))
-    var text = String(decoding: prefix, as: UTF8.self)
-    // A prefix ending inside a character decodes to a replacement character there.
-    let cutShort = cut || prefix.count < trimmed.count
-    if cutShort && text.unicodeScalars.last == "\u{FFFD}" { text.unicodeScalars.removeLast() }
-    return shortened(text, limit: quoteLimit, cut: cutShort)
+    var shown = trimmedSpaces(bytes)
+    if cut { shown = withoutBrokenLastCharacter(shown) }
+    let text = Diagnostic.excerpt(utf8: shown)
+    return cut && !text.hasSuffix("…") ? text + "…" : text
+  }
+
+  /// `bytes` without a last UTF-8 sequence that the cut left incomplete.
+  private static func withoutBrokenLastCharacter(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = bytes.count
+    // Back over at most three continuation bytes to the sequence's first byte.
+    while start > 0 && bytes.count - start < 3 && bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+    guard start > 0 else { return bytes }
+    let lead = bytes[start - 1]
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    return bytes.count - (start - 1) < length ? UnsafeBufferPointer(rebasing: bytes[..<(start - 1)]) : bytes
   }
 
   /// `text` with line breaks and tabs as spaces, other control characters as
@@ -91,7 +96,7 @@ enum GPXMessages {
 
   /// libxml2's error in words: the common codes are named here (libxml2's own
   /// messages name the parser's internals, "StartTag: invalid element name"),
-  /// the rest quote libxml2's message, each name in it cut to `quoteLimit`.
+  /// the rest quote libxml2's message, each name in it cut to `Diagnostic.quoteLimit`.
   static func libxml2Words(_ error: LibXML2Error) -> (String, [String]) {
     let encodingNote =
       "convert the file to UTF-8, or declare its encoding in its first line, e.g. <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>"
@@ -155,7 +160,7 @@ struct LibXML2Error {
   var code: Int32
   var domain: Int32
   /// libxml2's message: its first line, each name from the file in it cut
-  /// to `GPXMessages.quoteLimit` characters, the whole to `libxml2MessageLimit`.
+  /// to `Diagnostic.quoteLimit` characters, the whole to `libxml2MessageLimit`.
   var message: String
 
   init(code: Int32, domain: Int32, message: String) {
@@ -173,8 +178,8 @@ struct LibXML2Error {
     for name in [error.pointee.str1, error.pointee.str2, error.pointee.str3] {
       guard let name else { continue }
       let full = String(cString: name)
-      guard full.count > GPXMessages.quoteLimit else { continue }
-      text = text.replacingOccurrences(of: full, with: GPXMessages.shortened(full, limit: GPXMessages.quoteLimit))
+      guard full.count > Diagnostic.quoteLimit else { continue }
+      text = text.replacingOccurrences(of: full, with: GPXMessages.shortened(full, limit: Diagnostic.quoteLimit))
     }
     message = GPXMessages.shortened(
       text.trimmingCharacters(in: .whitespaces), limit: GPXMessages.libxml2MessageLimit)

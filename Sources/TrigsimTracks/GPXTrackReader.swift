@@ -55,7 +55,7 @@ import TrigsimCore
 /// located where libxml2 stopped, read from its structured error; lines and
 /// columns are 1-based (anything lower becomes 1). The common libxml2 errors
 /// are named in words (`GPXMessages.libxml2Words`); values and names from the
-/// file are quoted at most `GPXMessages.quoteLimit` characters long. An XML
+/// file are quoted at most `Diagnostic.quoteLimit` characters long. An XML
 /// error before the first element (the file is not XML at all, such as
 /// `/etc/shadow` named as a track) carries `showsSourceLine = false`, so its
 /// lines are not printed. A file that cannot be read (`EIO`, say) is a read

@@ -1,4 +1,5 @@
 import Testing
+import TrigsimCore
 
 @testable import TrigsimTracks
 
@@ -13,7 +14,7 @@ import Testing
 
   @Test func longValuesAreCutToTheLimitWithAnEllipsis() {
     let text = String(repeating: "é", count: 100)
-    #expect(quote(Array(text.utf8)) == String(repeating: "é", count: GPXMessages.quoteLimit) + "…")
+    #expect(quote(Array(text.utf8)) == String(repeating: "é", count: Diagnostic.quoteLimit) + "…")
   }
 
   @Test func aValueKnownToBeCutEndsInAnEllipsisAndNoBrokenCharacter() {
@@ -23,13 +24,13 @@ import Testing
     #expect(quote(bytes, cut: true) == "ab…")
   }
 
-  @Test func lineBreaksAndTabsBecomeSpacesAndOtherControlsReplacementCharacters() {
-    #expect(quote(Array("a\nb\tc".utf8) + [0x01]) == "a b c\u{FFFD}")
+  @Test func controlCharactersAreEscapedAsEveryReaderQuotes() {
+    #expect(quote(Array("a\nb\tc".utf8) + [0x01]) == #"a\nb\tc\u{1}"#)
   }
 
   @Test func bytesThatAreNotUTF8AreNeverQuotedRaw() {
     let quoted = quote([0x61, 0xD3, 0x62])
-    #expect(quoted == "a\u{FFFD}b")
+    #expect(quoted == #"a\xD3b"#)
   }
 
   @Test func commonLibxml2ErrorsAreNamedInWords() {

@@ -383,9 +383,9 @@ private func gpx11(_ body: String) -> String {
     ])
   }
 
-  @Test func quotedValuesShowLineBreaksAsSpaces() {
+  @Test func quotedValuesShowLineBreaksEscapedOnOneLine() {
     let text = gpx11("<wpt lat=\"1\" lon=\"2\"><time>2026-03-28\n05:00</time></wpt>")
-    #expect(gpxProblems(text) == ["3:28: cannot read time '2026-03-28 05:00'"])
+    #expect(gpxProblems(text) == [#"3:28: cannot read time '2026-03-28\n05:00'"#])
   }
 
   @Test func aLongNameInLibxml2sOwnMessageIsCut() {
