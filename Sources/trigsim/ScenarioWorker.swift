@@ -101,14 +101,10 @@ struct ScenarioWorker {
     guard let line = try? WorkerProtocol.line(WorkerProtocol.Reply(index: assignment.index, result: result)) else {
       exit(TrigsimExitCode.internalError)
     }
-    var written = 0
-    while written < line.count {
-      let count = line[written...].withUnsafeBytes { write(WorkerProtocol.replyDescriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        exit(TrigsimExitCode.internalError)  // the supervisor is gone
-      }
-      written += count
+    do {
+      try line.withUnsafeBytes { try writeAll($0, to: WorkerProtocol.replyDescriptor) }
+    } catch {
+      exit(TrigsimExitCode.internalError)  // the supervisor is gone
     }
   }
 }
