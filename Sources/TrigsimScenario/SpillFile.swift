@@ -33,10 +33,10 @@ package final class SpillFile {
     let path = (folder.hasSuffix("/") ? folder : folder + "/") + "trigsim-spill-XXXXXX"
     var template = Array(path.utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw Self.failure("cannot create a temporary file in '\(folder)'") }
+    guard descriptor >= 0 else { throw Self.failure("cannot create a temporary file in '\(folder)'", in: folder) }
     _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
     guard let stream = fdopen(descriptor, "w+") else {
-      let error = Self.failure("cannot open a temporary file in '\(folder)'")
+      let error = Self.failure("cannot open a temporary file in '\(folder)'", in: folder)
       close(descriptor)
       throw error
     }
@@ -50,7 +50,7 @@ package final class SpillFile {
   package func write(_ text: String) throws {
     var text = text
     let written = text.withUTF8 { bytes in bytes.isEmpty ? 0 : fwrite(bytes.baseAddress, 1, bytes.count, stream) }
-    guard written == text.utf8.count else { throw Self.failure("cannot write a temporary file in '\(folder)'") }
+    guard written == text.utf8.count else { throw Self.failure("cannot write a temporary file in '\(folder)'", in: folder) }
     byteCount += written
   }
 
@@ -58,24 +58,24 @@ package final class SpillFile {
   /// most `bufferSize` bytes. A chunk is valid only during its call.
   package func readBack(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
     guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0 else {
-      throw Self.failure("cannot write a temporary file in '\(folder)'")
+      throw Self.failure("cannot write a temporary file in '\(folder)'", in: folder)
     }
     var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
     var remaining = byteCount
     while remaining > 0 {
       let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, min(Self.bufferSize, remaining), stream) }
-      guard read > 0 else { throw Self.failure("cannot read back a temporary file in '\(folder)'") }
+      guard read > 0 else { throw Self.failure("cannot read back a temporary file in '\(folder)'", in: folder) }
       try chunk.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<read])) }
       remaining -= read
     }
   }
 
   /// The error for a failed call, with the system's reason and where to make room.
-  private static func failure(_ what: String) -> OutputFile.WriteError {
+  private static func failure(_ what: String, in folder: String) -> OutputFile.WriteError {
     let code = errno
     let reason = String(cString: strerror(code))
     return OutputFile.WriteError(
-      path: what, reason: "\(what): \(reason) (a streamed timeline waits there for its header; set TMPDIR to a folder with room)",
+      path: folder, reason: "\(what): \(reason) (a streamed timeline waits there for its header; set TMPDIR to a folder with room)",
       code: code)
   }
 }

@@ -13,8 +13,8 @@ import TrigsimScenario
 func streamTimeline(
   of scenario: Scenario, trial: (index: Int, seed: UInt64)? = nil, format: TimelineFormat, summary: Bool, to path: String?
 ) throws {
-  let output = try writingOutput(path) { try OutputFile.open(path) }
-  var writer = try writingOutput(path) { try StreamedTimelineWriter(encoding: format.encoding) }
+  let output = try writingOutput(to: path) { try OutputFile.open(path) }
+  var writer = try writingOutput(to: path) { try StreamedTimelineWriter(encoding: format.encoding) }
   let end: StreamedReport
   do {
     let simulation = Simulation(scenario)
@@ -27,7 +27,7 @@ func streamTimeline(
     output.discard()
     throw reported(error, writing: path)
   }
-  try writingOutput(path) {
+  try writingOutput(to: path) {
     do {
       try writer.finish(header: end.header, summary: format.includesSummary(summary) ? end.summary : nil, into: output)
       try output.commit()
@@ -42,21 +42,10 @@ func streamTimeline(
 /// write (the spill file), else as `reportingErrors` decides.
 private func reported(_ error: any Error, writing path: String?) -> any Error {
   do {
-    if error is OutputFile.WriteError { try writingOutput(path) { throw error } }
+    if error is OutputFile.WriteError { try writingOutput(to: path) { throw error } }
     try reportingErrors { throw error }
   } catch {
     return error
   }
   return error
-}
-
-/// Runs `body`, turning a failed write into a message and exit code 73.
-private func writingOutput<T>(_ path: String?, _ body: () throws -> T) throws -> T {
-  do {
-    return try body()
-  } catch let error as OutputFile.WriteError {
-    // A standard-output failure is reported once, at exit (see `exitStatus(deciding:)`).
-    if error.stream == nil { printError("error: cannot write '\(path ?? "standard output")': \(error.reason)") }
-    throw ExitCode(TrigsimExitCode.cannotWriteOutput)
-  }
 }

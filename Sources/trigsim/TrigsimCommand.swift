@@ -196,13 +196,22 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 /// file in the same folder, then a rename), or to standard output when
 /// `path` is nil or `-`. A failed write leaves no partial file and exits 73.
 func emit(_ text: String, to path: String?) throws {
-  do {
+  try writingOutput(to: path) {
     let file = try OutputFile.open(path)
     try file.write(text)
     try file.commit()
+  }
+}
+
+/// Runs `body`, which writes the command's output to `path` (standard output
+/// when nil). A failed write is printed as `error: cannot write 'PATH':
+/// REASON` and exits 73; a standard-output failure is reported once, at exit
+/// (see `exitStatus(deciding:)`).
+func writingOutput<T>(to path: String?, _ body: () throws -> T) throws -> T {
+  do {
+    return try body()
   } catch let error as OutputFile.WriteError {
-    // A standard-output failure is reported once, at exit (see `exitStatus(deciding:)`).
-    if error.stream == nil { printError("error: \(error.message)") }
+    if error.stream == nil { printError("error: cannot write '\(path ?? "standard output")': \(error.reason)") }
     throw ExitCode(TrigsimExitCode.cannotWriteOutput)
   }
 }
