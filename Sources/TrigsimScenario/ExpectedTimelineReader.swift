@@ -1,5 +1,6 @@
 import Foundation
 import TrigsimCore
+import TrigsimTracks
 
 /// An expected timeline read from a file, with where each entry came from.
 public struct ExpectedTimeline: Sendable {
@@ -88,13 +89,7 @@ public struct ExpectedTimelineReader {
   /// - Throws: `FileAccessError` when the file cannot be read or is not
   ///   UTF-8; `InputError` with every problem located when it is malformed.
   public func read(path: String) throws -> ExpectedTimeline {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw FileAccessError(path: path, reason: exists ? "permission denied or not a regular file" : "no such file")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw FileAccessError(path: path, reason: "the file is not UTF-8 text")
-    }
+    let text = try FileAccessError.readText(path)
     return try read(text: text, file: path, format: ExpectedTimelineFormat(path: path))
   }
 

@@ -17,6 +17,27 @@ public struct FileAccessError: Error, CustomStringConvertible, Sendable {
   public var description: String { "cannot read '\(path)': \(reason)" }
 }
 
+extension FileAccessError {
+  /// The UTF-8 text of the regular file at `path` (a scenario or an expected
+  /// timeline), or the error that says why it cannot be read: missing,
+  /// unreadable, not a regular file (`RegularFile`: a FIFO, a device such as
+  /// `/dev/zero`, a `/proc` file are refused before reading), or not UTF-8.
+  static func readText(_ path: String) throws(FileAccessError) -> String {
+    let data: Data
+    do {
+      data = try RegularFile.contents(path)
+    } catch .system(ENOENT) {
+      throw FileAccessError(path: path, reason: "no such file")
+    } catch {
+      throw FileAccessError(path: path, reason: error.reason)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw FileAccessError(path: path, reason: "the file is not UTF-8 text")
+    }
+    return text
+  }
+}
+
 /// The scenario cannot run here, and says so itself: its track is marked
 /// `ifMissing: skip` and the file is absent (a corpus track that is not
 /// checked out on this machine). `verify` and `test` report it as skipped;
@@ -66,13 +87,7 @@ public struct ScenarioLoader {
     if let escape = pathPolicy.escape(of: path) {
       throw ScenarioOutsideRoot(path: path, message: pathPolicy.message(what: "scenario", path: path, escape: escape))
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw FileAccessError(path: path, reason: exists ? "permission denied or not a regular file" : "no such file")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw FileAccessError(path: path, reason: "the file is not UTF-8 text")
-    }
+    let text = try FileAccessError.readText(path)
     let folder = (path as NSString).deletingLastPathComponent
     let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     return try loadFile(yaml: text, file: path, baseDirectory: folder, defaultName: stem)

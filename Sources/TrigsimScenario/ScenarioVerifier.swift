@@ -1,5 +1,6 @@
 import Foundation
 import TrigsimCore
+import TrigsimTracks
 
 /// When `verify`, `test` and `record` write expected timelines.
 public enum RecordMode: String, Sendable, CaseIterable {
@@ -118,7 +119,7 @@ public struct ScenarioVerifier: Sendable {
     if wants {
       if mayWrite {
         let text = ExpectedTimelineFormat(path: expectedPath) == .json ? report.timeline.json : report.timeline.canonicalText
-        let previous = FileManager.default.contents(atPath: expectedPath)
+        let previous = try? RegularFile.contents(expectedPath)
         do {
           if previous != Data(text.utf8) { try AtomicFile.write(Data(text.utf8), to: expectedPath) }
         } catch {
@@ -161,7 +162,7 @@ public struct ScenarioVerifier: Sendable {
     let text = report.text
     let previous: Data?
     if FileManager.default.fileExists(atPath: path) {
-      guard let data = FileManager.default.contents(atPath: path) else {
+      guard let data = try? RegularFile.contents(path) else {
         result.diagnostics = [Diagnostic(at: InputLocation(file: path, line: 1, column: 1), "cannot read the expected trial report",
                                          notes: ["record it again with 'trigsim record \(result.scenarioPath)', or fix its permissions"])]
         return .error(.invalidInput, result.diagnostics.map(\.description).joined(separator: "\n"))
