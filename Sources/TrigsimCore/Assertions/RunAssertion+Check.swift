@@ -28,7 +28,9 @@ extension RunAssertion {
     func failure(_ finding: String, _ evidence: [String]) -> AssertionFailure {
       AssertionFailure(assertion: description, origin: origin, finding: finding, evidence: evidence)
     }
-    func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    func plural(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+      "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
 
     switch property {
     case .count(let selector, let window, let range):
@@ -109,6 +111,70 @@ extension RunAssertion {
       guard !problems.isEmpty else { return nil }
       return failure("\(plural(problems.count, "problem")) with follow-up chains", problems)
 
+    case .nothingAudible(let pattern, let window):
+      let audible = summary.perceptions.filter { record in
+        record.audible && (pattern?.matches(record.subject) ?? true) && window.contains(record.instant, utcOffsetSeconds: record.utcOffsetSeconds)
+      }
+      guard !audible.isEmpty else { return nil }
+      return failure("\(plural(audible.count, "alert")) with sound in the window", audible.map(\.evidenceLine))
+
+    case .dosesPerceptible(let within, let medicine):
+      var late: [String] = []
+      for dose in summary.doses where medicine == nil || dose.key.medicine == medicine {
+        let label = "\(dose.key.medicine) \(dose.reminder) \(dose.key.occurrenceLabel)"
+        guard let notified = dose.notified else {
+          late.append("\(label): never perceptible" + (dose.reason.map { " (\($0))" } ?? ""))
+          continue
+        }
+        let delay = dose.scheduled.duration(to: notified)
+        if delay > within {
+          late.append("\(label): due \(summary.local(dose.scheduled)), perceptible \(summary.local(notified)), \(delay) late")
+        }
+      }
+      if summary.doses.allSatisfy({ medicine != nil && $0.key.medicine != medicine }) {
+        return failure("the run has no doses\(medicine.map { " of medicine '\($0)'" } ?? "") to check", [])
+      }
+      guard !late.isEmpty else { return nil }
+      return failure("\(plural(late.count, "dose")) never perceptible or perceptible late", late)
+
+    case .noPushShownWhileTypeOff(let type):
+      let shown = summary.perceptions.filter { record in
+        record.pushTypeOff && record.pushType != nil && (type == nil || record.pushType == type)
+      }
+      guard !shown.isEmpty else { return nil }
+      return failure("\(plural(shown.count, "push", plural: "pushes")) shown while the app's toggle for the type was off", shown.map(\.evidenceLine))
+
+    case .badgeEquals(let at, let label, let value):
+      let shown = summary.badgeHistory.last { $0.instant <= at }?.value ?? 0
+      guard shown != value else { return nil }
+      return failure("the badge showed \(shown) at \(label)", [])
+
+    case .badgeCountsDoses:
+      var problems: [String] = []
+      var badgeIndex = 0
+      var waitingIndex = 0
+      var badge = 0
+      var waiting = 0
+      // Walk both histories in time order; compare after each instant either changes.
+      while badgeIndex < summary.badgeHistory.count || waitingIndex < summary.waitingDosesHistory.count {
+        let nextBadge = badgeIndex < summary.badgeHistory.count ? summary.badgeHistory[badgeIndex].instant : nil
+        let nextWaiting = waitingIndex < summary.waitingDosesHistory.count ? summary.waitingDosesHistory[waitingIndex].instant : nil
+        let instant = [nextBadge, nextWaiting].compactMap { $0 }.min()!
+        while badgeIndex < summary.badgeHistory.count && summary.badgeHistory[badgeIndex].instant == instant {
+          badge = summary.badgeHistory[badgeIndex].value
+          badgeIndex += 1
+        }
+        while waitingIndex < summary.waitingDosesHistory.count && summary.waitingDosesHistory[waitingIndex].instant == instant {
+          waiting = summary.waitingDosesHistory[waitingIndex].count
+          waitingIndex += 1
+        }
+        if badge != waiting {
+          problems.append("\(summary.local(instant)): badge \(badge), \(plural(waiting, "dose")) waiting in Notification Center")
+        }
+      }
+      guard !problems.isEmpty else { return nil }
+      return failure("the badge differed from the doses waiting at \(plural(problems.count, "instant"))", problems)
+
     case .order(let first, let then):
       let firstIndex = entries.firstIndex { first.matches($0) }
       let thenIndex = entries.firstIndex { then.matches($0) }
@@ -125,5 +191,13 @@ extension RunAssertion {
         return failure("neither occurred", [])
       }
     }
+  }
+}
+
+extension PerceptionRecord {
+  /// `2026-05-04T23:10:00.000+02:00 medicine_met_reminder_1 alert with sound`, for assertion messages.
+  var evidenceLine: String {
+    InstantFormatter.format(instant, offsetSeconds: utcOffsetSeconds) + " \(subject) \(kind.rawValue)" + (audible ? " with sound" : "")
+      + (pushType.map { " (type \($0))" } ?? "")
   }
 }

@@ -24,6 +24,21 @@ public struct RunAssertion: Sendable {
     /// The first entry `first` picks comes before the first entry `then` picks;
     /// both must occur. At equal instants, timeline order decides.
     case order(first: EntrySelector, then: EntrySelector)
+    /// No alert with sound (local or push, optionally only subjects the
+    /// selector picks) is perceived in the window.
+    case nothingAudible(IdentifierPattern?, window: AssertionWindow)
+    /// Every dose (of one medicine, or all) could be perceived by the patient
+    /// (an alert, not a quiet delivery) no later than `within` after it was
+    /// due, and none is missed.
+    case dosesPerceptible(within: SimulationDuration, medicine: MedicineID?)
+    /// No push of the type (any type when nil) is shown (alert, summary or
+    /// quietly) at an instant when the app's own toggle for its type is off.
+    case noPushShownWhileTypeOff(type: String?)
+    /// The app's badge shows `value` at the instant (after everything at that instant).
+    case badgeEquals(at: SimulationInstant, label: String, value: Int)
+    /// After every instant at which the badge or Notification Center changes,
+    /// the badge equals the number of doses with a notification in Notification Center.
+    case badgeCountsDoses
   }
 
   public var property: Property
@@ -55,6 +70,16 @@ public struct RunAssertion: Sendable {
         + (maxFollowUps.map { " with at most \($0) follow-up\($0 == 1 ? "" : "s")" } ?? "")
     case .order(let first, let then):
       return "'\(first)' before '\(then)'"
+    case .nothingAudible(let pattern, let window):
+      return "nothing audible\(pattern.map { " matching '\($0.text)'" } ?? "") \(window)"
+    case .dosesPerceptible(let within, let medicine):
+      return "every dose\(medicine.map { " of medicine '\($0)'" } ?? "") perceptible within \(within) of its time, none missed"
+    case .noPushShownWhileTypeOff(let type):
+      return "no push\(type.map { " of type '\($0)'" } ?? "") shown while the app's toggle for its type is off"
+    case .badgeEquals(_, let label, let value):
+      return "badge is \(value) at \(label)"
+    case .badgeCountsDoses:
+      return "the badge always counts the doses waiting in Notification Center"
     }
   }
 
@@ -71,12 +96,15 @@ public enum AssertionWindow: Sendable, CustomStringConvertible {
   /// a window that ends earlier than it starts spans midnight (22:00 to 07:00).
   case daily(from: DailyTime, to: DailyTime)
 
-  public func contains(_ entry: TimelineEntry) -> Bool {
+  public func contains(_ entry: TimelineEntry) -> Bool { contains(entry.instant, utcOffsetSeconds: entry.utcOffsetSeconds) }
+
+  /// Whether an instant, at the device's offset from UTC then, is in the window.
+  public func contains(_ instant: SimulationInstant, utcOffsetSeconds: Int) -> Bool {
     switch self {
     case .between(let from, let to, _):
-      return entry.instant >= from && entry.instant < to
+      return instant >= from && instant < to
     case .daily(let from, let to):
-      let localSeconds = entry.instant.millisecondsSinceEpoch / 1000 + Int64(entry.utcOffsetSeconds)
+      let localSeconds = instant.millisecondsSinceEpoch / 1000 + Int64(utcOffsetSeconds)
       let secondOfDay = Int(((localSeconds % 86_400) + 86_400) % 86_400)
       let start = from.hour * 3600 + from.minute * 60
       let end = to.hour * 3600 + to.minute * 60

@@ -24,12 +24,20 @@ public struct Scenario {
   public var medicineApp: MedicineApp
   /// The bounds on the run: its clock span and the timeline's length.
   public var limits: RunLimits
+  /// The phone between a delivery and the patient: settings, Focus,
+  /// Scheduled Summary, power, network. Instants belong in the clock window.
+  public var device: DeviceSetup
+  /// Remote notifications the app's server sends, and the app's own settings for them.
+  public var pushes: RemotePushes
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],
     track: (any TrackSource)? = nil, trackLabel: String? = nil, platform: PlatformSettings = PlatformSettings(),
-    medicineApp: MedicineApp = MedicineApp(), limits: RunLimits = RunLimits()
+    medicineApp: MedicineApp = MedicineApp(), limits: RunLimits = RunLimits(), device: DeviceSetup = DeviceSetup(),
+    pushes: RemotePushes = RemotePushes()
   ) {
+    self.device = device
+    self.pushes = pushes
     self.medicineApp = medicineApp
     self.limits = limits
     self.name = name

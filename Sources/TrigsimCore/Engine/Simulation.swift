@@ -471,7 +471,8 @@ struct SimulationRun {
       fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
     }
     if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
-    if case .notShown(let why) = presenter.presentation(of: request, permission: app.permission) {
+    let context = AttentionContext(authorization: app.permission, settings: AppNotificationSettings(), entitlements: scenario.device.entitlements, focus: nil, nextSummary: nil)
+    if case .notShown(let why) = presenter.perception(of: DeliveryAttributes(interruptionLevel: request.interruptionLevel, sound: request.sound), in: context) {
       record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
       app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
       center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)

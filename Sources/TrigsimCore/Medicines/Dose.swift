@@ -112,8 +112,57 @@ public struct RunSummary: Sendable {
   /// The regions the device was inside at the first fix: it was in them
   /// until their first `exit`, though the timeline records no `enter`.
   public var regionsInsideAtFirstFix: [RegionID] = []
+  /// What the patient could perceive, in the order it became perceivable.
+  public var perceptions: [PerceptionRecord] = []
+  /// The app's badge after each instant it changed (starts at 0).
+  public var badgeHistory: [(instant: SimulationInstant, value: Int)] = []
+  /// The number of doses with a notification in Notification Center after
+  /// each instant it changed (starts at 0).
+  public var waitingDosesHistory: [(instant: SimulationInstant, count: Int)] = []
 
   public init() {}
+}
+
+/// One notification (local or push) becoming perceivable, or delivered quietly.
+public struct PerceptionRecord: Sendable, Equatable {
+  public enum Kind: String, Sendable {
+    /// An alert: banner and/or lock screen, now.
+    case alert
+    /// On the lock screen when the Focus that silenced it ended.
+    case afterFocus = "after-focus"
+    /// In a Scheduled Summary.
+    case summary
+    /// In Notification Center only: no alert.
+    case quiet
+  }
+
+  /// The notification identifier or push identifier.
+  public var subject: String
+  public var instant: SimulationInstant
+  public var utcOffsetSeconds: Int
+  public var kind: Kind
+  /// With a sound.
+  public var audible: Bool
+  /// The push's type, for pushes that have one.
+  public var pushType: String?
+  /// The app's own toggle for `pushType` was off at `instant`.
+  public var pushTypeOff: Bool
+
+  public init(
+    subject: String, instant: SimulationInstant, utcOffsetSeconds: Int, kind: Kind, audible: Bool, pushType: String? = nil,
+    pushTypeOff: Bool = false
+  ) {
+    self.subject = subject
+    self.instant = instant
+    self.utcOffsetSeconds = utcOffsetSeconds
+    self.kind = kind
+    self.audible = audible
+    self.pushType = pushType
+    self.pushTypeOff = pushTypeOff
+  }
+
+  /// The patient could see it without looking for it.
+  public var isPerceptible: Bool { kind != .quiet }
 }
 
 /// A timeline and its summary.

@@ -45,6 +45,8 @@ public struct Medicine: Sendable {
   public var location: LocationReminder?
   /// The follow-up chain after each reminder; nil = no chain.
   public var snooze: SnoozeChainPolicy?
+  /// The interruption level of every request the app makes for this medicine.
+  public var interruptionLevel: InterruptionLevel = .active
 
   public init(
     id: MedicineID, name: String, dosage: String, unit: String, times: [DailyTime], location: LocationReminder? = nil,
@@ -68,6 +70,7 @@ public struct Medicine: Sendable {
     fields.append(TimelineField("times", times.isEmpty ? "none" : times.map(\.description).joined(separator: ",")))
     if let location { fields.append(TimelineField("location", location.summary)) }
     fields.append(TimelineField("snooze", snooze?.summary ?? "none"))
+    if interruptionLevel != .active { fields.append(TimelineField("level", interruptionLevel.rawValue)) }
     return fields
   }
 }

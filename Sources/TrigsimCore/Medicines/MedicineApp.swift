@@ -15,6 +15,8 @@ public struct MedicineApp: Sendable {
   /// How the user responds to deliveries; the first rule whose pattern
   /// matches a delivered notification applies.
   public var responseRules: [ResponseRule]
+  /// How the app keeps its icon badge (default: it sets none).
+  public var badge: BadgePolicy = .none
 
   public init(
     medicineChanges: [MedicineChange] = [], appChanges: [AppChange] = [], category: ReminderCategory = ReminderCategory(),
@@ -67,13 +69,27 @@ public enum AppState: String, Sendable, CaseIterable {
   case background
   /// Not running: as background; action handlers need the system to launch the app.
   case terminated
+  /// The patient swiped the app away in the app switcher: as terminated, and
+  /// the system does not launch it for background pushes.
+  case forceQuit = "force-quit"
+
+  /// Terminated, by the system or by the patient.
+  var isTerminated: Bool { self == .terminated || self == .forceQuit }
 }
 
-/// The user's notification authorization for the app.
+/// The user's notification authorization for the app (`UNAuthorizationStatus`).
 public enum NotificationPermission: String, Sendable, CaseIterable {
+  /// Authorized (`.authorized`; a scenario may write `authorized`).
   case granted
   /// `add()` still succeeds, but nothing is kept or shown.
   case denied
+  /// The app has not asked yet: requests are kept and deliver, but nothing is shown.
+  case notDetermined = "not-determined"
+  /// Trial authorization without asking: deliveries go quietly to
+  /// Notification Center only (no lock screen, banner, sound or badge).
+  case provisional
+  /// An App Clip's limited authorization: as granted while it lasts.
+  case ephemeral
 }
 
 /// The user's location authorization for the app (`CLAuthorizationStatus`).
@@ -123,6 +139,20 @@ public struct AppChange: Sendable {
     self.locationAccuracy = locationAccuracy
     self.origin = origin
   }
+}
+
+/// How the medicine app keeps its icon badge, meant to show how many doses
+/// wait for the patient (doses with a notification in Notification Center).
+public enum BadgePolicy: String, Sendable, CaseIterable {
+  /// The app sets no badge.
+  case none
+  /// Each request carries `content.badge` = the doses waiting when it is
+  /// added, plus one (what most apps write: the number is fixed at `add`),
+  /// and the app sets the true count whenever its code runs.
+  case countAtAdd = "count-at-add"
+  /// Only the app's code sets the badge (`setBadgeCount`), whenever it runs:
+  /// in the foreground, in an action handler, on a background push.
+  case appCode = "app-code"
 }
 
 /// The reminder notifications' category (`UNNotificationCategory`) and what

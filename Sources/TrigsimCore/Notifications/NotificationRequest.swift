@@ -9,6 +9,13 @@ public struct NotificationRequest: Sendable {
   public var userInfo: [TimelineField]
   /// Where the scenario declares this request, for messages.
   public var origin: InputLocation?
+  /// `content.interruptionLevel` (default active).
+  public var interruptionLevel: InterruptionLevel = .active
+  /// `content.sound` is set (medicine reminders use the default sound). A
+  /// request without a sound is presented silently.
+  public var sound = true
+  /// `content.badge`: 0 clears the app's badge at delivery, a number sets it, nil leaves it.
+  public var badge: Int?
 
   public init(
     id: NotificationID, title: String, body: String? = nil, trigger: Trigger, userInfo: [TimelineField] = [],

@@ -27,11 +27,14 @@ public struct PlatformSettings: Sendable {
   /// How the device detects region crossings. The default is the realistic
   /// `ios` profile; `ideal` reports every geometric crossing at its instant.
   public var location: LocationProfile = .ios(RegionMonitoringRules())
+  /// What the device does between a delivery and the patient: power-off
+  /// catch-up, boot time, the push service's rules.
+  public var attention = AttentionRules()
 
   public init() {}
 
   /// The presenter of this platform: what becomes of a delivered notification.
-  func makePresenter() -> any NotificationPresenter { ImmediatePresenter() }
+  func makePresenter() -> any NotificationPresenter { IOSPresenter() }
 
   /// `pending-limit=64 retention=last-added …`, for the timeline header.
   public var summary: String {
@@ -61,4 +64,43 @@ public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
   /// The handler never runs: the system removes the notification and the
   /// app learns nothing (failure injection for what users report).
   case lost
+}
+
+/// The platform rules of the attention model (see the README, "From fired to
+/// seen"). Printed in the timeline header's `device` line.
+public struct AttentionRules: Sendable, Equatable {
+  /// What becomes of calendar and interval deliveries due while the phone is off.
+  public var powerOffCatchUp: PowerOffCatchUp = .all
+  /// How long a reboot keeps the phone off.
+  public var bootDuration: SimulationDuration = .seconds(60)
+  /// Most background pushes the system hands the app per rolling hour;
+  /// more are not delivered (Apple: "not more than two or three per hour").
+  public var backgroundPushesPerHour = 2
+
+  public init() {}
+
+  /// `power-off-catch-up=all boot=1m background-pushes=2/h`
+  public var summary: String {
+    "power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"
+  }
+}
+
+/// Calendar and interval deliveries whose instant passes while the phone is
+/// off. Public reports disagree; see the README for the evidence of each.
+public enum PowerOffCatchUp: Sendable, Equatable, CustomStringConvertible {
+  /// Each request that came due while off delivers once when the phone is
+  /// switched on (a repeating one once, however many times it came due).
+  case all
+  /// As `all`, but only requests that came due within this span before the phone came on.
+  case recent(SimulationDuration)
+  /// Nothing that came due while off is delivered.
+  case none
+
+  public var description: String {
+    switch self {
+    case .all: "all"
+    case .recent(let span): "recent-\(span)"
+    case .none: "none"
+    }
+  }
 }
