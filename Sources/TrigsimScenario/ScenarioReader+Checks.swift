@@ -215,12 +215,16 @@ extension ScenarioReader {
     case .kind(.enter), .kind(.exit), .kind(.detected), .kind(.undetected): return regionIDs.sorted()
     case .kind(.medicine): return medicineIDs.map { "medicine_\($0)" }.sorted()
     case .kind(.app): return ["location", "location-accuracy", "permission", "state"]
-    case .kind(.warning): return (notifications + regionIDs).sorted()
+    case .kind(.warning): return (notifications + regionIDs + ["phone"]).sorted()
     case .kind(.gap): return ["track"]
     case .kind(.timezone): return ([deviceZoneAtStart.identifier] + zoneChanges.map(\.timeZone.identifier)).sorted()
     case .kind(.scheduled), .kind(.replaced), .kind(.rescheduled), .kind(.fired), .kind(.removed), .kind(.dropped),
       .kind(.action), .kind(.cleared), .kind(.suppressed):
       return notifications
+    // Attention-model entries: subjects include pushes and Focus names, not checked here.
+    case .kind(.presented), .kind(.held), .kind(.focus), .kind(.power), .kind(.network), .kind(.settings), .kind(.preferences),
+      .kind(.badge), .kind(.sent), .kind(.stored), .kind(.discarded), .kind(.received), .kind(.filtered):
+      return nil
     }
   }
 

@@ -10,6 +10,11 @@ public enum EventPhase: Int, Comparable, Sendable {
   /// The app's state or notification permission changes, so a delivery at
   /// the same instant sees the new state. Rank: position in the scenario.
   case appChange
+  /// The device changes: power, network, notification settings, the app's
+  /// own settings, Focus boundaries (a Focus ending at `t` no longer holds
+  /// a delivery at `t`; held notifications are released here). Rank: the
+  /// kind of change (see `SimulationRun.DeviceChangeRank`), then position.
+  case device
   /// The app acts before the system delivers: a request removed at `t` does
   /// not deliver at `t`, and a region request added at `t` sees a crossing at `t`.
   /// Rank: the action's position in the scenario; medicine creations, edits
@@ -22,6 +27,11 @@ public enum EventPhase: Int, Comparable, Sendable {
   /// Calendar and interval deliveries.
   /// Rank: the order in which the requests were added.
   case timeTrigger
+  /// Remote pushes the app's server sends. Rank: position in the scenario.
+  case remotePush
+  /// Scheduled Summary: what was held for it is shown, including deliveries
+  /// at this very instant.
+  case summary
   /// The user acts on delivered notifications, so an action at a delivery's
   /// own instant finds it. Rank: scripted actions by position in the
   /// scenario, then rule responses in the order they were planned.

@@ -22,6 +22,12 @@ struct ScheduledEvent: Comparable {
     case ruleResponse(rule: Int, NotificationID, serial: Int)
     /// A medicine's daily time is due (index into the dose clocks).
     case doseDue(clock: Int, token: Int)
+    /// A change of the device (index into the run's device changes).
+    case deviceChange(Int)
+    /// The server sends push `n` (index into `RemotePushes.pushes`).
+    case pushSent(Int)
+    /// Scheduled Summary time.
+    case summaryDue
   }
 
   var instant: SimulationInstant

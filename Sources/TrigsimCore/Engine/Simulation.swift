@@ -82,6 +82,9 @@ public struct Simulation {
     var summary = run.summary()
     summary.firstFixAt = run.firstFixInstant
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
+    summary.perceptions = run.attention.perceptions
+    summary.badgeHistory = run.attention.badgeHistory
+    summary.waitingDosesHistory = run.attention.waitingDosesHistory
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
 }
@@ -157,6 +160,14 @@ struct SimulationRun {
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
 
+  // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
+  let deviceSchedule: DeviceSchedule
+  var attention = AttentionState()
+  /// Set while a catch-up delivery after power-on is made: when it came due.
+  var catchUpDue: SimulationInstant?
+  /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
+  let tracksBadge: Bool
+
   init(_ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline()) {
     self.scenario = scenario
     self.sink = sink
@@ -169,7 +180,11 @@ struct SimulationRun {
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
     self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
-    self.monitoringRestarts = MedicineAppState.regionMonitoringRestarts(of: scenario.medicineApp.appChanges, until: scenario.clock.end)
+    self.deviceSchedule = DeviceSchedule(scenario: scenario, calendar: calendarEvaluator)
+    self.monitoringRestarts = DeviceSchedule.monitoringRestarts(
+      appChanges: scenario.medicineApp.appChanges, powerBlocked: deviceSchedule.monitoringBlocked, until: scenario.clock.end)
+    self.tracksBadge = scenario.medicineApp.badge != .none || scenario.pushes.pushes.contains { $0.badge != nil }
+      || scenario.actions.contains { if case .add(let request) = $0.action { request.badge != nil } else { false } }
     stepCrossings.reserveCapacity(8)
   }
 
@@ -184,6 +199,7 @@ struct SimulationRun {
       queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
     }
     scheduleMedicineAppEvents()
+    scheduleDeviceEvents()
     for warning in locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
@@ -281,9 +297,11 @@ struct SimulationRun {
     return monitoringRestarts[nextMonitoringRestart - 1]
   }
 
-  /// Why region monitoring was blocked at `instant`, if it was.
+  /// Why region monitoring was blocked at `instant` (by the app's location
+  /// authorization or by the phone's power), if it was.
   func regionMonitoringBlockedReason(at instant: SimulationInstant) -> String? {
     monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
+      ?? deviceSchedule.monitoringBlockedReason(at: instant)
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the
@@ -316,6 +334,7 @@ struct SimulationRun {
   mutating func handleEvents(notAfter horizon: SimulationInstant) {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       handle(event)
+      if tracksBadge { trackWaitingDoses(at: event.instant) }
     }
   }
 
@@ -347,6 +366,12 @@ struct SimulationRun {
       respond(rule: rule, to: id, serial: serial, at: now)
     case .doseDue(let clock, let token):
       doseDue(clock: clock, token: token, at: now)
+    case .deviceChange(let index):
+      applyDeviceChange(index, at: now)
+    case .pushSent(let index):
+      sendPush(index, at: now)
+    case .summaryDue:
+      deliverSummary(at: now)
     }
   }
 
@@ -375,6 +400,10 @@ struct SimulationRun {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
       app.lossReason[request.id] = "not kept: \(why) (\(format(now)))"
       return false
+    }
+    var request = request
+    if medicineApp.badge == .countAtAdd && request.badge == nil && app.requestInfo[request.id] != nil {
+      request.badge = waitingDoseCount + 1
     }
     var firstDelivery: SimulationInstant?
     switch request.trigger {
@@ -439,6 +468,9 @@ struct SimulationRun {
   mutating func deliverTimeTrigger(_ id: NotificationID, token: Int, at now: SimulationInstant) {
     guard let pending = center.pending[id], pending.token == token else { return }  // replaced or removed since
     var next: SimulationInstant?
+    defer {
+      if let next, let updated = center.reschedule(id, nextDelivery: next) { scheduleDelivery(of: updated, at: next) }
+    }
     if pending.request.trigger.repeats {
       switch pending.request.trigger {
       case .calendar(let trigger):
@@ -449,10 +481,11 @@ struct SimulationRun {
         next = nil
       }
     }
-    deliver(pending, at: now, next: next)
-    if let next, let updated = center.reschedule(id, nextDelivery: next) {
-      scheduleDelivery(of: updated, at: next)
+    guard attention.phoneOn else {
+      holdWhileOff(pending, at: now, next: next)
+      return
     }
+    deliver(pending, at: now, next: next)
   }
 
   /// Delivers a pending request. Returns whether it was shown (not suppressed).
@@ -471,13 +504,16 @@ struct SimulationRun {
       fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
     }
     if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
-    let context = AttentionContext(authorization: app.permission, settings: AppNotificationSettings(), entitlements: scenario.device.entitlements, focus: nil, nextSummary: nil)
-    if case .notShown(let why) = presenter.perception(of: DeliveryAttributes(interruptionLevel: request.interruptionLevel, sound: request.sound), in: context) {
+    let delivery = DeliveryAttributes(interruptionLevel: request.interruptionLevel, sound: request.sound)
+    let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
+    if case .notShown(let why) = perception {
       record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
       app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
       center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
       return false
     }
+    if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
+    if let catchUpDue { fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", "came due while the phone was off")] }
     fields += request.userInfo
     let dose = doseOfDelivery(request.id, at: now)
     if let dose, app.requestInfo[request.id]?.role.isMain == true {
@@ -485,8 +521,11 @@ struct SimulationRun {
     }
     if app.requestInfo[request.id] != nil { fields.append(TimelineField("app", app.state.rawValue)) }
     record(.fired, request.id.rawValue, at: now, fields)
+    forgetHeld(request.id)  // a new delivery replaces the one shown
     guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
-    if let dose { medicineNotificationShown(shown, dose: dose, at: now) }
+    if let dose { medicineNotificationDelivered(shown, dose: dose, at: now) }
+    if let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
+    present(.local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: perception, at: now)
     return true
   }
 
@@ -533,7 +572,7 @@ struct SimulationRun {
     let monitored = report.kind == .detected || report.concernsBothKinds
       ? center.monitors(region.id, addedAtOrBefore: condition) : !requests.isEmpty
     // Blocked now, or when the device decided: then the platform was monitoring nothing.
-    let blockedReason = app.regionMonitoringBlockedReason
+    let blockedReason = app.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
       ?? condition.flatMap { condition in
         regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
       }
@@ -636,6 +675,7 @@ struct SimulationRun {
       TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
       TimelineField("platform", scenario.platform.summary),
     ]
+    if let deviceHeader { header.append(deviceHeader) }
     for region in scenario.regions {
       header.append(TimelineField("region \(region.id)", region.shape.summary))
     }

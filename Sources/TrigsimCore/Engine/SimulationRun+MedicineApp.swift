@@ -162,9 +162,10 @@ extension SimulationRun {
     if let state = change.state, state != app.state {
       record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", app.state.rawValue)])
       app.state = state
-      // Coming to the foreground runs the app's launch code: it tops up upfront chains.
+      // Coming to the foreground runs the app's launch code: it tops up upfront chains and sets its badge.
       if state == .foreground {
         for id in app.creationOrder { if let medicine = app.medicines[id] { topUpUpfrontChains(medicine, at: now) } }
+        appCodeSetsBadge(at: now)
       }
     }
     if let permission = change.permission, permission != app.permission {
@@ -189,8 +190,9 @@ extension SimulationRun {
     if blocked != wasBlocked {
       if wasBlocked != nil { monitoringBlockedSpans[monitoringBlockedSpans.count - 1].until = now }
       if let blocked { monitoringBlockedSpans.append((from: now, until: nil, reason: blocked)) }
-      // Allowed again: the replay restarted the location service at this instant (`monitoringRestarts`).
-      assert(blocked != nil || monitoringRestarts.contains(now))
+      // Allowed again: the replay restarted the location service at this instant (`monitoringRestarts`),
+      // unless the phone's power still keeps monitoring off.
+      assert(blocked != nil || monitoringRestarts.contains(now) || deviceSchedule.monitoringBlockedReason(at: now) != nil)
     }
   }
 
@@ -325,6 +327,7 @@ extension SimulationRun {
     let shown = center.delivered.values.filter { matches($0.id) }.sorted { $0.serial < $1.serial }
     for notification in shown {
       center.removeDelivered(notification.id)
+      forgetHeld(notification.id)
       app.shownDose[notification.id] = nil
       app.leftNotificationCenter[notification.id] = "cleared by the app at \(format(now)) (\(reason))"
       record(.cleared, notification.id.rawValue, at: now, [TimelineField("reason", reason)])
@@ -423,11 +426,17 @@ extension SimulationRun {
     guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return nil }
     switch info.role {
     case .reminder(_, let time):
-      let key = timeDoseKey(medicine.id, time, due: now)
+      let due = catchUpDue ?? now
+      let key = timeDoseKey(medicine.id, time, due: due)
       if app.doses[key] == nil {
-        app.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: now)
+        app.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
       app.doses[key]?.reminderDelivered = now
+      if catchUpDue != nil {
+        app.doses[key]?.reason = nil
+        let note = "due while the phone was off; delivered at \(format(now)) when it came on"
+        app.doses[key]?.notes.append(note)
+      }
       return key
     case .location:
       if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
@@ -487,28 +496,38 @@ extension SimulationRun {
     }
   }
 
-  /// After a medicine notification is shown: Notification Center bookkeeping,
-  /// the will-present callback when the app is in the foreground, and the
-  /// user's planned response.
-  mutating func medicineNotificationShown(_ shown: DeliveredNotification, dose: DoseKey, at now: SimulationInstant) {
+  /// After a medicine notification is delivered to Notification Center:
+  /// its bookkeeping, and the will-present callback when the app is in the
+  /// foreground. The patient may not perceive it yet (`medicineNotificationPerceived`).
+  mutating func medicineNotificationDelivered(_ shown: DeliveredNotification, dose: DoseKey, at now: SimulationInstant) {
     let id = shown.id
     app.shownDose[id] = dose
-    if app.doses[dose]?.notified == nil { app.doses[dose]?.notified = now }
     guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return }
     if app.state == .foreground {
       appLearned(of: id, dose: dose, medicine: medicine, at: now)
       topUpUpfrontChains(medicine, at: now)
+      appCodeSetsBadge(at: now)
     } else if info.role.isMain, let policy = medicine.snooze, policy.scheduling == .onDelivery, policy.count > 0,
       !app.chainSettled.contains(dose)
     {
-      let why = "follow-up chain not scheduled: the app was \(app.state.rawValue == "terminated" ? "terminated" : "in the background") at delivery, so its will-present callback did not run; the \(policy.count) follow-ups are added only if the user acts on this notification"
+      let why = "follow-up chain not scheduled: the app was \(app.state.isTerminated ? "terminated" : "in the background") at delivery, so its will-present callback did not run; the \(policy.count) follow-ups are added only if the user acts on this notification"
       record(.warning, id.rawValue, at: now, [TimelineField("reason", why)])
       app.doses[dose]?.notes.append("chain not scheduled at delivery (app \(app.state.rawValue))")
+    }
+  }
+
+  /// The patient could perceive a medicine notification now (an alert, after
+  /// a Focus, in a summary): the dose is notified, and the patient's planned
+  /// response is timed from now.
+  mutating func medicineNotificationPerceived(_ id: NotificationID, serial: Int, dose: DoseKey, at now: SimulationInstant) {
+    if app.doses[dose]?.notified == nil {
+      app.doses[dose]?.notified = now
+      if app.doses[dose]?.reason?.hasPrefix("never perceptible") == true { app.doses[dose]?.reason = nil }
     }
     for (index, rule) in medicineApp.responseRules.enumerated() where rule.pattern.matches(id.rawValue) {
       let at = now.advanced(by: rule.after)
       if at <= end {
-        queue.schedule(.ruleResponse(rule: index, id, serial: shown.serial), at: at, phase: .userAction, rank: medicineApp.userActions.count)
+        queue.schedule(.ruleResponse(rule: index, id, serial: serial), at: at, phase: .userAction, rank: medicineApp.userActions.count)
       }
       break
     }
@@ -545,6 +564,10 @@ extension SimulationRun {
 
   mutating func respond(rule index: Int, to id: NotificationID, serial: Int, at now: SimulationInstant) {
     guard center.delivered[id]?.serial == serial, let dose = app.shownDose[id] else { return }
+    guard attention.phoneOn else {
+      record(.warning, id.rawValue, at: now, [TimelineField("reason", "the planned response was not made: the phone is off")])
+      return
+    }
     let rule = medicineApp.responseRules[index]
     let step = app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose), default: 0]
     guard step < rule.actions.count else { return }
@@ -559,6 +582,7 @@ extension SimulationRun {
     var fields = [TimelineField("action", action.description), TimelineField("by", source), TimelineField("dose", dose.occurrenceLabel)]
     if action != .ignore {
       center.removeDelivered(id)
+      forgetHeld(id)
       app.shownDose[id] = nil
       app.leftNotificationCenter[id] = "the user chose '\(action)' at \(format(now))"
     }
@@ -570,7 +594,7 @@ extension SimulationRun {
       app.doses[dose]?.notes.append(note)
       return
     }
-    if action != .ignore && app.state == .terminated && scenario.platform.terminatedActions == .lost {
+    if action != .ignore && app.state.isTerminated && scenario.platform.terminatedActions == .lost {
       fields.append(TimelineField("handled", "no"))
       fields.append(TimelineField("reason", "the app is terminated and its action handler did not run (platform terminatedActions: lost)"))
       record(.action, id.rawValue, at: now, fields)
@@ -611,6 +635,7 @@ extension SimulationRun {
       }
     }
     topUpUpfrontChains(medicine, at: now)
+    appCodeSetsBadge(at: now)
   }
 
   /// Complete or dismiss: cancel the rest of the chain and clear the dose's

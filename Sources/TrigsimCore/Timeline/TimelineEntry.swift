@@ -41,6 +41,36 @@ public struct TimelineEntry: Hashable, Sendable {
     /// The track had no fix for longer than the gap limit (or a segment broke):
     /// the position was unknown and no crossing was interpolated.
     case gap
+    /// What the patient could perceive of a delivery, when it is not an
+    /// alert at once with banner, lock screen and sound (`how`, `reason`):
+    /// a Focus broken through, sound off, shown after a Focus or in a
+    /// summary, or delivered quietly to Notification Center.
+    case presented
+    /// A delivery (or, while the phone is off, a trigger) the device holds:
+    /// until a Focus ends, the next Scheduled Summary, or the phone is on (`until`, `reason`).
+    case held
+    /// A Focus went on or off (`state`).
+    case focus
+    /// The phone was switched off or on, rebooted, unlocked, or Low Power Mode changed (`event`).
+    case power
+    /// The phone went offline or online (`state`).
+    case network
+    /// The patient changed the app's notification settings in Settings (the settings now in force).
+    case settings
+    /// The patient changed the app's own settings: push types, quiet hours.
+    case preferences
+    /// The app's icon badge changed (`to`, `from`, `by`).
+    case badge
+    /// The app's server sent a remote push.
+    case sent
+    /// The push service keeps a push while the device is unreachable.
+    case stored
+    /// The push service discarded a push (expired, or replaced by a later one while stored).
+    case discarded
+    /// The device received a remote push.
+    case received
+    /// The app's own settings stopped a push (`where`: server or app).
+    case filtered
   }
 
   public var instant: SimulationInstant

@@ -1,0 +1,543 @@
+import Foundation
+
+/// A notification the device holds: silenced by a Focus, or kept for the
+/// next Scheduled Summary. It is still in Notification Center; the patient
+/// sees it when it is released, if it is still there.
+struct HeldNotification {
+  enum Source: Equatable {
+    /// A local notification, by its identifier and delivery serial.
+    case local(NotificationID, serial: Int)
+    /// A remote push, by its index in the scenario.
+    case push(Int)
+  }
+
+  var source: Source
+  var subject: String
+  var delivery: DeliveryAttributes
+  /// Held for the summary at this instant; nil when a Focus holds it.
+  var summaryAt: SimulationInstant?
+}
+
+/// The attention layer's state during a run: what stands between a
+/// delivery and the patient (see `NotificationPresenter`).
+struct AttentionState {
+  var settings = AppNotificationSettings()
+  /// Indices into `DeviceSchedule.focusIntervals` of the Focus occurrences in force.
+  var focusInForce: [Int] = []
+  var phoneOn = true
+  /// Switched on and not unlocked since.
+  var lockedSinceStart = false
+  var lowPower = false
+  var online = true
+  /// Requests that came due while the phone was off, in the order they came
+  /// due, with the first instant each came due.
+  var catchUp: [(id: NotificationID, due: SimulationInstant)] = []
+  var held: [HeldNotification] = []
+  /// Summary instants already queued.
+  var summariesQueued: Set<SimulationInstant> = []
+  var preferences = AppPreferences()
+  /// The push the push service keeps while the device is unreachable.
+  var storedPush: Int?
+  /// When the app was handed background pushes (for throttling).
+  var backgroundPushes: [SimulationInstant] = []
+  /// Pushes shown in Notification Center, by collapse identifier (or their own identifier).
+  var pushesShown: [String: Int] = [:]
+  var badge = 0
+  var perceptions: [PerceptionRecord] = []
+  var badgeHistory: [(instant: SimulationInstant, value: Int)] = []
+  var waitingDosesHistory: [(instant: SimulationInstant, count: Int)] = []
+
+  /// The phone can receive pushes.
+  var reachable: Bool { phoneOn && online }
+}
+
+extension SimulationRun {
+  // MARK: - Scheduling
+
+  mutating func scheduleDeviceEvents() {
+    for (index, change) in deviceSchedule.changes.enumerated() {
+      queue.schedule(.deviceChange(index), at: change.instant, phase: .device, rank: change.change.rank)
+    }
+    for (index, push) in scenario.pushes.pushes.enumerated() where push.instant <= end {
+      queue.schedule(.pushSent(index), at: push.instant, phase: .remotePush, rank: index)
+    }
+  }
+
+  /// The device's state that decides presentation now.
+  func attentionContext(at now: SimulationInstant) -> AttentionContext {
+    var summaryAt: SimulationInstant?
+    if let summary = scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary) }
+    return AttentionContext(
+      authorization: app.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
+      focus: focusInForce(), nextSummary: summaryAt)
+  }
+
+  /// The Focus in force: of the occurrences on, the one that began last.
+  func focusInForce() -> ActiveFocus? {
+    guard let index = attention.focusInForce.max(by: { a, b in
+      (deviceSchedule.focusIntervals[a].from, a) < (deviceSchedule.focusIntervals[b].from, b)
+    }) else { return nil }
+    let interval = deviceSchedule.focusIntervals[index]
+    let period = scenario.device.focus[interval.period]
+    return ActiveFocus(
+      name: period.name, allowsApp: period.allowsApp, allowsTimeSensitive: period.allowsTimeSensitive,
+      until: interval.to <= end ? interval.to : nil)
+  }
+
+  /// The first summary time at or after `instant`, in the device zone now.
+  func nextSummary(atOrAfter instant: SimulationInstant, _ summary: ScheduledSummary) -> SimulationInstant? {
+    summary.times.compactMap { time in
+      calendarEvaluator.nextDelivery(
+        of: CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true),
+        after: instant.advanced(byMilliseconds: -1), deviceTimeZone: deviceTimeZone)
+    }.min()
+  }
+
+  // MARK: - Device changes
+
+  mutating func applyDeviceChange(_ index: Int, at now: SimulationInstant) {
+    switch deviceSchedule.changes[index].change {
+    case .focusStart(let interval):
+      attention.focusInForce.append(interval)
+      let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      let until = deviceSchedule.focusIntervals[interval].to
+      record(.focus, period.name, at: now, [
+        TimelineField("state", "on"), TimelineField("until", format(until)),
+        TimelineField("app", period.allowsApp ? "allowed" : "silenced"),
+        TimelineField("time-sensitive", period.allowsTimeSensitive ? "allowed" : "silenced"),
+      ])
+    case .focusEnd(let interval):
+      attention.focusInForce.removeAll { $0 == interval }
+      let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      record(.focus, period.name, at: now, [TimelineField("state", "off")])
+      releaseHeld(at: now, cause: "Focus '\(period.name)' ended")
+    case .power(let kind, let afterReboot):
+      changePower(kind, afterReboot: afterReboot, at: now)
+    case .network(let online):
+      guard online != attention.online else { return }
+      attention.online = online
+      record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
+      if online && attention.phoneOn { deliverStoredPush(at: now) }
+    case .settings(let position):
+      let change = scenario.device.settingsChanges[position]
+      let settings = change.applied(to: attention.settings)
+      guard settings != attention.settings else { return }
+      attention.settings = settings
+      record(.settings, "notifications", at: now, [TimelineField("now", settings.summary)])
+    case .preferences(let position):
+      let change = scenario.pushes.preferenceChanges[position]
+      let preferences = change.applied(to: attention.preferences)
+      guard preferences != attention.preferences else { return }
+      attention.preferences = preferences
+      var fields = [TimelineField("types-off", preferences.typesOff.isEmpty ? "none" : preferences.typesOff.sorted().joined(separator: ","))]
+      fields.append(TimelineField("quiet-hours", preferences.quietHours.map { "\($0.from)-\($0.to)" } ?? "off"))
+      record(.preferences, "app", at: now, fields)
+    }
+  }
+
+  mutating func changePower(_ kind: PowerEvent.Kind, afterReboot: Bool, at now: SimulationInstant) {
+    switch kind {
+    case .switchOff, .batteryEmpty, .reboot:
+      guard attention.phoneOn else {
+        record(.warning, "phone", at: now, [TimelineField("reason", "'\(kind.rawValue)' while the phone is already off: nothing changes")])
+        return
+      }
+      attention.phoneOn = false
+      attention.lockedSinceStart = false
+      record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
+      if !app.state.isTerminated {
+        record(.app, "state", at: now, [
+          TimelineField("to", AppState.terminated.rawValue), TimelineField("from", app.state.rawValue),
+          TimelineField("reason", "the phone switched off"),
+        ])
+        app.state = .terminated
+      }
+    case .switchOn:
+      guard !attention.phoneOn else {
+        record(.warning, "phone", at: now, [TimelineField("reason", "'switch-on' while the phone is already on: nothing changes")])
+        return
+      }
+      attention.phoneOn = true
+      attention.lockedSinceStart = true
+      var fields = [TimelineField("event", afterReboot ? "switch-on (end of reboot)" : kind.rawValue), TimelineField("state", "on")]
+      fields.append(TimelineField("locked", "until the first unlock"))
+      record(.power, "phone", at: now, fields)
+      deliverCatchUp(at: now)
+      releaseHeld(at: now, cause: "the phone was switched on")
+      if attention.online { deliverStoredPush(at: now) }
+    case .unlock:
+      guard attention.phoneOn else {
+        record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
+        return
+      }
+      var fields = [TimelineField("event", kind.rawValue)]
+      if attention.lockedSinceStart { fields.append(TimelineField("reason", "first unlock since the phone started: region monitoring resumes")) }
+      attention.lockedSinceStart = false
+      record(.power, "phone", at: now, fields)
+    case .lowPowerOn, .lowPowerOff:
+      let on = kind == .lowPowerOn
+      guard on != attention.lowPower else { return }
+      attention.lowPower = on
+      record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")])
+    }
+  }
+
+  // MARK: - Power-off catch-up
+
+  /// A calendar or interval request came due while the phone was off: it
+  /// waits for the phone to come on (or is lost, per `powerOffCatchUp`); a
+  /// repeating request waits once however often it comes due.
+  mutating func holdWhileOff(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
+    let id = pending.request.id
+    let rule = scenario.platform.attention.powerOffCatchUp
+    if rule == .none {
+      record(.suppressed, id.rawValue, at: now, [
+        TimelineField("trigger", pending.request.trigger.summary),
+        TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
+      ])
+      app.lossReason[id] = "not delivered at \(format(now)): the phone was off"
+      if next == nil { center.markDelivered(id, at: now, keepPending: false, shown: false) }
+      return
+    }
+    let waiting = attention.catchUp.contains { $0.id == id }
+    if !waiting { attention.catchUp.append((id, now)) }
+    record(.held, id.rawValue, at: now, [
+      TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the phone is on"),
+      TimelineField("reason", waiting ? "the phone is off; already waiting to deliver once when it is on" : "the phone is off; delivered when it is switched on (platform powerOffCatchUp: \(rule))"),
+    ])
+    app.lossReason[id] = "the phone was off at \(format(now))"
+  }
+
+  /// The phone is on: every request that came due while off delivers once,
+  /// in the order they came due (within the catch-up span, if limited).
+  mutating func deliverCatchUp(at now: SimulationInstant) {
+    let waiting = attention.catchUp
+    attention.catchUp = []
+    for (id, due) in waiting {
+      guard let pending = center.pending[id] else { continue }  // removed meanwhile
+      if case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: now) > span {
+        record(.suppressed, id.rawValue, at: now, [
+          TimelineField("trigger", pending.request.trigger.summary),
+          TimelineField("reason", "came due at \(format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
+        ])
+        app.lossReason[id] = "not delivered: due at \(format(due)) while the phone was off"
+        if !pending.request.trigger.repeats { center.markDelivered(id, at: now, keepPending: false, shown: false) }
+        continue
+      }
+      catchUpDue = due
+      deliver(pending, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
+      catchUpDue = nil
+    }
+  }
+
+  // MARK: - Presentation
+
+  /// Records how a delivery (already recorded as `fired` or `received`) is
+  /// presented; returns the perception.
+  mutating func present(
+    _ source: HeldNotification.Source, subject: String, delivery: DeliveryAttributes, perception: Perception,
+    pushType: String? = nil, at now: SimulationInstant
+  ) {
+    switch perception {
+    case .alert(let style, let note):
+      if style != .full || note != nil || pushType != nil || isPush(source) {
+        var fields = [TimelineField("how", style.description)]
+        if let note { fields.append(TimelineField("reason", note)) }
+        record(.presented, subject, at: now, fields)
+      }
+      perceived(source, subject: subject, kind: .alert, audible: style.sound, pushType: pushType, at: now)
+    case .heldByFocus(let focus, let reason):
+      record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
+      attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
+      noteHeld(source, "held by Focus '\(focus.name)' at \(format(now))", at: now)
+    case .heldForSummary(let at, let reason):
+      record(.held, subject, at: now, [TimelineField("until", "summary at \(format(at))"), TimelineField("reason", reason)])
+      attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: at))
+      if at <= end && attention.summariesQueued.insert(at).inserted { queue.schedule(.summaryDue, at: at, phase: .summary, rank: 0) }
+      noteHeld(source, "held for the summary at \(format(at))", at: now)
+    case .quiet(let reason):
+      record(.presented, subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", reason)])
+      perceived(source, subject: subject, kind: .quiet, audible: false, pushType: pushType, at: now)
+    case .notShown:
+      preconditionFailure("a delivery that is not shown is recorded as suppressed before it is presented")
+    }
+  }
+
+  func isPush(_ source: HeldNotification.Source) -> Bool {
+    if case .push = source { return true }
+    return false
+  }
+
+  /// The patient could perceive a notification now (or it went quietly to
+  /// Notification Center): the record assertions read, and for a medicine
+  /// notification the dose's bookkeeping.
+  mutating func perceived(
+    _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, pushType: String?,
+    at now: SimulationInstant
+  ) {
+    if now >= scenario.clock.start {
+      attention.perceptions.append(
+        PerceptionRecord(
+          subject: subject, instant: now, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
+          pushType: pushType, pushTypeOff: pushType.map { attention.preferences.typesOff.contains($0) } ?? false))
+    }
+    guard case .local(let id, let serial) = source, let dose = app.shownDose[id] else { return }
+    if kind == .quiet {
+      let note = "delivered quietly to Notification Center at \(format(now)), no alert"
+      if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
+      if app.doses[dose]?.notified == nil { app.doses[dose]?.reason = "never perceptible: \(note)" }
+      return
+    }
+    medicineNotificationPerceived(id, serial: serial, dose: dose, at: now)
+  }
+
+  mutating func noteHeld(_ source: HeldNotification.Source, _ note: String, at now: SimulationInstant) {
+    guard case .local(let id, _) = source, let dose = app.shownDose[id], app.doses[dose]?.notified == nil else { return }
+    app.doses[dose]?.notes.append(note)
+    app.doses[dose]?.reason = "never perceptible: \(note), not released before the run ended"
+  }
+
+  /// Whether a held notification is still in Notification Center.
+  func stillShown(_ held: HeldNotification) -> Bool {
+    switch held.source {
+    case .local(let id, let serial): center.delivered[id]?.serial == serial
+    case .push(let index): attention.pushesShown[pushKey(scenario.pushes.pushes[index])] == index
+    }
+  }
+
+  /// A Focus ended or the phone came on: what a Focus held and no Focus
+  /// holds now is seen on the lock screen, silently (quietly in Notification
+  /// Center when lock-screen alerts are off); summaries already due are shown.
+  mutating func releaseHeld(at now: SimulationInstant, cause: String) {
+    guard attention.phoneOn, !attention.held.isEmpty else { return }
+    let focus = focusInForce()
+    var kept: [HeldNotification] = []
+    for held in attention.held {
+      guard stillShown(held) else { continue }
+      if let summaryAt = held.summaryAt {
+        if summaryAt <= now { showInSummary(held, at: now) } else { kept.append(held) }
+        continue
+      }
+      if let focus, !focus.allowsApp {
+        kept.append(held)
+        continue
+      }
+      let pushType = pushType(of: held.source)
+      if attention.settings.lockScreen {
+        record(.presented, held.subject, at: now, [TimelineField("how", "lock-screen"), TimelineField("reason", "\(cause): seen on the lock screen, without sound")])
+        perceived(held.source, subject: held.subject, kind: .afterFocus, audible: false, pushType: pushType, at: now)
+      } else {
+        record(.presented, held.subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", "\(cause); lock screen alerts are off, so it is only listed")])
+        perceived(held.source, subject: held.subject, kind: .quiet, audible: false, pushType: pushType, at: now)
+      }
+    }
+    attention.held = kept
+  }
+
+  /// Scheduled Summary time: everything held for it is shown together.
+  mutating func deliverSummary(at now: SimulationInstant) {
+    guard attention.phoneOn else { return }  // shown when the phone comes on
+    var kept: [HeldNotification] = []
+    for held in attention.held {
+      guard stillShown(held) else { continue }
+      if let summaryAt = held.summaryAt, summaryAt <= now { showInSummary(held, at: now) } else { kept.append(held) }
+    }
+    attention.held = kept
+  }
+
+  mutating func showInSummary(_ held: HeldNotification, at now: SimulationInstant) {
+    record(.presented, held.subject, at: now, [TimelineField("how", "summary"), TimelineField("reason", "shown in the Scheduled Summary, without sound")])
+    perceived(held.source, subject: held.subject, kind: .summary, audible: false, pushType: pushType(of: held.source), at: now)
+  }
+
+  func pushType(of source: HeldNotification.Source) -> String? {
+    if case .push(let index) = source { return scenario.pushes.pushes[index].type }
+    return nil
+  }
+
+  /// A delivery's notification left Notification Center: nothing of it is held any more.
+  mutating func forgetHeld(_ id: NotificationID) {
+    attention.held.removeAll { if case .local(id, _) = $0.source { true } else { false } }
+  }
+
+  // MARK: - Badge
+
+  /// The app's badge is set to `value` (when badges are allowed).
+  mutating func setBadge(_ value: Int, by cause: String, at now: SimulationInstant) {
+    guard attention.settings.badges, app.permission == .granted || app.permission == .ephemeral else { return }
+    guard value != attention.badge else { return }
+    record(.badge, "app", at: now, [TimelineField("to", String(value)), TimelineField("from", String(attention.badge)), TimelineField("by", cause)])
+    attention.badge = value
+    if let last = attention.badgeHistory.last, last.instant == now {
+      attention.badgeHistory[attention.badgeHistory.count - 1].value = value
+    } else {
+      attention.badgeHistory.append((now, value))
+    }
+  }
+
+  /// The doses with a notification in Notification Center: what the medicine app's badge means to count.
+  var waitingDoseCount: Int { Set(app.shownDose.values).count }
+
+  /// The medicine app's code runs: it sets the badge to the doses waiting.
+  mutating func appCodeSetsBadge(at now: SimulationInstant) {
+    guard medicineApp.badge != .none else { return }
+    setBadge(waitingDoseCount, by: "app code", at: now)
+  }
+
+  /// After each event: the doses waiting, for `badgeCountsDoses`.
+  mutating func trackWaitingDoses(at now: SimulationInstant) {
+    let count = waitingDoseCount
+    guard count != (attention.waitingDosesHistory.last?.count ?? 0) else { return }
+    if let last = attention.waitingDosesHistory.last, last.instant == now {
+      attention.waitingDosesHistory[attention.waitingDosesHistory.count - 1].count = count
+    } else {
+      attention.waitingDosesHistory.append((now, count))
+    }
+  }
+
+  // MARK: - Remote pushes
+
+  func pushKey(_ push: RemotePush) -> String { push.collapseID.map { "collapse:" + $0 } ?? "id:" + push.id.rawValue }
+
+  func pushFields(_ push: RemotePush) -> [TimelineField] {
+    var fields: [TimelineField] = []
+    if let type = push.type { fields.append(TimelineField("type", type)) }
+    if let title = push.title { fields.append(TimelineField("title", title)) }
+    if let body = push.body { fields.append(TimelineField("body", body)) }
+    if let badge = push.badge { fields.append(TimelineField("badge", String(badge))) }
+    if push.contentAvailable { fields.append(TimelineField("content-available", "1")) }
+    if let category = push.category { fields.append(TimelineField("category", category)) }
+    if let thread = push.thread { fields.append(TimelineField("thread", thread)) }
+    if push.interruptionLevel != .active { fields.append(TimelineField("level", push.interruptionLevel.rawValue)) }
+    fields.append(TimelineField("priority", String(push.priority)))
+    if let collapse = push.collapseID { fields.append(TimelineField("collapse-id", collapse)) }
+    if let expiration = push.expiration { fields.append(TimelineField("expires", expiration <= push.instant ? "at once" : format(expiration))) }
+    return fields
+  }
+
+  /// The app's server sends a push.
+  mutating func sendPush(_ index: Int, at now: SimulationInstant) {
+    let push = scenario.pushes.pushes[index]
+    record(.sent, push.id.rawValue, at: now, pushFields(push))
+    if scenario.pushes.filter == .server, let why = appPreferenceBlock(push, at: now) {
+      record(.filtered, push.id.rawValue, at: now, [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
+      return
+    }
+    guard attention.reachable else {
+      let unreachable = attention.phoneOn ? "the phone is offline" : "the phone is off"
+      if let expiration = push.expiration, expiration <= now {
+        record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
+        return
+      }
+      if let stored = attention.storedPush {
+        record(.discarded, scenario.pushes.pushes[stored].id.rawValue, at: now, [TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps only the last notification per app while the device is unreachable")])
+      }
+      attention.storedPush = index
+      record(.stored, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(format($0))" } ?? ""))])
+      return
+    }
+    receivePush(index, at: now, stored: false)
+  }
+
+  /// The phone is reachable again: the push the service kept is delivered, unless it expired.
+  mutating func deliverStoredPush(at now: SimulationInstant) {
+    guard let index = attention.storedPush else { return }
+    attention.storedPush = nil
+    let push = scenario.pushes.pushes[index]
+    if let expiration = push.expiration, expiration < now {
+      record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired at \(format(expiration)) while the phone was unreachable")])
+      return
+    }
+    receivePush(index, at: now, stored: true)
+  }
+
+  /// Why the app's own settings do not want this push now, if they do not.
+  func appPreferenceBlock(_ push: RemotePush, at now: SimulationInstant) -> String? {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = deviceTimeZone
+    let parts = calendar.dateComponents([.hour, .minute], from: now.date)
+    return attention.preferences.blockReason(type: push.type, localTime: (parts.hour ?? 0, parts.minute ?? 0))
+  }
+
+  /// The device receives a push: a background push wakes the app (when the
+  /// system lets it); an alert push goes through the app's filter and the
+  /// same presentation as a local notification.
+  mutating func receivePush(_ index: Int, at now: SimulationInstant, stored: Bool) {
+    let push = scenario.pushes.pushes[index]
+    let id = push.id.rawValue
+    if push.contentAvailable && !push.hasAlert {
+      receiveBackgroundPush(push, at: now, stored: stored)
+      return
+    }
+    var fields: [TimelineField] = []
+    if stored { fields.append(TimelineField("sent", format(push.instant))) }
+    if let type = push.type { fields.append(TimelineField("type", type)) }
+    if let category = push.category {
+      fields.append(TimelineField("actions", (scenario.pushes.categories[category] ?? []).joined(separator: ",")))
+    }
+    fields.append(TimelineField("app", app.state.rawValue))
+    let key = pushKey(push)
+    if let previous = attention.pushesShown[key], push.hasAlert {
+      fields.append(TimelineField("replaces", scenario.pushes.pushes[previous].id.rawValue))
+    }
+    record(.received, id, at: now, fields)
+    if scenario.pushes.filter == .app, let why = appPreferenceBlock(push, at: now) {
+      record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
+      return
+    }
+    if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
+    guard push.hasAlert else { return }
+    let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound)
+    let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
+    if case .notShown(let why) = perception {
+      record(.suppressed, id, at: now, [TimelineField("reason", why)])
+      return
+    }
+    attention.pushesShown[key] = index
+    present(.push(index), subject: id, delivery: delivery, perception: perception, pushType: push.type, at: now)
+  }
+
+  mutating func receiveBackgroundPush(_ push: RemotePush, at now: SimulationInstant, stored: Bool) {
+    let id = push.id.rawValue
+    let why: String?
+    let recent = attention.backgroundPushes.filter { $0.duration(to: now) < .seconds(3600) }
+    if app.state == .forceQuit {
+      why = "the patient force-quit the app: the system does not launch it for background pushes"
+    } else if attention.lowPower {
+      why = "Low Power Mode: the system does not hand background pushes to the app"
+    } else if recent.count >= scenario.platform.attention.backgroundPushesPerHour {
+      why = "throttled: the app already had \(recent.count) background push\(recent.count == 1 ? "" : "es") in the last hour (platform backgroundPushesPerHour: \(scenario.platform.attention.backgroundPushesPerHour))"
+    } else {
+      why = nil
+    }
+    if let why {
+      record(.suppressed, id, at: now, [TimelineField("reason", "background push not delivered: \(why)")])
+      return
+    }
+    attention.backgroundPushes = recent + [now]
+    var fields = [TimelineField("background", "yes")]
+    if stored { fields.append(TimelineField("sent", format(push.instant))) }
+    fields.append(TimelineField("app", app.state.rawValue))
+    record(.received, id, at: now, fields)
+    if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
+    // The app's code runs in the background: it tops up its chains and sets its badge.
+    for medicineID in app.creationOrder { if let medicine = app.medicines[medicineID] { topUpUpfrontChains(medicine, at: now) } }
+    appCodeSetsBadge(at: now)
+  }
+
+  // MARK: - Header
+
+  /// The `device` header line, for scenarios that use the attention model.
+  var deviceHeader: TimelineField? {
+    let device = scenario.device
+    guard !device.isDefault || !scenario.pushes.pushes.isEmpty || scenario.platform.attention != AttentionRules() else { return nil }
+    var words = [scenario.platform.attention.summary]
+    let entitlements = [("time-sensitive", device.entitlements.timeSensitive), ("critical-alerts", device.entitlements.criticalAlerts)]
+      .filter(\.1).map(\.0)
+    words.append("entitlements=" + (entitlements.isEmpty ? "none" : entitlements.joined(separator: ",")))
+    if let summary = device.summary {
+      words.append("summary=\(summary.times.map(\.description).joined(separator: ","))\(summary.includesApp ? "" : "(app not included)")")
+    }
+    return TimelineField("device", words.joined(separator: " "))
+  }
+}
