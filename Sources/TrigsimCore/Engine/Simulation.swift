@@ -402,8 +402,9 @@ struct SimulationRun {
       return false
     }
     var request = request
-    if medicineApp.badge == .countAtAdd && request.badge == nil && app.requestInfo[request.id] != nil {
-      request.badge = waitingDoseCount + 1
+    if let info = app.requestInfo[request.id], let medicine = app.medicines[info.medicine] {
+      request.interruptionLevel = medicine.interruptionLevel
+      if medicineApp.badge == .countAtAdd && request.badge == nil { request.badge = waitingDoseCount + 1 }
     }
     var firstDelivery: SimulationInstant?
     switch request.trigger {
