@@ -36,10 +36,6 @@ public struct Scenario {
     medicineApp: MedicineApp = MedicineApp(), limits: RunLimits = RunLimits(), device: DeviceSetup = DeviceSetup(),
     pushes: RemotePushes = RemotePushes()
   ) {
-    self.device = device
-    self.pushes = pushes
-    self.medicineApp = medicineApp
-    self.limits = limits
     self.name = name
     self.clock = clock
     self.regions = regions
@@ -47,6 +43,10 @@ public struct Scenario {
     self.track = track
     self.trackLabel = trackLabel
     self.platform = platform
+    self.medicineApp = medicineApp
+    self.limits = limits
+    self.device = device
+    self.pushes = pushes
   }
 }
 

@@ -190,7 +190,7 @@ extension SimulationRun {
   mutating func holdWhileOff(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
     let id = pending.request.id
     let rule = scenario.platform.attention.powerOffCatchUp
-    if rule == .none {
+    if rule == .never {
       record(.suppressed, id.rawValue, at: now, [
         TimelineField("trigger", pending.request.trigger.summary),
         TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
@@ -444,8 +444,10 @@ extension SimulationRun {
     guard let index = attention.storedPush else { return }
     attention.storedPush = nil
     let push = scenario.pushes.pushes[index]
-    if let expiration = push.expiration, expiration < now {
-      record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired at \(format(expiration)) while the phone was unreachable")])
+    let expiration = push.expiration ?? push.instant.advanced(by: scenario.platform.attention.pushStorageLimit)
+    if expiration < now {
+      let why = push.expiration == nil ? "the push service's storage limit of \(scenario.platform.attention.pushStorageLimit) ran out at \(format(expiration))" : "expired at \(format(expiration))"
+      record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(why) while the phone was unreachable")])
       return
     }
     receivePush(index, at: now, stored: true)

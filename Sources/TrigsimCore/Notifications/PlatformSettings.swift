@@ -70,12 +70,15 @@ public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
 /// seen"). Printed in the timeline header's `device` line.
 public struct AttentionRules: Sendable, Equatable {
   /// What becomes of calendar and interval deliveries due while the phone is off.
-  public var powerOffCatchUp: PowerOffCatchUp = .all
+  public var powerOffCatchUp = PowerOffCatchUp.all
   /// How long a reboot keeps the phone off.
   public var bootDuration: SimulationDuration = .seconds(60)
   /// Most background pushes the system hands the app per rolling hour;
   /// more are not delivered (Apple: "not more than two or three per hour").
   public var backgroundPushesPerHour = 2
+  /// How long the push service keeps a push without `apns-expiration` while
+  /// the device is unreachable (Apple: up to 30 days).
+  public var pushStorageLimit: SimulationDuration = .seconds(30 * 86_400)
 
   public init() {}
 
@@ -94,13 +97,13 @@ public enum PowerOffCatchUp: Sendable, Equatable, CustomStringConvertible {
   /// As `all`, but only requests that came due within this span before the phone came on.
   case recent(SimulationDuration)
   /// Nothing that came due while off is delivered.
-  case none
+  case never
 
   public var description: String {
     switch self {
     case .all: "all"
     case .recent(let span): "recent-\(span)"
-    case .none: "none"
+    case .never: "none"
     }
   }
 }

@@ -21,7 +21,7 @@ private typealias F = MedicineFixture
   }
 
   func sleep(from: String = "22:30", to: String = "07:30") -> FocusPeriod {
-    FocusPeriod(name: "Sleep", schedule: .daily(from: F.time(from), to: F.time(to), weekdays: nil))
+    FocusPeriod(name: "Sleep", schedule: .daily(from: F.time(from), to: F.time(to), weekdays: nil), allowsTimeSensitive: true)
   }
 
   func medicine(_ id: MedicineID, times: [String], level: InterruptionLevel = .active) -> Medicine {
@@ -154,7 +154,7 @@ private typealias F = MedicineFixture
 
   @Test func withCatchUpNoneADoseDueWhileOffIsMissed() throws {
     var platform = PlatformSettings.idealLocation
-    platform.attention.powerOffCatchUp = .none
+    platform.attention.powerOffCatchUp = .never
     let report = try run(
       MedicineApp(medicineChanges: [F.create(medicine("a", times: ["08:00"]), at: "06:00")]), device: phoneOff("07:00", "09:00"),
       platform: platform)

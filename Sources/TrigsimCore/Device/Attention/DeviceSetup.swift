@@ -129,11 +129,13 @@ public struct FocusPeriod: Sendable {
   public var schedule: Schedule
   /// The app is on the Focus's allowed list: its notifications are not silenced.
   public var allowsApp: Bool
-  /// The Focus's "Time Sensitive Notifications" switch (on by default on the platform).
+  /// The Focus's "Time Sensitive Notifications" switch. Apple documents no
+  /// default; trigsim assumes off (the patient must have turned it on), so a
+  /// scenario that counts on a breakthrough says so.
   public var allowsTimeSensitive: Bool
   public var origin: InputLocation?
 
-  public init(name: String, schedule: Schedule, allowsApp: Bool = false, allowsTimeSensitive: Bool = true, origin: InputLocation? = nil) {
+  public init(name: String, schedule: Schedule, allowsApp: Bool = false, allowsTimeSensitive: Bool = false, origin: InputLocation? = nil) {
     self.name = name
     self.schedule = schedule
     self.allowsApp = allowsApp
