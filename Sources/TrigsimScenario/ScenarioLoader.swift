@@ -109,8 +109,8 @@ public struct ScenarioLoader {
 
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
-  "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "actions", "respond",
-  "expect", "assert", "trials", "limits",
+  "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "badge", "actions",
+  "respond", "device", "pushes", "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -141,6 +141,10 @@ final class ScenarioReader {
     regionNotificationIDs + medicineNotificationIDs.filter { $0.hasSuffix("_location") }
   }
   var medicineIDs: [String] = []
+  /// The identifiers of the scenario's remote pushes (`pushes.send`), in file order.
+  var pushIDs: [String] = []
+  /// The distinct types the scenario's pushes have, sorted, for checking `noPushShownWhileOff`.
+  var pushTypes: [String] = []
   /// The `expect:` and `assert:` sections.
   var checks: ScenarioChecks?
   /// `expect: none` was written.
@@ -186,10 +190,12 @@ final class ScenarioReader {
     guard let clock else { return nil }
     let limits = readLimits(top["limits"], clock: clock)
     let medicineApp = readMedicineApp(top)
+    let device = top["device"].map(readDevice) ?? DeviceSetup()
+    let pushes = top["pushes"].map(readPushes) ?? RemotePushes()
     checks = readChecks(top, defaultName: defaultName)
     return Scenario(
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
-      trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits)
+      trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits, device: device, pushes: pushes)
   }
 
   // MARK: - Values
@@ -345,8 +351,11 @@ final class ScenarioReader {
   func readPlatform(_ node: Node) -> PlatformSettings {
     var settings = PlatformSettings()
     guard let fields = document.mapping(
-      node, what: "'platform'", keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions", "location"])
+      node, what: "'platform'",
+      keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions", "location"]
+        + Self.attentionRuleKeys)
     else { return settings }
+    settings.attention = readAttentionRules(fields)
     if let value = fields["pendingLimit"].flatMap({ document.integer($0, what: "pendingLimit", range: 1...100_000) }) {
       settings.pendingLimit = value
     }
@@ -589,7 +598,9 @@ final class ScenarioReader {
     var adds: [ScheduledAppAction] = []
     var removes: [ScheduledAppAction] = []
     for item in list {
-      guard let fields = document.mapping(item, what: "a notification", keys: ["id", "title", "body", "trigger", "add", "remove"]) else {
+      guard let fields = document.mapping(
+        item, what: "a notification", keys: ["id", "title", "body", "trigger", "add", "remove", "interruptionLevel", "sound", "badge"])
+      else {
         continue
       }
       guard let idNode = fields["id"], let id = document.string(idNode, what: "notification id"), !id.isEmpty else {
@@ -605,7 +616,10 @@ final class ScenarioReader {
       let trigger = readTrigger(triggerNode)
       let addAt = fields["add"].map { instantDuringRun($0, what: "add") } ?? clockStart
       let removeAt = fields["remove"].flatMap { instantDuringRun($0, what: "remove") }
-      guard let trigger, let addAt else { continue }
+      let level = fields["interruptionLevel"].map { interruptionLevel($0) }
+      let sound = fields["sound"].map { document.bool($0, what: "sound") }
+      let badge = fields["badge"].map { badgeNumber($0) }
+      guard let trigger, let addAt, level != .some(nil), sound != .some(nil), badge != .some(nil) else { continue }
       if fields["remove"] != nil && removeAt == nil { continue }
       if let removeAt, removeAt < addAt, let removeNode = fields["remove"] {
         document.error(removeNode, "notification '\(Diagnostic.excerpt(id))' is removed before it is added")
@@ -614,7 +628,10 @@ final class ScenarioReader {
       let origin = document.location(item)
       if !notificationIDs.contains(id) { notificationIDs.append(id) }
       if case .region = trigger, !regionNotificationIDs.contains(id) { regionNotificationIDs.append(id) }
-      let request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
+      var request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
+      if let level = level.flatMap({ $0 }) { request.interruptionLevel = level }
+      if let sound = sound.flatMap({ $0 }) { request.sound = sound }
+      request.badge = badge.flatMap { $0 }
       adds.append(ScheduledAppAction(instant: addAt, action: .add(request), origin: origin))
       if let removeAt {
         removes.append(ScheduledAppAction(instant: removeAt, action: .removePending(NotificationID(id)), origin: fields["remove"].map(document.location)))

@@ -59,7 +59,10 @@ public struct TrialSettings: Sendable {
 /// The `expect:` and `assert:` sections (see the README, "Checking runs").
 extension ScenarioReader {
   static let expectKeys = ["file", "tolerance", "ignoreFields", "ignoreKinds", "ignoreHeader"]
-  static let assertionNames = ["count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired"]
+  static let assertionNames = [
+    "count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired",
+    "nothingAudible", "dosesPerceptible", "noPushShownWhileOff", "badge", "badgeCountsDoses",
+  ]
 
   func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
     let defaultExpected = resolve(defaultName + ".timeline")
@@ -467,6 +470,87 @@ extension ScenarioReader {
       }
       return .run(RunAssertion(.chainsEnd(medicine: medicine.flatMap { $0 }, maxFollowUps: maxFollowUps), origin: origin))
 
+    case "nothingAudible":
+      guard let fields = document.mapping(value, what: "'nothingAudible'", keys: ["from", "to", "subject"]) else { return nil }
+      var pattern: IdentifierPattern?
+      if let node = fields["subject"] {
+        guard let text = document.string(node, what: "'subject'"), let picked = audibleSubject(text, at: node) else { return nil }
+        pattern = picked
+      }
+      let window = readWindow(fields, in: value, required: true)
+      guard case .window(let found) = window else { return nil }
+      return .run(RunAssertion(.nothingAudible(pattern, window: found), origin: origin))
+
+    case "dosesPerceptible":
+      guard let fields = document.mapping(value, what: "'dosesPerceptible'", keys: ["within", "medicine"]) else { return nil }
+      guard let withinNode = fields["within"] else {
+        document.error(value, "'dosesPerceptible' needs 'within'", notes: ["how late a dose may be perceived, e.g. 'within: 10m' (0s for on time)"])
+        return nil
+      }
+      guard let within = duration(withinNode, what: "'within'") else { return nil }
+      let medicine = fields["medicine"].map { readMedicineReference($0) }
+      if medicine == .some(nil) { return nil }
+      if medicineIDs.isEmpty {
+        document.error(keyNode, "'dosesPerceptible' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
+        return nil
+      }
+      return .run(RunAssertion(.dosesPerceptible(within: within, medicine: medicine.flatMap { $0 }), origin: origin))
+
+    case "noPushShownWhileOff":
+      var type: String?
+      if value.scalar != nil {
+        guard document.bool(value, what: "'noPushShownWhileOff'") == true else {
+          if value.scalar?.string == "false" || value.scalar?.string == "no" {
+            document.error(value, "'noPushShownWhileOff: false' checks nothing", notes: ["remove the assertion, or write 'true' (any type) or '{ type: TYPE }'"])
+          }
+          return nil
+        }
+      } else {
+        guard let fields = document.mapping(value, what: "'noPushShownWhileOff'", keys: ["type"]) else { return nil }
+        guard let node = fields["type"] else {
+          document.error(value, "'noPushShownWhileOff' needs 'type'", notes: ["e.g. 'noPushShownWhileOff: { type: new_comment }', or 'noPushShownWhileOff: true' for any type"])
+          return nil
+        }
+        guard let text = document.string(node, what: "'type'") else { return nil }
+        guard pushTypes.contains(text) else {
+          var notes: [String] = []
+          if let suggestion = NameSuggestion.closest(to: text, among: pushTypes) { notes.append("did you mean '\(suggestion)'?") }
+          notes.append(pushTypes.isEmpty ? "no push under 'pushes: send:' has a 'type'" : "push types: \(YAMLDocument.nameList(pushTypes))")
+          document.error(node, "unknown push type '\(Diagnostic.excerpt(text))'", notes: notes)
+          return nil
+        }
+        type = text
+      }
+      if pushIDs.isEmpty {
+        document.error(keyNode, "'noPushShownWhileOff' needs pushes", notes: ["it checks the pushes under 'pushes: send:'"])
+        return nil
+      }
+      return .run(RunAssertion(.noPushShownWhileTypeOff(type: type), origin: origin))
+
+    case "badge":
+      guard let fields = document.mapping(value, what: "'badge'", keys: ["at", "equals"]) else { return nil }
+      guard let atNode = fields["at"], let equalsNode = fields["equals"] else {
+        document.error(value, "'badge' needs 'at' and 'equals'", notes: ["e.g. 'badge: { at: 2026-03-28T09:00:00, equals: 2 }'"])
+        return nil
+      }
+      let at = instantDuringRun(atNode, what: "'at'")
+      let equals = badgeNumber(equalsNode, what: "'equals'")
+      guard let at, let equals, let label = atNode.scalar?.string else { return nil }
+      return .run(RunAssertion(.badgeEquals(at: at, label: label, value: equals), origin: origin))
+
+    case "badgeCountsDoses":
+      guard document.bool(value, what: "'badgeCountsDoses'") == true else {
+        if value.scalar?.string == "false" || value.scalar?.string == "no" {
+          document.error(value, "'badgeCountsDoses: false' checks nothing", notes: ["remove the assertion, or write 'true'"])
+        }
+        return nil
+      }
+      if medicineIDs.isEmpty {
+        document.error(keyNode, "'badgeCountsDoses' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
+        return nil
+      }
+      return .run(RunAssertion(.badgeCountsDoses, origin: origin))
+
     default:  // order
       guard let fields = document.mapping(value, what: "'order'", keys: ["first", "then"]) else { return nil }
       guard let firstNode = fields["first"], let thenNode = fields["then"] else {
@@ -482,6 +566,19 @@ extension ScenarioReader {
       }
       return .run(RunAssertion(.order(first: first, then: then), origin: origin))
     }
+  }
+
+  /// The `subject` of `nothingAudible`: a pattern over the notifications
+  /// and pushes the scenario can produce; one that matches none is an error.
+  private func audibleSubject(_ text: String, at node: Node) -> IdentifierPattern? {
+    let pattern = IdentifierPattern(text)
+    let candidates = (notificationIDs + medicineNotificationIDs + pushIDs).sorted()
+    if candidates.contains(where: { pattern.matches($0) }) { return pattern }
+    var notes = ["it would never match anything; check for a typo"]
+    if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
+    notes.append("'*' matches any run of characters, '?' one character")
+    document.error(node, "pattern '\(Diagnostic.excerpt(text))' matches no notification or push in this scenario", notes: notes)
+    return nil
   }
 
   /// A declared medicine's id; `.some(nil)` after reporting an unknown one.

@@ -3,10 +3,12 @@ import TrigsimCore
 import Yams
 
 /// The medicine-app sections of a scenario: `medicines`, `app`, `category`,
-/// `actions` and `respond` (see the README, "Medicine reminders").
+/// `badge`, `actions` and `respond` (see the README, "Medicine reminders").
 extension ScenarioReader {
-  static let medicineKeys = ["id", "name", "dosage", "unit", "times", "location", "snooze", "created", "edits", "deleted"]
-  static let editKeys = ["at", "name", "dosage", "unit", "times", "location", "snooze"]
+  static let medicineKeys = [
+    "id", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel", "created", "edits", "deleted",
+  ]
+  static let editKeys = ["at", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel"]
 
   /// Reads the medicine-app sections; returns the app and the regions that
   /// medicine locations declare with `center` (added to the scenario's regions).
@@ -31,10 +33,16 @@ extension ScenarioReader {
     if let node = top["category"] { app.category = readCategory(node) }
     if let node = top["app"] { app.appChanges = readAppChanges(node) }
     if top["medicines"] == nil {
-      for key in ["actions", "respond"] where top[key] != nil {
-        document.error(top.keyNodes[key]!, "'\(Diagnostic.excerpt(key))' needs medicines", notes: ["user actions apply to the notifications of the medicines under 'medicines:'"])
+      for key in ["badge", "actions", "respond"] where top[key] != nil {
+        let note = key == "badge"
+          ? "the badge counts the doses of the medicines under 'medicines:'"
+          : "user actions apply to the notifications of the medicines under 'medicines:'"
+        document.error(top.keyNodes[key]!, "'\(Diagnostic.excerpt(key))' needs medicines", notes: [note])
       }
       return (app, regions)
+    }
+    if let node = top["badge"], let policy = document.choice(node, what: "badge policy", BadgePolicy.allCases.map { ($0.rawValue, $0) }) {
+      app.badge = policy
     }
     let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder)
     medicineNotificationIDs = produced.all
@@ -95,11 +103,17 @@ extension ScenarioReader {
       guard let read = readSnooze(node) else { return nil }
       snooze = read.policy
     }
+    var level = InterruptionLevel.active
+    if let node = fields["interruptionLevel"] {
+      guard let read = interruptionLevel(node) else { return nil }
+      level = read
+    }
     if times.isEmpty && location == nil {
       document.error(item, "medicine '\(Diagnostic.excerpt(idText))' has no reminder", notes: ["give 'times' (daily times), a 'location', or both"])
       return nil
     }
-    let first = Medicine(id: id, name: name, dosage: dosage, unit: unit, times: times, location: location, snooze: snooze)
+    var first = Medicine(id: id, name: name, dosage: dosage, unit: unit, times: times, location: location, snooze: snooze)
+    first.interruptionLevel = level
     var created = clockStart
     if let node = fields["created"] {
       guard let instant = instantDuringRun(node, what: "created") else { return nil }
@@ -138,6 +152,8 @@ extension ScenarioReader {
           }
         }
         if let node = edit["snooze"], let value = readSnooze(node) { next.snooze = value.policy }
+        // Like every other key, an edit that does not name the level keeps the previous version's.
+        if let node = edit["interruptionLevel"], let value = interruptionLevel(node) { next.interruptionLevel = value }
         if next.times.isEmpty && next.location == nil {
           document.error(editNode, "after this edit medicine '\(Diagnostic.excerpt(idText))' has no reminder", notes: ["keep 'times' or a 'location', or delete the medicine with 'deleted:'"])
           continue
@@ -167,43 +183,53 @@ extension ScenarioReader {
     return text
   }
 
-  /// `["08:00", "14:00"]`: distinct `HH:MM` wall-clock times.
-  func readTimes(_ node: Node) -> [DailyTime]? {
+  /// `["08:00", "14:00"]`: distinct `HH:MM` wall-clock times; `repeatNote`
+  /// says why a time may not repeat.
+  func readTimes(_ node: Node, repeatNote: String = "each daily time is one reminder; remove the repeat") -> [DailyTime]? {
     guard let list = document.sequence(node, what: "'times'") else { return nil }
     var times: [DailyTime] = []
     var valid = true
     for item in list {
-      guard let text = document.string(item, what: "a time") else {
+      guard let time = dailyTime(item) else {
         valid = false
         continue
       }
-      let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-        parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let hour = Int(parts[0]), let minute = Int(parts[1])
-      else {
-        document.error(item, "time '\(Diagnostic.excerpt(text))' is not HH:MM", notes: ["write a 24-hour time such as \"08:00\" or \"20:30\" (quoted)"])
-        valid = false
-        continue
-      }
-      guard (0...23).contains(hour) else {
-        document.error(item, "time '\(Diagnostic.excerpt(text))': hour \(hour) is outside 0...23", notes: ["use a 24-hour time; midnight is \"00:00\""])
-        valid = false
-        continue
-      }
-      guard (0...59).contains(minute) else {
-        document.error(item, "time '\(Diagnostic.excerpt(text))': minute \(minute) is outside 0...59")
-        valid = false
-        continue
-      }
-      let time = DailyTime(hour: hour, minute: minute)
       if times.contains(time) {
-        document.error(item, "time '\(Diagnostic.excerpt(text))' is listed twice", notes: ["each daily time is one reminder; remove the repeat"])
+        let text = item.scalar?.string ?? ""
+        document.error(item, "time '\(Diagnostic.excerpt(text))' is listed twice", notes: [repeatNote])
         valid = false
         continue
       }
       times.append(time)
     }
     return valid ? times : nil
+  }
+
+  /// One `HH:MM` wall-clock time (`8:00` and `08:00` alike); `what` names it
+  /// in messages ("time 'x' is not HH:MM").
+  func dailyTime(_ node: Node, what: String = "time") -> DailyTime? {
+    guard let text = document.string(node, what: "a \(what)") else { return nil }
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let hour = Int(parts[0]), let minute = Int(parts[1])
+    else {
+      document.error(node, "\(what) '\(Diagnostic.excerpt(text))' is not HH:MM", notes: ["write a 24-hour time such as \"08:00\" or \"20:30\" (quoted)"])
+      return nil
+    }
+    guard (0...23).contains(hour) else {
+      document.error(node, "\(what) '\(Diagnostic.excerpt(text))': hour \(hour) is outside 0...23", notes: ["use a 24-hour time; midnight is \"00:00\""])
+      return nil
+    }
+    guard (0...59).contains(minute) else {
+      document.error(node, "\(what) '\(Diagnostic.excerpt(text))': minute \(minute) is outside 0...59")
+      return nil
+    }
+    return DailyTime(hour: hour, minute: minute)
+  }
+
+  /// `passive`, `active`, `timeSensitive` or `critical` (the platform's spellings).
+  func interruptionLevel(_ node: Node) -> InterruptionLevel? {
+    document.choice(node, what: "interruption level", InterruptionLevel.allCases.map { ($0.rawValue, $0) })
   }
 
   /// `{ region: home, on: [enter] }` or `{ center: [lat, lon], radius: 100, on: [exit] }`.
@@ -303,6 +329,12 @@ extension ScenarioReader {
 
   // MARK: - App, category
 
+  /// Every `NotificationPermission` by its name, and `authorized` (the
+  /// platform's `UNAuthorizationStatus.authorized`) for `granted`.
+  static let permissionChoices: [(String, NotificationPermission)] =
+    [(NotificationPermission.granted.rawValue, .granted), ("authorized", .granted)]
+    + NotificationPermission.allCases.filter { $0 != .granted }.map { ($0.rawValue, $0) }
+
   func readAppChanges(_ node: Node) -> [AppChange] {
     guard let list = document.sequence(node, what: "'app'") else { return [] }
     var changes: [AppChange] = []
@@ -315,7 +347,7 @@ extension ScenarioReader {
       }
       guard keys.contains(where: { fields[$0] != nil }) else {
         document.error(item, "an app change needs 'state', 'permission', 'location' or 'locationAccuracy'",
-                       notes: ["state: foreground|background|terminated; permission: granted|denied; location: not-determined|when-in-use|always|denied|restricted; locationAccuracy: precise|approximate"])
+                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|"))"])
         continue
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
@@ -329,7 +361,7 @@ extension ScenarioReader {
         return value
       }
       change.state = read("state", what: "app state", AppState.allCases.map { ($0.rawValue, $0) })
-      change.permission = read("permission", what: "permission", NotificationPermission.allCases.map { ($0.rawValue, $0) })
+      change.permission = read("permission", what: "permission", Self.permissionChoices)
       change.location = read("location", what: "location authorization", LocationAuthorization.allCases.map { ($0.rawValue, $0) })
       change.locationAccuracy = read(
         "locationAccuracy", what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
