@@ -54,7 +54,7 @@ extension ScenarioReader {
     let example = "deliver what came due in the last 15 minutes before the phone came on: 'recent 15m'"
     switch text {
     case "all": return PowerOffCatchUp.all
-    case "none": return PowerOffCatchUp.none
+    case "none": return PowerOffCatchUp.never
     default: break
     }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
@@ -211,7 +211,7 @@ extension ScenarioReader {
       periods.append(
         FocusPeriod(
           name: name, schedule: schedule, allowsApp: allowsApp.flatMap { $0 } ?? false,
-          allowsTimeSensitive: allowsTimeSensitive.flatMap { $0 } ?? true, origin: document.location(item)))
+          allowsTimeSensitive: allowsTimeSensitive.flatMap { $0 } ?? false, origin: document.location(item)))
     }
     return periods
   }

@@ -185,7 +185,7 @@ import TrigsimTestSupport
     let dndStart = try instant("2026-03-28T12:00:00Z")
     let dndEnd = try instant("2026-03-28T14:00:00Z")
     #expect(dndFrom == dndStart && dndTo == dndEnd)
-    #expect(device.focus[1].allowsApp == false && device.focus[1].allowsTimeSensitive == true)
+    #expect(device.focus[1].allowsApp == false && device.focus[1].allowsTimeSensitive == false)  // the default: off
     guard case .daily(let workFrom, _, let workDays) = device.focus[2].schedule else {
       Issue.record("Work should be daily")
       return
@@ -250,7 +250,7 @@ import TrigsimTestSupport
   }
 
   @Test func powerOffCatchUpReadsAllAndNone() throws {
-    #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: none }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention.powerOffCatchUp == PowerOffCatchUp.none)
+    #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: none }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention.powerOffCatchUp == PowerOffCatchUp.never)
     #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: all, bootDuration: 0s }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention == AttentionRules().with { $0.bootDuration = .zero })
   }
 
