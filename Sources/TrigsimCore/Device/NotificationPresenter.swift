@@ -132,6 +132,11 @@ struct IOSPresenter: NotificationPresenter {
     if !delivery.sound { notes.append("the notification has no sound") } else if !style.sound { notes.append("sounds are off in Settings") }
     if !style.banner { notes.append("banners are off in Settings") }
     if !style.lockScreen { notes.append("lock screen alerts are off in Settings") }
+    switch settings.previews {
+    case .always: break
+    case .whenUnlocked: notes.append("previews only when unlocked: the lock screen shows the app's name, not the title or body")
+    case .never: notes.append("previews never: only the app's name is shown, not the title or body")
+    }
     if level.level == .timeSensitive && context.nextSummary != nil { notes.append("time-sensitive: not held by Scheduled Summary") }
     return .alert(style, note: notes.isEmpty ? nil : notes.joined(separator: "; "))
   }

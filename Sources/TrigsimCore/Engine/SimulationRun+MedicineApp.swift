@@ -549,6 +549,14 @@ extension SimulationRun {
   // MARK: - User actions
 
   mutating func performScriptedAction(_ action: ScheduledUserAction, at now: SimulationInstant) {
+    guard attention.phoneOn else {
+      let location = action.origin ?? InputLocation(file: scenario.name, line: 1, column: 1)
+      app.actionProblems.append(
+        Diagnostic(
+          at: location, "'\(action.action)' at \(format(now)) acts on '\(action.notification)' while the phone is off",
+          notes: ["move the action after the phone's next 'switch-on' under 'device: power:'"]))
+      return
+    }
     guard center.delivered[action.notification] != nil, app.shownDose[action.notification] != nil else {
       let why = app.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
         ?? "it was never delivered before this instant"

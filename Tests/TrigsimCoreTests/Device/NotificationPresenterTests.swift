@@ -138,6 +138,13 @@ import Testing
       == .alert(AlertStyle(banner: true, lockScreen: true, sound: false), note: "the notification has no sound"))
   }
 
+  @Test func hiddenPreviewsAreSaidButStillAlert() {
+    var settings = AppNotificationSettings()
+    settings.previews = .never
+    #expect(presenter.perception(of: active, in: context(settings: settings))
+      == .alert(.full, note: "previews never: only the app's name is shown, not the title or body"))
+  }
+
   @Test func onlyNotificationCenterIsQuietAndNoAlertStyleIsNotShown() {
     var listOnly = AppNotificationSettings()
     listOnly.lockScreen = false

@@ -142,6 +142,17 @@ private typealias F = MedicineFixture
     #expect(dose.notes.contains("due while the phone was off; delivered at \(F.local("09:00")) when it came on"))
   }
 
+  @Test func aScriptedActionWhileThePhoneIsOffIsInvalidInput() throws {
+    let error = #expect(throws: InputError.self) {
+      try run(
+        MedicineApp(
+          medicineChanges: [F.create(medicine("a", times: ["07:00"]), at: "06:00")],
+          userActions: [F.action(.complete, on: "medicine_a_reminder_0", at: "08:00")]),
+        device: phoneOff("07:30", "09:00"))
+    }
+    #expect(error?.diagnostics.first?.message == "'complete' at \(F.local("08:00")) acts on 'medicine_a_reminder_0' while the phone is off")
+  }
+
   @Test func aRepeatingIntervalDueManyTimesWhileOffDeliversOnce() throws {
     let add = Build.add("water", Build.interval(.minutes(10), repeats: true), at: "2026-03-28T06:00:00Z", title: "Water")
     var scenario = Scenario(name: "water", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:15:00Z"), actions: [add], platform: .idealLocation)
