@@ -66,24 +66,7 @@ extension RunAssertion {
       return failure("\(plural(count, "notification")) fired while the device was inside '\(region)'", offending)
 
     case .dosesNotified(let within, let medicine):
-      var late: [String] = []
-      for dose in summary.doses where medicine == nil || dose.key.medicine == medicine {
-        let label = "\(dose.key.medicine) \(dose.reminder) \(dose.key.occurrenceLabel)"
-        guard let notified = dose.notified else {
-          late.append("\(label): missed" + (dose.reason.map { " (\($0))" } ?? ""))
-          continue
-        }
-        let delay = dose.scheduled.duration(to: notified)
-        if delay > within {
-          late.append("\(label): due \(summary.local(dose.scheduled)), notified \(summary.local(notified)), \(delay) late")
-        }
-      }
-      if summary.doses.allSatisfy({ medicine != nil && $0.key.medicine != medicine }) {
-        return failure("the run has no doses\(medicine.map { " of medicine '\($0)'" } ?? "") to check", [])
-      }
-      guard !late.isEmpty else { return nil }
-      return failure("\(plural(late.count, "dose")) missed or notified late", late)
-
+      return lateDoses(summary, within: within, medicine: medicine, missed: "missed", notified: "notified").map { failure($0.finding, $0.evidence) }
     case .noPendingLimitDrops:
       guard !summary.droppedByPendingLimit.isEmpty else { return nil }
       let dropped = entries.filter { entry in
@@ -119,24 +102,8 @@ extension RunAssertion {
       return failure("\(plural(audible.count, "alert")) with sound in the window", audible.map(\.evidenceLine))
 
     case .dosesPerceptible(let within, let medicine):
-      var late: [String] = []
-      for dose in summary.doses where medicine == nil || dose.key.medicine == medicine {
-        let label = "\(dose.key.medicine) \(dose.reminder) \(dose.key.occurrenceLabel)"
-        guard let notified = dose.notified else {
-          late.append("\(label): never perceptible" + (dose.reason.map { " (\($0))" } ?? ""))
-          continue
-        }
-        let delay = dose.scheduled.duration(to: notified)
-        if delay > within {
-          late.append("\(label): due \(summary.local(dose.scheduled)), perceptible \(summary.local(notified)), \(delay) late")
-        }
-      }
-      if summary.doses.allSatisfy({ medicine != nil && $0.key.medicine != medicine }) {
-        return failure("the run has no doses\(medicine.map { " of medicine '\($0)'" } ?? "") to check", [])
-      }
-      guard !late.isEmpty else { return nil }
-      return failure("\(plural(late.count, "dose")) never perceptible or perceptible late", late)
-
+      return lateDoses(summary, within: within, medicine: medicine, missed: "never perceptible", notified: "perceptible")
+        .map { failure($0.finding, $0.evidence) }
     case .noPushShownWhileTypeOff(let type):
       let shown = summary.perceptions.filter { record in
         record.pushTypeOff && record.pushType != nil && (type == nil || record.pushType == type)
@@ -191,6 +158,33 @@ extension RunAssertion {
         return failure("neither occurred", [])
       }
     }
+  }
+}
+
+extension RunAssertion {
+  /// The doses (of `medicine`, or all) missed or notified more than `within`
+  /// after they were due, as a finding and its evidence; nil when there are none.
+  /// `missed` and `notified` are the words for the two failures.
+  func lateDoses(
+    _ summary: RunSummary, within: SimulationDuration, medicine: MedicineID?, missed: String, notified: String
+  ) -> (finding: String, evidence: [String])? {
+    if summary.doses.allSatisfy({ medicine != nil && $0.key.medicine != medicine }) {
+      return ("the run has no doses\(medicine.map { " of medicine '\($0)'" } ?? "") to check", [])
+    }
+    var late: [String] = []
+    for dose in summary.doses where medicine == nil || dose.key.medicine == medicine {
+      let label = "\(dose.key.medicine) \(dose.reminder) \(dose.key.occurrenceLabel)"
+      guard let at = dose.notified else {
+        late.append("\(label): \(missed)" + (dose.reason.map { " (\($0))" } ?? ""))
+        continue
+      }
+      let delay = dose.scheduled.duration(to: at)
+      if delay > within {
+        late.append("\(label): due \(summary.local(dose.scheduled)), \(notified) \(summary.local(at)), \(delay) late")
+      }
+    }
+    guard !late.isEmpty else { return nil }
+    return ("\(late.count) dose\(late.count == 1 ? "" : "s") \(missed) or \(notified) late", late)
   }
 }
 

@@ -550,24 +550,27 @@ extension SimulationRun {
 
   mutating func performScriptedAction(_ action: ScheduledUserAction, at now: SimulationInstant) {
     guard attention.phoneOn else {
-      let location = action.origin ?? InputLocation(file: scenario.name, line: 1, column: 1)
-      app.actionProblems.append(
-        Diagnostic(
-          at: location, "'\(action.action)' at \(format(now)) acts on '\(action.notification)' while the phone is off",
-          notes: ["move the action after the phone's next 'switch-on' under 'device: power:'"]))
+      reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", at: now)
       return
     }
     guard center.delivered[action.notification] != nil, app.shownDose[action.notification] != nil else {
       let why = app.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
         ?? "it was never delivered before this instant"
-      let location = action.origin ?? InputLocation(file: scenario.name, line: 1, column: 1)
-      app.actionProblems.append(
-        Diagnostic(
-          at: location, "'\(action.action)' at \(format(now)) acts on '\(action.notification)', which is not in Notification Center: \(why)",
-          notes: ["an action needs a delivered notification still shown to the user; run the scenario without this action and read the timeline for when it fires"]))
+      reject(
+        action, ", which is not in Notification Center: \(why)",
+        note: "an action needs a delivered notification still shown to the user; run the scenario without this action and read the timeline for when it fires",
+        at: now)
       return
     }
     perform(action.action, on: action.notification, by: "script", at: now)
+  }
+
+  /// A scripted action that cannot be carried out: invalid input, reported at its line once the run ends.
+  mutating func reject(_ action: ScheduledUserAction, _ problem: String, note: String, at now: SimulationInstant) {
+    let location = action.origin ?? InputLocation(file: scenario.name, line: 1, column: 1)
+    let separator = problem.hasPrefix(",") ? "" : " "
+    app.actionProblems.append(
+      Diagnostic(at: location, "'\(action.action)' at \(format(now)) acts on '\(action.notification)'\(separator)\(problem)", notes: [note]))
   }
 
   mutating func respond(rule index: Int, to id: NotificationID, serial: Int, at now: SimulationInstant) {
