@@ -123,6 +123,46 @@ import TrigsimTestSupport
     #expect(plain.stderr.hasPrefix("\(location): error: "))
   }
 
+  /// The issue's reproducer: the phone off from 07:00 to 09:00 across an
+  /// 08:00 dose. A completion scripted at 08:05 cannot happen; once it is
+  /// moved after the phone is on, the dose is notified at 09:00, not 08:00.
+  @Test func anActionWhileThePhoneIsOffIsAnInputErrorAndTheDoseIsNotifiedWhenThePhoneComesOn() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func scenario(actionAt: String) -> MarkedText {
+      MarkedText("""
+        trigsim: 1
+        clock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T10:00:00+01:00, timezone: Europe/Copenhagen }
+        medicines:
+          - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"], snooze: none }
+        device:
+          power:
+            - { at: 2026-03-28T07:00:00, event: switch-off }
+            - { at: 2026-03-28T09:00:00, event: switch-on }
+        actions:
+          - 1️⃣{ at: \(actionAt), notification: medicine_1_reminder_0, action: complete }
+
+        """)
+    }
+    let off = scenario(actionAt: "2026-03-28T08:05:00")
+    try off.text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let rejected = try Self.run(["run", "s.yaml"], in: folder)
+    #expect(rejected.status == 65, "\(rejected.stderr)")
+    #expect(rejected.stdout.isEmpty)
+    #expect(rejected.stderr.hasPrefix(
+      "\(off.location("1️⃣", file: "s.yaml")): error: 'complete' at 2026-03-28T08:05:00.000+01:00 acts on 'medicine_1_reminder_0' while the phone is off"),
+      "\(rejected.stderr)")
+
+    try scenario(actionAt: "2026-03-28T09:05:00").text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let result = try Self.run(["run", "s.yaml", "--summary"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(
+      "2026-03-28T08:00:00.000+01:00 held        medicine_1_reminder_0 trigger=\"calendar hour=8 minute=0\" until=\"the phone is on\""))
+    #expect(result.stdout.contains("2026-03-28T09:00:00.000+01:00 fired       medicine_1_reminder_0 "))
+    #expect(try outcomes(inSummary: result.stdout) == ["completed"])
+    #expect(result.stdout.contains("2026-03-28T08:00:00.000+01:00  2026-03-28T09:00:00.000+01:00"), "scheduled 08:00, notified 09:00")
+  }
+
   @Test func theSameActionAfterTheDeliveryRuns() throws {
     let folder = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
