@@ -440,6 +440,8 @@ struct SimulationRun {
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
     if let firstDelivery { fields.append(TimelineField("next", format(firstDelivery))) }
     if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
+    if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
+    if let badge = request.badge { fields.append(TimelineField("badge", String(badge))) }
     fields += request.userInfo
     if let reason { fields.append(TimelineField("reason", reason)) }
     record(.scheduled, request.id.rawValue, at: now, fields)

@@ -418,11 +418,11 @@ extension SimulationRun {
   /// The app's server sends a push.
   mutating func sendPush(_ index: Int, at now: SimulationInstant) {
     let push = scenario.pushes.pushes[index]
-    record(.sent, push.id.rawValue, at: now, pushFields(push))
     if scenario.pushes.filter == .server, let why = appPreferenceBlock(push, at: now) {
-      record(.filtered, push.id.rawValue, at: now, [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
+      record(.filtered, push.id.rawValue, at: now, pushFields(push) + [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
       return
     }
+    record(.sent, push.id.rawValue, at: now, pushFields(push))
     guard attention.reachable else {
       let unreachable = attention.phoneOn ? "the phone is offline" : "the phone is off"
       if let expiration = push.expiration, expiration <= now {
