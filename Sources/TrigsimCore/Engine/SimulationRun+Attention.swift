@@ -455,10 +455,9 @@ extension SimulationRun {
 
   /// Why the app's own settings do not want this push now, if they do not.
   func appPreferenceBlock(_ push: RemotePush, at now: SimulationInstant) -> String? {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = deviceTimeZone
-    let parts = calendar.dateComponents([.hour, .minute], from: now.date)
-    return attention.preferences.blockReason(type: push.type, localTime: (parts.hour ?? 0, parts.minute ?? 0))
+    let localSeconds = floorDivide(now.millisecondsSinceEpoch, 1000).quotient + Int64(deviceTimeZone.secondsFromGMT(for: now.date))
+    let minuteOfDay = Int(floorDivide(localSeconds, 86_400).remainder / 60)
+    return attention.preferences.blockReason(type: push.type, localTime: (minuteOfDay / 60, minuteOfDay % 60))
   }
 
   /// The device receives a push: a background push wakes the app (when the
@@ -522,8 +521,8 @@ extension SimulationRun {
     fields.append(TimelineField("app", app.state.rawValue))
     record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
-    // The app's code runs in the background: it tops up its chains and sets its badge.
-    for medicineID in app.creationOrder { if let medicine = app.medicines[medicineID] { topUpUpfrontChains(medicine, at: now) } }
+    // The app's code runs in the background and sets its badge. Whether it
+    // also re-adds reminders is the app's scheduling policy, not modelled here.
     appCodeSetsBadge(at: now)
   }
 
