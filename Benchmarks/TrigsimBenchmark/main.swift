@@ -131,6 +131,13 @@ let stops = [
   SyntheticTrack.Stop(name: "park", coordinate: Coordinate(latitude: 55.6880, longitude: 12.5790), dwell: .minutes(45)),
 ]
 
+/// The benchmark's synthetic 1 Hz track of `days` days, written to `path` once per work folder.
+func syntheticTrack(days: Int, at path: String) throws -> SyntheticTrack {
+  let track = SyntheticTrack(start: start, days: days, sampleRate: 1, seed: 7, stops: stops)
+  if !FileManager.default.fileExists(atPath: path) { try TrackWriter.write(track, to: path, format: .csv) }
+  return track
+}
+
 func scenarioText(days: Int, track: String) -> String {
   let end = InstantFormatter.utc.string(for: start.advanced(by: .hours(Int64(days) * 24)))
   return """
@@ -183,10 +190,7 @@ print("|---|---:|---:|---:|---:|---:|---:|---:|")
 var results: [(fixes: Double, seconds: Double)] = []
 for days in dayCounts {
   let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
-  let track = SyntheticTrack(start: start, days: days, sampleRate: 1, seed: 7, stops: stops)
-  if !FileManager.default.fileExists(atPath: trackPath) {
-    try TrackWriter.write(track, to: trackPath, format: .csv)
-  }
+  let track = try syntheticTrack(days: days, at: trackPath)
   let scenarioPath = "\(workDirectory)/benchmark-\(days)d.yaml"
   try scenarioText(days: days, track: trackPath).write(toFile: scenarioPath, atomically: true, encoding: .utf8)
   let outputPath = "\(workDirectory)/benchmark-\(days)d.timeline"
@@ -349,9 +353,7 @@ if only == nil || only == "attention" {
   print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
   for days in dayCounts {
     let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
-    if !FileManager.default.fileExists(atPath: trackPath) {
-      try TrackWriter.write(SyntheticTrack(start: start, days: days, sampleRate: 1, seed: 7, stops: stops), to: trackPath, format: .csv)
-    }
+    _ = try syntheticTrack(days: days, at: trackPath)
     let medicinePath = "\(workDirectory)/benchmark-\(days)d-medicines.yaml"
     let medicineText = scenarioText(days: days, track: trackPath) + medicineAppText
     try medicineText.write(toFile: medicinePath, atomically: true, encoding: .utf8)
