@@ -109,8 +109,8 @@ public struct ScenarioLoader {
 
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
-  "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "app", "category", "badge", "actions",
-  "respond", "device", "pushes", "expect", "assert", "trials", "limits",
+  "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "prescription", "policy", "app", "category",
+  "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -147,6 +147,8 @@ final class ScenarioReader {
   var pushTypes: [String] = []
   /// The `expect:` and `assert:` sections.
   var checks: ScenarioChecks?
+  /// The platform's pending limit, for assertions that could never fail under it.
+  var pendingLimit = PlatformSettings().pendingLimit
   /// `expect: none` was written.
   var expectsNothing = false
   /// `expect:` names an expected timeline file (or `none`), so none is implied.
@@ -184,6 +186,7 @@ final class ScenarioReader {
     }
     let clock = readClock(clockNode)
     let platform = top["platform"].map(readPlatform) ?? PlatformSettings()
+    pendingLimit = platform.pendingLimit
     let regions = top["regions"].map(readRegions) ?? []
     let track = top["track"].flatMap(readTrack)
     let actions = top["notifications"].map(readNotifications) ?? []

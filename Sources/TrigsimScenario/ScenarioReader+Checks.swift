@@ -449,6 +449,13 @@ extension ScenarioReader {
         return nil
       }
       guard let limit = document.integer(node, what: "'atMost'", range: 0...1_000_000) else { return nil }
+      // The pending count never exceeds the platform's limit: the platform drops requests instead.
+      guard limit < pendingLimit else {
+        document.error(node, "'pendingPeak: { atMost: \(limit) }' can never fail: the platform keeps at most \(pendingLimit) requests pending and drops the rest", notes: [
+          "to check that nothing is lost to the limit, assert 'noPendingLimitDrops: true'; to keep headroom, give a number below \(pendingLimit)",
+        ])
+        return nil
+      }
       return .run(RunAssertion(.pendingPeak(atMost: limit), origin: origin))
 
     case "chainsEnd":
@@ -634,6 +641,12 @@ extension ScenarioReader {
       guard let from = instant(fromNode, what: "'from'"), let to = instant(toNode, what: "'to'") else { return .invalid }
       guard from < to else {
         document.error(toNode, "the window ends at or before its start", notes: ["'from' is inclusive and 'to' exclusive"])
+        return .invalid
+      }
+      if let start = clockStart, let end = clockEnd, to <= start || from > end {
+        document.error(fromNode, "the window from \(fromText) to \(toText) lies outside the clock (\(InstantFormatter.utc.string(for: start)) to \(InstantFormatter.utc.string(for: end))): nothing can happen in it, so the assertion can never fail", notes: [
+          "move the window into the clock, or the clock over the window",
+        ])
         return .invalid
       }
       return .window(.between(from: from, to: to, label: "from \(fromText) to \(toText)"))

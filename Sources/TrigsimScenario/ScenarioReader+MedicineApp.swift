@@ -6,7 +6,7 @@ import Yams
 /// `badge`, `actions` and `respond` (see the README, "Medicine reminders").
 extension ScenarioReader {
   static let medicineKeys = [
-    "id", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel", "created", "edits", "deleted",
+    "id", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel", "prescription", "created", "edits", "deleted",
   ]
   static let editKeys = ["at", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel"]
 
@@ -17,9 +17,12 @@ extension ScenarioReader {
     var regions: [MonitoredRegion] = []
     var versions: [MedicineID: [Medicine]] = [:]
     var medicineOrder: [MedicineID] = []
+    var prescription = Prescription.standard
+    if let node = top["prescription"], let value = readPrescription(node, default: prescription) { prescription = value }
+    if let node = top["policy"] { app.policy = readPolicy(node) }
     if let node = top["medicines"], let list = document.sequence(node, what: "'medicines'") {
       for item in list {
-        guard let result = readMedicine(item, existing: medicineOrder) else { continue }
+        guard let result = readMedicine(item, existing: medicineOrder, prescription: prescription) else { continue }
         medicineOrder.append(result.id)
         versions[result.id] = result.versions
         app.medicineChanges += result.changes
@@ -33,10 +36,14 @@ extension ScenarioReader {
     if let node = top["category"] { app.category = readCategory(node) }
     if let node = top["app"] { app.appChanges = readAppChanges(node) }
     if top["medicines"] == nil {
-      for key in ["badge", "actions", "respond"] where top[key] != nil {
-        let note = key == "badge"
-          ? "the badge counts the doses of the medicines under 'medicines:'"
-          : "user actions apply to the notifications of the medicines under 'medicines:'"
+      for key in ["badge", "actions", "respond", "policy", "prescription"] where top[key] != nil {
+        let note: String
+        switch key {
+        case "badge": note = "the badge counts the doses of the medicines under 'medicines:'"
+        case "policy": note = "the policy says how the app schedules the medicines under 'medicines:'"
+        case "prescription": note = "the prescription says when the doses of the medicines under 'medicines:' are due"
+        default: note = "user actions apply to the notifications of the medicines under 'medicines:'"
+        }
         document.error(top.keyNodes[key]!, "'\(Diagnostic.excerpt(key))' needs medicines", notes: [note])
       }
       return (app, regions)
@@ -44,7 +51,7 @@ extension ScenarioReader {
     if let node = top["badge"], let policy = document.choice(node, what: "badge policy", BadgePolicy.allCases.map { ($0.rawValue, $0) }) {
       app.badge = policy
     }
-    let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder)
+    let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder, policy: app.policy, days: clockDays())
     medicineNotificationIDs = produced.all
     medicineIDs = produced.medicines
     if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
@@ -61,7 +68,7 @@ extension ScenarioReader {
     var regions: [MonitoredRegion]
   }
 
-  func readMedicine(_ item: Node, existing: [MedicineID]) -> MedicineResult? {
+  func readMedicine(_ item: Node, existing: [MedicineID], prescription: Prescription) -> MedicineResult? {
     guard let fields = document.mapping(item, what: "a medicine", keys: Self.medicineKeys) else { return nil }
     guard let idNode = fields["id"], let idText = document.string(idNode, what: "medicine id") else {
       document.error(item, "a medicine needs an 'id'", notes: ["the id names its requests: medicine_{id}_reminder_{n}"])
@@ -114,6 +121,11 @@ extension ScenarioReader {
     }
     var first = Medicine(id: id, name: name, dosage: dosage, unit: unit, times: times, location: location, snooze: snooze)
     first.interruptionLevel = level
+    first.prescription = prescription
+    if let node = fields["prescription"] {
+      guard let read = readPrescription(node, default: prescription) else { return nil }
+      first.prescription = read
+    }
     var created = clockStart
     if let node = fields["created"] {
       guard let instant = instantDuringRun(node, what: "created") else { return nil }
@@ -338,7 +350,7 @@ extension ScenarioReader {
   func readAppChanges(_ node: Node) -> [AppChange] {
     guard let list = document.sequence(node, what: "'app'") else { return [] }
     var changes: [AppChange] = []
-    let keys = ["state", "permission", "location", "locationAccuracy"]
+    let keys = ["state", "permission", "location", "locationAccuracy", "run"]
     for item in list {
       guard let fields = document.mapping(item, what: "an app change", keys: ["at"] + keys) else { continue }
       guard let atNode = fields["at"] else {
@@ -346,8 +358,8 @@ extension ScenarioReader {
         continue
       }
       guard keys.contains(where: { fields[$0] != nil }) else {
-        document.error(item, "an app change needs 'state', 'permission', 'location' or 'locationAccuracy'",
-                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|"))"])
+        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy' or 'run'",
+                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh"])
         continue
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
@@ -365,6 +377,7 @@ extension ScenarioReader {
       change.location = read("location", what: "location authorization", LocationAuthorization.allCases.map { ($0.rawValue, $0) })
       change.locationAccuracy = read(
         "locationAccuracy", what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
+      change.backgroundRefresh = read("run", what: "app code to run", [("background-refresh", true)]) ?? false
       guard valid else { continue }
       if let last = changes.last, at < last.instant {
         document.error(atNode, "app changes must be in time order", notes: ["this change is before the previous one"])
@@ -501,28 +514,58 @@ struct ProducibleIdentifiers {
   let all: [String]
   let medicines: [String]
   private let set: Set<String>
+  private let policy: AppPolicy
 
-  init(versions: [MedicineID: [Medicine]], order: [MedicineID]) {
+  /// `days`: the local dates of the clock window (as `yyyyMMdd`), for templates with `{dose}`.
+  init(versions: [MedicineID: [Medicine]], order: [MedicineID], policy: AppPolicy = AppPolicy(), days: [String] = []) {
     var ids: [String] = []
+    let templates = policy.identifiers
+    func doses(_ template: IdentifierTemplate) -> [String?] {
+      template.placeholders.contains(.dose) ? days.map { Optional($0) } : [nil]
+    }
     for id in order {
       let list = versions[id] ?? []
       let maxTimes = list.map(\.times.count).max() ?? 0
       let hasLocation = list.contains { $0.location != nil }
-      for n in 0..<maxTimes { ids += ["medicine_\(id)_reminder_\(n)", "medicine_\(id)_reminder_\(n)_snoozed"] }
-      if hasLocation { ids += ["medicine_\(id)_location", "medicine_\(id)_location_snoozed"] }
-      let maxFollowUps = list.map { ($0.times.count + ($0.location == nil ? 0 : 1)) * ($0.snooze?.count ?? 0) }.max() ?? 0
-      if maxFollowUps > 0 { for k in 1...maxFollowUps { ids.append("medicine_\(id)_snooze_\(k)") } }
+      var mains: [(NotificationID, Int)] = (0..<maxTimes).map { (templates.reminder(id, $0), $0) }
+      if hasLocation { mains.append((templates.location(id), maxTimes)) }
+      for (main, reminder) in mains {
+        ids.append(main.rawValue)
+        switch policy.snooze.identifier {
+        case .sameUnlessPending: ids.append(main.rawValue + "_snoozed")
+        case .same: break
+        case .template(let template):
+          for dose in doses(template) {
+            ids.append(template.render(IdentifierValues(medicine: id, reminder: reminder, dose: dose)).rawValue)
+          }
+        }
+      }
+      for medicine in list {
+        let count = medicine.snooze?.count ?? 0
+        guard count > 0 else { continue }
+        let chains = medicine.times.count + (medicine.location == nil ? 0 : 1)
+        for chain in 0..<chains {
+          for number in 1...count {
+            for dose in doses(templates.followUp) {
+              let values = IdentifierValues(
+                medicine: id, reminder: chain, followUp: number, followUpOfMedicine: chain * count + number, dose: dose)
+              ids.append(templates.followUp.render(values).rawValue)
+            }
+          }
+        }
+      }
     }
-    self.all = ids.sorted()
+    self.all = Array(Set(ids)).sorted()
     self.set = Set(ids)
     self.medicines = order.map(\.rawValue)
+    self.policy = policy
   }
 
   /// Reports an identifier no medicine produces; returns whether it is valid.
   func check(_ id: String, at node: Node, in document: YAMLDocument) -> Bool {
     if set.contains(id) { return true }
     let parts = id.split(separator: "_")
-    if parts.count >= 3, parts[0] == "medicine", !medicines.contains(String(parts[1])) {
+    if policy.identifiers.isDefault, parts.count >= 3, parts[0] == "medicine", !medicines.contains(String(parts[1])) {
       var notes: [String] = []
       if let suggestion = NameSuggestion.closest(to: String(parts[1]), among: medicines) { notes.append("did you mean medicine '\(suggestion)'?") }
       notes.append(medicines.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(YAMLDocument.nameList(medicines))")
@@ -531,7 +574,8 @@ struct ProducibleIdentifiers {
     }
     var notes: [String] = []
     if let suggestion = NameSuggestion.closest(to: id, among: all) { notes.append("did you mean '\(suggestion)'?") }
-    notes.append("actions apply to medicine notifications: medicine_{id}_reminder_{n}, medicine_{id}_location, medicine_{id}_snooze_{k}, and snoozed alerts ending in _snoozed")
+    let ids = policy.identifiers
+    notes.append("actions apply to medicine notifications: \(ids.reminder), \(ids.location), \(ids.followUp), and snoozed alerts (\(policy.snooze.identifier))")
     document.error(node, "no medicine produces the notification '\(Diagnostic.excerpt(id))'", notes: notes)
     return false
   }

@@ -217,6 +217,7 @@ struct SimulationRun {
       queueDeviceReports()
     }
     handleEvents(notAfter: end)
+    if !medicineApp.responseRules.isEmpty { warnUnusedRuleSteps() }
     if let stopReason { throw stopReason }
     if !app.actionProblems.isEmpty { throw InputError(app.actionProblems) }
   }
@@ -359,7 +360,7 @@ struct SimulationRun {
     case .appChange(let index):
       changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):
-      applyMedicineChange(scenario.medicineApp.medicineChanges[index], at: now)
+      applyMedicineChange(index, at: now)
     case .userAction(let index):
       performScriptedAction(scenario.medicineApp.userActions[index], at: now)
     case .ruleResponse(let rule, let id, let serial):
@@ -378,8 +379,9 @@ struct SimulationRun {
   mutating func perform(_ action: AppAction, at now: SimulationInstant) {
     switch action {
     case .add(let request):
-      // A raw request is not the medicine app's, even under one of its identifiers.
-      app.requestInfo[request.id] = nil
+      // A raw request counts for a medicine's doses when its identifier has
+      // the form of one of the app's (its identifier templates).
+      app.requestInfo[request.id] = rawRequestInfo(request.id)
       add(request, at: now)
     case .removePending(let id):
       if let removed = center.removePending(id) {
@@ -621,7 +623,6 @@ struct SimulationRun {
     deviceTimeZone = zone
     record(.timezone, zone.identifier, at: now, [TimelineField("from", previous.identifier)])
     let justBefore = now.advanced(byMilliseconds: -1)
-    recomputeDoseClocks(after: justBefore)
     for pending in center.floatingCalendarRequests() {
       guard case .calendar(let trigger) = pending.request.trigger else { continue }
       let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)
@@ -640,6 +641,7 @@ struct SimulationRun {
         scheduleDelivery(of: updated, at: next)
       }
     }
+    if !app.doseClocks.isEmpty { warnMovedReminders(at: now) }
   }
 
   // MARK: - Recording
@@ -679,6 +681,7 @@ struct SimulationRun {
       TimelineField("platform", scenario.platform.summary),
     ]
     if let deviceHeader { header.append(deviceHeader) }
+    if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
     for region in scenario.regions {
       header.append(TimelineField("region \(region.id)", region.shape.summary))
     }

@@ -521,8 +521,9 @@ extension SimulationRun {
     fields.append(TimelineField("app", app.state.rawValue))
     record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
-    // The app's code runs in the background and sets its badge. Whether it
-    // also re-adds reminders is the app's scheduling policy, not modelled here.
+    // The app's code runs in the background: it sets its badge, and re-adds
+    // chains as its policy says (`ChainReAdds.silentPush`).
+    appCodeRan(.silentPush, medicine: nil, at: now)
     appCodeSetsBadge(at: now)
   }
 

@@ -12,6 +12,16 @@ struct MedicineRequestInfo {
     /// The re-alert the app adds when the user snoozes.
     case snoozedAlert
 
+    /// `daily reminder`, `location reminder`, `follow-up 3`, `snoozed alert`.
+    var description: String {
+      switch self {
+      case .reminder: "daily reminder"
+      case .location: "location reminder"
+      case .followUp(let index): "follow-up \(index)"
+      case .snoozedAlert: "snoozed alert"
+      }
+    }
+
     /// A reminder or location request: the notification that opens a dose.
     var isMain: Bool {
       switch self {
@@ -28,20 +38,52 @@ struct MedicineRequestInfo {
   var dose: DoseKey?
   /// When `dose` was due.
   var doseScheduled: SimulationInstant?
+  /// For a raw follow-up (`notifications:`): the daily time its identifier names.
+  var rawReminder: Int? = nil
 }
 
-/// A medicine's daily time as the app intends it, kept apart from the
-/// notification center: it says when a dose is due even when the reminder
-/// request was dropped, replaced or never shown.
+/// The moments at which the platform runs the app's code.
+enum AppCodeMoment: String {
+  case foreground = "launch (foreground)"
+  case action = "an action handler"
+  case willPresent = "will-present (foreground delivery)"
+  case backgroundRefresh = "a background refresh"
+  case silentPush = "a background push"
+  case medicineChange = "the patient's change to a medicine"
+}
+
+/// A medicine's daily time as the prescription says: its prescribed doses,
+/// computed once from the clock and its zones (never by the trigger
+/// evaluator), and the position of the next one to check.
 struct DoseClock {
   var medicine: MedicineID
   /// The position in `times`, which names the reminder request.
   var index: Int
   var time: DailyTime
-  var trigger: CalendarTrigger
-  var next: SimulationInstant?
-  var token = 0
+  var prescription: Prescription
+  var doses: [PrescribedDose]
+  var position = 0
   var active = true
+
+  var next: PrescribedDose? { position < doses.count ? doses[position] : nil }
+
+  func key(_ dose: PrescribedDose) -> DoseKey {
+    DoseKey(medicine: medicine, slot: .time(time), occurrence: dose.day, repeatOnDay: dose.repeatOnDay)
+  }
+}
+
+extension DoseKey {
+  /// The `repeatOnDay` of a dose no prescribed dose answers (the summary leaves it out).
+  static let unprescribed = 1_000_000
+
+  /// `08:00`, or `location`.
+  var slotLabel: String {
+    switch slot {
+    case .time(let time): time.description
+    case .location: "location"
+    }
+  }
+  var isPrescribed: Bool { repeatOnDay != Self.unprescribed }
 }
 
 /// The medicine app's state during a run, and the dose ledger.
@@ -76,6 +118,23 @@ struct MedicineAppState {
   var locationArmed: [MedicineID: Bool] = [:]
   /// Scripted actions on notifications not in Notification Center.
   var actionProblems: [Diagnostic] = []
+  /// Medicines created or edited at this instant whose requests the app has not added yet.
+  var batch: [MedicineID] = []
+  /// Why a reminder or location request's identifier no longer names it:
+  /// the app added something else under it. Kept until the reminder is added again.
+  var replacedMain: [NotificationID: String] = [:]
+  /// Remarks for doses, added to their rows at the end (a dose may not have a record yet).
+  var doseNotes: [DoseKey: [String]] = [:]
+  /// Doses for which the app added follow-ups.
+  var chainAdded: Set<DoseKey> = []
+  /// The last time app code ran, and why.
+  var lastAppCode: (instant: SimulationInstant, moment: AppCodeMoment)?
+  /// Every time app code ran: when, why, and which medicines' chains it re-added (nil: all; empty: none).
+  var appCodeRuns: [(instant: SimulationInstant, moment: AppCodeMoment, reAdded: [MedicineID]?)] = []
+  /// When the last app code re-added only one medicine's chains: that medicine.
+  var lastAppCodeMedicine: MedicineID?
+  /// Every identifier the app added a request under.
+  var everAdded: Set<NotificationID> = []
 
   struct RuleStep: Hashable {
     var rule: Int
@@ -117,26 +176,42 @@ struct MedicineAppState {
   }
 }
 
-/// Request identifiers, as the app names them.
-enum ReminderIdentifier {
-  static func reminder(_ medicine: MedicineID, _ index: Int) -> NotificationID {
-    NotificationID("medicine_\(medicine)_reminder_\(index)")
+/// Request identifiers, as the app names them (its `IdentifierTemplates`).
+extension IdentifierTemplates {
+  public func reminder(_ medicine: MedicineID, _ index: Int) -> NotificationID {
+    reminder.render(IdentifierValues(medicine: medicine, reminder: index))
   }
 
-  static func location(_ medicine: MedicineID) -> NotificationID { NotificationID("medicine_\(medicine)_location") }
+  public func location(_ medicine: MedicineID) -> NotificationID {
+    location.render(IdentifierValues(medicine: medicine))
+  }
 
-  /// Follow-up `index` (1...count) of the chain after reminder `slot`:
-  /// `k = n × count + index` for daily time `n` (its position in `times`), and
-  /// `times.count × count + index` for the location reminder, so every chain
-  /// of a medicine has its own numbers.
-  static func followUp(_ medicine: Medicine, slot: DoseSlot, index: Int) -> NotificationID {
+  /// Follow-up `index` (1...count) of the chain after reminder `slot`, for
+  /// `dose`. The chain's reminder number is the daily time's position in
+  /// `times`, or `times.count` for the location reminder; `{followupOfMedicine}`
+  /// is `n × count + index`, so every chain of a medicine has its own numbers.
+  func followUp(_ medicine: Medicine, slot: DoseSlot, index: Int, dose: DoseKey) -> NotificationID {
     let count = medicine.snooze?.count ?? 0
     let chain: Int
     switch slot {
     case .time(let time): chain = medicine.times.firstIndex(of: time) ?? medicine.times.count
     case .location: chain = medicine.times.count
     }
-    return NotificationID("medicine_\(medicine.id)_snooze_\(chain * count + index)")
+    return followUp.render(
+      IdentifierValues(medicine: medicine.id, reminder: chain, followUp: index, followUpOfMedicine: chain * count + index, dose: dose.compactLabel))
+  }
+}
+
+extension DoseKey {
+  /// `20260328` (`20260328r1` for a second dose that day), or the location occurrence number: for `{dose}`.
+  var compactLabel: String {
+    switch slot {
+    case .time:
+      let date = civilDate(fromDaysSinceEpoch: occurrence)
+      return String(format: "%04lld%02lld%02lld", date.year, date.month, date.day) + (repeatOnDay > 0 ? "r\(repeatOnDay)" : "")
+    case .location:
+      return String(occurrence)
+    }
   }
 }
 
@@ -162,12 +237,13 @@ extension SimulationRun {
     if let state = change.state, state != app.state {
       record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", app.state.rawValue)])
       app.state = state
-      // Coming to the foreground runs the app's launch code: it tops up upfront chains and sets its badge.
+      // Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
       if state == .foreground {
-        for id in app.creationOrder { if let medicine = app.medicines[id] { topUpUpfrontChains(medicine, at: now) } }
+        appCodeRan(.foreground, medicine: nil, at: now)
         appCodeSetsBadge(at: now)
       }
     }
+    if change.backgroundRefresh { backgroundRefresh(at: now) }
     if let permission = change.permission, permission != app.permission {
       record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", app.permission.rawValue)])
       app.permission = permission
@@ -196,6 +272,20 @@ extension SimulationRun {
     }
   }
 
+  /// The system gives the app background time (`BGAppRefreshTask`): its
+  /// code runs unless the patient force-quit it or the phone is off.
+  mutating func backgroundRefresh(at now: SimulationInstant) {
+    if app.state == .forceQuit || !attention.phoneOn {
+      let why = app.state == .forceQuit
+        ? "the patient force-quit the app: the system does not launch it for background refresh" : "the phone is off"
+      record(.app, "background-refresh", at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
+      return
+    }
+    record(.app, "background-refresh", at: now, [TimelineField("ran", "yes"), TimelineField("app", app.state.rawValue)])
+    appCodeRan(.backgroundRefresh, medicine: nil, at: now)
+    appCodeSetsBadge(at: now)
+  }
+
   /// A location request that cannot fire while region monitoring is off.
   mutating func warnNeverFires(_ request: NotificationRequest, reason: String, at now: SimulationInstant) {
     record(.warning, request.id.rawValue, at: now,
@@ -204,28 +294,32 @@ extension SimulationRun {
 
   // MARK: - Medicine lifecycle
 
-  mutating func applyMedicineChange(_ change: MedicineChange, at now: SimulationInstant) {
+  var policy: AppPolicy { medicineApp.policy }
+
+  /// A creation, edit or deletion. Changes at one instant are one batch: the
+  /// app adds their requests together, in its add order, after the last one.
+  mutating func applyMedicineChange(_ index: Int, at now: SimulationInstant) {
+    let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
       app.medicines[medicine.id] = medicine
       app.creationOrder.append(medicine.id)
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.summaryFields)
-      addRequests(of: medicine, at: now)
+      app.batch.append(medicine.id)
       startDoseClocks(of: medicine, at: now)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.summaryFields)
       removePendingRequests(of: medicine.id, reason: "medicine edited", at: now)
       let dueBeforeEdit = stopDoseClocks(of: medicine.id)
       app.medicines[medicine.id] = medicine
-      addRequests(of: medicine, at: now)
+      app.batch.append(medicine.id)
       startDoseClocks(of: medicine, at: now)
       // A dose that was due later on the edit's day under the old version
       // and that the new version no longer has was removed by the edit.
-      for (time, due) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
+      for (time, due, key) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
         let stillDue = app.doseClocks.contains { clock in
-          clock.active && clock.medicine == medicine.id && clock.time == time && clock.next == due
+          clock.active && clock.medicine == medicine.id && clock.time == time && clock.next?.due == due
         }
-        let key = timeDoseKey(medicine.id, time, due: due)
         if !stillDue && app.doses[key] == nil {
           var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
           removed.reason = "removed by an edit at \(format(now))"
@@ -233,48 +327,117 @@ extension SimulationRun {
         }
       }
     case .delete(let id):
-      guard let medicine = app.medicines[id] else { return }
+      guard let medicine = app.medicines[id] else { break }
       record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
       removePendingRequests(of: id, reason: "medicine deleted", at: now)
       let info = app.requestInfo
       clearDelivered(at: now, reason: "medicine deleted") { info[$0]?.medicine == id }
       _ = stopDoseClocks(of: id)
       app.medicines[id] = nil
+      app.batch.removeAll { $0 == id }
+    }
+    let changes = medicineApp.medicineChanges
+    let lastOfInstant = index + 1 == changes.count || changes[index + 1].instant != change.instant
+    if policy.addOrder == .interleaved || lastOfInstant { addBatch(at: now) }
+  }
+
+  /// Adds the requests of the medicines created or edited since the last
+  /// batch, in the policy's add order.
+  mutating func addBatch(at now: SimulationInstant) {
+    let ids = app.batch
+    app.batch = []
+    var mains: [PlannedAdd] = []
+    var chains: [PlannedAdd] = []
+    var ordered: [PlannedAdd] = []
+    for id in ids {
+      guard let medicine = app.medicines[id] else { continue }
+      let plan = plannedAdds(of: medicine, at: now)
+      switch policy.addOrder {
+      case .interleaved:
+        ordered += plan
+      case .perMedicine:
+        ordered += plan.filter { !$0.isChain } + plan.filter(\.isChain)
+      case .remindersFirst, .chainsFirst:
+        mains += plan.filter { !$0.isChain }
+        chains += plan.filter(\.isChain)
+      }
+    }
+    if !ids.isEmpty {
+      app.lastAppCode = (now, .medicineChange)
+      app.lastAppCodeMedicine = nil
+      app.appCodeRuns.append((now, .medicineChange, ids))
+    }
+    if policy.addOrder == .remindersFirst { ordered = mains + chains }
+    if policy.addOrder == .chainsFirst { ordered = chains + mains }
+    for planned in ordered { addPlanned(planned, at: now) }
+  }
+
+  /// A request the app is about to add, with what the run knows of it.
+  struct PlannedAdd {
+    var request: NotificationRequest
+    var info: MedicineRequestInfo
+    var isChain: Bool { !info.role.isMain }
+  }
+
+  /// Adds a planned request: records what it is for (noting a request of
+  /// another role or dose that the same identifier replaces), then `add`.
+  mutating func addPlanned(_ planned: PlannedAdd, at now: SimulationInstant) {
+    let id = planned.request.id
+    claim(id, for: planned.info, at: now)
+    app.requestInfo[id] = planned.info
+    if case .location = planned.info.role { app.locationArmed[planned.info.medicine] = true }
+    if planned.isChain, let dose = planned.info.dose { app.chainAdded.insert(dose) }
+    app.everAdded.insert(id)
+    add(planned.request, at: now)
+  }
+
+  /// The app is about to add a request under `id` for `info`: a pending
+  /// request of the app under the same identifier that is something else
+  /// (another dose's follow-up, the daily reminder) is replaced, and the dose
+  /// or reminder that loses it says so.
+  mutating func claim(_ id: NotificationID, for info: MedicineRequestInfo, at now: SimulationInstant) {
+    guard center.pending[id] != nil, let previous = app.requestInfo[id] else { return }
+    let what = info.role.description
+    switch previous.role {
+    case .reminder, .location:
+      guard previous.role != info.role else { return }
+      let reason = "replaced at \(format(now)) by the \(what) the app added under the same identifier"
+      app.replacedMain[id] = reason
+    case .followUp, .snoozedAlert:
+      guard let earlier = previous.dose, earlier != info.dose else { return }
+      let by: String
+      if case .followUp = info.role, let dose = info.dose {
+        by = "by the chain of the \(dose.slotLabel) dose of \(dose.occurrenceLabel) (same identifiers)"
+      } else {
+        by = "by the \(what) under the same identifier"
+      }
+      let note = "rest of the chain replaced at \(format(now)) \(by)"
+      if app.doseNotes[earlier]?.contains(note) != true { app.doseNotes[earlier, default: []].append(note) }
     }
   }
 
-  /// The dose a daily time's occurrence at `due` belongs to: its local day,
-  /// and a second (third, ...) dose when that day already has another
-  /// occurrence of this time (after a time-zone change west).
-  func timeDoseKey(_ medicine: MedicineID, _ time: DailyTime, due: SimulationInstant) -> DoseKey {
-    var key = DoseKey(medicine: medicine, slot: .time(time), occurrence: localDay(of: due))
-    while let existing = app.doses[key], existing.scheduled != due { key.repeatOnDay += 1 }
-    return key
-  }
-
-  /// The app's requests for a medicine version, in the order it adds them:
-  /// each daily reminder followed by its upfront chain, then the location request.
-  mutating func addRequests(of medicine: Medicine, at now: SimulationInstant) {
+  /// The app's requests for a medicine version: each daily reminder and its
+  /// upfront chain, then the location request (the interleaved order).
+  func plannedAdds(of medicine: Medicine, at now: SimulationInstant) -> [PlannedAdd] {
+    var plan: [PlannedAdd] = []
     for (index, time) in medicine.times.enumerated() {
-      let id = ReminderIdentifier.reminder(medicine.id, index)
-      app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .reminder(index, time))
+      let id = policy.identifiers.reminder(medicine.id, index)
       let request = NotificationRequest(
         id: id, title: medicine.name, body: medicine.body, trigger: .calendar(dailyTrigger(time)),
         userInfo: mainUserInfo(medicine, slot: .time(time)))
-      add(request, at: now)
-      if medicine.snooze?.scheduling == .upfront { addUpfrontChain(of: medicine, time: time, at: now) }
+      plan.append(PlannedAdd(request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .reminder(index, time))))
+      if medicine.snooze?.scheduling == .upfront { plan += upfrontChain(of: medicine, time: time, at: now) }
     }
     if let location = medicine.location {
-      let id = ReminderIdentifier.location(medicine.id)
-      app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .location)
+      let id = policy.identifiers.location(medicine.id)
       let trigger = RegionTrigger(
         region: location.region, notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: location.repeats)
       let request = NotificationRequest(
         id: id, title: medicine.name, body: medicine.body, trigger: .region(trigger),
         userInfo: mainUserInfo(medicine, slot: .location))
-      add(request, at: now)
-      app.locationArmed[medicine.id] = true
+      plan.append(PlannedAdd(request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .location)))
     }
+    return plan
   }
 
   func dailyTrigger(_ time: DailyTime) -> CalendarTrigger {
@@ -338,19 +501,19 @@ extension SimulationRun {
 
   /// Upfront chain for a daily time: one-shot requests dated `every`,
   /// 2 × `every`, ... after the time's next occurrence.
-  mutating func addUpfrontChain(of medicine: Medicine, time: DailyTime, at now: SimulationInstant) {
+  func upfrontChain(of medicine: Medicine, time: DailyTime, at now: SimulationInstant) -> [PlannedAdd] {
     guard let policy = medicine.snooze, policy.count > 0,
       let occurrence = calendarEvaluator.nextDelivery(of: dailyTrigger(time), after: now, deviceTimeZone: deviceTimeZone)
-    else { return }
-    let dose = timeDoseKey(medicine.id, time, due: occurrence)
-    for followUp in 1...policy.count {
+    else { return [] }
+    let dose = doseKey(medicine.id, time, fire: occurrence)
+    return (1...policy.count).map { followUp in
       let at = occurrence.advanced(by: policy.every * Int64(followUp))
-      let id = ReminderIdentifier.followUp(medicine, slot: .time(time), index: followUp)
-      app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: occurrence)
+      let id = self.policy.identifiers.followUp(medicine, slot: .time(time), index: followUp, dose: dose)
       let request = NotificationRequest(
         id: id, title: medicine.name, body: medicine.body, trigger: .calendar(datedTrigger(at)),
         userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("followup", "\(followUp)/\(policy.count)")))
-      add(request, at: now)
+      return PlannedAdd(
+        request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: occurrence))
     }
   }
 
@@ -368,10 +531,40 @@ extension SimulationRun {
       timeZone: nil, repeats: false)
   }
 
-  /// When the app's code runs, it adds the next occurrence's chain for every
-  /// daily time that has no chain request (follow-up or snoozed alert)
-  /// pending. A pending snoozed alert may hold a follow-up's identifier, which
-  /// the next chain reuses, so the app waits until it has fired.
+  /// App code ran at `moment`: it re-adds upfront chains for the medicines
+  /// the policy's scope for that moment names (`ChainReAdds`), and the
+  /// run notes that app code ran (for the dose table's remarks).
+  mutating func appCodeRan(_ moment: AppCodeMoment, medicine: MedicineID?, at now: SimulationInstant) {
+    app.lastAppCode = (now, moment)
+    app.lastAppCodeMedicine = nil
+    let scope: ChainReAddScope
+    switch moment {
+    case .foreground: scope = policy.chainReAdds.foreground
+    case .action: scope = policy.chainReAdds.action
+    case .willPresent: scope = policy.chainReAdds.willPresent
+    case .backgroundRefresh: scope = policy.chainReAdds.backgroundRefresh
+    case .silentPush: scope = policy.chainReAdds.silentPush
+    case .medicineChange: scope = .none
+    }
+    switch scope {
+    case .none: app.appCodeRuns.append((now, moment, []))
+    case .medicine: app.appCodeRuns.append((now, moment, medicine.map { [$0] } ?? []))
+    case .all: app.appCodeRuns.append((now, moment, nil))
+    }
+    switch scope {
+    case .none: return
+    case .medicine:
+      app.lastAppCodeMedicine = medicine
+      if let medicine, let current = app.medicines[medicine] { topUpUpfrontChains(current, at: now) }
+    case .all:
+      for id in app.creationOrder { if let current = app.medicines[id] { topUpUpfrontChains(current, at: now) } }
+    }
+  }
+
+  /// When the app's code re-adds chains, it adds the next occurrence's chain
+  /// for every daily time that has no chain request pending. A pending
+  /// snoozed alert may hold a follow-up's identifier, which the next chain
+  /// reuses, so the app waits until it has fired.
   mutating func topUpUpfrontChains(_ medicine: Medicine, at now: SimulationInstant) {
     guard medicine.snooze?.scheduling == .upfront else { return }
     for time in medicine.times {
@@ -379,7 +572,7 @@ extension SimulationRun {
         guard let info = app.requestInfo[id], info.medicine == medicine.id, !info.role.isMain else { return false }
         return info.dose?.slot == .time(time)
       }
-      if !hasPending { addUpfrontChain(of: medicine, time: time, at: now) }
+      if !hasPending { for planned in upfrontChain(of: medicine, time: time, at: now) { addPlanned(planned, at: now) } }
     }
   }
 
@@ -388,20 +581,16 @@ extension SimulationRun {
     guard let policy = medicine.snooze, policy.count > 0 else { return }
     app.chainSettled.insert(dose)
     for followUp in 1...policy.count {
-      let id = ReminderIdentifier.followUp(medicine, slot: dose.slot, index: followUp)
-      // The same identifiers serve every occurrence: a chain still pending for
-      // an earlier dose is replaced by this one.
-      if center.pending[id] != nil, let earlier = app.requestInfo[id]?.dose, earlier != dose {
-        let note = "rest of the chain replaced at \(format(now)) by the next occurrence's chain (same identifiers)"
-        if app.doses[earlier]?.notes.contains(note) == false { app.doses[earlier]?.notes.append(note) }
-      }
-      app.requestInfo[id] = MedicineRequestInfo(
-        medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: app.doses[dose]?.scheduled)
+      let id = self.policy.identifiers.followUp(medicine, slot: dose.slot, index: followUp, dose: dose)
       let request = NotificationRequest(
         id: id, title: medicine.name, body: medicine.body,
         trigger: .interval(IntervalTrigger(interval: policy.every * Int64(followUp), repeats: false)),
         userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("followup", "\(followUp)/\(policy.count)")))
-      add(request, at: now)
+      addPlanned(
+        PlannedAdd(
+          request: request,
+          info: MedicineRequestInfo(medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: app.doses[dose]?.scheduled)),
+        at: now)
     }
   }
 
@@ -427,7 +616,8 @@ extension SimulationRun {
     switch info.role {
     case .reminder(_, let time):
       let due = catchUpDue ?? now
-      let key = timeDoseKey(medicine.id, time, due: due)
+      let key = doseKey(medicine.id, time, fire: due)
+      if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
       if app.doses[key] == nil {
         app.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
@@ -460,15 +650,16 @@ extension SimulationRun {
       app.doses[key] = opened
       return key
     case .followUp, .snoozedAlert:
-      guard let key = info.dose else { return nil }
+      guard let key = info.dose ?? rawChainDose(info, medicine: medicine, at: now) else { return nil }
       if app.doses[key] == nil {
         let label: String
         switch key.slot {
         case .time(let time): label = time.description
         case .location: label = medicine.location?.summary ?? ""
         }
-        var opened = newDose(key, medicine: medicine, reminder: label, scheduled: info.doseScheduled ?? now)
-        opened.reason = app.lossReason[mainIdentifier(of: key)]
+        var opened = newDose(key, medicine: medicine, reminder: label, scheduled: prescribedDue(of: key) ?? info.doseScheduled ?? now)
+        let main = mainIdentifier(of: key)
+        opened.reason = app.replacedMain[main].map { "the daily reminder \(main) was \($0)" } ?? app.lossReason[main]
         app.doses[key] = opened
       }
       if case .followUp(let index) = info.role {
@@ -484,6 +675,70 @@ extension SimulationRun {
     }
   }
 
+  /// The due instant of a prescribed dose.
+  func prescribedDue(of key: DoseKey) -> SimulationInstant? {
+    guard case .time(let time) = key.slot, key.isPrescribed else { return nil }
+    for clock in app.doseClocks where clock.medicine == key.medicine && clock.time == time {
+      if let dose = clock.doses.first(where: { clock.key($0) == key }) { return dose.due }
+    }
+    return nil
+  }
+
+  /// What the app's run knows of a raw request (`notifications:`) whose
+  /// identifier has the form of one of the app's: it counts for that
+  /// medicine's doses. Nil for any other identifier.
+  func rawRequestInfo(_ id: NotificationID) -> MedicineRequestInfo? {
+    let templates = policy.identifiers
+    for medicineID in app.creationOrder {
+      guard let medicine = app.medicines[medicineID] else { continue }
+      if let values = templates.reminder.match(id.rawValue), values.medicine == medicineID, let index = values.reminder,
+        medicine.times.indices.contains(index)
+      {
+        return MedicineRequestInfo(medicine: medicineID, role: .reminder(index, medicine.times[index]))
+      }
+      if medicine.location != nil, let values = templates.location.match(id.rawValue), values.medicine == medicineID {
+        return MedicineRequestInfo(medicine: medicineID, role: .location)
+      }
+      if let values = templates.followUp.match(id.rawValue), values.medicine == medicineID {
+        let count = max(medicine.snooze?.count ?? 1, 1)
+        let number = values.followUp ?? values.followUpOfMedicine.map { ($0 - 1) % count + 1 } ?? 1
+        return MedicineRequestInfo(medicine: medicineID, role: .followUp(index: number), rawReminder: rawChainReminder(values, count: count))
+      }
+    }
+    return nil
+  }
+
+  /// The daily time a raw follow-up's identifier names, if it names one.
+  private func rawChainReminder(_ values: IdentifierValues, count: Int) -> Int? {
+    values.reminder ?? values.followUpOfMedicine.map { ($0 - 1) / count }
+  }
+
+  /// The dose a raw follow-up answers: the latest prescribed dose of its
+  /// daily time (the first time when its identifier names none) due by now.
+  func rawChainDose(_ info: MedicineRequestInfo, medicine: Medicine, at now: SimulationInstant) -> DoseKey? {
+    let index = info.rawReminder ?? 0
+    guard medicine.times.indices.contains(index) else { return nil }
+    let time = medicine.times[index]
+    var latest: DoseKey?
+    var latestDue: SimulationInstant?
+    for clock in app.doseClocks where clock.medicine == medicine.id && clock.time == time {
+      for dose in clock.doses where dose.due <= now && (latestDue == nil || dose.due > latestDue!) {
+        latest = clock.key(dose)
+        latestDue = dose.due
+      }
+    }
+    return latest
+  }
+
+  /// A daily reminder fired where no prescribed dose is due: a warning, and
+  /// the dose it opens is left out of the summary.
+  mutating func warnUnprescribed(_ id: NotificationID, medicine: Medicine, time: DailyTime, fire: SimulationInstant, at now: SimulationInstant) {
+    let prescription = medicine.prescription
+    record(.warning, id.rawValue, at: now, [
+      TimelineField("reason", "fired \(format(fire)), outside the window of every prescribed \(time) dose (\(prescription.summary)): it answers no dose"),
+    ])
+  }
+
   func newDose(_ key: DoseKey, medicine: Medicine, reminder: String, scheduled: SimulationInstant) -> DoseRecord {
     DoseRecord(key: key, medicineName: medicine.name, reminder: reminder, scheduled: scheduled)
   }
@@ -491,8 +746,8 @@ extension SimulationRun {
   func mainIdentifier(of dose: DoseKey) -> NotificationID {
     switch dose.slot {
     case .time(let time):
-      ReminderIdentifier.reminder(dose.medicine, app.medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
-    case .location: ReminderIdentifier.location(dose.medicine)
+      policy.identifiers.reminder(dose.medicine, app.medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
+    case .location: policy.identifiers.location(dose.medicine)
     }
   }
 
@@ -505,7 +760,7 @@ extension SimulationRun {
     guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return }
     if app.state == .foreground {
       appLearned(of: id, dose: dose, medicine: medicine, at: now)
-      topUpUpfrontChains(medicine, at: now)
+      appCodeRan(.willPresent, medicine: medicine.id, at: now)
       appCodeSetsBadge(at: now)
     } else if info.role.isMain, let policy = medicine.snooze, policy.scheduling == .onDelivery, policy.count > 0,
       !app.chainSettled.contains(dose)
@@ -613,6 +868,10 @@ extension SimulationRun {
       app.doses[dose]?.notes.append(note)
       return
     }
+    // In the background an action handler may be suspended before its
+    // asynchronous work: the cancellations run, the re-adds do not.
+    let cutShort = action != .ignore && policy.handler == .cutShort && app.state != .foreground
+    if cutShort { fields.append(TimelineField("handler", "cut-short")) }
     record(.action, id.rawValue, at: now, fields)
     guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return }
     switch action {
@@ -621,19 +880,12 @@ extension SimulationRun {
     case .snooze(let duration):
       app.chainSettled.insert(dose)
       cancelChain(of: dose, reason: "dose snoozed", at: now)
-      // The re-alert reuses the identifier of the notification acted on, so it
-      // replaces it in Notification Center; but when that identifier names a
-      // pending request (the repeating daily or location request, or the next
-      // dose's follow-up), reusing it would replace that request.
-      let alertID = center.pending[id] != nil ? NotificationID(id.rawValue + "_snoozed") : id
-      app.requestInfo[alertID] = MedicineRequestInfo(
-        medicine: medicine.id, role: .snoozedAlert, dose: dose, doseScheduled: app.doses[dose]?.scheduled)
       app.doses[dose]?.snoozes += 1
-      let request = NotificationRequest(
-        id: alertID, title: medicine.name, body: medicine.body,
-        trigger: .interval(IntervalTrigger(interval: duration, repeats: false)),
-        userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("snoozed", String(app.doses[dose]?.snoozes ?? 1))))
-      add(request, at: now)
+      guard !cutShort else {
+        handlerCutShort(id, lost: "the snoozed alert", dose: dose, at: now)
+        return
+      }
+      snooze(id, dose: dose, medicine: medicine, for: duration, at: now)
     case .complete:
       finish(dose, dismissed: false, at: now)
     case .dismiss:
@@ -641,12 +893,76 @@ extension SimulationRun {
     case .open:
       if medicineApp.category.openCompletes {
         finish(dose, dismissed: false, at: now)
-      } else {
+      } else if !cutShort {
         appLearned(of: id, dose: dose, medicine: medicine, at: now)
       }
     }
-    topUpUpfrontChains(medicine, at: now)
+    guard !cutShort else {
+      if medicine.snooze?.scheduling == .upfront, policy.chainReAdds.action != .none {
+        handlerCutShort(id, lost: "the chain top-up", dose: dose, at: now)
+      }
+      app.lastAppCode = (now, .action)
+      app.lastAppCodeMedicine = nil
+      app.appCodeRuns.append((now, .action, []))
+      return
+    }
+    appCodeRan(.action, medicine: medicine.id, at: now)
     appCodeSetsBadge(at: now)
+  }
+
+  /// The system suspended the app before its handler's re-adds ran.
+  mutating func handlerCutShort(_ id: NotificationID, lost: String, dose: DoseKey, at now: SimulationInstant) {
+    record(.warning, id.rawValue, at: now, [
+      TimelineField("reason", "the action handler was cut short (policy handler: cut-short; the app was \(app.state.rawValue)): \(lost) was never added"),
+    ])
+    let note = "\(lost) lost at \(format(now)): the action handler was cut short"
+    if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
+  }
+
+  /// The snoozed alert, as the policy implements it (`SnoozeImplementation`).
+  mutating func snooze(_ id: NotificationID, dose: DoseKey, medicine: Medicine, for duration: SimulationDuration, at now: SimulationInstant) {
+    let implementation = policy.snooze
+    let alertID: NotificationID
+    switch implementation.identifier {
+    case .sameUnlessPending:
+      // The re-alert reuses the identifier of the notification acted on, so it
+      // replaces it in Notification Center; but when that identifier names a
+      // pending request (the repeating daily or location request, or the next
+      // dose's follow-up), reusing it would replace that request.
+      alertID = center.pending[id] != nil ? NotificationID(id.rawValue + "_snoozed") : id
+    case .same:
+      alertID = id
+    case .template(let template):
+      let reminder: Int
+      switch dose.slot {
+      case .time(let time): reminder = medicine.times.firstIndex(of: time) ?? medicine.times.count
+      case .location: reminder = medicine.times.count
+      }
+      alertID = template.render(IdentifierValues(medicine: medicine.id, reminder: reminder, dose: dose.compactLabel))
+    }
+    let snoozes = app.doses[dose]?.snoozes ?? 1
+    let trigger: Trigger
+    switch implementation.trigger {
+    case .intervalFromNow:
+      trigger = .interval(IntervalTrigger(interval: duration, repeats: false))
+    case .calendarFromDue:
+      let due = app.doses[dose]?.scheduled ?? now
+      let at = due.advanced(by: duration)
+      if at <= now && implementation.onlyIfFuture {
+        let why = "snoozed alert not added: the dose's time \(format(due)) + \(duration) = \(format(at)) is not in the future (the app's only-if-future guard)"
+        record(.warning, alertID.rawValue, at: now, [TimelineField("reason", why)])
+        let note = "snooze at \(format(now)) added no alert: \(format(due)) + \(duration) had passed"
+        app.doses[dose]?.notes.append(note)
+        return
+      }
+      trigger = .calendar(datedTrigger(at))
+    }
+    let request = NotificationRequest(
+      id: alertID, title: medicine.name, body: medicine.body, trigger: trigger,
+      userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("snoozed", String(snoozes))))
+    addPlanned(
+      PlannedAdd(request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .snoozedAlert, dose: dose, doseScheduled: app.doses[dose]?.scheduled)),
+      at: now)
   }
 
   /// Complete or dismiss: cancel the rest of the chain and clear the dose's
@@ -660,58 +976,124 @@ extension SimulationRun {
     if dismissed { app.doses[dose]?.dismissed = now } else { app.doses[dose]?.completed = now }
   }
 
-  // MARK: - Dose clocks
+  // MARK: - Dose clocks: the prescription
 
+  /// A medicine's prescribed doses for each daily time of the version just
+  /// created or edited, from now on (`PrescriptionSchedule`: the clock and
+  /// the zones, not the trigger evaluator).
   mutating func startDoseClocks(of medicine: Medicine, at now: SimulationInstant) {
     for (index, time) in medicine.times.enumerated() {
-      var clock = DoseClock(medicine: medicine.id, index: index, time: time, trigger: dailyTrigger(time))
-      clock.next = calendarEvaluator.nextDelivery(of: clock.trigger, after: now, deviceTimeZone: deviceTimeZone)
+      let schedule = PrescriptionSchedule(prescription: medicine.prescription, time: time, clock: scenario.clock)
+      let clock = DoseClock(
+        medicine: medicine.id, index: index, time: time, prescription: medicine.prescription,
+        // Past the end too, so that a chain added for tomorrow's dose names it.
+        doses: schedule.doses(after: now, through: end.advanced(by: .seconds(3 * 86_400))))
       app.doseClocks.append(clock)
       scheduleDoseClock(app.doseClocks.count - 1)
     }
   }
 
-  /// Stops a medicine's clocks; returns each daily time's next due instant within the run.
-  mutating func stopDoseClocks(of id: MedicineID) -> [(time: DailyTime, due: SimulationInstant)] {
-    var due: [(DailyTime, SimulationInstant)] = []
+  /// Stops a medicine's clocks; returns each daily time's next prescribed dose within the run.
+  mutating func stopDoseClocks(of id: MedicineID) -> [(time: DailyTime, due: SimulationInstant, key: DoseKey)] {
+    var due: [(DailyTime, SimulationInstant, DoseKey)] = []
     for position in app.doseClocks.indices where app.doseClocks[position].active && app.doseClocks[position].medicine == id {
       app.doseClocks[position].active = false
-      if let next = app.doseClocks[position].next, next <= end { due.append((app.doseClocks[position].time, next)) }
+      let clock = app.doseClocks[position]
+      if let next = clock.next, next.due <= end { due.append((clock.time, next.due, clock.key(next))) }
     }
     return due
   }
 
+  /// The check of the clock's next dose runs once a notification could no
+  /// longer answer it: at its due instant plus the prescription's `after`.
   mutating func scheduleDoseClock(_ position: Int) {
     let clock = app.doseClocks[position]
-    guard clock.active, let next = clock.next, next <= end else { return }
-    queue.schedule(.doseDue(clock: position, token: clock.token), at: next, phase: .doseCheck, rank: position)
+    guard clock.active, let next = clock.next, next.due <= end else { return }
+    let check = min(next.due.advanced(by: clock.prescription.after), end)
+    queue.schedule(.doseDue(clock: position, token: clock.position), at: check, phase: .doseCheck, rank: position)
   }
 
-  /// Floating daily times follow a time-zone change, as the requests do.
-  mutating func recomputeDoseClocks(after instant: SimulationInstant) {
-    for position in app.doseClocks.indices where app.doseClocks[position].active {
-      let next = calendarEvaluator.nextDelivery(of: app.doseClocks[position].trigger, after: instant, deviceTimeZone: deviceTimeZone)
-      guard next != app.doseClocks[position].next else { continue }
-      app.doseClocks[position].next = next
-      app.doseClocks[position].token += 1
-      scheduleDoseClock(position)
+  /// The prescribed dose of a medicine's daily time that a notification
+  /// firing at `fire` answers: the one whose window holds `fire`, nearest
+  /// first. Nil when none does: the notification answers no prescribed dose.
+  func prescribedDose(_ medicine: MedicineID, _ time: DailyTime, fire: SimulationInstant) -> DoseKey? {
+    var best: (distance: Int64, key: DoseKey)?
+    for clock in app.doseClocks where clock.medicine == medicine && clock.time == time {
+      for dose in clock.doses where clock.prescription.accepts(fire, due: dose.due) {
+        let distance = abs(dose.due.millisecondsSinceEpoch - fire.millisecondsSinceEpoch)
+        if best == nil || distance < best!.distance { best = (distance, clock.key(dose)) }
+      }
+      if best != nil && clock.active { break }
     }
+    return best?.key
   }
 
-  /// A daily time is due: a dose its reminder did not notify is recorded as missed.
+  /// The dose a daily time's notification firing at `fire` belongs to: the
+  /// prescribed dose it answers, or (answering none) a dose of its own that
+  /// the summary leaves out; a warning says so once.
+  func doseKey(_ medicine: MedicineID, _ time: DailyTime, fire: SimulationInstant) -> DoseKey {
+    if let key = prescribedDose(medicine, time, fire: fire) { return key }
+    return DoseKey(medicine: medicine, slot: .time(time), occurrence: localDay(of: fire), repeatOnDay: DoseKey.unprescribed)
+  }
+
+  /// A prescribed dose's check: a dose no notification answered is missed, with the reason.
   mutating func doseDue(clock position: Int, token: Int, at now: SimulationInstant) {
     let clock = app.doseClocks[position]
-    guard clock.active, clock.token == token, let medicine = app.medicines[clock.medicine] else { return }
-    let key = timeDoseKey(medicine.id, clock.time, due: now)
+    guard clock.active, clock.position == token, let dose = clock.next, let medicine = app.medicines[clock.medicine] else { return }
+    let key = clock.key(dose)
     if app.doses[key] == nil {
-      var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: now)
-      missed.reason = app.lossReason[ReminderIdentifier.reminder(medicine.id, clock.index)]
-        ?? "the reminder request was not pending (removed or replaced outside the app model)"
+      var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: dose.due)
+      missed.reason = missedReason(clock, dose)
       app.doses[key] = missed
     }
-    app.doseClocks[position].next = calendarEvaluator.nextDelivery(of: clock.trigger, after: now, deviceTimeZone: deviceTimeZone)
-    app.doseClocks[position].token += 1
+    if let remark = dose.remark, app.doses[key]?.notes.contains(remark) == false { app.doses[key]?.notes.append(remark) }
+    app.doseClocks[position].position += 1
     scheduleDoseClock(position)
+  }
+
+  /// Why no notification answered a prescribed dose.
+  func missedReason(_ clock: DoseClock, _ dose: PrescribedDose) -> String {
+    let id = policy.identifiers.reminder(clock.medicine, clock.index)
+    if let replaced = app.replacedMain[id] { return "the daily reminder \(id) was \(replaced)" }
+    if let loss = app.lossReason[id] { return loss }
+    if let pending = center.pending[id], app.requestInfo[id]?.role == .reminder(clock.index, clock.time) {
+      let fires = pending.nextDelivery.map { "next fires \(format($0))" } ?? "never fires"
+      let window = "outside the prescription's window (\(clock.prescription.summary))"
+      let previousDue = clock.doses.last(where: { $0.due < dose.due })?.due ?? scenario.clock.start
+      if let change = scenario.clock.timeZoneChanges.last(where: {
+        $0.instant <= dose.due.advanced(by: clock.prescription.after) && $0.instant > previousDue
+      }) {
+        let from = scenario.clock.deviceZone(at: change.instant.advanced(byMilliseconds: -1)).identifier
+        return "time-zone change at \(format(change.instant)) (\(from) → \(change.timeZone.identifier)): the floating \(clock.time) reminder \(fires), \(window)"
+      }
+      let zone = scenario.clock.deviceZone(at: dose.due)
+      let dayStart = dose.due.advanced(by: .seconds(-43_200)).date
+      let dayEnd = dose.due.advanced(by: .seconds(43_200)).date
+      if zone.secondsFromGMT(for: dayStart) != zone.secondsFromGMT(for: dayEnd) {
+        let rules = "dst-gap=\(scenario.platform.dstGapPolicy.rawValue) repeated-time=\(scenario.platform.repeatedTimePolicy.rawValue)"
+        return "DST change in \(zone.identifier): under the platform's rule (\(rules)) the \(clock.time) reminder \(fires), \(window)"
+      }
+      return "the \(clock.time) reminder \(fires), \(window)"
+    }
+    if !app.everAdded.contains(id) { return "never scheduled: the app added no request \(id)" }
+    return "the reminder request was not pending (removed or replaced outside the app model)"
+  }
+
+  /// After a time-zone change: a prescribed dose that the moved floating
+  /// reminder no longer answers gets a warning now (the floating time moved past its day).
+  mutating func warnMovedReminders(at now: SimulationInstant) {
+    for clock in app.doseClocks where clock.active {
+      let id = policy.identifiers.reminder(clock.medicine, clock.index)
+      guard let pending = center.pending[id], app.requestInfo[id]?.role == .reminder(clock.index, clock.time),
+        let dose = clock.doses.first(where: { $0.due.advanced(by: clock.prescription.after) >= now })
+      else { continue }
+      if let next = pending.nextDelivery, clock.prescription.accepts(next, due: dose.due) { continue }
+      let fires = pending.nextDelivery.map { "now fires \(format($0))" } ?? "never fires now"
+      record(.warning, id.rawValue, at: now, [
+        TimelineField("dose", clock.key(dose).occurrenceLabel),
+        TimelineField("reason", "the floating \(clock.time) reminder \(fires); the prescribed dose due \(format(dose.due)) (\(clock.prescription.summary)) has no reminder"),
+      ])
+    }
   }
 
   // MARK: - Location doses
@@ -728,7 +1110,7 @@ extension SimulationRun {
       guard let medicine = app.medicines[id], let location = medicine.location, location.region == region,
         entering ? location.onEntry : location.onExit, app.locationArmed[id] == true
       else { continue }
-      let requestID = ReminderIdentifier.location(id)
+      let requestID = policy.identifiers.location(id)
       let occurrence = (app.locationOccurrences[id] ?? 0) + 1
       app.locationOccurrences[id] = occurrence
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
@@ -751,7 +1133,7 @@ extension SimulationRun {
       guard let key = app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
         app.doses[key]?.notified == nil
       else { continue }
-      let requestID = ReminderIdentifier.location(id)
+      let requestID = policy.identifiers.location(id)
       if let reason = app.lossReason[requestID] { app.doses[key]?.reason = reason }
       if app.medicines[id]?.location?.repeats == false && center.pending[requestID] == nil { app.locationArmed[id] = false }
     }
@@ -776,10 +1158,88 @@ extension SimulationRun {
     summary.droppedByPendingLimit = droppedByPendingLimit
     summary.clock = scenario.clock
     let rank = Dictionary(uniqueKeysWithValues: app.creationOrder.enumerated().map { ($1, $0) })
-    summary.doses = app.doses.values.filter { $0.scheduled >= scenario.clock.start && $0.scheduled <= end }.sorted { a, b in
-      (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.occurrence)
-        < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)
-    }
+    summary.doses = app.doses.values.filter { $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end }
+      .sorted { a, b in
+        (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.occurrence)
+          < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)
+      }
+      .map(withAccountingRemarks)
     return summary
+  }
+
+  /// A dose row with the remarks that explain an absence: notes made while
+  /// the dose had no record, no follow-ups, and response-rule steps unused.
+  func withAccountingRemarks(_ dose: DoseRecord) -> DoseRecord {
+    var dose = dose
+    for note in app.doseNotes[dose.key] ?? [] where !dose.notes.contains(note) { dose.notes.append(note) }
+    if let remark = noFollowUpsRemark(dose) { dose.notes.append(remark) }
+    dose.notes += unusedRuleStepRemarks(dose)
+    return dose
+  }
+
+  /// "no follow-ups: ...": an unanswered or missed dose of an upfront chain
+  /// for which the app added no follow-up, and why no app code added one.
+  func noFollowUpsRemark(_ dose: DoseRecord) -> String? {
+    guard dose.resolved == nil, dose.followUpsDelivered == 0, !app.chainAdded.contains(dose.key), case .time = dose.key.slot,
+      let medicine = app.medicines[dose.key.medicine] ?? lastVersion(of: dose.key.medicine),
+      let chain = medicine.snooze, chain.scheduling == .upfront, chain.count > 0
+    else { return nil }
+    guard let last = app.appCodeRuns.last(where: { $0.instant < dose.scheduled }) else {
+      return "no follow-ups: no app code ran before this dose to add them"
+    }
+    let what: String
+    switch (last.moment, last.reAdded) {
+    case (.medicineChange, _):
+      what = "added the chains of the doses right after it only"
+    case (_, nil):
+      what = "found a chain of this daily time still pending, so added none"
+    case (_, let medicines?) where medicines.contains(dose.key.medicine):
+      what = "found a chain of this daily time still pending, so added none"
+    case (_, let medicines?) where medicines.isEmpty:
+      what = last.moment == .action && policy.handler == .cutShort ? "was cut short before re-adding chains" : "re-adds no chains (policy reAddChains)"
+    case (_, let medicines?):
+      what = "re-added only medicine \(medicines.map(\.rawValue).joined(separator: ", "))'s chains"
+    }
+    return "no follow-ups: the last app code before this dose, \(last.moment.rawValue) at \(format(last.instant)), \(what)"
+  }
+
+  func lastVersion(of id: MedicineID) -> Medicine? {
+    for change in medicineApp.medicineChanges.reversed() where change.medicineID == id {
+      if case .create(let medicine) = change.kind { return medicine }
+      if case .edit(let medicine) = change.kind { return medicine }
+    }
+    return nil
+  }
+
+  /// For each response rule that answered this dose but not to its last
+  /// step: which step went unused, and why.
+  func unusedRuleStepRemarks(_ dose: DoseRecord) -> [String] {
+    guard dose.resolved == nil else { return [] }
+    var remarks: [String] = []
+    for (index, rule) in medicineApp.responseRules.enumerated() {
+      let used = app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose.key), default: 0]
+      guard used > 0, used < rule.actions.count else { continue }
+      remarks.append(
+        "rule step unused: '\(rule.actions[used])' (step \(used + 1)/\(rule.actions.count) of rule \(rule.pattern)) never applied: no matching notification was delivered after step \(used)")
+    }
+    return remarks
+  }
+
+  /// At the end of the run: a warning for every response-rule step that no dose used.
+  mutating func warnUnusedRuleSteps() {
+    guard !app.medicines.isEmpty || !app.creationOrder.isEmpty else { return }
+    for (index, rule) in medicineApp.responseRules.enumerated() {
+      let used = app.ruleSteps.filter { $0.key.rule == index }.map(\.value).max() ?? 0
+      guard used < rule.actions.count else { continue }
+      let unused = rule.actions[used...].map { "'\($0)'" }.joined(separator: ", ")
+      let why = used == 0
+        ? "no notification matching '\(rule.pattern)' was perceived while in Notification Center"
+        : "no dose had a matching notification delivered after step \(used)"
+      let steps = rule.actions.count - used == 1 ? "step \(used + 1)/\(rule.actions.count)" : "steps \(used + 1)...\(rule.actions.count) of \(rule.actions.count)"
+      record(.warning, rule.pattern.text, at: end, [
+        TimelineField("rule", "respond[\(index + 1)]"),
+        TimelineField("reason", "response rule \(steps) (\(unused)) never used: \(why)"),
+      ])
+    }
   }
 }

@@ -41,6 +41,8 @@ public struct DoseKey: Hashable, Sendable {
   public var occurrenceLabel: String {
     switch slot {
     case .time:
+      // A notification that answers no prescribed dose (see `Prescription`).
+      if repeatOnDay == 1_000_000 { return "none" }
       let date = civilDate(fromDaysSinceEpoch: occurrence)
       return String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day) + (repeatOnDay > 0 ? "+\(repeatOnDay)" : "")
     case .location:

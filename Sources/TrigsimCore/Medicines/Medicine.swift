@@ -47,6 +47,9 @@ public struct Medicine: Sendable {
   public var snooze: SnoozeChainPolicy?
   /// The interruption level of every request the app makes for this medicine.
   public var interruptionLevel: InterruptionLevel = .active
+  /// When the doses are due: the ground truth the dose ledger holds the
+  /// notifications against (default: each daily time where the patient is, ±1 h).
+  public var prescription: Prescription = .standard
 
   public init(
     id: MedicineID, name: String, dosage: String, unit: String, times: [DailyTime], location: LocationReminder? = nil,
@@ -71,6 +74,7 @@ public struct Medicine: Sendable {
     if let location { fields.append(TimelineField("location", location.summary)) }
     fields.append(TimelineField("snooze", snooze?.summary ?? "none"))
     if interruptionLevel != .active { fields.append(TimelineField("level", interruptionLevel.rawValue)) }
+    if prescription != .standard { fields.append(TimelineField("prescription", prescription.summary)) }
     return fields
   }
 }

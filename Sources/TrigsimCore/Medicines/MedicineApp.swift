@@ -17,6 +17,8 @@ public struct MedicineApp: Sendable {
   public var responseRules: [ResponseRule]
   /// How the app keeps its icon badge (default: it sets none).
   public var badge: BadgePolicy = .none
+  /// How the app's own code schedules (default: the model's idealised app).
+  public var policy = AppPolicy()
 
   public init(
     medicineChanges: [MedicineChange] = [], appChanges: [AppChange] = [], category: ReminderCategory = ReminderCategory(),
@@ -126,6 +128,8 @@ public struct AppChange: Sendable {
   public var permission: NotificationPermission?
   public var location: LocationAuthorization?
   public var locationAccuracy: LocationAccuracyAuthorization?
+  /// The system runs the app's background refresh task at this instant.
+  public var backgroundRefresh = false
   public var origin: InputLocation?
 
   public init(
