@@ -684,6 +684,12 @@ extension ScenarioReader {
       document.error(node, "'count' needs 'equals', 'atLeast' or 'atMost'")
       return nil
     }
+    if atLeast == 0 && atMost == nil {
+      document.error(fields.keyNodes["atLeast"]!, "'atLeast: 0' alone accepts every count, so the assertion can never fail", notes: [
+        "give a bound that can fail, e.g. 'atLeast: 1' or 'atMost: 0'",
+      ])
+      return nil
+    }
     if let atLeast, let atMost, atLeast > atMost {
       document.error(fields.keyNodes["atMost"]!, "'atMost' \(atMost) is below 'atLeast' \(atLeast)")
       return nil

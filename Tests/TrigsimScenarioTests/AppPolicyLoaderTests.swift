@@ -100,11 +100,13 @@ import TrigsimTestSupport
       assert:
         - pendingPeak: { atMost: 1️⃣64 }
         - nothingFired: { from: 2️⃣2026-05-05T22:00:00+02:00, to: 2026-05-05T23:00:00+02:00 }
+        - count: { fired: "medicine_*", 3️⃣atLeast: 0 }
 
       """, [
         Expected(marker: "1️⃣", message: "'pendingPeak: { atMost: 64 }' can never fail: the platform keeps at most 64 requests pending and drops the rest",
                  note: "to check that nothing is lost to the limit, assert 'noPendingLimitDrops: true'; to keep headroom, give a number below 64"),
         Expected(marker: "2️⃣", message: "the window from 2026-05-05T22:00:00+02:00 to 2026-05-05T23:00:00+02:00 lies outside the clock (2026-05-04T05:00:00.000Z to 2026-05-04T21:00:00.000Z): nothing can happen in it, so the assertion can never fail"),
+        Expected(marker: "3️⃣", message: "'atLeast: 0' alone accepts every count, so the assertion can never fail"),
       ])
   }
 

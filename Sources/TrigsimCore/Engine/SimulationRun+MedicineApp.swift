@@ -73,9 +73,6 @@ struct DoseClock {
 }
 
 extension DoseKey {
-  /// The `repeatOnDay` of a dose no prescribed dose answers (the summary leaves it out).
-  static let unprescribed = 1_000_000
-
   /// `08:00`, or `location`.
   var slotLabel: String {
     switch slot {
@@ -384,6 +381,8 @@ extension SimulationRun {
   mutating func addPlanned(_ planned: PlannedAdd, at now: SimulationInstant) {
     let id = planned.request.id
     claim(id, for: planned.info, at: now)
+    // The reminder is back under its identifier.
+    if planned.info.role.isMain { app.replacedMain[id] = nil }
     app.requestInfo[id] = planned.info
     if case .location = planned.info.role { app.locationArmed[planned.info.medicine] = true }
     if planned.isChain, let dose = planned.info.dose { app.chainAdded.insert(dose) }
@@ -618,6 +617,8 @@ extension SimulationRun {
       let due = catchUpDue ?? now
       let key = doseKey(medicine.id, time, fire: due)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
+      // Delivered: an earlier loss of this reminder no longer explains anything.
+      app.lossReason[id] = nil
       if app.doses[key] == nil {
         app.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
@@ -1060,11 +1061,12 @@ extension SimulationRun {
       let fires = pending.nextDelivery.map { "next fires \(format($0))" } ?? "never fires"
       let window = "outside the prescription's window (\(clock.prescription.summary))"
       let previousDue = clock.doses.last(where: { $0.due < dose.due })?.due ?? scenario.clock.start
-      if let change = scenario.clock.timeZoneChanges.last(where: {
-        $0.instant <= dose.due.advanced(by: clock.prescription.after) && $0.instant > previousDue
-      }) {
+      if let change = scenario.clock.timeZoneChanges.last(where: { $0.instant <= dose.due.advanced(by: clock.prescription.after) }) {
         let from = scenario.clock.deviceZone(at: change.instant.advanced(byMilliseconds: -1)).identifier
-        return "time-zone change at \(format(change.instant)) (\(from) → \(change.timeZone.identifier)): the floating \(clock.time) reminder \(fires), \(window)"
+        let cause = change.instant > previousDue
+          ? "time-zone change at \(format(change.instant)) (\(from) → \(change.timeZone.identifier))"
+          : "device zone \(change.timeZone.identifier) since the time-zone change at \(format(change.instant))"
+        return "\(cause): the floating \(clock.time) reminder \(fires), \(window)"
       }
       let zone = scenario.clock.deviceZone(at: dose.due)
       let dayStart = dose.due.advanced(by: .seconds(-43_200)).date

@@ -29,6 +29,10 @@ public struct DoseKey: Hashable, Sendable {
   /// (after a time-zone change west, 08:00 comes round again), and so on.
   public var repeatOnDay: Int
 
+  /// The `repeatOnDay` of the dose a notification opens when it answers no
+  /// prescribed dose (see `Prescription`): the summary leaves such doses out.
+  static let unprescribed = 1_000_000
+
   public init(medicine: MedicineID, slot: DoseSlot, occurrence: Int64, repeatOnDay: Int = 0) {
     self.medicine = medicine
     self.slot = slot
@@ -41,8 +45,7 @@ public struct DoseKey: Hashable, Sendable {
   public var occurrenceLabel: String {
     switch slot {
     case .time:
-      // A notification that answers no prescribed dose (see `Prescription`).
-      if repeatOnDay == 1_000_000 { return "none" }
+      if repeatOnDay == Self.unprescribed { return "none" }
       let date = civilDate(fromDaysSinceEpoch: occurrence)
       return String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day) + (repeatOnDay > 0 ? "+\(repeatOnDay)" : "")
     case .location:
