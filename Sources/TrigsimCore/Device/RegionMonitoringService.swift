@@ -1,4 +1,5 @@
 import Foundation
+import HeapModule
 
 /// The `ios` location profile: region monitoring as iOS devices do it.
 ///
@@ -43,6 +44,19 @@ import Foundation
 ///
 /// The geometric crossings the engine passes in are the truth: for each
 /// visit the device did not detect, the service reports why.
+///
+/// **Index.** A segment costs the same with 4 regions or 5,000 (a place
+/// set): the service keeps the cumulative path length its budgets have lost
+/// and a min-heap of each monitor's threshold (budget = threshold −
+/// cumulative length), and a full evaluation touches only the monitors that
+/// can change: those whose threshold the segment reaches, those the true path
+/// crosses, and the few that are awake (a dwell in progress or a detection
+/// held). A monitor that is skipped learns what it missed when it is next
+/// touched: the largest fix accuracy of the segments in between and whether
+/// an update observed it (see `RegionMonitor.catchUp`). When a fix accuracy
+/// moves the offset circles (an accuracy beyond a margin), every monitor is
+/// touched. `usesRegionIndex = false` touches every monitor at every full
+/// evaluation: the property tests check that both give the same reports.
 struct RegionMonitoringService: LocationService {
   let rules: RegionMonitoringRules
   private var monitors: [RegionMonitor?]
@@ -83,6 +97,28 @@ struct RegionMonitoringService: LocationService {
   private var holdsAnyDetection = true
   /// Off, every segment is evaluated in full: the property tests check that the fast path changes nothing.
   var usesFastPath = true
+  /// Off, a full evaluation touches every monitor (the index's reference).
+  var usesRegionIndex = true
+  /// The path length every budget has lost since the first fix (see "Index").
+  private var cumulativePath = 0.0
+  private var thresholds = Heap<MonitorThreshold>()
+  /// The serial of each monitor's live heap entry (older entries are stale).
+  private var heapSerial: [Int]
+  private var nextHeapSerial = 0
+  /// Monitors with a dwell in progress or a detection held: touched at every full evaluation.
+  private var awake: Set<Int> = []
+  /// Full evaluations so far, and the one each monitor was last touched in.
+  private var evaluationSerial = 0
+  private var lastTouched: [Int]
+  /// The last full evaluation with a coarse update or a switch to continuous updates (an observation).
+  private var lastObservationSerial = -1
+  /// The largest accuracy of the full evaluations from any serial on (a decreasing stack).
+  private var accuracySuffixMaxima: [(serial: Int, accuracy: Double)] = []
+  /// The offset circles' margins of the last full evaluation: max(entry margin, accuracy), max(exit margin, accuracy).
+  private var circleMargins: (entry: Double, exit: Double) = (-1, -1)
+  private var touched: [Int] = []
+  /// Monitors touched by full evaluations (for the tests: the index skips most).
+  private(set) var monitorEvaluations = 0
   /// Segments the fast path took (for those tests: proof that it ran).
   private(set) var fastPathSegments = 0
 
@@ -107,6 +143,8 @@ struct RegionMonitoringService: LocationService {
       return RegionMonitor(index: index, center: circle.center, radius: effective, declaredRadius: circle.radius, rules: rules)
     }
     regionWarnings = warnings
+    heapSerial = Array(repeating: -1, count: regions.count)
+    lastTouched = Array(repeating: 0, count: regions.count)
     if let variation {
       random = TrialRandom(seed: variation.seed)
       latencySampler = LatencySampler(rules: rules, random: TrialRandom(seed: variation.seed ^ 0x9E37_79B9_7F4A_7C15))
@@ -133,6 +171,8 @@ struct RegionMonitoringService: LocationService {
     for index in monitors.indices where monitors[index] != nil {
       monitors[index]!.start(at: observed, inside: geometricInside[index], rules: rules)
     }
+    circleMargins = margins(accuracyOf(observed))
+    rebuildThresholds()
   }
 
   mutating func advance(
@@ -182,22 +222,131 @@ struct RegionMonitoringService: LocationService {
     settleUnsettledPath()
     defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, interval: interval) }
     let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
+    let startCumulative = cumulativePath
+    cumulativePath += pathLength
+    evaluationSerial += 1
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
       pathLength: pathLength, accuracy: accuracy, interval: interval,
       startsContinuousUpdates: startsContinuousUpdates,
       grid: interval > 0 ? gridInstants(after: a.instant.millisecondsSinceEpoch, upTo: b.instant.millisecondsSinceEpoch, every: interval) : nil)
     var path: DevicePath?
-    for index in monitors.indices {
+    selectTouched(crossings: crossings, accuracy: accuracy)
+    for index in touched {
       guard monitors[index] != nil else {
         for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
         continue
       }
+      catchUp(index)
+      monitors[index]!.budget = monitors[index]!.threshold - startCumulative
       // In place: a monitor is a few hundred bytes, and copying each out and back per fix dominated the run.
       Self.advance(
         &monitors[index]!, along: segment, crossings: crossings, rules: rules, path: &path, events: &events, scratch: &scratch,
         latency: &latencySampler, into: &reports)
+      monitorEvaluations &+= 1
+      settleThreshold(index)
     }
+    // What the monitors skipped here learn when next touched.
+    if segment.startsContinuousUpdates || !(segment.grid?.isEmpty ?? true) { lastObservationSerial = evaluationSerial }
+    while let last = accuracySuffixMaxima.last, last.accuracy <= accuracy { accuracySuffixMaxima.removeLast() }
+    accuracySuffixMaxima.append((evaluationSerial, accuracy))
+  }
+
+  // MARK: - Index
+
+  /// max(entry margin, accuracy) and max(exit margin, accuracy): what sets every monitor's offset circles.
+  private func margins(_ accuracy: Double) -> (entry: Double, exit: Double) {
+    (max(rules.entryMargin, accuracy), max(rules.exitMargin, accuracy))
+  }
+
+  /// The monitors a full evaluation touches, in scenario order (`touched`):
+  /// every one without the index, or when the accuracy moves the offset
+  /// circles; else the awake ones, those the path crosses (and polygons it
+  /// crosses, for their reports) and those whose threshold the segment reaches.
+  private mutating func selectTouched(crossings: [GeometricCrossing], accuracy: Double) {
+    touched.removeAll(keepingCapacity: true)
+    let newMargins = margins(accuracy)
+    let circlesMoved = newMargins != circleMargins
+    circleMargins = newMargins
+    if !usesRegionIndex || circlesMoved {
+      touched.append(contentsOf: monitors.indices)
+      return
+    }
+    touched.append(contentsOf: awake)
+    for crossing in crossings { touched.append(crossing.region) }
+    while let top = thresholds.min, top.threshold <= cumulativePath {
+      let entry = thresholds.removeMin()
+      if entry.serial == heapSerial[entry.monitor] { touched.append(entry.monitor) }
+    }
+    if touched.count > 1 {
+      touched.sort()
+      var unique = 0
+      for position in touched.indices where position == 0 || touched[position] != touched[position - 1] {
+        touched[unique] = touched[position]
+        unique += 1
+      }
+      touched.removeLast(touched.count - unique)
+    }
+  }
+
+  /// A monitor about to be evaluated learns what the full evaluations that skipped it would have told it.
+  private mutating func catchUp(_ index: Int) {
+    let since = lastTouched[index]
+    lastTouched[index] = evaluationSerial
+    if since < evaluationSerial - 1 { catchUpFrom(index, since: since) }
+  }
+
+  private mutating func catchUpFrom(_ index: Int, since: Int) {
+    // The largest accuracy of the evaluations after `since`: the first stack entry at or after since + 1.
+    var low = 0, high = accuracySuffixMaxima.count
+    while low < high {
+      let middle = (low + high) / 2
+      if accuracySuffixMaxima[middle].serial <= since { low = middle + 1 } else { high = middle }
+    }
+    let largest = low < accuracySuffixMaxima.count ? accuracySuffixMaxima[low].accuracy : nil
+    monitors[index]!.catchUp(largestAccuracy: largest, observed: lastObservationSerial > since)
+  }
+
+  /// Every monitor learns what it missed (before an operation that touches them all).
+  private mutating func catchUpAll() {
+    for index in monitors.indices where monitors[index] != nil {
+      let since = lastTouched[index]
+      lastTouched[index] = evaluationSerial
+      if since < evaluationSerial { catchUpFrom(index, since: since) }
+    }
+  }
+
+  /// After a monitor was evaluated: its threshold from its budget, and whether it is awake.
+  private mutating func settleThreshold(_ index: Int) {
+    let threshold = monitors[index]!.budget + cumulativePath
+    monitors[index]!.threshold = threshold
+    heapSerial[index] = nextHeapSerial
+    thresholds.insert(MonitorThreshold(threshold: threshold, monitor: index, serial: nextHeapSerial))
+    nextHeapSerial += 1
+    if monitors[index]!.isAwake { awake.insert(index) } else { awake.remove(index) }
+    if thresholds.count > 4 * monitors.count + 64 { rebuildThresholds(fromBudgets: false) }
+  }
+
+  /// Every monitor's heap entry anew (after an operation that touched them
+  /// all, from their budgets; or to drop stale entries, from their thresholds).
+  private mutating func rebuildThresholds(fromBudgets: Bool = true) {
+    var entries: [MonitorThreshold] = []
+    entries.reserveCapacity(monitors.count)
+    awake.removeAll(keepingCapacity: true)
+    for index in monitors.indices where monitors[index] != nil {
+      if fromBudgets { monitors[index]!.threshold = monitors[index]!.budget + cumulativePath }
+      heapSerial[index] = nextHeapSerial
+      entries.append(MonitorThreshold(threshold: monitors[index]!.threshold, monitor: index, serial: nextHeapSerial))
+      nextHeapSerial += 1
+      if monitors[index]!.isAwake { awake.insert(index) }
+    }
+    thresholds = Heap(entries)
+  }
+
+  /// The smallest budget of any monitor (∞ when there is none).
+  private mutating func smallestBudget() -> Double {
+    while let top = thresholds.min, top.serial != heapSerial[top.monitor] { thresholds.removeMin() }
+    return thresholds.min.map { $0.threshold - cumulativePath } ?? .infinity
   }
 
   /// Whether a segment of this accuracy leaves every offset circle as the
@@ -212,7 +361,7 @@ struct RegionMonitoringService: LocationService {
   /// and the device is at most `unsettledPath` from where it was then.
   private mutating func settleUnsettledPath() {
     guard unsettledPath > 0 else { return }
-    for index in monitors.indices where monitors[index] != nil { monitors[index]!.budget -= unsettledPath }
+    cumulativePath += unsettledPath
     unsettledPath = 0
   }
 
@@ -226,11 +375,10 @@ struct RegionMonitoringService: LocationService {
     settledInterval = interval
     holdsAnyDetection = false
     quiet = false
-    slack = .infinity
+    slack = smallestBudget()
     var dwelling = false
-    // By index: `for monitor in monitors` would copy every monitor (hundreds of bytes) per fix.
-    for index in monitors.indices where monitors[index] != nil {
-      slack = min(slack, monitors[index]!.budget)
+    // Only awake monitors dwell or hold a detection (by index: a monitor is hundreds of bytes).
+    for index in awake {
       // A dwell in progress completes, and a held detection is released, by time alone.
       if monitors[index]!.holdsDetection { holdsAnyDetection = true }
       if monitors[index]!.confirmingSince != nil { dwelling = true }
@@ -350,6 +498,9 @@ struct RegionMonitoringService: LocationService {
     updateInterval = interval
     let continuous = interval == 0
     let accuracy = accuracyOf(observed)
+    catchUpAll()
+    circleMargins = margins(accuracy)
+    defer { rebuildThresholds() }
     for index in monitors.indices {
       guard var monitor = monitors[index] else {
         for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
@@ -384,9 +535,11 @@ struct RegionMonitoringService: LocationService {
     guard let position = previousObserved?.coordinate else { return }
     let time = instant.millisecondsSinceEpoch
     restartedAt = time
+    catchUpAll()
     for index in monitors.indices where monitors[index] != nil {
       monitors[index]!.restart(at: time, position: position, continuous: updateInterval == 0, into: &reports)
     }
+    rebuildThresholds()
   }
 
   /// The device stays at its last position until `end`, its updates in the
@@ -398,6 +551,7 @@ struct RegionMonitoringService: LocationService {
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
     settleUnsettledPath()
     quiet = false
+    catchUpAll()
     let limit = end.millisecondsSinceEpoch
     for index in monitors.indices {
       guard var monitor = monitors[index] else { continue }
@@ -506,7 +660,10 @@ struct RegionMonitor {
   /// Lower bound on the distance to both offset circles from the position
   /// the signals were last evaluated at (a fix, or a coarse update), less
   /// the path since: while it is positive the signals hold for the current position.
+  /// Valid while the service evaluates the monitor; between evaluations `threshold` holds it.
   var budget = 0.0
+  /// The service's cumulative path length at which `budget` runs out (see `RegionMonitoringService`, "Index").
+  var threshold = 0.0
 
   /// The side the device believes it is on.
   private(set) var deviceInside = false
@@ -730,6 +887,19 @@ struct RegionMonitor {
   /// Whether a detection waits for its report instant (see `HeldDetection`).
   var holdsDetection: Bool { heldDetection != nil }
 
+  /// A dwell in progress or a held detection: time alone can change the
+  /// monitor, so the service's index evaluates it at every full evaluation.
+  var isAwake: Bool { confirmingSince != nil || heldDetection != nil }
+
+  /// What the full evaluations that skipped this monitor (asleep, far from
+  /// both offset circles) would have done to it: each applied its accuracy
+  /// (`largestAccuracy`, the largest of them) and, at a coarse update or a
+  /// switch to continuous updates, observed unchanged signals.
+  mutating func catchUp(largestAccuracy value: Double?, observed: Bool) {
+    if let value { largestAccuracy = max(largestAccuracy, value) }
+    if observed { observedSinceCrossing = true }
+  }
+
   /// Reports the held detection, with no visit: the true path did not cross
   /// to its side by its instant (or another report about the region comes first).
   private mutating func releaseHeldDetection(into reports: inout [DeviceRegionReport]) {
@@ -923,4 +1093,14 @@ struct RegionMonitor {
     append(into: &reports, report)
   }
 
+}
+
+/// A monitor's threshold in `RegionMonitoringService`'s index; `serial`
+/// tells the live entry from stale ones. Ties in scenario order.
+struct MonitorThreshold: Comparable {
+  var threshold: Double
+  var monitor: Int
+  var serial: Int
+
+  static func < (a: Self, b: Self) -> Bool { (a.threshold, a.monitor) < (b.threshold, b.monitor) }
 }

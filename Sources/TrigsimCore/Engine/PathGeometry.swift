@@ -1,4 +1,5 @@
 import Foundation
+import HeapModule
 
 /// What the exact geometry says at one fix of the true path.
 enum PathStep: Sendable {
@@ -32,11 +33,29 @@ struct StepCrossing: Sendable {
 /// an upper bound on the path length walked since (one bound per fix, shared
 /// by all regions). While the budget stays positive the device cannot have
 /// reached the boundary, and the region is not asked at all.
+///
+/// The budgets are indexed so that a fix costs the same with 4 regions or
+/// 5,000: the geometry keeps the cumulative path length (the sum of the
+/// per-fix bounds) and a min-heap of each region's threshold, the cumulative
+/// length at its last exact check plus its clearance then. A region's budget
+/// is its threshold less the cumulative length, so a fix pops only the
+/// regions whose threshold it has reached (budget ≤ 0), checks them in
+/// scenario order and pushes their new thresholds. `usesIndex = false`
+/// subtracts from every budget instead (the property tests compare the two).
 struct PathGeometry {
   let shapes: [any RegionShape]
   let gapLimit: SimulationDuration
   private(set) var inside: [Bool]
   private var clearanceBudget: [Double]
+  /// Off, every region's budget is updated at every fix (the reference the property tests compare with).
+  var usesIndex = true
+  /// The sum of the per-fix path-length bounds since the first fix.
+  private var cumulativePath = 0.0
+  /// Every region's threshold (index on), one entry per region.
+  private var thresholds = Heap<RegionThreshold>()
+  private var due: [Int] = []
+  /// Regions checked exactly so far (for the tests: the index skips most).
+  private(set) var exactChecks = 0
   private var previous: TrackSample?
   /// At least `cos(previous.latitude)`, for `Geodesic.lengthUpperBound`.
   private var cosPreviousLatitude = 1.0
@@ -64,6 +83,7 @@ struct PathGeometry {
         inside[index] = shapes[index].contains(fix.coordinate)
         clearanceBudget[index] = shapes[index].boundaryClearance(from: fix.coordinate)
       }
+      rebuildThresholds()
       return .first(inside: inside)
     }
     if fix.startsSegment || previous.instant.duration(to: fix.instant) > gapLimit {
@@ -75,24 +95,60 @@ struct PathGeometry {
           inside[index] = now
         }
       }
+      rebuildThresholds()
       return .gap(since: previous.instant)
     }
     let pathLength = Geodesic.lengthUpperBound(previous.coordinate, fix.coordinate, cosLatitudeA: cosPreviousLatitude)
+    if usesIndex {
+      cumulativePath += pathLength
+      guard let first = thresholds.min, first.threshold <= cumulativePath else { return .segment }
+      due.removeAll(keepingCapacity: true)
+      while let top = thresholds.min, top.threshold <= cumulativePath { due.append(thresholds.removeMin().region) }
+      // Scenario order, as without the index.
+      if due.count > 1 { due.sort() }
+      for index in due {
+        check(index, from: previous, to: fix, into: &crossings)
+        thresholds.insert(RegionThreshold(threshold: cumulativePath + clearanceBudget[index], region: index))
+      }
+      return .segment
+    }
     for index in shapes.indices {
       clearanceBudget[index] -= pathLength
       if clearanceBudget[index] > 0 { continue }
-      let shape = shapes[index]
-      shape.appendCrossings(from: previous, to: fix, insideAtStart: inside[index], into: &buffer)
-      clearanceBudget[index] = shape.boundaryClearance(from: fix.coordinate)
-      guard !buffer.isEmpty else { continue }
-      for crossing in buffer {
-        crossings.append(StepCrossing(region: index, entering: crossing.entering, instant: crossing.instant))
-      }
-      inside[index] = buffer[buffer.count - 1].entering
-      buffer.removeAll(keepingCapacity: true)
+      check(index, from: previous, to: fix, into: &crossings)
     }
     return .segment
   }
+
+  /// The exact check of one region on the segment: its crossings, its side
+  /// at `fix`, and its clearance there (`clearanceBudget`).
+  private mutating func check(_ index: Int, from previous: TrackSample, to fix: TrackSample, into crossings: inout [StepCrossing]) {
+    exactChecks += 1
+    let shape = shapes[index]
+    shape.appendCrossings(from: previous, to: fix, insideAtStart: inside[index], into: &buffer)
+    clearanceBudget[index] = shape.boundaryClearance(from: fix.coordinate)
+    guard !buffer.isEmpty else { return }
+    for crossing in buffer {
+      crossings.append(StepCrossing(region: index, entering: crossing.entering, instant: crossing.instant))
+    }
+    inside[index] = buffer[buffer.count - 1].entering
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Every region's threshold from its budget (after the first fix or a gap, which check every region).
+  private mutating func rebuildThresholds() {
+    guard usesIndex else { return }
+    thresholds = Heap(shapes.indices.map { RegionThreshold(threshold: cumulativePath + clearanceBudget[$0], region: $0) })
+  }
+}
+
+/// A region's threshold in `PathGeometry`'s index: the cumulative path
+/// length at which its budget runs out. Ties in scenario order.
+struct RegionThreshold: Comparable {
+  var threshold: Double
+  var region: Int
+
+  static func < (a: Self, b: Self) -> Bool { (a.threshold, a.region) < (b.threshold, b.region) }
 }
 
 /// The geometry of a whole track, computed once and replayed by every trial
