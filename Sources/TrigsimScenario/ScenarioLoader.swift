@@ -109,8 +109,8 @@ public struct ScenarioLoader {
 
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
-  "trigsim", "name", "clock", "platform", "track", "regions", "notifications", "medicines", "prescription", "policy", "app", "category",
-  "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
+  "trigsim", "name", "clock", "platform", "track", "regions", "places", "notifications", "medicines", "prescription", "policy", "regionSet",
+  "app", "category", "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -128,6 +128,8 @@ final class ScenarioReader {
   /// The device zone from each instant on: the clock zone, then each change.
   var zoneChanges: [TimeZoneChange] = []
   var regionIDs: [String] = []
+  /// The place sets under `places:` (see ScenarioReader+Places.swift).
+  var placeSetIDs: [String] = []
   /// Set when the track is marked `ifMissing: skip` and its file is absent.
   var skipped: ScenarioSkipped?
   /// Identifiers the scenario can produce, for checking patterns in assertions.
@@ -188,6 +190,7 @@ final class ScenarioReader {
     let platform = top["platform"].map(readPlatform) ?? PlatformSettings()
     pendingLimit = platform.pendingLimit
     let regions = top["regions"].map(readRegions) ?? []
+    let placeSets = top["places"].map(readPlaceSets) ?? []
     let track = top["track"].flatMap(readTrack)
     let actions = top["notifications"].map(readNotifications) ?? []
     guard let clock else { return nil }
@@ -196,9 +199,17 @@ final class ScenarioReader {
     let device = top["device"].map(readDevice) ?? DeviceSetup()
     let pushes = top["pushes"].map(readPushes) ?? RemotePushes()
     checks = readChecks(top, defaultName: defaultName)
-    return Scenario(
+    var scenario = Scenario(
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
       trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits, device: device, pushes: pushes)
+    for set in placeSets { scenario.addPlaceSet(set) }
+    if let node = top["regionSet"] {
+      if top["places"] == nil {
+        document.error(top.keyNodes["regionSet"]!, "'regionSet' needs place sets", notes: ["declare candidate places under 'places:' and name a set in a medicine's 'location: { places: ... }'"])
+      }
+      scenario.regionSet = readRegionSetPolicy(node, platform: platform)
+    }
+    return scenario
   }
 
   // MARK: - Values

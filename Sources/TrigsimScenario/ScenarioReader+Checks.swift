@@ -228,6 +228,7 @@ extension ScenarioReader {
     case .kind(.presented), .kind(.held), .kind(.focus), .kind(.power), .kind(.network), .kind(.settings), .kind(.preferences),
       .kind(.badge), .kind(.sent), .kind(.stored), .kind(.discarded), .kind(.received), .kind(.filtered):
       return nil
+    case .kind(.regions): return placeSetIDs.sorted()
     }
   }
 

@@ -246,7 +246,7 @@ extension ScenarioReader {
 
   /// `{ region: home, on: [enter] }` or `{ center: [lat, lon], radius: 100, on: [exit] }`.
   func readLocation(_ node: Node, medicine: MedicineID, regionSuffix: String) -> (reminder: LocationReminder, region: MonitoredRegion?)? {
-    guard let fields = document.mapping(node, what: "'location'", keys: ["region", "center", "radius", "on", "repeats"]) else { return nil }
+    guard let fields = document.mapping(node, what: "'location'", keys: ["region", "center", "radius", "places", "on", "repeats"]) else { return nil }
     var onEntry = true
     var onExit = false
     if let onNode = fields["on"], let list = document.sequence(onNode, what: "'on'") {
@@ -255,6 +255,9 @@ extension ScenarioReader {
       onEntry = words.contains("enter")
       onExit = words.contains("exit")
       guard onEntry || onExit else { return nil }
+    }
+    if fields["places"] != nil {  // a place set: ScenarioReader+Places.swift
+      return readPlaceSetLocation(node, fields: fields, onEntry: onEntry, onExit: onExit).map { ($0, nil) }
     }
     let repeats = fields["repeats"].flatMap { document.bool($0, what: "repeats") } ?? true
     switch (fields["region"], fields["center"]) {

@@ -28,6 +28,8 @@ struct ScheduledEvent: Comparable {
     case pushSent(Int)
     /// Scheduled Summary time.
     case summaryDue
+    /// App code runs to refresh the nearest places it monitors (see `SimulationRun+RegionSet`).
+    case regionSetRefresh(RegionSetRefreshCause, at: Coordinate)
   }
 
   var instant: SimulationInstant

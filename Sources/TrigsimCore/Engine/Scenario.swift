@@ -29,6 +29,12 @@ public struct Scenario {
   public var device: DeviceSetup
   /// Remote notifications the app's server sends, and the app's own settings for them.
   public var pushes: RemotePushes
+  /// Named sets of candidate places (`addPlaceSet`); each place is also a
+  /// region in `regions`, at `placeSetRegions[n]` for set `n`.
+  public internal(set) var placeSets: [PlaceSet] = []
+  public internal(set) var placeSetRegions: [Range<Int>] = []
+  /// How the app monitors the nearest places of a set (`regionSet:`).
+  public var regionSet = RegionSetPolicy()
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],

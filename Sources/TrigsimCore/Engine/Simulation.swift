@@ -156,6 +156,8 @@ struct SimulationRun {
 
   // Medicine-reminder app (see SimulationRun+MedicineApp.swift).
   var app = MedicineAppState()
+  /// The nearest places the app monitors (see SimulationRun+RegionSet.swift).
+  var regionSets: RegionSetState
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
@@ -179,6 +181,7 @@ struct SimulationRun {
     self.center = NotificationCenterModel(settings: scenario.platform)
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
+    self.regionSets = RegionSetState(scenario: scenario)
     self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
     self.deviceSchedule = DeviceSchedule(scenario: scenario, calendar: calendarEvaluator)
     self.monitoringRestarts = DeviceSchedule.monitoringRestarts(
@@ -206,6 +209,7 @@ struct SimulationRun {
     if let track = scenario.track {
       try track.readSamples { sample in
         replay(sample)
+        observeForRegionSets(sample)
         handleEvents(notAfter: min(sample.instant, end))
         return sample.instant < end && stopReason == nil
       }
@@ -373,6 +377,8 @@ struct SimulationRun {
       sendPush(index, at: now)
     case .summaryDue:
       deliverSummary(at: now)
+    case .regionSetRefresh(let cause, let position):
+      refreshRegionSets(cause, at: position, now: now)
     }
   }
 
@@ -548,6 +554,7 @@ struct SimulationRun {
       }
     }
     if !app.medicines.isEmpty { openLocationDoses(region: index, entering: entering, visit: visit, at: now) }
+    if !scenario.placeSets.isEmpty && !app.medicines.isEmpty { openPlaceSetDoses(region: index, entering: entering, visit: visit, at: now) }
   }
 
   /// The device reported a region event: a detection delivers the region's
@@ -682,9 +689,11 @@ struct SimulationRun {
     ]
     if let deviceHeader { header.append(deviceHeader) }
     if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
-    for region in scenario.regions {
+    // A place set's regions are summed up in one line each (`placeSetHeader`).
+    for region in scenario.regions.prefix(scenario.placeSetRegions.first?.lowerBound ?? scenario.regions.count) {
       header.append(TimelineField("region \(region.id)", region.shape.summary))
     }
+    header += placeSetHeader()
     if let label = scenario.trackLabel {
       var track = "\(label), \(fixesRead) fixes read"
       if let first = firstFixInstant, let last = lastFixInstant {

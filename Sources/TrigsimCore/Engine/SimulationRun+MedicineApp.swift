@@ -367,6 +367,10 @@ extension SimulationRun {
     if policy.addOrder == .remindersFirst { ordered = mains + chains }
     if policy.addOrder == .chainsFirst { ordered = chains + mains }
     for planned in ordered { addPlanned(planned, at: now) }
+    for id in ids {
+      // One request per nearest place, after the batch's other requests.
+      if let medicine = app.medicines[id], medicine.location?.places != nil { addPlaceSetRequests(of: medicine, at: now) }
+    }
   }
 
   /// A request the app is about to add, with what the run knows of it.
@@ -427,7 +431,8 @@ extension SimulationRun {
       plan.append(PlannedAdd(request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .reminder(index, time))))
       if medicine.snooze?.scheduling == .upfront { plan += upfrontChain(of: medicine, time: time, at: now) }
     }
-    if let location = medicine.location {
+    // A place set's requests depend on where the device is: `addBatch` adds them (SimulationRun+RegionSet.swift).
+    if let location = medicine.location, location.places == nil {
       let id = policy.identifiers.location(medicine.id)
       let trigger = RegionTrigger(
         region: location.region, notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: location.repeats)
@@ -1109,7 +1114,7 @@ extension SimulationRun {
     guard now >= scenario.clock.start else { return }
     let region = scenario.regions[index].id
     for id in app.creationOrder {
-      guard let medicine = app.medicines[id], let location = medicine.location, location.region == region,
+      guard let medicine = app.medicines[id], let location = medicine.location, location.places == nil, location.region == region,
         entering ? location.onEntry : location.onExit, app.locationArmed[id] == true
       else { continue }
       let requestID = policy.identifiers.location(id)

@@ -87,6 +87,9 @@ public struct LocationReminder: Sendable {
   public var onExit: Bool
   /// Whether the request stays armed after delivering (every arrival home).
   public var repeats: Bool
+  /// A place set instead of one region: the app adds one request per place
+  /// it monitors, for the nearest places (see `RegionSetPolicy`); `region` is then unused.
+  public var places: PlaceSetID?
 
   public init(region: RegionID, onEntry: Bool = true, onExit: Bool = false, repeats: Bool = true) {
     self.region = region
@@ -95,9 +98,9 @@ public struct LocationReminder: Sendable {
     self.repeats = repeats
   }
 
-  /// `home on=enter`
+  /// `home on=enter`; `places pharmacies on=enter` for a place set.
   public var summary: String {
-    "\(region) on=" + [onEntry ? "enter" : nil, onExit ? "exit" : nil].compactMap { $0 }.joined(separator: ",")
+    (places.map { "places \($0)" } ?? region.rawValue) + " on=" + [onEntry ? "enter" : nil, onExit ? "exit" : nil].compactMap { $0 }.joined(separator: ",")
   }
 
   /// `enter`, `exit` or `enter,exit`, for request metadata.

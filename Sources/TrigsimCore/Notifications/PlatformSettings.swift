@@ -30,6 +30,9 @@ public struct PlatformSettings: Sendable {
   /// What the device does between a delivery and the patient: power-off
   /// catch-up, boot time, the push service's rules.
   public var attention = AttentionRules()
+  /// The significant-change location service's rules (used by apps that
+  /// monitor the nearest places of a set; printed in the header's `region set` line).
+  public var significantChange = SignificantChangeRules()
 
   public init() {}
 

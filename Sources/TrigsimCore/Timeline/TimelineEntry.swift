@@ -71,6 +71,10 @@ public struct TimelineEntry: Hashable, Sendable {
     case received
     /// The app's own settings stopped a push (`where`: server or app).
     case filtered
+    /// The app refreshed the nearest places of a set it monitors (`medicine`,
+    /// `cause`, `added`, `removed`, `nearest`, `at`); the `removed` and
+    /// `scheduled` entries of its requests follow.
+    case regions
   }
 
   public var instant: SimulationInstant

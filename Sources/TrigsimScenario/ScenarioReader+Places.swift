@@ -1,0 +1,385 @@
+import Foundation
+import TrigsimCore
+import TrigsimTracks
+import Yams
+
+/// The `places:` and `regionSet:` sections (see the README, "Many places:
+/// the nearest N"), and a medicine's `location: { places: SET }`.
+extension ScenarioReader {
+  /// Most places in one set: each is a region the geometry follows, so the
+  /// bound keeps a typo (a file of a million rows) from filling memory.
+  static let placeLimit = 100_000
+  /// Largest places CSV file read (a place row is about 40 bytes).
+  static let placeFileByteLimit = 16 << 20
+
+  /// Reads `places:`: set name → `{ file: CSV, radius: 100 }` or a list of
+  /// `{ id, center, radius }`. Registers the set names (`placeSetIDs`) and
+  /// the places' region ids (`regionIDs`), so that medicines and checks can
+  /// name them.
+  func readPlaceSets(_ node: Node) -> [PlaceSet] {
+    guard let mapping = node.mapping else {
+      document.error(node, "'places' must be a mapping of set names to places", notes: ["e.g. places: { pharmacies: { file: pharmacies.csv, radius: 100 } }"])
+      return []
+    }
+    var sets: [PlaceSet] = []
+    for (keyNode, value) in mapping {
+      guard let name = keyNode.scalar?.string else {
+        document.error(keyNode, "place set names must be plain names")
+        continue
+      }
+      guard Self.isPlainIdentifier(name) else {
+        document.error(keyNode, "place set name '\(Diagnostic.excerpt(name))' must be letters, digits, '-' and '_'",
+                       notes: ["it names the places' regions ({set}/{place}) and the header line"])
+        continue
+      }
+      if placeSetIDs.contains(name) {
+        document.error(keyNode, "place set '\(Diagnostic.excerpt(name))' is declared twice", notes: ["place set names must be unique"])
+        continue
+      }
+      placeSetIDs.append(name)
+      let id = PlaceSetID(name)
+      var set: PlaceSet?
+      if value.sequence != nil {
+        set = readInlinePlaces(value, set: id)
+      } else if value.mapping != nil {
+        set = readPlaceFile(value, set: id)
+      } else {
+        document.error(value, "place set '\(Diagnostic.excerpt(name))' must be a list of places or { file: CSV, radius: 100 }")
+      }
+      guard var set else { continue }
+      if set.places.isEmpty {
+        document.error(value, "place set '\(Diagnostic.excerpt(name))' has no places", notes: ["list at least one place"])
+        continue
+      }
+      // Each place is a region `{set}/{place}`: it must not clash with a declared region.
+      var clean: [Place] = []
+      for place in set.places {
+        let region = set.regionID(of: place.id).rawValue
+        if regionIDs.contains(region) {
+          let location = place.origin ?? document.location(value)
+          document.error(at: location, "place '\(Diagnostic.excerpt(place.id.rawValue))' would be region '\(Diagnostic.excerpt(region))', which is already declared",
+                         notes: ["rename the region under 'regions:' or the place"])
+          continue
+        }
+        clean.append(place)
+      }
+      regionIDs += clean.map { set.regionID(of: $0.id).rawValue }
+      set.places = clean
+      sets.append(set)
+    }
+    return sets
+  }
+
+  /// Letters, digits, `-` and `_` (ASCII): safe in region and request identifiers.
+  static func isPlainIdentifier(_ text: String) -> Bool {
+    !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
+  }
+
+  /// `[ { id: north, center: [55.70, 12.55], radius: 150 }, ... ]`
+  private func readInlinePlaces(_ node: Node, set: PlaceSetID) -> PlaceSet? {
+    guard let list = document.sequence(node, what: "place set '\(set)'") else { return nil }
+    var places: [Place] = []
+    var seen: [String: InputLocation] = [:]
+    for item in list {
+      guard let fields = document.mapping(item, what: "a place", keys: ["id", "center", "radius"]) else { continue }
+      guard let idNode = fields["id"], let id = document.string(idNode, what: "place id") else {
+        document.error(item, "a place needs an 'id'")
+        continue
+      }
+      guard Self.isPlainIdentifier(id) else {
+        document.error(idNode, "place id '\(Diagnostic.excerpt(id))' must be letters, digits, '-' and '_'",
+                       notes: ["it becomes part of request identifiers such as medicine_1_location_\(Diagnostic.excerpt(id))"])
+        continue
+      }
+      if let first = seen[id] {
+        document.error(idNode, "place '\(Diagnostic.excerpt(id))' is listed twice in set '\(set)'", notes: ["first at line \(first.line)", "place ids must be unique within a set"])
+        continue
+      }
+      seen[id] = document.location(idNode)
+      guard let centerNode = fields["center"] else {
+        document.error(item, "place '\(Diagnostic.excerpt(id))' needs a 'center' [latitude, longitude]")
+        continue
+      }
+      guard let center = coordinate(centerNode, what: "center") else { continue }
+      var radius = 100.0
+      if let radiusNode = fields["radius"] {
+        guard let value = document.double(radiusNode, what: "radius") else { continue }
+        guard value > 0 else {
+          document.error(radiusNode, "radius must be greater than 0 metres")
+          continue
+        }
+        radius = value
+      }
+      places.append(Place(id: PlaceID(id), center: center, radius: radius, origin: document.location(item)))
+    }
+    if places.count > Self.placeLimit {
+      document.error(node, "place set '\(set)' lists \(places.count) places, more than \(Self.placeLimit)")
+      return nil
+    }
+    return PlaceSet(id: set, places: places)
+  }
+
+  /// `{ file: ../fixtures/places/city-pharmacies.csv, radius: 100 }`: a CSV
+  /// file with a header naming `id`, `latitude` and `longitude` (and
+  /// optionally `radius`, which then overrides the default for its row).
+  private func readPlaceFile(_ node: Node, set: PlaceSetID) -> PlaceSet? {
+    guard let fields = document.mapping(node, what: "place set '\(set)'", keys: ["file", "radius"]) else { return nil }
+    guard let fileNode = fields["file"], let file = document.string(fileNode, what: "places file"), !file.isEmpty else {
+      document.error(node, "missing 'file' in place set '\(set)'", notes: ["name a CSV file (id,latitude,longitude[,radius]), relative to the scenario, or list the places"])
+      return nil
+    }
+    var radius = 100.0
+    if let radiusNode = fields["radius"] {
+      guard let value = document.double(radiusNode, what: "radius") else { return nil }
+      guard value > 0 else {
+        document.error(radiusNode, "radius must be greater than 0 metres")
+        return nil
+      }
+      radius = value
+    }
+    let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
+    // Checked before anything looks at the file, its existence included.
+    guard allows(path, written: file, what: "places file", at: document.location(fileNode)) else { return nil }
+    let data: Data
+    do {
+      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      if size > Self.placeFileByteLimit {
+        document.error(fileNode, "places file '\(Diagnostic.excerpt(file))' is \(size) bytes, more than \(Self.placeFileByteLimit) (16 MiB)")
+        return nil
+      }
+      data = try RegularFile.contents(path)
+    } catch .system(ENOENT) {
+      document.error(fileNode, "places file '\(Diagnostic.excerpt(file))' does not exist",
+                     notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])
+      return nil
+    } catch {
+      document.error(fileNode, "cannot read places file '\(Diagnostic.excerpt(file))': \(error.reason)")
+      return nil
+    }
+    var reader = PlaceCSVReader(file: path, defaultRadius: radius, limit: Self.placeLimit)
+    let places = reader.read(data)
+    for diagnostic in reader.diagnostics { document.diagnostics.append(diagnostic) }
+    guard reader.diagnostics.isEmpty else { return nil }
+    return PlaceSet(id: set, places: places, source: file)
+  }
+
+  /// `regionSet: { nearest: 20, refresh: 500m, significantChange: true }`.
+  func readRegionSetPolicy(_ node: Node, platform: PlatformSettings) -> RegionSetPolicy {
+    var policy = RegionSetPolicy()
+    guard let fields = document.mapping(node, what: "'regionSet'", keys: ["nearest", "refresh", "significantChange"]) else { return policy }
+    if let node = fields["nearest"], let value = document.integer(node, what: "nearest", range: 1...100_000) { policy.nearest = value }
+    if let node = fields["refresh"] {
+      // A distance: `500m`, `1.5km`, or a plain number of metres.
+      let text = document.string(node, what: "refresh") ?? ""
+      if let metres = Self.metres(text), metres > 0 {
+        policy.refresh = metres
+      } else {
+        document.error(node, "refresh must be a distance greater than zero such as 500m or 1.5km, not '\(Diagnostic.excerpt(text))'")
+      }
+    }
+    if let node = fields["significantChange"], let value = document.bool(node, what: "significantChange") { policy.significantChange = value }
+    return policy
+  }
+
+  /// `500m`, `1.5km` or `500` (metres); nil when not a finite distance.
+  static func metres(_ text: String) -> Double? {
+    let (number, scale): (Substring, Double) =
+      text.hasSuffix("km") ? (text.dropLast(2), 1000) : text.hasSuffix("m") ? (text.dropLast(), 1) : (Substring(text), 1)
+    guard let value = Double(number), value.isFinite else { return nil }
+    return value * scale
+  }
+
+  /// `location: { places: pharmacies, on: [enter] }`: a location reminder
+  /// over a place set (the app monitors the nearest places of the set).
+  func readPlaceSetLocation(_ node: Node, fields: MappingFields, onEntry: Bool, onExit: Bool) -> LocationReminder? {
+    guard let placesNode = fields["places"], let name = document.string(placesNode, what: "places") else { return nil }
+    for key in ["region", "center", "radius"] where fields[key] != nil {
+      document.error(fields.keyNodes[key]!, "'\(key)' cannot go with 'places'", notes: ["a location reminder covers one region, one circle, or a place set"])
+      return nil
+    }
+    guard placeSetIDs.contains(name) else {
+      var notes: [String] = []
+      if let suggestion = NameSuggestion.closest(to: name, among: placeSetIDs) { notes.append("did you mean '\(suggestion)'?") }
+      notes.append(placeSetIDs.isEmpty ? "declare it under 'places:'" : "declared place sets: \(YAMLDocument.nameList(placeSetIDs))")
+      document.error(placesNode, "unknown place set '\(Diagnostic.excerpt(name))'", notes: notes)
+      return nil
+    }
+    if let repeatsNode = fields["repeats"], document.bool(repeatsNode, what: "repeats") == false {
+      document.error(repeatsNode, "a location reminder over a place set repeats",
+                     notes: ["the app re-registers the nearest places at every refresh; remove 'repeats: false'"])
+      return nil
+    }
+    var reminder = LocationReminder(region: RegionID("\(name)/*"), onEntry: onEntry, onExit: onExit, repeats: true)
+    reminder.places = PlaceSetID(name)
+    return reminder
+  }
+}
+
+/// Reads a places CSV: a header row naming the columns (`id`; `latitude` or
+/// `lat`; `longitude`, `lon`, `lng` or `long`; optionally `radius`, matched
+/// ignoring case, quotes, spaces and a UTF-8 BOM, as track CSVs are), then
+/// one place per row. Every problem is a diagnostic at the file's
+/// line:column (1-based, columns in Unicode scalars).
+struct PlaceCSVReader {
+  let file: String
+  let defaultRadius: Double
+  let limit: Int
+  private(set) var diagnostics: [Diagnostic] = []
+
+  init(file: String, defaultRadius: Double, limit: Int) {
+    self.file = file
+    self.defaultRadius = defaultRadius
+    self.limit = limit
+  }
+
+  /// A field of a row, with the column it starts at.
+  private struct Field {
+    var text: String
+    var column: Int
+  }
+
+  mutating func read(_ data: Data) -> [Place] {
+    guard var text = String(data: data, encoding: .utf8) else {
+      error(line: 1, column: 1, "the places file is not UTF-8 text", notes: ["save it as UTF-8 CSV"])
+      return []
+    }
+    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    guard let headerLine = lines.first, !headerLine.isEmpty else {
+      error(line: 1, column: 1, "the places file is empty", notes: ["write a header row: id,latitude,longitude[,radius]"])
+      return []
+    }
+    guard let header = fields(of: headerLine, line: 1) else { return [] }
+    let names = header.map { Self.normalized($0.text) }
+    func column(_ aliases: [String]) -> Int? { names.firstIndex { aliases.contains($0) } }
+    let idColumn = column(["id", "name", "placeid"])
+    let latitudeColumn = column(["latitude", "lat"])
+    let longitudeColumn = column(["longitude", "lon", "lng", "long"])
+    let radiusColumn = column(["radius", "radiusm", "radiusmetres", "radiusmeters"])
+    let missing = [("id", idColumn), ("latitude", latitudeColumn), ("longitude", longitudeColumn)].filter { $0.1 == nil }.map(\.0)
+    guard missing.isEmpty, let idColumn, let latitudeColumn, let longitudeColumn else {
+      let shown = header.prefix(8).map { "'\(Diagnostic.excerpt($0.text))'" }.joined(separator: ", ")
+      let more = header.count > 8 ? " and \(header.count - 8) more" : ""
+      error(line: 1, column: 1, "the places file's header has no \(missing.joined(separator: ", ")) column",
+            notes: ["columns: \(shown)\(more)", "the header names id, latitude (or lat), longitude (or lon, lng) and optionally radius"])
+      return []
+    }
+    var places: [Place] = []
+    var seen: [String: Int] = [:]
+    for (offset, lineText) in lines.enumerated().dropFirst() {
+      let line = offset + 1
+      if lineText.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+      guard let row = fields(of: lineText, line: line) else { continue }
+      guard row.count == header.count else {
+        error(line: line, column: 1, "row has \(row.count) fields, the header \(header.count)", notes: ["each row is id,latitude,longitude as the header says"])
+        continue
+      }
+      let idField = row[idColumn]
+      let id = idField.text.trimmingCharacters(in: .whitespaces)
+      guard ScenarioReader.isPlainIdentifier(id) else {
+        error(line: line, column: idField.column, "place id '\(Diagnostic.excerpt(id))' must be letters, digits, '-' and '_'",
+              notes: ["it becomes part of request identifiers such as medicine_1_location_p001"])
+        continue
+      }
+      if let first = seen[id] {
+        error(line: line, column: idField.column, "place '\(Diagnostic.excerpt(id))' is listed twice", notes: ["first at line \(first)", "place ids must be unique within a set"])
+        continue
+      }
+      guard let latitude = number(row[latitudeColumn], line: line, what: "latitude", range: -90...90),
+        let longitude = number(row[longitudeColumn], line: line, what: "longitude", range: -180...180)
+      else { continue }
+      var radius = defaultRadius
+      if let radiusColumn, !row[radiusColumn].text.trimmingCharacters(in: .whitespaces).isEmpty {
+        guard let value = number(row[radiusColumn], line: line, what: "radius", range: 0...1e7), value > 0 else {
+          if diagnostics.last?.location.line != line { error(line: line, column: row[radiusColumn].column, "radius must be greater than 0 metres") }
+          continue
+        }
+        radius = value
+      }
+      seen[id] = line
+      places.append(Place(id: PlaceID(id), center: Coordinate(latitude: latitude, longitude: longitude), radius: radius,
+                          origin: InputLocation(file: file, line: line, column: 1)))
+      if places.count > limit {
+        error(line: line, column: 1, "the places file has more than \(limit) places", notes: ["split it into several place sets"])
+        return []
+      }
+    }
+    return places
+  }
+
+  /// The fields of one line (double-quoted fields may hold commas; a quote
+  /// inside one is doubled); nil after reporting a malformed line.
+  private mutating func fields(of line: Substring, line number: Int) -> [Field]? {
+    var result: [Field] = []
+    var current = ""
+    var column = 1
+    var start = 1
+    var quoted = false
+    var wasQuoted = false
+    var scalars = Array(line.unicodeScalars)[...]
+    while let scalar = scalars.popFirst() {
+      if quoted {
+        if scalar == "\"" {
+          if scalars.first == "\"" {
+            current.unicodeScalars.append("\"")
+            scalars.removeFirst()
+            column += 1
+          } else {
+            quoted = false
+          }
+        } else {
+          current.unicodeScalars.append(scalar)
+        }
+      } else if scalar == "," {
+        result.append(Field(text: current, column: start))
+        current = ""
+        wasQuoted = false
+        start = column + 1
+      } else if scalar == "\"" && current.trimmingCharacters(in: .whitespaces).isEmpty && !wasQuoted {
+        quoted = true
+        wasQuoted = true
+        current = ""
+      } else {
+        current.unicodeScalars.append(scalar)
+      }
+      column += 1
+    }
+    if quoted {
+      error(line: number, column: start, "a quoted field is not closed on its line", notes: ["places are one per line; close the quote"])
+      return nil
+    }
+    result.append(Field(text: current, column: start))
+    return result
+  }
+
+  private mutating func number(_ field: Field, line: Int, what: String, range: ClosedRange<Double>) -> Double? {
+    let text = field.text.trimmingCharacters(in: .whitespaces)
+    guard let value = Double(text), value.isFinite else {
+      error(line: line, column: field.column, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'")
+      return nil
+    }
+    guard range.contains(value) else {
+      let note = what == "radius" ? [] : ["coordinates are latitude, longitude in degrees; check the columns"]
+      error(line: line, column: field.column, "\(what) \(text) is outside \(Self.describe(range))", notes: note)
+      return nil
+    }
+    return value
+  }
+
+  private static func describe(_ range: ClosedRange<Double>) -> String {
+    func show(_ value: Double) -> String { value == value.rounded() ? String(Int64(value)) : String(value) }
+    return "\(show(range.lowerBound))...\(show(range.upperBound))"
+  }
+
+  /// A header name as matched: lowercased without quotes, spaces, `_`, `-` or a leading `#`.
+  private static func normalized(_ name: String) -> String {
+    var text = name.lowercased().filter { $0 != "\"" && $0 != " " && $0 != "_" && $0 != "-" }
+    if text.hasPrefix("#") { text.removeFirst() }
+    return text
+  }
+
+  private mutating func error(line: Int, column: Int, _ message: String, notes: [String] = []) {
+    diagnostics.append(Diagnostic(.error, at: InputLocation(file: file, line: line, column: column), message, notes: notes))
+  }
+}
