@@ -244,7 +244,8 @@ struct PlaceCSVReader {
       return []
     }
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    // "\r\n" is one Character in Swift: split on both line ends.
+    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     if lines.last?.isEmpty == true { lines.removeLast() }
     guard let headerLine = lines.first, !headerLine.isEmpty else {
       error(line: 1, column: 1, "the places file is empty", notes: ["write a header row: id,latitude,longitude[,radius]"])

@@ -35,8 +35,10 @@ struct RegionSetState {
   /// The significant-change service's last report (it starts at the first fix).
   var changeReportedAt: SimulationInstant?
   var changeReportedPosition: Coordinate?
-  /// The set and place of each request the app added for a place.
-  var placeOfRequest: [NotificationID: (set: Int, place: Int)] = [:]
+  /// The places each medicine asked for at its last refresh (what the app
+  /// believes it registered; a place the region limit dropped stays here, so
+  /// the app does not ask for it again until it leaves the nearest N).
+  var registered: [MedicineID: Set<Int>] = [:]
   var cosineBound = CosineUpperBound()
 
   init(scenario: Scenario) {
@@ -109,6 +111,7 @@ extension SimulationRun {
   /// device is, else at the first fix.
   mutating func addPlaceSetRequests(of medicine: Medicine, at now: SimulationInstant) {
     app.locationArmed[medicine.id] = true
+    regionSets.registered[medicine.id] = []  // a new version: its requests were removed (an edit) or never added
     if let position = regionSets.knownPosition { refreshRegionSets(.medicineAdded, at: position, now: now) }
   }
 
@@ -142,9 +145,13 @@ extension SimulationRun {
     guard let location = medicine.location else { return }
     let count = scenario.regionSet.count(under: scenario.platform)
     let chosen = Set(selected)
-    let pendingPlaces = Set(set.places.indices.filter { center.pending[policy.identifiers.placeLocation(medicine.id, set.places[$0].id)] != nil })
-    let leaving = pendingPlaces.filter { !chosen.contains($0) }.sorted()
-    let entering = selected.filter { !pendingPlaces.contains($0) }
+    let registered = regionSets.registered[medicine.id] ?? []
+    regionSets.registered[medicine.id] = chosen
+    // The app removes the places that left (those still pending: the platform ignores the others) and adds those that entered.
+    let leaving = registered.filter {
+      !chosen.contains($0) && center.pending[policy.identifiers.placeLocation(medicine.id, set.places[$0].id)] != nil
+    }.sorted()
+    let entering = selected.filter { !registered.contains($0) }
     guard !leaving.isEmpty || !entering.isEmpty else { return }
     record(
       .regions, set.id.rawValue, at: now,
@@ -156,7 +163,6 @@ extension SimulationRun {
     for place in entering {
       let id = policy.identifiers.placeLocation(medicine.id, set.places[place].id)
       app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .location)
-      regionSets.placeOfRequest[id] = (setIndex, place)
       let trigger = RegionTrigger(
         region: set.regionID(of: set.places[place].id), notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: true)
       add(
