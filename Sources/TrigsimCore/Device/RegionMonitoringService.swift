@@ -46,12 +46,12 @@ import HeapModule
 /// visit the device did not detect, the service reports why.
 ///
 /// **Index.** A segment costs the same with 4 regions or 5,000 (a place
-/// set): the service keeps the cumulative path length its budgets have lost
-/// and a min-heap of each monitor's threshold (budget = threshold −
-/// cumulative length), and a full evaluation touches only the monitors that
-/// can change: those whose threshold the segment reaches, those the true path
-/// crosses, and the few that are awake (a dwell in progress or a detection
-/// held). A monitor that is skipped learns what it missed when it is next
+/// set), and GPS jitter at a stop spends no budget: the monitors' budgets
+/// live in a `BudgetIndex` (the path walked and the distance from an anchor,
+/// over the observed positions), which tells which monitors a segment can
+/// change. A full evaluation touches only those (until they are measured
+/// again), the ones the true path crosses, and the few that are awake (a
+/// dwell in progress or a detection held). A monitor that is skipped learns what it missed when it is next
 /// touched: the largest fix accuracy of the segments in between and whether
 /// an update observed it (see `RegionMonitor.catchUp`). When a fix accuracy
 /// moves the offset circles (an accuracy beyond a margin), every monitor is
@@ -85,10 +85,6 @@ struct RegionMonitoringService: LocationService {
   private var anchor = Coordinate(latitude: 0, longitude: 0)
   private var anchorCosine = 1.0
   private var slack = 0.0
-  /// What the budgets must still lose at the next full evaluation: the
-  /// distance from the anchor (continuous updates) or the path walked
-  /// (coarse updates) since the last one.
-  private var unsettledPath = 0.0
   private var quiet = false
   /// The accuracy and update interval of the last full evaluation, and
   /// whether a monitor held a detection after it.
@@ -99,12 +95,11 @@ struct RegionMonitoringService: LocationService {
   var usesFastPath = true
   /// Off, a full evaluation touches every monitor (the index's reference).
   var usesRegionIndex = true
-  /// The path length every budget has lost since the first fix (see "Index").
-  private var cumulativePath = 0.0
-  private var thresholds = Heap<MonitorThreshold>()
-  /// The serial of each monitor's live heap entry (older entries are stale).
-  private var heapSerial: [Int]
-  private var nextHeapSerial = 0
+  /// The monitors' budgets between evaluations (see "Index").
+  private var budgets: BudgetIndex
+  /// Monitors whose budget is spent and not yet measured again: touched at every full evaluation.
+  private var spent: Set<Int> = []
+  private var newlySpent: [Int] = []
   /// Monitors with a dwell in progress or a detection held: touched at every full evaluation.
   private var awake: Set<Int> = []
   /// Full evaluations so far, and the one each monitor was last touched in.
@@ -143,7 +138,7 @@ struct RegionMonitoringService: LocationService {
       return RegionMonitor(index: index, center: circle.center, radius: effective, declaredRadius: circle.radius, rules: rules)
     }
     regionWarnings = warnings
-    heapSerial = Array(repeating: -1, count: regions.count)
+    budgets = BudgetIndex(active: regions.map { $0.shape is CircularRegion })
     lastTouched = Array(repeating: 0, count: regions.count)
     if let variation {
       random = TrialRandom(seed: variation.seed)
@@ -172,7 +167,7 @@ struct RegionMonitoringService: LocationService {
       monitors[index]!.start(at: observed, inside: geometricInside[index], rules: rules)
     }
     circleMargins = margins(accuracyOf(observed))
-    rebuildThresholds()
+    budgetsMeasured(at: observed.coordinate)
   }
 
   mutating func advance(
@@ -189,6 +184,12 @@ struct RegionMonitoringService: LocationService {
     let startsContinuousUpdates = interval == 0 && (updateInterval ?? 0) > 0
     updateInterval = interval
     let accuracy = max(accuracyOf(previous), accuracyOf(observed))
+    // Every segment spends budgets, whichever path it takes below; a spent monitor waits for a full evaluation.
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
+    newlySpent.removeAll(keepingCapacity: true)
+    budgets.advance(from: previous.coordinate, length: pathLength, into: &newlySpent)
+    for index in newlySpent { spent.insert(index) }
+    defer { budgets.moveAnchorIfFar(to: observed.coordinate) }
     // Fast path: with continuous updates, no crossing, no dwell in progress
     // and the offset circles unchanged, nothing changes in any region while
     // the path stays nearer the anchor than every offset circle. The bound
@@ -203,27 +204,21 @@ struct RegionMonitoringService: LocationService {
     {
       let distance = Geodesic.lengthUpperBound(anchor, observed.coordinate, cosLatitudeA: anchorCosine)
       if distance < slack {
-        unsettledPath = distance
         fastPathSegments &+= 1
         return
       }
     }
     // Coarse updates: between two update instants the device learns nothing,
     // so a segment with no update instant, no crossing and the circles
-    // unchanged only shortens the budgets (settled at the next full evaluation).
+    // unchanged only widens the reach.
     if usesFastPath && interval > 0 && interval == settledInterval && crossings.isEmpty && !holdsAnyDetection
       && circlesUnchanged(accuracy),
       let next = gridInstant(atOrAfter: a.instant.millisecondsSinceEpoch + 1, every: interval), next > b.instant.millisecondsSinceEpoch
     {
-      unsettledPath += Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
       fastPathSegments &+= 1
       return
     }
-    settleUnsettledPath()
     defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, interval: interval) }
-    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
-    let startCumulative = cumulativePath
-    cumulativePath += pathLength
     evaluationSerial += 1
     let segment = Segment(
       previous: previous, observed: observed, t0: a.instant.millisecondsSinceEpoch, t1: b.instant.millisecondsSinceEpoch,
@@ -238,13 +233,19 @@ struct RegionMonitoringService: LocationService {
         continue
       }
       catchUp(index)
-      monitors[index]!.budget = monitors[index]!.threshold - startCumulative
+      // `advance` subtracts the segment's length: what is left is the bound at every point so far.
+      monitors[index]!.budget = budgets.budget(index) + pathLength
       // In place: a monitor is a few hundred bytes, and copying each out and back per fix dominated the run.
       Self.advance(
         &monitors[index]!, along: segment, crossings: crossings, rules: rules, path: &path, events: &events, scratch: &scratch,
         latency: &latencySampler, into: &reports)
       monitorEvaluations &+= 1
-      settleThreshold(index)
+      if monitors[index]!.budgetRemeasured {
+        monitors[index]!.budgetRemeasured = false
+        budgets.measured(index, clearance: monitors[index]!.budget, at: observed.coordinate)
+      }
+      if budgets.isDue(index) { spent.insert(index) } else { spent.remove(index) }
+      if monitors[index]!.isAwake { awake.insert(index) } else { awake.remove(index) }
     }
     // What the monitors skipped here learn when next touched.
     if segment.startsContinuousUpdates || !(segment.grid?.isEmpty ?? true) { lastObservationSerial = evaluationSerial }
@@ -273,11 +274,8 @@ struct RegionMonitoringService: LocationService {
       return
     }
     touched.append(contentsOf: awake)
+    touched.append(contentsOf: spent)
     for crossing in crossings { touched.append(crossing.region) }
-    while let top = thresholds.min, top.threshold <= cumulativePath {
-      let entry = thresholds.removeMin()
-      if entry.serial == heapSerial[entry.monitor] { touched.append(entry.monitor) }
-    }
     if touched.count > 1 {
       touched.sort()
       var unique = 0
@@ -316,37 +314,16 @@ struct RegionMonitoringService: LocationService {
     }
   }
 
-  /// After a monitor was evaluated: its threshold from its budget, and whether it is awake.
-  private mutating func settleThreshold(_ index: Int) {
-    let threshold = monitors[index]!.budget + cumulativePath
-    monitors[index]!.threshold = threshold
-    heapSerial[index] = nextHeapSerial
-    thresholds.insert(MonitorThreshold(threshold: threshold, monitor: index, serial: nextHeapSerial))
-    nextHeapSerial += 1
-    if monitors[index]!.isAwake { awake.insert(index) } else { awake.remove(index) }
-    if thresholds.count > 4 * monitors.count + 64 { rebuildThresholds(fromBudgets: false) }
-  }
-
-  /// Every monitor's heap entry anew (after an operation that touched them
-  /// all, from their budgets; or to drop stale entries, from their thresholds).
-  private mutating func rebuildThresholds(fromBudgets: Bool = true) {
-    var entries: [MonitorThreshold] = []
-    entries.reserveCapacity(monitors.count)
+  /// Every monitor's budget was just measured at `position` (the first fix,
+  /// a gap, monitoring starting again): the index starts from there.
+  private mutating func budgetsMeasured(at position: Coordinate) {
+    budgets.measuredAll(at: position) { monitors[$0]?.budget ?? 0 }
+    spent.removeAll(keepingCapacity: true)
     awake.removeAll(keepingCapacity: true)
     for index in monitors.indices where monitors[index] != nil {
-      if fromBudgets { monitors[index]!.threshold = monitors[index]!.budget + cumulativePath }
-      heapSerial[index] = nextHeapSerial
-      entries.append(MonitorThreshold(threshold: monitors[index]!.threshold, monitor: index, serial: nextHeapSerial))
-      nextHeapSerial += 1
+      monitors[index]!.budgetRemeasured = false
       if monitors[index]!.isAwake { awake.insert(index) }
     }
-    thresholds = Heap(entries)
-  }
-
-  /// The smallest budget of any monitor (∞ when there is none).
-  private mutating func smallestBudget() -> Double {
-    while let top = thresholds.min, top.serial != heapSerial[top.monitor] { thresholds.removeMin() }
-    return thresholds.min.map { $0.threshold - cumulativePath } ?? .infinity
   }
 
   /// Whether a segment of this accuracy leaves every offset circle as the
@@ -357,13 +334,6 @@ struct RegionMonitoringService: LocationService {
     return accuracy == settledAccuracy || (accuracy <= margin && settledAccuracy <= margin)
   }
 
-  /// Leaving the fast path: each budget held at the last full evaluation,
-  /// and the device is at most `unsettledPath` from where it was then.
-  private mutating func settleUnsettledPath() {
-    guard unsettledPath > 0 else { return }
-    cumulativePath += unsettledPath
-    unsettledPath = 0
-  }
 
   /// After a full evaluation: what the fast paths check. With continuous
   /// updates: the anchor, the slack (the smallest budget) and whether no
@@ -375,7 +345,7 @@ struct RegionMonitoringService: LocationService {
     settledInterval = interval
     holdsAnyDetection = false
     quiet = false
-    slack = smallestBudget()
+    slack = budgets.smallestBudget()
     var dwelling = false
     // Only awake monitors dwell or hold a detection (by index: a monitor is hundreds of bytes).
     for index in awake {
@@ -453,6 +423,7 @@ struct RegionMonitoringService: LocationService {
           // bounds the distance from that position, less the rest of the segment (constant speed).
           let rest = segment.pathLength * Double(segment.t1 - grid[grid.count - 1]) / Double(max(segment.t1 - segment.t0, 1))
           monitor.budget = monitor.clearance(from: lastPosition) - rest
+          monitor.budgetRemeasured = true
         }
       }
     } else if monitor.budget <= 0 || accuracyChanged || hasCrossings {
@@ -473,6 +444,7 @@ struct RegionMonitoringService: LocationService {
         events.append(MonitorEvent(time: crossing.instant.millisecondsSinceEpoch, kind: .outer(!crossing.entering)))
       }
       monitor.budget = monitor.clearance(from: segment.observed.coordinate)
+      monitor.budgetRemeasured = true
     }
     // Geometric crossings first at equal instants (they were appended first; the sort is stable).
     events.sort { $0.time < $1.time || ($0.time == $1.time && $0.kind.order < $1.kind.order) }
@@ -488,7 +460,6 @@ struct RegionMonitoringService: LocationService {
     into reports: inout [DeviceRegionReport]
   ) {
     // Every budget is measured anew at `b`; the fast paths wait for the next full evaluation.
-    unsettledPath = 0
     quiet = false
     settledInterval = -1
     let observed = observe(b, after: nil)
@@ -500,7 +471,7 @@ struct RegionMonitoringService: LocationService {
     let accuracy = accuracyOf(observed)
     catchUpAll()
     circleMargins = margins(accuracy)
-    defer { rebuildThresholds() }
+    defer { budgetsMeasured(at: observed.coordinate) }
     for index in monitors.indices {
       guard var monitor = monitors[index] else {
         for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
@@ -529,7 +500,6 @@ struct RegionMonitoringService: LocationService {
   }
 
   mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    settleUnsettledPath()
     quiet = false
     settledInterval = -1
     guard let position = previousObserved?.coordinate else { return }
@@ -539,7 +509,7 @@ struct RegionMonitoringService: LocationService {
     for index in monitors.indices where monitors[index] != nil {
       monitors[index]!.restart(at: time, position: position, continuous: updateInterval == 0, into: &reports)
     }
-    rebuildThresholds()
+    budgetsMeasured(at: position)
   }
 
   /// The device stays at its last position until `end`, its updates in the
@@ -549,7 +519,6 @@ struct RegionMonitoringService: LocationService {
   /// signals no longer change, a dwell completes at the first update at least
   /// `dwell` after its first confirming one.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    settleUnsettledPath()
     quiet = false
     catchUpAll()
     let limit = end.millisecondsSinceEpoch
@@ -660,10 +629,10 @@ struct RegionMonitor {
   /// Lower bound on the distance to both offset circles from the position
   /// the signals were last evaluated at (a fix, or a coarse update), less
   /// the path since: while it is positive the signals hold for the current position.
-  /// Valid while the service evaluates the monitor; between evaluations `threshold` holds it.
+  /// Valid while the service evaluates the monitor; between evaluations the service's index holds it.
   var budget = 0.0
-  /// The service's cumulative path length at which `budget` runs out (see `RegionMonitoringService`, "Index").
-  var threshold = 0.0
+  /// Set when an evaluation measured `budget` anew at the segment's end (for the service's index).
+  var budgetRemeasured = false
 
   /// The side the device believes it is on.
   private(set) var deviceInside = false
@@ -1093,14 +1062,4 @@ struct RegionMonitor {
     append(into: &reports, report)
   }
 
-}
-
-/// A monitor's threshold in `RegionMonitoringService`'s index; `serial`
-/// tells the live entry from stale ones. Ties in scenario order.
-struct MonitorThreshold: Comparable {
-  var threshold: Double
-  var monitor: Int
-  var serial: Int
-
-  static func < (a: Self, b: Self) -> Bool { (a.threshold, a.monitor) < (b.threshold, b.monitor) }
 }

@@ -34,14 +34,12 @@ struct StepCrossing: Sendable {
 /// by all regions). While the budget stays positive the device cannot have
 /// reached the boundary, and the region is not asked at all.
 ///
-/// The budgets are indexed so that a fix costs the same with 4 regions or
-/// 5,000: the geometry keeps the cumulative path length (the sum of the
-/// per-fix bounds) and a min-heap of each region's threshold, the cumulative
-/// length at its last exact check plus its clearance then. A region's budget
-/// is its threshold less the cumulative length, so a fix pops only the
-/// regions whose threshold it has reached (budget ≤ 0), checks them in
-/// scenario order and pushes their new thresholds. `usesIndex = false`
-/// subtracts from every budget instead (the property tests compare the two).
+/// The budgets are indexed (`BudgetIndex`) so that a fix costs the same
+/// with 4 regions or 5,000, and GPS jitter at a stop spends nothing: a fix
+/// checks only the regions whose budget it spends (by the path walked and by
+/// the distance from an anchor), in scenario order. `usesIndex = false`
+/// subtracts the path length from every budget at every fix instead (the
+/// property tests compare the two).
 struct PathGeometry {
   let shapes: [any RegionShape]
   let gapLimit: SimulationDuration
@@ -49,10 +47,7 @@ struct PathGeometry {
   private var clearanceBudget: [Double]
   /// Off, every region's budget is updated at every fix (the reference the property tests compare with).
   var usesIndex = true
-  /// The sum of the per-fix path-length bounds since the first fix.
-  private var cumulativePath = 0.0
-  /// Every region's threshold (index on), one entry per region.
-  private var thresholds = Heap<RegionThreshold>()
+  private var budgets: BudgetIndex
   private var due: [Int] = []
   /// Regions checked exactly so far (for the tests: the index skips most).
   private(set) var exactChecks = 0
@@ -67,6 +62,7 @@ struct PathGeometry {
     self.gapLimit = gapLimit
     inside = Array(repeating: false, count: shapes.count)
     clearanceBudget = Array(repeating: 0, count: shapes.count)
+    budgets = BudgetIndex(active: Array(repeating: true, count: shapes.count))
     buffer.reserveCapacity(8)
   }
 
@@ -83,7 +79,7 @@ struct PathGeometry {
         inside[index] = shapes[index].contains(fix.coordinate)
         clearanceBudget[index] = shapes[index].boundaryClearance(from: fix.coordinate)
       }
-      rebuildThresholds()
+      if usesIndex { budgets.measuredAll(at: fix.coordinate) { clearanceBudget[$0] } }
       return .first(inside: inside)
     }
     if fix.startsSegment || previous.instant.duration(to: fix.instant) > gapLimit {
@@ -95,21 +91,18 @@ struct PathGeometry {
           inside[index] = now
         }
       }
-      rebuildThresholds()
+      if usesIndex { budgets.measuredAll(at: fix.coordinate) { clearanceBudget[$0] } }
       return .gap(since: previous.instant)
     }
     let pathLength = Geodesic.lengthUpperBound(previous.coordinate, fix.coordinate, cosLatitudeA: cosPreviousLatitude)
     if usesIndex {
-      cumulativePath += pathLength
-      guard let first = thresholds.min, first.threshold <= cumulativePath else { return .segment }
       due.removeAll(keepingCapacity: true)
-      while let top = thresholds.min, top.threshold <= cumulativePath { due.append(thresholds.removeMin().region) }
-      // Scenario order, as without the index.
-      if due.count > 1 { due.sort() }
+      budgets.advance(from: previous.coordinate, length: pathLength, into: &due)
       for index in due {
         check(index, from: previous, to: fix, into: &crossings)
-        thresholds.insert(RegionThreshold(threshold: cumulativePath + clearanceBudget[index], region: index))
+        budgets.measured(index, clearance: clearanceBudget[index], at: fix.coordinate)
       }
+      budgets.moveAnchorIfFar(to: fix.coordinate)
       return .segment
     }
     for index in shapes.indices {
@@ -135,20 +128,6 @@ struct PathGeometry {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Every region's threshold from its budget (after the first fix or a gap, which check every region).
-  private mutating func rebuildThresholds() {
-    guard usesIndex else { return }
-    thresholds = Heap(shapes.indices.map { RegionThreshold(threshold: cumulativePath + clearanceBudget[$0], region: $0) })
-  }
-}
-
-/// A region's threshold in `PathGeometry`'s index: the cumulative path
-/// length at which its budget runs out. Ties in scenario order.
-struct RegionThreshold: Comparable {
-  var threshold: Double
-  var region: Int
-
-  static func < (a: Self, b: Self) -> Bool { (a.threshold, a.region) < (b.threshold, b.region) }
 }
 
 /// The geometry of a whole track, computed once and replayed by every trial

@@ -54,7 +54,8 @@ import TrigsimTestSupport
       #expect(a.map { "\($0.region) \($0.entering) \($0.instant)" } == b.map { "\($0.region) \($0.entering) \($0.instant)" }, "seed \(seed)")
     }
     #expect(indexed.inside == plain.inside, "seed \(seed)")
-    #expect(indexed.exactChecks <= plain.exactChecks, "seed \(seed)")
+    // Not vacuous: far from every region at every fix (the plain geometry checks each region whose budget ran out).
+    #expect(indexed.exactChecks < scenario.regions.count * samples.count / 2, "seed \(seed): \(indexed.exactChecks)")
   }
 
   /// With GPS error (a trial's variation), coarse and continuous updates,
