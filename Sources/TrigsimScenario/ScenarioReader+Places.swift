@@ -72,7 +72,10 @@ extension ScenarioReader {
 
   /// Letters, digits, `-` and `_` (ASCII): safe in region and request identifiers.
   static func isPlainIdentifier(_ text: String) -> Bool {
-    !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
+    !text.isEmpty && text.utf8.allSatisfy { byte in
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
   }
 
   /// `[ { id: north, center: [55.70, 12.55], radius: 150 }, ... ]`
@@ -239,19 +242,28 @@ struct PlaceCSVReader {
   }
 
   mutating func read(_ data: Data) -> [Place] {
-    guard var text = String(data: data, encoding: .utf8) else {
+    guard String(data: data, encoding: .utf8) != nil else {
       error(line: 1, column: 1, "the places file is not UTF-8 text", notes: ["save it as UTF-8 CSV"])
       return []
     }
-    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    // "\r\n" is one Character in Swift: split on both line ends.
-    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    // Lines as byte ranges (a CRLF's CR dropped, a UTF-8 BOM skipped): no Character-by-Character work.
+    let bytes = [UInt8](data)
+    var lines: [Range<Int>] = []
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start <= bytes.count {
+      var end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+      let next = end + 1
+      if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+      lines.append(start..<end)
+      start = next
+    }
     if lines.last?.isEmpty == true { lines.removeLast() }
-    guard let headerLine = lines.first, !headerLine.isEmpty else {
+    func text(_ range: Range<Int>) -> Substring { Substring(String(decoding: bytes[range], as: UTF8.self)) }
+    guard let headerRange = lines.first, !headerRange.isEmpty else {
       error(line: 1, column: 1, "the places file is empty", notes: ["write a header row: id,latitude,longitude[,radius]"])
       return []
     }
-    guard let header = fields(of: headerLine, line: 1) else { return [] }
+    guard let header = fields(of: text(headerRange), line: 1) else { return [] }
     let names = header.map { Self.normalized($0.text) }
     func column(_ aliases: [String]) -> Int? { names.firstIndex { aliases.contains($0) } }
     let idColumn = column(["id", "name", "placeid"])
@@ -268,16 +280,17 @@ struct PlaceCSVReader {
     }
     var places: [Place] = []
     var seen: [String: Int] = [:]
-    for (offset, lineText) in lines.enumerated().dropFirst() {
+    places.reserveCapacity(lines.count)
+    for (offset, range) in lines.enumerated().dropFirst() {
       let line = offset + 1
-      if lineText.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-      guard let row = fields(of: lineText, line: line) else { continue }
+      if bytes[range].allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+      guard let row = Self.plainFields(bytes[range]) ?? fields(of: text(range), line: line) else { continue }
       guard row.count == header.count else {
         error(line: line, column: 1, "row has \(row.count) fields, the header \(header.count)", notes: ["each row is id,latitude,longitude as the header says"])
         continue
       }
       let idField = row[idColumn]
-      let id = idField.text.trimmingCharacters(in: .whitespaces)
+      let id = idField.text.trimmedOfSpaces
       guard ScenarioReader.isPlainIdentifier(id) else {
         error(line: line, column: idField.column, "place id '\(Diagnostic.excerpt(id))' must be letters, digits, '-' and '_'",
               notes: ["it becomes part of request identifiers such as medicine_1_location_p001"])
@@ -291,7 +304,7 @@ struct PlaceCSVReader {
         let longitude = number(row[longitudeColumn], line: line, what: "longitude", range: -180...180)
       else { continue }
       var radius = defaultRadius
-      if let radiusColumn, !row[radiusColumn].text.trimmingCharacters(in: .whitespaces).isEmpty {
+      if let radiusColumn, !row[radiusColumn].text.trimmedOfSpaces.isEmpty {
         guard let value = number(row[radiusColumn], line: line, what: "radius", range: 0...1e7), value > 0 else {
           if diagnostics.last?.location.line != line { error(line: line, column: row[radiusColumn].column, "radius must be greater than 0 metres") }
           continue
@@ -307,6 +320,23 @@ struct PlaceCSVReader {
       }
     }
     return places
+  }
+
+  /// The fields of a plain line (ASCII, no quote) split at commas straight
+  /// from the bytes; nil for any other line (the general path reads it).
+  private static func plainFields(_ line: ArraySlice<UInt8>) -> [Field]? {
+    var result: [Field] = []
+    var fieldStart = line.startIndex
+    for index in line.indices {
+      let byte = line[index]
+      if byte >= 0x80 || byte == UInt8(ascii: "\"") { return nil }
+      if byte == UInt8(ascii: ",") {
+        result.append(Field(text: String(decoding: line[fieldStart..<index], as: UTF8.self), column: fieldStart - line.startIndex + 1))
+        fieldStart = index + 1
+      }
+    }
+    result.append(Field(text: String(decoding: line[fieldStart...], as: UTF8.self), column: fieldStart - line.startIndex + 1))
+    return result
   }
 
   /// The fields of one line (double-quoted fields may hold commas; a quote
@@ -337,7 +367,7 @@ struct PlaceCSVReader {
         current = ""
         wasQuoted = false
         start = column + 1
-      } else if scalar == "\"" && current.trimmingCharacters(in: .whitespaces).isEmpty && !wasQuoted {
+      } else if scalar == "\"" && current.trimmedOfSpaces.isEmpty && !wasQuoted {
         quoted = true
         wasQuoted = true
         current = ""
@@ -355,7 +385,7 @@ struct PlaceCSVReader {
   }
 
   private mutating func number(_ field: Field, line: Int, what: String, range: ClosedRange<Double>) -> Double? {
-    let text = field.text.trimmingCharacters(in: .whitespaces)
+    let text = field.text.trimmedOfSpaces
     guard let value = Double(text), value.isFinite else {
       error(line: line, column: field.column, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'")
       return nil
@@ -382,5 +412,16 @@ struct PlaceCSVReader {
 
   private mutating func error(line: Int, column: Int, _ message: String, notes: [String] = []) {
     diagnostics.append(Diagnostic(.error, at: InputLocation(file: file, line: line, column: column), message, notes: notes))
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces and tabs (what a CSV field may be padded with).
+  fileprivate var trimmedOfSpaces: String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+    let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+    return String(scalars[first...last])
   }
 }

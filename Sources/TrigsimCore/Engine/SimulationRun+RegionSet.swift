@@ -40,16 +40,28 @@ struct RegionSetState {
   /// the app does not ask for it again until it leaves the nearest N).
   var registered: [MedicineID: Set<Int>] = [:]
   var cosineBound = CosineUpperBound()
+  /// The last exact distance `isAtLeast` measured, per question (significant change, moved), and from where.
+  var lastExact: [Int: (origin: Coordinate, position: Coordinate, distance: Double)] = [:]
 
   init(scenario: Scenario) {
     indexes = scenario.placeSets.map { NearestPlaces(places: $0.places) }
     lastRefresh = Array(repeating: nil, count: scenario.placeSets.count)
   }
 
-  /// Whether `b` is at least `distance` metres from `a` (a cheap bound first: most fixes are nearer).
-  mutating func isAtLeast(_ distance: Double, from a: Coordinate, to b: Coordinate) -> Bool {
-    let bound = Geodesic.lengthUpperBound(a, b, cosLatitudeA: cosineBound.value(atLatitude: a.latitude))
-    return bound >= distance && Geodesic.distance(a, b) >= distance
+  /// Whether `b` is at least `distance` metres from `a`, asked at every
+  /// fix: cheap bounds first (the bound from `a`, then the last exact
+  /// distance measured for this `question` plus the bound from where it was
+  /// measured), so a device waiting diagonally 400 m away measures once.
+  mutating func isAtLeast(_ distance: Double, from a: Coordinate, to b: Coordinate, question: Int) -> Bool {
+    if Geodesic.lengthUpperBound(a, b, cosLatitudeA: cosineBound.value(atLatitude: a.latitude)) < distance { return false }
+    if let last = lastExact[question], last.origin == a,
+      last.distance + Geodesic.lengthUpperBound(last.position, b, cosLatitudeA: cosineBound.value(atLatitude: last.position.latitude)) < distance
+    {
+      return false
+    }
+    let exact = Geodesic.distance(a, b)
+    lastExact[question] = (a, b, exact)
+    return exact >= distance
   }
 }
 
@@ -89,14 +101,16 @@ extension SimulationRun {
       return
     }
     if policy.significantChange, let last = regionSets.changeReportedPosition, let lastAt = regionSets.changeReportedAt,
-      lastAt.duration(to: fix.instant) >= rules.minimumInterval, regionSets.isAtLeast(rules.distance, from: last, to: position)
+      lastAt.duration(to: fix.instant) >= rules.minimumInterval, regionSets.isAtLeast(rules.distance, from: last, to: position, question: 0)
     {
       regionSets.changeReportedAt = fix.instant
       regionSets.changeReportedPosition = position
       scheduleRegionSetRefresh(.significantChange, at: fix)
       return
     }
-    if app.state == .foreground, let centre = regionSets.refreshCentre, regionSets.isAtLeast(policy.refresh, from: centre, to: position) {
+    if app.state == .foreground, let centre = regionSets.refreshCentre,
+      regionSets.isAtLeast(policy.refresh, from: centre, to: position, question: 1)
+    {
       scheduleRegionSetRefresh(.moved, at: fix)
     }
   }
