@@ -95,11 +95,27 @@ struct RegionMonitoringService: LocationService {
   var usesFastPath = true
   /// Off, a full evaluation touches every monitor (the index's reference).
   var usesRegionIndex = true
+  /// Up to this many regions a full evaluation touches every monitor and
+  /// measures the fast path's slack exactly: cheaper than the index's
+  /// bookkeeping, and tighter (a device standing still stays on the fast path).
+  /// (The property tests set it to 0 to run the index on few regions.)
+  var smallRegionCount = 64
+  /// Whether full evaluations touch every monitor (few regions, or the index off).
+  private var touchesAll: Bool { !usesRegionIndex || monitors.count <= smallRegionCount }
   /// The monitors' budgets between evaluations (see "Index").
   private var budgets: BudgetIndex
   /// Monitors whose budget is spent and not yet measured again: touched at every full evaluation.
   private var spent: Set<Int> = []
   private var newlySpent: [Int] = []
+  /// The observed position at the last full evaluation (or restart), and
+  /// how far from it (a bound) the fast paths have let the device go since
+  /// (negative: no segment skipped). The next full evaluation hands the
+  /// index one segment of that length from there: the budgets only need to
+  /// hold from the current position on, and a fast path costs one bound per fix.
+  private var lastEvaluated = Coordinate(latitude: 0, longitude: 0)
+  private var lastEvaluatedCosine = 1.0
+  private var evaluatedCosineBound = CosineUpperBound()
+  private var skippedRadius = -1.0
   /// Monitors with a dwell in progress or a detection held: touched at every full evaluation.
   private var awake: Set<Int> = []
   /// Full evaluations so far, and the one each monitor was last touched in.
@@ -184,12 +200,6 @@ struct RegionMonitoringService: LocationService {
     let startsContinuousUpdates = interval == 0 && (updateInterval ?? 0) > 0
     updateInterval = interval
     let accuracy = max(accuracyOf(previous), accuracyOf(observed))
-    // Every segment spends budgets, whichever path it takes below; a spent monitor waits for a full evaluation.
-    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
-    newlySpent.removeAll(keepingCapacity: true)
-    budgets.advance(from: previous.coordinate, length: pathLength, into: &newlySpent)
-    for index in newlySpent { spent.insert(index) }
-    defer { budgets.moveAnchorIfFar(to: observed.coordinate) }
     // Fast path: with continuous updates, no crossing, no dwell in progress
     // and the offset circles unchanged, nothing changes in any region while
     // the path stays nearer the anchor than every offset circle. The bound
@@ -204,6 +214,8 @@ struct RegionMonitoringService: LocationService {
     {
       let distance = Geodesic.lengthUpperBound(anchor, observed.coordinate, cosLatitudeA: anchorCosine)
       if distance < slack {
+        // The fast anchor is where the last full evaluation left the device.
+        skippedRadius = max(skippedRadius, distance)
         fastPathSegments &+= 1
         return
       }
@@ -215,8 +227,20 @@ struct RegionMonitoringService: LocationService {
       && circlesUnchanged(accuracy),
       let next = gridInstant(atOrAfter: a.instant.millisecondsSinceEpoch + 1, every: interval), next > b.instant.millisecondsSinceEpoch
     {
+      skippedRadius = max(skippedRadius, Geodesic.lengthUpperBound(lastEvaluated, observed.coordinate, cosLatitudeA: lastEvaluatedCosine))
       fastPathSegments &+= 1
       return
+    }
+    // The budgets spent since the last full evaluation (the skipped stretch, then this segment);
+    // a spent monitor is evaluated until it is measured again.
+    let pathLength = Geodesic.lengthUpperBound(previous.coordinate, observed.coordinate, cosLatitudeA: cosPrevious)
+    newlySpent.removeAll(keepingCapacity: true)
+    if skippedRadius >= 0 { budgets.advance(from: lastEvaluated, length: skippedRadius, into: &newlySpent) }
+    budgets.advance(from: previous.coordinate, length: pathLength, into: &newlySpent)
+    if !touchesAll { for index in newlySpent { spent.insert(index) } }
+    defer {
+      budgets.moveAnchorIfFar(to: observed.coordinate)
+      evaluated(at: observed.coordinate)
     }
     defer { settleFastPath(accuracy: accuracy, at: observed.coordinate, interval: interval) }
     evaluationSerial += 1
@@ -244,8 +268,10 @@ struct RegionMonitoringService: LocationService {
         monitors[index]!.budgetRemeasured = false
         budgets.measured(index, clearance: monitors[index]!.budget, at: observed.coordinate)
       }
-      if budgets.isDue(index) { spent.insert(index) } else { spent.remove(index) }
-      if monitors[index]!.isAwake { awake.insert(index) } else { awake.remove(index) }
+      if !touchesAll {
+        if budgets.isDue(index) { spent.insert(index) } else { spent.remove(index) }
+        if monitors[index]!.isAwake { awake.insert(index) } else { awake.remove(index) }
+      }
     }
     // What the monitors skipped here learn when next touched.
     if segment.startsContinuousUpdates || !(segment.grid?.isEmpty ?? true) { lastObservationSerial = evaluationSerial }
@@ -269,7 +295,7 @@ struct RegionMonitoringService: LocationService {
     let newMargins = margins(accuracy)
     let circlesMoved = newMargins != circleMargins
     circleMargins = newMargins
-    if !usesRegionIndex || circlesMoved {
+    if touchesAll || circlesMoved {
       touched.append(contentsOf: monitors.indices)
       return
     }
@@ -314,10 +340,18 @@ struct RegionMonitoringService: LocationService {
     }
   }
 
+  /// A full evaluation (or a restart) left the device at `position`: nothing skipped since.
+  private mutating func evaluated(at position: Coordinate) {
+    lastEvaluated = position
+    lastEvaluatedCosine = evaluatedCosineBound.value(atLatitude: position.latitude)
+    skippedRadius = -1
+  }
+
   /// Every monitor's budget was just measured at `position` (the first fix,
   /// a gap, monitoring starting again): the index starts from there.
   private mutating func budgetsMeasured(at position: Coordinate) {
     budgets.measuredAll(at: position) { monitors[$0]?.budget ?? 0 }
+    evaluated(at: position)
     spent.removeAll(keepingCapacity: true)
     awake.removeAll(keepingCapacity: true)
     for index in monitors.indices where monitors[index] != nil {
@@ -345,13 +379,24 @@ struct RegionMonitoringService: LocationService {
     settledInterval = interval
     holdsAnyDetection = false
     quiet = false
-    slack = budgets.smallestBudget()
     var dwelling = false
-    // Only awake monitors dwell or hold a detection (by index: a monitor is hundreds of bytes).
-    for index in awake {
-      // A dwell in progress completes, and a held detection is released, by time alone.
-      if monitors[index]!.holdsDetection { holdsAnyDetection = true }
-      if monitors[index]!.confirmingSince != nil { dwelling = true }
+    if touchesAll {
+      // Few monitors: the exact clearance of each from here, and every monitor's state
+      // (by index: `for monitor in monitors` would copy every monitor, hundreds of bytes, per fix).
+      slack = .infinity
+      for index in monitors.indices where monitors[index] != nil {
+        slack = min(slack, monitors[index]!.clearance(from: position))
+        if monitors[index]!.holdsDetection { holdsAnyDetection = true }
+        if monitors[index]!.confirmingSince != nil { dwelling = true }
+      }
+    } else {
+      slack = budgets.smallestBudget()
+      // Only awake monitors dwell or hold a detection.
+      for index in awake {
+        // A dwell in progress completes, and a held detection is released, by time alone.
+        if monitors[index]!.holdsDetection { holdsAnyDetection = true }
+        if monitors[index]!.confirmingSince != nil { dwelling = true }
+      }
     }
     guard interval == 0 else { return }
     anchor = position

@@ -22,7 +22,11 @@ import HeapModule
 ///   U(G, P) + reach of P, by the triangle inequality through G. Tight at a
 ///   stop, weaker when travelling (it counts the distance from G twice), so
 ///   the anchor moves to the device whenever the reach passes
-///   `anchorRadius`, and every item's reach threshold is recomputed.
+///   `anchorRadius`, and when the device settles: a local anchor follows
+///   it, and once the device has stayed within `settleRadius` of it for
+///   `settleSegments` segments while G is farther, G moves there (its reach
+///   being the local one). Each move recomputes every item's reach
+///   threshold: a few times per stop and per kilometre, never per fix.
 ///
 /// The budget is the larger of the two bounds' remainders. Each bound keeps
 /// a min-heap of its thresholds (path: cumulative length at which it is
@@ -35,11 +39,19 @@ struct BudgetIndex {
   /// within the GPS jitter whatever the radius; moving the anchor costs a
   /// pass over every item.
   static let anchorRadius = 1000.0
+  /// A device that stays this close to one place for `settleSegments` segments has settled there.
+  static let settleRadius = 50.0
+  static let settleSegments = 30
 
   private(set) var cumulative = 0.0
   private(set) var reach = 0.0
   private var anchor = Coordinate(latitude: 0, longitude: 0)
   private var anchorCosine = 1.0
+  /// Where the device may be settling, the reach from there, and for how many segments.
+  private var localAnchor = Coordinate(latitude: 0, longitude: 0)
+  private var localCosine = 1.0
+  private var localReach = 0.0
+  private var localSegments = 0
   private var measuredFrom: [Coordinate]
   private var clearance: [Double]
   private var pathThreshold: [Double]
@@ -81,7 +93,11 @@ struct BudgetIndex {
       clearance[item] = value(item)
       pathThreshold[item] = cumulative + clearance[item]
     }
-    moveAnchor(to: position, rebuildPath: true)
+    localAnchor = position
+    localCosine = Self.cosineBound(position.latitude)
+    localReach = 0
+    localSegments = 0
+    moveAnchor(to: position, reach: 0, rebuildPath: true)
   }
 
   /// One item was measured at `position`: its bounds start again from there.
@@ -104,6 +120,19 @@ struct BudgetIndex {
   mutating func advance(from a: Coordinate, length: Double, into due: inout [Int]) {
     cumulative += length
     reach = max(reach, Geodesic.lengthUpperBound(anchor, a, cosLatitudeA: anchorCosine) + length)
+    localReach = max(localReach, Geodesic.lengthUpperBound(localAnchor, a, cosLatitudeA: localCosine) + length)
+    if localReach > Self.settleRadius {
+      // Moving on: the local anchor starts again where this segment started.
+      localAnchor = a
+      localCosine = Self.cosineBound(a.latitude)
+      localReach = length
+      localSegments = 0
+    } else {
+      localSegments += 1
+      if localSegments == Self.settleSegments && reach > 2 * Self.settleRadius {
+        moveAnchor(to: localAnchor, reach: localReach, rebuildPath: false)
+      }
+    }
     let first = due.count
     while let top = pathHeap.min, top.threshold <= cumulative {
       let entry = pathHeap.removeMin()
@@ -125,7 +154,7 @@ struct BudgetIndex {
   /// Moves the anchor to `position` when the reach has passed `anchorRadius`
   /// (call after the segment's items were measured).
   mutating func moveAnchorIfFar(to position: Coordinate) {
-    if reach > Self.anchorRadius { moveAnchor(to: position, rebuildPath: false) }
+    if reach > Self.anchorRadius { moveAnchor(to: position, reach: 0, rebuildPath: false) }
   }
 
   /// Whether both of the item's bounds are spent (it must be measured).
@@ -150,11 +179,19 @@ struct BudgetIndex {
     clearance[item] - Geodesic.lengthUpperBound(anchor, measuredFrom[item], cosLatitudeA: anchorCosine)
   }
 
-  /// The anchor moves to `position` (reach 0): every reach threshold anew, and no item's reach bound spent.
-  private mutating func moveAnchor(to position: Coordinate, rebuildPath: Bool) {
+  /// A value ≥ cos(latitude) (as `CosineUpperBound`).
+  private static func cosineBound(_ latitude: Double) -> Double {
+    min(1, cos(max(0, abs(latitude) - 0.01) * .pi / 180) * (1 + 1e-12))
+  }
+
+  /// The anchor moves to `position`, whose reach (a bound on the distance
+  /// to every later point of the path so far) is `newReach`: every reach
+  /// threshold anew, and no item's reach bound spent. Sound for any
+  /// position: the bound only needs dist(G, X) ≤ reach for the points X to come.
+  private mutating func moveAnchor(to position: Coordinate, reach newReach: Double, rebuildPath: Bool) {
     anchor = position
-    anchorCosine = min(1, cos(max(0, abs(position.latitude) - 0.01) * .pi / 180) * (1 + 1e-12))
-    reach = 0
+    anchorCosine = Self.cosineBound(position.latitude)
+    reach = newReach
     if rebuildPath {
       for item in active.indices where pathSpent[item] { pathSpent[item] = false }
       pathSpentCount = 0

@@ -209,7 +209,7 @@ struct SimulationRun {
     if let track = scenario.track {
       try track.readSamples { sample in
         replay(sample)
-        observeForRegionSets(sample)
+        if !scenario.placeSets.isEmpty { observeForRegionSets(sample) }
         handleEvents(notAfter: min(sample.instant, end))
         return sample.instant < end && stopReason == nil
       }

@@ -93,6 +93,7 @@ import TrigsimTestSupport
     for usesIndex in [true, false] {
       var service = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
       service.usesRegionIndex = usesIndex
+      service.smallRegionCount = 0  // the index even for these 63 regions
       let log = ReportLog()
       var run = SimulationRun(scenario, variation: variation)
       run.locationService = RecordingLocationService(recorded: service, log: log)
