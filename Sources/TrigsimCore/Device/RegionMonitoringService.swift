@@ -1,5 +1,4 @@
 import Foundation
-import HeapModule
 
 /// The `ios` location profile: region monitoring as iOS devices do it.
 ///

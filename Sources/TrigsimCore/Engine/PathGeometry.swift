@@ -1,5 +1,4 @@
 import Foundation
-import HeapModule
 
 /// What the exact geometry says at one fix of the true path.
 enum PathStep: Sendable {
