@@ -276,6 +276,17 @@ final class ScenarioReader {
     }
   }
 
+  /// A circle's `radius`: 100 m when absent; nil (reported) when not a positive number.
+  func circleRadius(_ node: Node?, default fallback: Double = 100) -> Double? {
+    guard let node else { return fallback }
+    guard let value = document.double(node, what: "radius") else { return nil }
+    guard value > 0 else {
+      document.error(node, "radius must be greater than 0 metres")
+      return nil
+    }
+    return value
+  }
+
   func timeZone(_ node: Node, what: String) -> TimeZone? {
     guard let text = document.string(node, what: what) else { return nil }
     if let zone = TimeZone(identifier: text), text.contains("/") || text == "UTC" || text == "GMT" { return zone }
@@ -490,15 +501,7 @@ final class ScenarioReader {
       let origin = document.location(item)
       switch (fields["center"], fields["polygon"]) {
       case (let center?, nil):
-        var radius = 100.0
-        if let radiusNode = fields["radius"] {
-          guard let value = document.double(radiusNode, what: "radius") else { continue }
-          guard value > 0 else {
-            document.error(radiusNode, "radius must be greater than 0 metres")
-            continue
-          }
-          radius = value
-        }
+        guard let radius = circleRadius(fields["radius"]) else { continue }
         guard let coordinate = coordinate(center, what: "center") else { continue }
         regions.append(MonitoredRegion(id: RegionID(id), shape: CircularRegion(center: coordinate, radius: radius), origin: origin))
       case (nil, let polygon?):

@@ -276,15 +276,7 @@ extension ScenarioReader {
       }
       return (LocationReminder(region: RegionID(name), onEntry: onEntry, onExit: onExit, repeats: repeats), nil)
     case (nil, let centerNode?):
-      var radius = 100.0
-      if let radiusNode = fields["radius"] {
-        guard let value = document.double(radiusNode, what: "radius") else { return nil }
-        guard value > 0 else {
-          document.error(radiusNode, "radius must be greater than 0 metres")
-          return nil
-        }
-        radius = value
-      }
+      guard let radius = circleRadius(fields["radius"]) else { return nil }
       guard let center = coordinate(centerNode, what: "center") else { return nil }
       let regionID = RegionID("medicine_\(medicine)_area\(regionSuffix)")
       guard !regionIDs.contains(regionID.rawValue) else {

@@ -131,15 +131,7 @@ extension ScenarioReader {
       document.error(node, "missing 'file' in place set '\(set)'", notes: ["name a CSV file (id,latitude,longitude[,radius]), relative to the scenario, or list the places"])
       return nil
     }
-    var radius = 100.0
-    if let radiusNode = fields["radius"] {
-      guard let value = document.double(radiusNode, what: "radius") else { return nil }
-      guard value > 0 else {
-        document.error(radiusNode, "radius must be greater than 0 metres")
-        return nil
-      }
-      radius = value
-    }
+    guard let radius = circleRadius(fields["radius"]) else { return nil }
     let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
     // Checked before anything looks at the file, its existence included.
     guard allows(path, written: file, what: "places file", at: document.location(fileNode)) else { return nil }
