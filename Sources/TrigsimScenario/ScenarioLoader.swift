@@ -130,6 +130,8 @@ final class ScenarioReader {
   var regionIDs: [String] = []
   /// The place sets under `places:` (see ScenarioReader+Places.swift).
   var placeSetIDs: [String] = []
+  /// Every place's id by set, so that actions may name a place's request.
+  var placeIDsBySet: [PlaceSetID: [PlaceID]] = [:]
   /// Set when the track is marked `ifMissing: skip` and its file is absent.
   var skipped: ScenarioSkipped?
   /// Identifiers the scenario can produce, for checking patterns in assertions.
@@ -191,6 +193,7 @@ final class ScenarioReader {
     pendingLimit = platform.pendingLimit
     let regions = top["regions"].map(readRegions) ?? []
     let placeSets = top["places"].map(readPlaceSets) ?? []
+    for set in placeSets { placeIDsBySet[set.id] = set.places.map(\.id) }
     let track = top["track"].flatMap(readTrack)
     let actions = top["notifications"].map(readNotifications) ?? []
     guard let clock else { return nil }

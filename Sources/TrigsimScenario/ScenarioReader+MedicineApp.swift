@@ -51,7 +51,8 @@ extension ScenarioReader {
     if let node = top["badge"], let policy = document.choice(node, what: "badge policy", BadgePolicy.allCases.map { ($0.rawValue, $0) }) {
       app.badge = policy
     }
-    let produced = ProducibleIdentifiers(versions: versions, order: medicineOrder, policy: app.policy, days: clockDays())
+    let produced = ProducibleIdentifiers(
+      versions: versions, order: medicineOrder, policy: app.policy, days: clockDays(), places: placeIDsBySet)
     medicineNotificationIDs = produced.all
     medicineIDs = produced.medicines
     if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
@@ -512,7 +513,11 @@ struct ProducibleIdentifiers {
   private let policy: AppPolicy
 
   /// `days`: the local dates of the clock window (as `yyyyMMdd`), for templates with `{dose}`.
-  init(versions: [MedicineID: [Medicine]], order: [MedicineID], policy: AppPolicy = AppPolicy(), days: [String] = []) {
+  /// `places`: every place's id by set, for a location reminder over a place set.
+  init(
+    versions: [MedicineID: [Medicine]], order: [MedicineID], policy: AppPolicy = AppPolicy(), days: [String] = [],
+    places: [PlaceSetID: [PlaceID]] = [:]
+  ) {
     var ids: [String] = []
     let templates = policy.identifiers
     func doses(_ template: IdentifierTemplate) -> [String?] {
@@ -521,9 +526,13 @@ struct ProducibleIdentifiers {
     for id in order {
       let list = versions[id] ?? []
       let maxTimes = list.map(\.times.count).max() ?? 0
-      let hasLocation = list.contains { $0.location != nil }
+      let hasLocation = list.contains { $0.location != nil && $0.location?.places == nil }
       var mains: [(NotificationID, Int)] = (0..<maxTimes).map { (templates.reminder(id, $0), $0) }
       if hasLocation { mains.append((templates.location(id), maxTimes)) }
+      // A place set: one request per place (`medicine_{id}_location_{place}`).
+      for set in Set(list.compactMap { $0.location?.places }).sorted(by: { $0.rawValue < $1.rawValue }) {
+        for place in places[set] ?? [] { mains.append((NotificationID(templates.location(id).rawValue + "_\(place)"), maxTimes)) }
+      }
       for (main, reminder) in mains {
         ids.append(main.rawValue)
         switch policy.snooze.identifier {

@@ -110,6 +110,21 @@ import TrigsimTestSupport
       ])
   }
 
+  @Test func actionsMayNameTheRequestOfOnePlaceOfASet() throws {
+    let places = Self.header + """
+      places:
+        clinics: [ { id: north, center: [55.70, 12.55] }, { id: south, center: [55.60, 12.55] } ]
+      medicines:
+        - { id: 2, name: Pickup, dosage: 1, location: { places: clinics, on: [enter] }, snooze: none }
+
+      """
+    let yaml = places + "actions:\n  - { at: 2026-05-04T08:01:00, notification: medicine_2_location_north, action: complete }\nexpect: none\nassert:\n  - noPendingLimitDrops: true\n"
+    #expect(try ScenarioLoader().loadFile(yaml: yaml, file: "s.yaml").scenario.medicineApp.userActions.map(\.notification.rawValue) == ["medicine_2_location_north"])
+    assertDiagnostics(places + "actions:\n  - { at: 2026-05-04T08:01:00, notification: 1️⃣medicine_2_location_nort, action: complete }\n", [
+      Expected(marker: "1️⃣", message: "no medicine produces the notification 'medicine_2_location_nort'", note: "did you mean 'medicine_2_location_north'?"),
+    ])
+  }
+
   @Test func anAppChangeCanRunABackgroundRefresh() throws {
     let yaml = Self.header + Self.medicine + "app:\n  - { at: 2026-05-04T12:00:00, run: background-refresh }\nexpect: none\nassert:\n  - noPendingLimitDrops: true\n"
     let changes = try ScenarioLoader().loadFile(yaml: yaml, file: "s.yaml").scenario.medicineApp.appChanges
