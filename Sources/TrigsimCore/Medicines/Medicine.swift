@@ -3,7 +3,7 @@ import Foundation
 /// The identifier of a medicine in the reminder app (letters and digits, as
 /// the app's database key). Every request the app makes for it is named
 /// after it: `medicine_{id}_reminder_{n}`, `medicine_{id}_location`,
-/// `medicine_{id}_snooze_{k}`.
+/// `medicine_{id}_snooze_{k}` by default (`AppPolicy.identifiers`).
 public struct MedicineID: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
   public let rawValue: String
   public init(_ rawValue: String) { self.rawValue = rawValue }
@@ -30,7 +30,7 @@ public struct DailyTime: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// One version of a medicine as the user entered it in the app.
 ///
-/// The app turns it into notification requests (see `ReminderIdentifier`):
+/// The app turns it into notification requests (named by `IdentifierTemplates`):
 /// one repeating floating calendar request per daily time, one location
 /// request when `location` is set, and follow-ups per `snooze`.
 public struct Medicine: Sendable {
