@@ -124,12 +124,8 @@ struct MedicineAppState {
   var doseNotes: [DoseKey: [String]] = [:]
   /// Doses for which the app added follow-ups.
   var chainAdded: Set<DoseKey> = []
-  /// The last time app code ran, and why.
-  var lastAppCode: (instant: SimulationInstant, moment: AppCodeMoment)?
   /// Every time app code ran: when, why, and which medicines' chains it re-added (nil: all; empty: none).
   var appCodeRuns: [(instant: SimulationInstant, moment: AppCodeMoment, reAdded: [MedicineID]?)] = []
-  /// When the last app code re-added only one medicine's chains: that medicine.
-  var lastAppCodeMedicine: MedicineID?
   /// Every identifier the app added a request under.
   var everAdded: Set<NotificationID> = []
 
@@ -360,8 +356,6 @@ extension SimulationRun {
       }
     }
     if !ids.isEmpty {
-      app.lastAppCode = (now, .medicineChange)
-      app.lastAppCodeMedicine = nil
       app.appCodeRuns.append((now, .medicineChange, ids))
     }
     if policy.addOrder == .remindersFirst { ordered = mains + chains }
@@ -539,8 +533,6 @@ extension SimulationRun {
   /// the policy's scope for that moment names (`ChainReAdds`), and the
   /// run notes that app code ran (for the dose table's remarks).
   mutating func appCodeRan(_ moment: AppCodeMoment, medicine: MedicineID?, at now: SimulationInstant) {
-    app.lastAppCode = (now, moment)
-    app.lastAppCodeMedicine = nil
     let scope: ChainReAddScope
     switch moment {
     case .foreground: scope = policy.chainReAdds.foreground
@@ -558,7 +550,6 @@ extension SimulationRun {
     switch scope {
     case .none: return
     case .medicine:
-      app.lastAppCodeMedicine = medicine
       if let medicine, let current = app.medicines[medicine] { topUpUpfrontChains(current, at: now) }
     case .all:
       for id in app.creationOrder { if let current = app.medicines[id] { topUpUpfrontChains(current, at: now) } }
@@ -889,6 +880,7 @@ extension SimulationRun {
       app.doses[dose]?.snoozes += 1
       guard !cutShort else {
         handlerCutShort(id, lost: "the snoozed alert", dose: dose, at: now)
+        appCodeCutShort(at: now)
         return
       }
       snooze(id, dose: dose, medicine: medicine, for: duration, at: now)
@@ -907,13 +899,16 @@ extension SimulationRun {
       if medicine.snooze?.scheduling == .upfront, policy.chainReAdds.action != .none {
         handlerCutShort(id, lost: "the chain top-up", dose: dose, at: now)
       }
-      app.lastAppCode = (now, .action)
-      app.lastAppCodeMedicine = nil
-      app.appCodeRuns.append((now, .action, []))
+      appCodeCutShort(at: now)
       return
     }
     appCodeRan(.action, medicine: medicine.id, at: now)
     appCodeSetsBadge(at: now)
+  }
+
+  /// An action handler ran but was suspended before re-adding anything.
+  mutating func appCodeCutShort(at now: SimulationInstant) {
+    app.appCodeRuns.append((now, .action, []))
   }
 
   /// The system suspended the app before its handler's re-adds ran.
