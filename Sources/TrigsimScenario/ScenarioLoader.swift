@@ -130,6 +130,8 @@ final class ScenarioReader {
   var regionIDs: [String] = []
   /// The place sets under `places:` (see ScenarioReader+Places.swift).
   var placeSetIDs: [String] = []
+  /// Zone names as written, where Foundation's identifier differs (see `ClockSettings.zoneNames`).
+  var zoneNames: [String: String] = [:]
   /// Every place's id by set, so that actions may name a place's request.
   var placeIDsBySet: [PlaceSetID: [PlaceID]] = [:]
   /// Set when the track is marked `ifMissing: skip` and its file is absent.
@@ -292,7 +294,10 @@ final class ScenarioReader {
 
   func timeZone(_ node: Node, what: String) -> TimeZone? {
     guard let text = document.string(node, what: what) else { return nil }
-    if let zone = TimeZone(identifier: text), text.contains("/") || text == "UTC" || text == "GMT" { return zone }
+    if let zone = TimeZone(identifier: text), text.contains("/") || text == "UTC" || text == "GMT" {
+      if zone.identifier != text { zoneNames[zone.identifier] = text }
+      return zone
+    }
     var notes = ["use an IANA time zone name such as Europe/Copenhagen or America/New_York"]
     if let suggestion = NameSuggestion.closest(to: text, among: TimeZone.knownTimeZoneIdentifiers.sorted()) {
       notes.insert("did you mean '\(suggestion)'?", at: 0)
@@ -373,7 +378,9 @@ final class ScenarioReader {
     }
     clockEnd = end
     zoneChanges = changes
-    return ClockSettings(start: start, end: end, timeZone: deviceZone, timeZoneChanges: changes)
+    var clock = ClockSettings(start: start, end: end, timeZone: deviceZone, timeZoneChanges: changes)
+    clock.zoneNames = zoneNames
+    return clock
   }
 
   func readPlatform(_ node: Node) -> PlatformSettings {

@@ -9,18 +9,14 @@ struct GenerateTrackCommand: ParsableCommand {
     commandName: "generate-track",
     abstract: "Write a synthetic, seeded daily-routine track (CSV or GPX).",
     discussion: """
-      The device starts each day at the first stop, stays for its dwell time, moves to the next
-      stop (walking under 2 km, driving over), and returns to the first stop for the rest of the
-      day. Fixes carry seeded GPS-like error. The same arguments always write the same bytes.
+      The device starts each day at the first stop, stays for its dwell time, moves to the next stop (walking under 2 km, driving over), and returns to the first stop for the rest of the day. Fixes carry seeded GPS-like error. The same arguments always write the same bytes.
 
-      Without --stop, a routine in Copenhagen is used:
-        home 55.6761,12.5683 for 8h, pharmacy 55.6795,12.5775 for 15m,
-        office 55.6867,12.5700 for 8h, park 55.6880,12.5790 for 45m.
+      Without --stop, a routine in Copenhagen is used: home 55.6761,12.5683 for 8h, pharmacy 55.6795,12.5775 for 15m, office 55.6867,12.5700 for 8h, park 55.6880,12.5790 for 45m.
 
       Example: trigsim generate-track --days 30 --rate 1 --output month.csv
       """)
 
-  @Option(help: "First instant (ISO 8601 with offset).")
+  @Option(help: "First instant, ISO 8601 with an offset or Z (2026-03-01T08:00:00+01:00).")
   var start = "2026-03-01T00:00:00Z"
 
   @Option(help: "Number of days, 1 to \(Self.longestRun).")
@@ -29,7 +25,7 @@ struct GenerateTrackCommand: ParsableCommand {
   @Option(help: "Fixes per second, more than 0 and at most 100 (1 = every second, 0.1 = every 10 s).")
   var rate = 1.0
 
-  @Option(help: "Seed for the GPS error.")
+  @Option(help: "Seed for everything random: the fixes' GPS-like error, the dwell times (±10 %) and the walking and driving speeds.")
   var seed: UInt64 = 1
 
   @Option(name: .customLong("stop"), help: "A stop as NAME=LAT,LON,DWELL (DWELL like 8h, 15m); repeat in visiting order.")
@@ -49,6 +45,10 @@ struct GenerateTrackCommand: ParsableCommand {
     guard rate > 0, rate <= 100 else { throw ValidationError("--rate must be in (0, 100] fixes per second") }
     guard TrackFormat(pathExtensionOf: output) != nil else { throw ValidationError("--output must end in .csv or .gpx") }
     guard parseInstant(start) != nil else { throw ValidationError("--start '\(start)' is not an ISO 8601 date-time") }
+    // A local time without an offset would silently be read as UTC.
+    guard start.hasSuffix("Z") || start.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil else {
+      throw ValidationError("--start '\(start)' has no offset: write the zone's offset or Z, e.g. \(start)+01:00 or \(start)Z")
+    }
     for stop in stops where Self.parseStop(stop) == nil {
       throw ValidationError("--stop '\(stop)' is not NAME=LAT,LON,DWELL (for example home=55.6761,12.5683,8h)")
     }

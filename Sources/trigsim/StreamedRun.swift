@@ -5,13 +5,16 @@ import TrigsimScenario
 /// Runs `scenario` (or one trial of it) and writes its timeline in `format`
 /// to `path`, or standard output when nil, as the run produces it: memory
 /// stays flat in the number of entries (see `StreamedTimelineWriter`).
+/// Coverage warnings (the track does not cover the clock) also go to standard
+/// error, named after `scenarioPath`.
 ///
 /// Nothing reaches the destination unless the run completes: bad input, an
 /// exceeded limit or a failed write discards the output. Problems are
 /// printed to standard error and exit with the documented code (73 for a
 /// write, the temporary spill file included).
 func streamTimeline(
-  of scenario: Scenario, trial: (index: Int, seed: UInt64)? = nil, format: TimelineFormat, summary: Bool, to path: String?
+  of scenario: Scenario, at scenarioPath: String, trial: (index: Int, seed: UInt64)? = nil, format: TimelineFormat, summary: Bool,
+  to path: String?
 ) throws {
   let output = try writingOutput(to: path) { try OutputFile.open(path) }
   var writer = try writingOutput(to: path) { try StreamedTimelineWriter(encoding: format.encoding) }
@@ -36,6 +39,8 @@ func streamTimeline(
       throw error
     }
   }
+  // What the track does not cover of the clock is also said where a person reads it.
+  for warning in end.summary.coverageWarnings { writeToStandardError("warning: \(scenarioPath): \(warning)\n") }
 }
 
 /// Prints why the run failed and returns the exit to throw: 73 for a failed

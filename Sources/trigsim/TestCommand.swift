@@ -21,7 +21,10 @@ struct TestCommand: ParsableCommand {
   var paths: [String]
 
   @Option(help: "Scenarios run at once (default: the number of cores).")
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  var jobs: Int?
+
+  /// `--jobs`, or one per core.
+  var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
   @Option(help: ArgumentHelp("Run only part i of n of the sorted scenarios (1-based), e.g. 2/4.", valueName: "i/n"))
   var shard: Shard?
@@ -34,7 +37,7 @@ struct TestCommand: ParsableCommand {
   @OptionGroup var root: RootOption
 
   func validate() throws {
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }
 
   func run() throws {
@@ -45,7 +48,7 @@ struct TestCommand: ParsableCommand {
       comparison: comparison, record: recording.record, force: recording.force, isCI: runningOnCI, root: root)
     let clock = ContinuousClock()
     let start = clock.now
-    let results = batch.run(files, jobs: jobs)
+    let results = batch.run(files, jobs: jobCount)
     let totalSeconds = start.duration(to: clock.now).seconds
 
     var output = ""
@@ -62,7 +65,7 @@ struct TestCommand: ParsableCommand {
     output += "\(passed) passed, \(failed) failed, \(errors) errors, \(skipped) skipped"
     if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
     output += " in \(String(format: "%.2f", totalSeconds))s"
-    output += " (\(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
+    output += " (\(jobCount) job\(jobCount == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
     writeToStandardOutput(output)
 
     var code = batchExitCode(results)

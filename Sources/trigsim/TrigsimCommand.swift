@@ -132,11 +132,12 @@ struct RunCommand: ParsableCommand {
     if let trial {
       let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
-      try streamTimeline(of: file.scenario, trial: (trial, seed), format: format, summary: summary, to: output)
+      try streamTimeline(of: file.scenario, at: scenario, trial: (trial, seed), format: format, summary: summary, to: output)
       return
     }
     guard let expect else {
-      try streamTimeline(of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, format: format, summary: summary, to: output)
+      try streamTimeline(
+        of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, at: scenario, format: format, summary: summary, to: output)
       return
     }
     let verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)

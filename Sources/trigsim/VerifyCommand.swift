@@ -54,30 +54,32 @@ struct RecordCommand: ParsableCommand {
   @Argument(help: "Scenario files, folders or globs.")
   var paths: [String]
 
-  @Option(help: "Which expected timelines to write: 'missing', 'failed' or 'all'.")
-  var mode: RecordMode = .all
+  @Option(help: "Which expected timelines to write.")
+  var mode: RecordCommandMode = .all
 
   @Flag(help: "Write even when the environment variable CI is set.")
   var force = false
 
   @Option(help: "Scenarios run at once (default: the number of cores).")
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  var jobs: Int?
+
+  /// `--jobs`, or one per core.
+  var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var root: RootOption
 
   func validate() throws {
-    if mode == .none { throw ValidationError("--mode none writes nothing; use 'trigsim test' to check without writing") }
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }
 
   func run() throws {
     let files: [String]
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
-    let batch = ScenarioBatch(comparison: comparison, record: mode, force: force, isCI: runningOnCI, root: root)
-    let results = batch.run(files, jobs: jobs)
+    let batch = ScenarioBatch(comparison: comparison, record: mode.recordMode, force: force, isCI: runningOnCI, root: root)
+    let results = batch.run(files, jobs: jobCount)
     for result in results {
-      let target = result.expectedPath ?? "(no expected timeline: expect: none)"
+      let target = result.expectedPath ?? "\(result.scenarioPath) (no expected timeline: expect: none)"
       if let trials = result.expectedTrialsPath {
         switch result.trialsRecorded {
         case .created?: writeToStandardOutput("recorded  \(trials)\n")
@@ -107,5 +109,21 @@ struct RecordCommand: ParsableCommand {
     }
     let code = batchExitCode(results)
     if code != TrigsimExitCode.success { throw ExitCode(code) }
+  }
+}
+
+/// `record --mode`: the record modes that write something (`trigsim test`
+/// checks without writing).
+enum RecordCommandMode: String, CaseIterable, ExpressibleByArgument {
+  case missing
+  case failed
+  case all
+
+  var recordMode: RecordMode {
+    switch self {
+    case .missing: .missing
+    case .failed: .failed
+    case .all: .all
+    }
   }
 }

@@ -47,7 +47,7 @@ import TrigsimTestSupport
       note: its last message: trigsim/ScenarioWorker.swift:
       """))
     #expect(result.stdout.contains("Fatal error: TRIGSIM_TEST_CRASH_ON names this scenario\nnote: the other scenarios ran in other processes and are not affected\n"))
-    #expect(rows(result.stdout) == ["a.yaml pass 12", "b.yaml CRASH -", "c.yaml pass 12"])
+    #expect(rows(result.stdout) == ["a.yaml pass 14", "b.yaml CRASH -", "c.yaml pass 14"])
     #expect(result.stdout.contains("\n2 passed, 0 failed, 1 errors, 0 skipped in "))
 
     let report = try JUnitDocument(#require(FileManager.default.contents(atPath: workspace.path("junit.xml"))))
@@ -67,7 +67,7 @@ import TrigsimTestSupport
       #expect(result.status == 70)
       return withoutDurations(result.stdout)
     }
-    #expect(rows(outputs[0]) == ["a.yaml CRASH -", "b.yaml pass 12", "c.yaml FAIL 12"])
+    #expect(rows(outputs[0]) == ["a.yaml CRASH -", "b.yaml pass 14", "c.yaml FAIL 14"])
     #expect(outputs[1] == outputs[0])
     #expect(outputs[2] == outputs[0])
   }
@@ -82,7 +82,7 @@ import TrigsimTestSupport
     let result = try TrigsimBinary.run(["test", ".", "--jobs", "1"], in: workspace.root, environment: ["TRIGSIM_TEST_CRASH_ON": "b.yaml:\(how)"])
     #expect(result.status == 70)
     #expect(result.stdout.hasPrefix("=== CRASH b.yaml: trigsim crashed (\(signal)) while verifying this scenario; please report it\n"))
-    #expect(rows(result.stdout) == ["a.yaml pass 12", "b.yaml CRASH -", "c.yaml pass 12"])
+    #expect(rows(result.stdout) == ["a.yaml pass 14", "b.yaml CRASH -", "c.yaml pass 14"])
   }
 
   @Test func aWorkerThatExitsWithoutAnAnswerIsReportedWithItsStatus() throws {
@@ -95,7 +95,7 @@ import TrigsimTestSupport
       note: the other scenarios ran in other processes and are not affected
 
       """))
-    #expect(rows(result.stdout) == ["a.yaml CRASH -", "b.yaml pass 12", "c.yaml pass 12"])
+    #expect(rows(result.stdout) == ["a.yaml CRASH -", "b.yaml pass 14", "c.yaml pass 14"])
   }
 
   @Test func aCrashOutranksBadInputInTheExitCode() throws {
@@ -103,7 +103,7 @@ import TrigsimTestSupport
     try workspace.write("broken.yaml", "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: soon, timezone: UTC }\n")
     let result = try TrigsimBinary.run(["test", "."], in: workspace.root, environment: ["TRIGSIM_TEST_CRASH_ON": "c.yaml"])
     #expect(result.status == 70)
-    #expect(rows(result.stdout) == ["a.yaml pass 12", "b.yaml pass 12", "broken.yaml ERROR -", "c.yaml CRASH -"])
+    #expect(rows(result.stdout) == ["a.yaml pass 14", "b.yaml pass 14", "broken.yaml ERROR -", "c.yaml CRASH -"])
   }
 
   @Test func recordGoesOnAfterACrashAndWritesTheOthers() throws {

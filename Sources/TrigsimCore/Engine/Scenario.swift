@@ -66,6 +66,9 @@ public struct ClockSettings: Sendable {
   public var timeZone: TimeZone
   /// Later device zone changes (travel), in time order.
   public var timeZoneChanges: [TimeZoneChange]
+  /// The name the scenario wrote for a zone whose Foundation identifier
+  /// differs (`UTC`, which Foundation on Linux calls `GMT`), by identifier.
+  public var zoneNames: [String: String] = [:]
 
   public init(start: SimulationInstant, end: SimulationInstant, timeZone: TimeZone, timeZoneChanges: [TimeZoneChange] = []) {
     self.start = start
@@ -82,6 +85,9 @@ extension ClockSettings {
     for change in timeZoneChanges where change.instant <= instant { zone = change.timeZone }
     return zone
   }
+
+  /// A zone's name as the scenario wrote it.
+  public func name(of zone: TimeZone) -> String { zoneNames[zone.identifier] ?? zone.identifier }
 
   /// The device-local form of an instant, with the zone in force at it.
   func local(_ instant: SimulationInstant) -> String {

@@ -82,6 +82,7 @@ public struct Simulation {
     var summary = run.summary()
     summary.firstFixAt = run.firstFixInstant
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
+    summary.coverageWarnings = run.coverageWarnings
     summary.perceptions = run.attention.perceptions
     summary.badgeHistory = run.attention.badgeHistory
     summary.waitingDosesHistory = run.attention.waitingDosesHistory
@@ -130,6 +131,10 @@ struct SimulationRun {
   /// The regions the device was inside at the first fix (no `enter` is recorded for them).
   var regionsInsideAtFirstFix: [RegionID] = []
   var lastFixInstant: SimulationInstant?
+  /// What the track does not cover of the clock (`coverage(at:_:)`), in the order said.
+  var coverageWarnings: [String] = []
+  /// The first fix, until its coverage warning is said.
+  var firstFixToWarn: SimulationInstant?
   var visits: [Int]
 
   // Device: the location service and the presenter the platform profile provides.
@@ -211,10 +216,16 @@ struct SimulationRun {
         replay(sample)
         if !scenario.placeSets.isEmpty { observeForRegionSets(sample) }
         handleEvents(notAfter: min(sample.instant, end))
+        // Said once the events before the first fix are in the timeline.
+        if let first = firstFixToWarn {
+          firstFixToWarn = nil
+          warnTrackStartsLate(first)
+        }
         return sample.instant < end && stopReason == nil
       }
     }
     if let stopReason { throw stopReason }
+    warnTrackEndsEarly()
     if let lastFix = previousFix {
       while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
       locationService.finish(last: lastFix, until: end, into: &reportBuffer)
@@ -246,6 +257,7 @@ struct SimulationRun {
     let foreground = app.state == .foreground
     switch step {
     case .first(let inside):
+      firstFixToWarn = fix.instant
       for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
       locationService.start(at: fix, geometricInside: inside)
       while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
@@ -628,7 +640,7 @@ struct SimulationRun {
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
     let previous = deviceTimeZone
     deviceTimeZone = zone
-    record(.timezone, zone.identifier, at: now, [TimelineField("from", previous.identifier)])
+    record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
     let justBefore = now.advanced(byMilliseconds: -1)
     for pending in center.floatingCalendarRequests() {
       guard case .calendar(let trigger) = pending.request.trigger else { continue }
@@ -649,6 +661,40 @@ struct SimulationRun {
       }
     }
     if !app.doseClocks.isEmpty { warnMovedReminders(at: now) }
+  }
+
+  // MARK: - Coverage
+
+  /// The track's first fix comes after the clock's start: until it, the
+  /// position is unknown, no region is monitored and no location trigger
+  /// can fire. Said at the first fix (or at the clock's end when the track
+  /// starts after it).
+  mutating func warnTrackStartsLate(_ first: SimulationInstant) {
+    guard first > scenario.clock.start, scenario.track != nil else { return }
+    if first > end {
+      coverage(at: end, "the track starts at \(format(first)), after the clock's end: the position is never known during the run, so no region is entered or left and no location trigger can fire")
+    } else {
+      coverage(at: first, "the position was unknown from the clock's start (\(format(scenario.clock.start))) to the track's first fix at \(format(first)), \(scenario.clock.start.duration(to: first)) later: no region was monitored and no location trigger could fire before it")
+    }
+  }
+
+  /// The track ends before the clock does: from its last fix on, the device
+  /// stays where it was (see `LocationService.finish`), so no region is
+  /// entered or left. Said at the last fix (or at the clock's start when the
+  /// track ends before it). Nothing is said without fixes (the reader rejects an empty track).
+  mutating func warnTrackEndsEarly() {
+    guard let last = lastFixInstant, last < end, let first = firstFixInstant, first <= end else { return }
+    if last < scenario.clock.start {
+      coverage(at: scenario.clock.start, "the track ends at \(format(last)), before the clock starts: the device stays at its last fix for the whole run, so no region is entered or left")
+    } else {
+      coverage(at: last, "the track ends at \(format(last)), \(last.duration(to: end)) before the clock's end (\(format(end))): from then on the device stays at its last fix, so no region is entered or left")
+    }
+  }
+
+  /// A coverage warning: in the timeline (subject `track`) and in the summary, for standard error.
+  mutating func coverage(at instant: SimulationInstant, _ reason: String) {
+    record(.warning, "track", at: instant, [TimelineField("reason", reason)])
+    coverageWarnings.append(reason)
   }
 
   // MARK: - Recording
@@ -683,7 +729,7 @@ struct SimulationRun {
   func header() -> [TimelineField] {
     var header = [
       TimelineField("scenario", scenario.name),
-      TimelineField("time zone", scenario.clock.timeZone.identifier),
+      TimelineField("time zone", scenario.clock.name(of: scenario.clock.timeZone)),
       TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
       TimelineField("platform", scenario.platform.summary),
     ]
@@ -695,7 +741,7 @@ struct SimulationRun {
     }
     header += placeSetHeader()
     if let label = scenario.trackLabel {
-      var track = "\(label), \(fixesRead) fixes read"
+      var track = "\(label), \(fixesRead) \(fixesRead == 1 ? "fix" : "fixes") read"
       if let first = firstFixInstant, let last = lastFixInstant {
         track += " from \(InstantFormatter.utc.string(for: first)) to \(InstantFormatter.utc.string(for: last))"
       }

@@ -807,6 +807,7 @@ extension SimulationRun {
     }
     guard center.delivered[action.notification] != nil, app.shownDose[action.notification] != nil else {
       let why = app.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
+        ?? app.lossReason[action.notification].map { "it was never delivered: \($0)" }
         ?? "it was never delivered before this instant"
       reject(
         action, ", which is not in Notification Center: \(why)",

@@ -117,6 +117,8 @@ public struct RunSummary: Sendable {
   /// The regions the device was inside at the first fix: it was in them
   /// until their first `exit`, though the timeline records no `enter`.
   public var regionsInsideAtFirstFix: [RegionID] = []
+  /// What the track does not cover of the clock (the timeline's `warning track` entries).
+  public var coverageWarnings: [String] = []
   /// What the patient could perceive, in the order it became perceivable.
   public var perceptions: [PerceptionRecord] = []
   /// The app's badge after each instant it changed (starts at 0).

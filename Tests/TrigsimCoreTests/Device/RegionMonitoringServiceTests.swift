@@ -111,7 +111,8 @@ import TrigsimTestSupport
     zero.exitMargin = 0
     zero.assumedAccuracy = 0
     let point = try Self.run(walkToTheCentre, radius: 0, rules: zero)
-    #expect(point.entries(.warning).map { $0[field: "reason"] } == [
+    // (The run's clock goes on 10 minutes past the track, so it also has the track's coverage warning.)
+    #expect(point.entries(.warning).filter { $0.subject != "track" }.map { $0[field: "reason"] } == [
       "the entry margin of 0m is not smaller than the effective radius of 0m: entries are never detected",
     ])
     #expect(point.entries(.enter).count == 1)
@@ -121,7 +122,7 @@ import TrigsimTestSupport
     small.minimumRadius = 0
     small.entryMargin = 5
     let assumed = try Self.run(walkToTheCentre, radius: 10, rules: small)
-    #expect(assumed.entries(.warning).map { $0[field: "reason"] } == [
+    #expect(assumed.entries(.warning).filter { $0.subject != "track" }.map { $0[field: "reason"] } == [
       "the effective radius of 10m is not larger than the assumed fix accuracy of ±10m: fixes without a better accuracy never place the device inside it",
     ])
     #expect(assumed.entries(.fired).isEmpty)

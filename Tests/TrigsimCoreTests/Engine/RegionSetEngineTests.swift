@@ -57,6 +57,7 @@ import TrigsimTestSupport
     let at = report.timeline.entries(at: MedicineFixture.at("07:00"))
     #expect(at.map(\.kindAndSubject) == [
       "medicine medicine_1", "regions pharmacies", "scheduled medicine_1_location_p1", "scheduled medicine_1_location_p2",
+      "warning track",  // the one-fix track ends at once
     ])
     let summary = at[1]
     #expect(summary[field: "medicine"] == "1")

@@ -126,6 +126,7 @@ import TrigsimTestSupport
       "enter north @ 2026-03-28T06:00:05.000+00:00",
       "fired arrive @ 2026-03-28T06:00:05.000+00:00",
       "exit north @ 2026-03-28T06:00:15.000+00:00",
+      "warning track @ 2026-03-28T06:00:20.000+00:00",
     ])
   }
 
@@ -137,7 +138,7 @@ import TrigsimTestSupport
     let timeline = try run(Scenario(
       name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
       regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track))
-    #expect(timeline.outline == ["exit north @ 2026-03-28T06:00:05.000+00:00"])
+    #expect(timeline.outline == ["exit north @ 2026-03-28T06:00:05.000+00:00", "warning track @ 2026-03-28T06:00:10.000+00:00"])
   }
 
   @Test func acrossAGapNoCrossingIsInterpolatedAndTheChangeIsReportedAtTheNextFix() throws {
@@ -150,7 +151,10 @@ import TrigsimTestSupport
     let timeline = try run(Scenario(
       name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
       regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track, platform: platform))
-    #expect(timeline.outline == ["gap track @ 2026-03-28T06:05:00.000+00:00", "enter north @ 2026-03-28T06:05:00.000+00:00"])
+    #expect(timeline.outline == [
+      "gap track @ 2026-03-28T06:05:00.000+00:00", "enter north @ 2026-03-28T06:05:00.000+00:00",
+      "warning track @ 2026-03-28T06:05:00.000+00:00",
+    ])
     #expect(timeline.entries[1][field: "cause"] == "position known again after a gap")
   }
 
@@ -162,7 +166,10 @@ import TrigsimTestSupport
     let timeline = try run(Scenario(
       name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
       regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track))
-    #expect(timeline.outline == ["gap track @ 2026-03-28T06:00:10.000+00:00", "enter north @ 2026-03-28T06:00:10.000+00:00"])
+    #expect(timeline.outline == [
+      "gap track @ 2026-03-28T06:00:10.000+00:00", "enter north @ 2026-03-28T06:00:10.000+00:00",
+      "warning track @ 2026-03-28T06:00:10.000+00:00",
+    ])
     #expect(timeline.entries[0][field: "reason"] == "new track segment")
   }
 
@@ -175,7 +182,8 @@ import TrigsimTestSupport
     let timeline = try run(Scenario(
       name: "t", clock: Build.clock("2026-03-28T06:00:00.001Z", "2026-03-28T07:00:00Z"),
       regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track))
-    #expect(timeline.entries.isEmpty)
+    // No `enter`: only the coverage warning that the track ends before the clock does.
+    #expect(timeline.outline == ["warning track @ 2026-03-28T06:00:20.000+00:00"])
   }
 
   @Test func identicalInputGivesByteIdenticalOutput() throws {
@@ -230,7 +238,7 @@ import TrigsimTestSupport
       name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"),
       regions: [MonitoredRegion(id: "north", shape: NorthOfLatitude(55.5))], track: track, platform: .idealLocation)).run()
     // The hour without fixes before the start is a gap (inside before and after it: no crossing).
-    #expect(timeline.entries.map { "\($0.kind.rawValue) visit=\($0[field: "visit"] ?? "-")" } == ["gap visit=-", "exit visit=1", "enter visit=2"])
+    #expect(timeline.entries.map { "\($0.kind.rawValue) visit=\($0[field: "visit"] ?? "-")" } == ["gap visit=-", "exit visit=1", "enter visit=2", "warning visit=-"])
   }
 
   /// Every phase at one instant: the zone change first, then the app's add and
@@ -266,6 +274,7 @@ import TrigsimTestSupport
       "fired arrive @ 2026-03-28T06:10:00.000+00:00",
       "fired interval @ 2026-03-28T06:10:00.000+00:00",
       "fired calendar @ 2026-03-28T06:10:00.000+00:00",
+      "warning track @ 2026-03-28T06:10:00.000+00:00",
     ])
   }
 
@@ -279,5 +288,44 @@ import TrigsimTestSupport
     let timeline = try Simulation(Scenario(
       name: "t", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"), track: track, platform: platform)).run()
     #expect(timeline.entries.first?[field: "reason"] == "new track segment after no fix for 5m")
+  }
+
+  // MARK: - Coverage warnings
+
+  /// A standing device with a fix every minute from the first to the last of `fixes` (no gap).
+  func coverageRun(clock: (String, String), fixes: [String]) throws -> Timeline {
+    let first = Build.instant(fixes[0])
+    let last = Build.instant(fixes[fixes.count - 1])
+    let samples = stride(from: first.millisecondsSinceEpoch, through: last.millisecondsSinceEpoch, by: 60_000).map {
+      TrackSample(instant: SimulationInstant(millisecondsSinceEpoch: $0), coordinate: Coordinate(latitude: 55.0, longitude: 12.0))
+    }
+    let track = InMemoryTrack(samples: samples)
+    return try Simulation(Scenario(name: "t", clock: Build.clock(clock.0, clock.1), track: track, platform: .idealLocation)).run()
+  }
+
+  @Test func aClockStartingBeforeTheFirstFixIsWarnedAtTheFirstFixWithTheUnknownSpan() throws {
+    let timeline = try coverageRun(clock: ("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"), fixes: ["2026-03-28T06:30:00Z", "2026-03-28T07:00:00Z"])
+    #expect(timeline.outline == ["warning track @ 2026-03-28T06:30:00.000+00:00"])
+    #expect(timeline.entries[0][field: "reason"] == "the position was unknown from the clock's start (2026-03-28T06:00:00.000+00:00) to the track's first fix at 2026-03-28T06:30:00.000+00:00, 30m later: no region was monitored and no location trigger could fire before it")
+  }
+
+  @Test func aClockEndingAfterTheLastFixIsWarnedAtTheLastFix() throws {
+    let timeline = try coverageRun(clock: ("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"), fixes: ["2026-03-28T06:00:00Z", "2026-03-28T06:45:00Z"])
+    #expect(timeline.outline == ["warning track @ 2026-03-28T06:45:00.000+00:00"])
+    #expect(timeline.entries[0][field: "reason"] == "the track ends at 2026-03-28T06:45:00.000+00:00, 15m before the clock's end (2026-03-28T07:00:00.000+00:00): from then on the device stays at its last fix, so no region is entered or left")
+  }
+
+  @Test func aTrackBeforeTheClockOrAfterItIsWarnedOnce() throws {
+    let before = try coverageRun(clock: ("2026-06-01T06:00:00Z", "2026-06-01T07:00:00Z"), fixes: ["2026-05-01T06:00:00Z", "2026-05-01T07:00:00Z"])
+    #expect(before.outline == ["warning track @ 2026-06-01T06:00:00.000+00:00"])
+    #expect(before.entries[0][field: "reason"] == "the track ends at 2026-05-01T07:00:00.000+00:00, before the clock starts: the device stays at its last fix for the whole run, so no region is entered or left")
+    let after = try coverageRun(clock: ("2026-04-01T06:00:00Z", "2026-04-01T07:00:00Z"), fixes: ["2026-05-01T06:00:00Z", "2026-05-01T07:00:00Z"])
+    #expect(after.outline == ["warning track @ 2026-04-01T07:00:00.000+00:00"])
+    #expect(after.entries[0][field: "reason"] == "the track starts at 2026-05-01T06:00:00.000+00:00, after the clock's end: the position is never known during the run, so no region is entered or left and no location trigger can fire")
+  }
+
+  @Test func aTrackCoveringTheClockIsNotWarned() throws {
+    let timeline = try coverageRun(clock: ("2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"), fixes: ["2026-03-28T06:00:00Z", "2026-03-28T07:00:00Z"])
+    #expect(timeline.entries.isEmpty)
   }
 }

@@ -226,11 +226,13 @@ private typealias F = MedicineFixture
     #expect(report.timeline.outline == [
       "medicine medicine_1 @ \(F.local("08:00"))",
       "scheduled medicine_1_location @ \(F.local("08:00"))",
+      "warning track @ \(F.local("09:00"))",
       "enter home @ \(F.local("09:01"))",
       "fired medicine_1_location @ \(F.local("09:01"))",
       "exit home @ \(F.local("09:03"))",
       "enter home @ \(F.local("09:05"))",
       "fired medicine_1_location @ \(F.local("09:05"))",
+      "warning track @ \(F.local("09:06"))",
     ])
     let doses = report.summary.doses
     #expect(doses.map(\.key.slot) == [.location, .location])
