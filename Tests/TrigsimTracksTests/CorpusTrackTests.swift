@@ -19,7 +19,7 @@ import TrigsimCore
   static let duathlon = corpus("duathlon-run-mtb-crlf-latin1-11trk.gpx")
   static let gpsEpoch = corpus("drive-1hz-gps-epoch-ms-hdop.csv")
 
-  @Test(.enabled(if: appleWatch != nil, Self.absent)))
+  @Test(.enabled(if: appleWatch != nil, Self.absent))
   func appleWatchWalkHasEveryPointWithTimesAndHAccAccuracy() throws {
     let fixes = try samples(of: TrackFile(path: Self.appleWatch!))
     #expect(fixes.count == 1856)
@@ -29,14 +29,14 @@ import TrigsimCore
     #expect(fixes.map(\.startsSegment).filter { $0 }.count == 1)
   }
 
-  @Test(.enabled(if: hike != nil, Self.absent)))
+  @Test(.enabled(if: hike != nil, Self.absent))
   func garminHikeHasTwoSegments() throws {
     let fixes = try samples(of: TrackFile(path: Self.hike!))
     #expect(fixes.count == 3540)
     #expect(fixes.map(\.startsSegment).filter { $0 }.count == 2)
   }
 
-  @Test(.enabled(if: androidFix != nil, Self.absent)))
+  @Test(.enabled(if: androidFix != nil, Self.absent))
   func androidFixCSVReadsWithAnExplicitColumnMapping() throws {
     var options = TrackReadingOptions()
     options.csv.columns = [
@@ -54,14 +54,14 @@ import TrigsimCore
     #expect(try samples(of: TrackFile(path: Self.androidFix!)) == fixes)
   }
 
-  @Test(.enabled(if: googleReverse != nil, Self.absent)))
+  @Test(.enabled(if: googleReverse != nil, Self.absent))
   func reverseOrderedCSVIsAnErrorAtItsSecondRow() {
     #expect(problems(of: TrackFile(path: Self.googleReverse!)) == [
       "3:3: time goes backwards: 2012-12-18T21:29:34.000Z is earlier than 2012-12-18T21:30:35.000Z on line 2"
     ])
   }
 
-  @Test(.enabled(if: googleReverse != nil, Self.absent)))
+  @Test(.enabled(if: googleReverse != nil, Self.absent))
   func reverseOrderedCSVReadsWhenSorted() throws {
     var options = TrackReadingOptions()
     options.sortByTime = true
@@ -72,7 +72,7 @@ import TrigsimCore
     #expect(fixes.first?.line == 417)
   }
 
-  @Test(.enabled(if: pauseMarkers != nil, Self.absent)))
+  @Test(.enabled(if: pauseMarkers != nil, Self.absent))
   func openTracksPauseMarkersAreOutOfRangeLatitudes() {
     #expect(problems(of: TrackFile(path: Self.pauseMarkers!)) == [
       "42:31: latitude '100' is outside -90...90",
@@ -84,7 +84,7 @@ import TrigsimCore
   /// six significant digits, so every row gets the same instant, up to 2.8 h
   /// off. Reading it would replay a wrong track silently, so it is an error
   /// on every row, with a note on how to re-export.
-  @Test(.enabled(if: sciNotation != nil, Self.absent)))
+  @Test(.enabled(if: sciNotation != nil, Self.absent))
   func spreadsheetExponentEpochIsRejectedOnEveryRow() {
     #expect(problems(of: TrackFile(path: Self.sciNotation!)) == [
       "2:57: time '1.58957E+12' is in exponent notation, which keeps only 6 significant digits",
@@ -93,14 +93,14 @@ import TrigsimCore
     ])
   }
 
-  @Test(.enabled(if: emptyTrack != nil, Self.absent)))
+  @Test(.enabled(if: emptyTrack != nil, Self.absent))
   func emptyTrackHasNoPoints() {
     #expect(problems(of: TrackFile(path: Self.emptyTrack!)) == [
       "1:1: track has no points: the file has no trkpt, rtept or wpt elements"
     ])
   }
 
-  @Test(.enabled(if: duathlon != nil, Self.absent)))
+  @Test(.enabled(if: duathlon != nil, Self.absent))
   func latin1CRLFDuathlonParsesAndItsProblemsAreLocated() throws {
     // Two people's recordings in one file: the first 83 points have no time,
     // and the second recording starts earlier than the first one ends.
@@ -116,7 +116,7 @@ import TrigsimCore
     #expect(fixes.first?.instant.description == "2002-04-21T13:00:00.000Z")
   }
 
-  @Test(.enabled(if: gpsEpoch != nil, Self.absent)))
+  @Test(.enabled(if: gpsEpoch != nil, Self.absent))
   func gpsEpochColumnIsNeverTakenForATime() {
     #expect(problems(of: TrackFile(path: Self.gpsEpoch!), withNotes: true) == [
       """
