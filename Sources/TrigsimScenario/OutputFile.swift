@@ -130,9 +130,13 @@ package final class OutputFile {
   ///
   /// A file's destination is checked and its temporary file created now, so
   /// a destination that cannot be written fails before any work is done.
-  package static func open(_ path: String?) throws -> OutputFile {
+  /// With `creatingFolders`, missing folders of the path are created first
+  /// (as `mkdir -p` does, mode `0777 & ~umask`); they stay even when the
+  /// write later fails.
+  package static func open(_ path: String?, creatingFolders: Bool = false) throws -> OutputFile {
     guard let path, path != standardOutputPath else { return OutputFile(path: nil, target: .standardOutput) }
     let (folder, name) = try folderAndName(of: path)
+    if creatingFolders { try createFolders(folder, for: path) }
     _ = try existingRegularFile(at: path)
     let template = temporaryNameTemplate(folder: folder, name: name)
     guard let registered = trigsim_temporary_reserve(template) else {
@@ -285,6 +289,34 @@ package final class OutputFile {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }
     let folder = slash == path.startIndex ? "/" : String(path[..<slash])
     return (folder, String(path[path.index(after: slash)...]))
+  }
+
+  /// Creates `folder` and each missing folder above it; an existing folder
+  /// is left as it is, and a file where a folder must be is refused.
+  static func createFolders(_ folder: String, for path: String) throws {
+    var prefix = folder.hasPrefix("/") ? "/" : ""
+    for component in folder.split(separator: "/", omittingEmptySubsequences: true) {
+      prefix += component
+      if mkdir(prefix, 0o777) != 0 {
+        let code = errno
+        var status = stat()
+        let isFolder = stat(prefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        if !isFolder {
+          let reason =
+            switch code {
+            case EEXIST, ENOTDIR:
+              prefix == folder
+                ? "'\(prefix)' is a file, not a folder: remove it or name a file in another folder"
+                : "'\(prefix)' is a file, so the folder '\(folder)' cannot be created: remove it or name a file in another folder"
+            case EACCES, EPERM: "trigsim may not create the folder '\(prefix)' (permission denied): write into a folder you may write to"
+            case EROFS: "the folder '\(prefix)' cannot be created on a read-only file system: write to another disk"
+            default: "cannot create the folder '\(prefix)': \(systemDescription(code))"
+            }
+          throw WriteError(path: path, reason: reason, code: code)
+        }
+      }
+      prefix += "/"
+    }
   }
 
   /// The destination's status when it is a regular file, nil when it does

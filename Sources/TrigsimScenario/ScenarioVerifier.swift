@@ -281,14 +281,31 @@ public struct ScenarioVerification: Sendable {
       case .internalError: return "internal error"
       }
     case .failed:
-      var parts: [String] = []
-      if missingBaseline { parts.append("no expected timeline") }
-      if let comparison, !comparison.matches { parts.append("timeline differs: \(comparison.summaryLine)") }
-      if missingTrialBaseline { parts.append("no expected trial report") }
-      if let difference = trialsDifference { parts.append("trial report differs: \(difference.summaryLine)") }
+      var parts = failedComparisons
       if !assertionFailures.isEmpty { parts.append("\(assertionFailures.count) assertion\(assertionFailures.count == 1 ? "" : "s") failed") }
       return parts.joined(separator: "; ")
     }
+  }
+
+  /// One line naming what failed, for JUnit's `message`: the headline, with
+  /// the first failed assertion's text and finding in place of the count of
+  /// failed assertions (`assertion failed: nothing fired from 22:00 to 07:00
+  /// (every day, device time): 2 fired entries in the window (and 1 more)`).
+  public var failureMessage: String {
+    guard case .failed = outcome, let first = assertionFailures.first else { return headline }
+    var assertion = "assertion failed: \(first.assertion): \(first.finding)"
+    if assertionFailures.count > 1 { assertion += " (and \(assertionFailures.count - 1) more)" }
+    return (failedComparisons + [assertion]).joined(separator: "; ")
+  }
+
+  /// The comparisons with expected files that failed, one phrase each, in the headline's order.
+  private var failedComparisons: [String] {
+    var parts: [String] = []
+    if missingBaseline { parts.append("no expected timeline") }
+    if let comparison, !comparison.matches { parts.append("timeline differs: \(comparison.summaryLine)") }
+    if missingTrialBaseline { parts.append("no expected trial report") }
+    if let difference = trialsDifference { parts.append("trial report differs: \(difference.summaryLine)") }
+    return parts
   }
 
   /// Everything a reader needs to see what went wrong: the diff, the missing

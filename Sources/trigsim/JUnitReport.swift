@@ -1,47 +1,125 @@
 import Foundation
 import TrigsimScenario
 
-/// JUnit XML as CI servers read it (Jenkins, GitLab, GitHub test reporters):
-/// one `<testsuite>` named `trigsim`, one `<testcase>` per scenario.
+/// JUnit XML that both published schemas accept: the JUnit schema of
+/// Jenkins' xUnit plugin (`junit-10.xsd`) and the Apache Ant JUnit schema
+/// (Windy Road's `JUnit.xsd`), and so what GitLab and Jenkins read.
 ///
-/// - `classname` is the scenario's folder and `name` its file name, so reports
-///   group scenarios by folder; `file` is the path as given.
-/// - A failed check is a `<failure>` whose `message` is the one-line headline
-///   and whose text is the diff and the failed assertions.
-/// - Bad input or an internal error is an `<error>` with the diagnostics; a
-///   scenario that crashed trigsim is an `<error type="InternalError">` whose
-///   message names the signal.
-/// - A skipped scenario is `<skipped message="...">`.
-/// - `time` is in seconds with millisecond precision.
+/// The document, in the order the Ant schema requires:
+/// - a bare `<testsuites>` (the Ant schema allows no attributes on it);
+/// - one `<testsuite>` with `name`, `package` (both `trigsim`), `id="0"`,
+///   `tests`, `failures`, `errors`, `skipped`, `time`, and the `timestamp`
+///   and `hostname` Ant requires, written as the constants
+///   `unrecordedTimestamp` and `unrecordedHostname`: the report records
+///   neither when nor where it ran, so two runs differ only in `time`;
+/// - an empty `<properties/>`, one `<testcase>` per scenario in path order,
+///   then empty `<system-out/>` and `<system-err/>`.
+///
+/// A `<testcase>` has exactly `classname`, `name` and `time` (no `file`:
+/// Ant's schema allows no other attribute):
+/// - `classname` is the scenario's folder with dots for slashes
+///   (`scenarios/corpus/x.yaml` → `scenarios.corpus`; see `className(of:)`);
+/// - `name` is the file name; `time` the wall-clock seconds with millisecond
+///   precision (the only part of the report that differs between runs).
+///
+/// What a testcase holds:
+/// - a failed check: `<failure type="TimelineCheckFailed" message="...">`
+///   whose message is one line naming what failed
+///   (`ScenarioVerification.failureMessage`) and whose text is the diff and
+///   the failed assertions as `verify` prints them, cut to `bodyLineLimit`
+///   lines (see `boundedBody(_:scenarioPath:)`);
+/// - bad input, an unreadable file or an internal error: `<error type="...">`
+///   whose message is the headline and the first line of the diagnostics,
+///   and whose text is the diagnostics (cut the same way); a scenario that
+///   crashed trigsim is `type="InternalError"` with a message naming the signal;
+/// - a skipped scenario: `<skipped message="why">why</skipped>` (Jenkins
+///   shows the attribute, GitLab the text).
 enum JUnitReport {
+  /// The `timestamp` the Ant schema requires (`YYYY-MM-DDTHH:MM:SS`, no
+  /// zone): the Unix epoch, since the report records no wall-clock date.
+  static let unrecordedTimestamp = "1970-01-01T00:00:00"
+  /// The `hostname` the Ant schema requires: `localhost`, the value its
+  /// documentation gives when the host is not known (trigsim does not record it).
+  static let unrecordedHostname = "localhost"
+  /// The class name of a scenario given without a folder.
+  static let topLevelClassName = "trigsim"
+  /// The most lines of a diff or of diagnostics a `<failure>` or `<error>` holds.
+  static let bodyLineLimit = 100
+
   static func xml(_ results: [ScenarioResult], suiteSeconds: Double) -> String {
     let failures = results.count { $0.status == .failed }
     let errors = results.count(where: \.isError)
     let skipped = results.count { $0.status == .skipped }
-    let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteSeconds))\""
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuites name=\"trigsim\" \(counts)>\n"
-    xml += "  <testsuite name=\"trigsim\" \(counts)>\n"
+    xml += "<testsuites>\n"
+    xml += "  <testsuite name=\"trigsim\" package=\"trigsim\" id=\"0\" tests=\"\(results.count)\" failures=\"\(failures)\""
+    xml += " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteSeconds))\""
+    xml += " timestamp=\"\(unrecordedTimestamp)\" hostname=\"\(unrecordedHostname)\">\n"
+    xml += "    <properties/>\n"
     for result in results {
       let path = result.scenarioPath
-      let folder = (path as NSString).deletingLastPathComponent
       let name = (path as NSString).lastPathComponent
-      xml += "    <testcase classname=\"\(escape(folder.isEmpty ? "." : folder))\" name=\"\(escape(name))\" file=\"\(escape(path))\" time=\"\(seconds(result.seconds))\""
+      xml += "    <testcase classname=\"\(escape(className(of: path)))\" name=\"\(escape(name))\" time=\"\(seconds(result.seconds))\""
       switch result.status {
       case .passed:
         xml += "/>\n"
       case .failed:
-        xml += ">\n      <failure message=\"\(escape(result.headline))\" type=\"TimelineCheckFailed\">"
-        xml += escape(result.details) + "</failure>\n    </testcase>\n"
+        xml += ">\n      <failure type=\"TimelineCheckFailed\" message=\"\(escape(oneLine(result.failureMessage)))\">"
+        xml += escape(boundedBody(result.details, scenarioPath: path)) + "</failure>\n    </testcase>\n"
       case .skipped:
-        xml += ">\n      <skipped message=\"\(escape(result.message))\"/>\n    </testcase>\n"
+        let why = escape(oneLine(result.message))
+        xml += ">\n      <skipped message=\"\(why)\">\(why)</skipped>\n    </testcase>\n"
       case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed:
-        xml += ">\n      <error message=\"\(escape(result.headline))\" type=\"\(errorType(result.status))\">"
-        xml += escape(result.message) + "</error>\n    </testcase>\n"
+        xml += ">\n      <error type=\"\(errorType(result.status))\" message=\"\(escape(oneLine(errorMessage(result))))\">"
+        xml += escape(boundedBody(result.message, scenarioPath: path)) + "</error>\n    </testcase>\n"
       }
     }
+    xml += "    <system-out/>\n    <system-err/>\n"
     xml += "  </testsuite>\n</testsuites>\n"
     return xml
+  }
+
+  /// The scenario's folder as a class name: its path components joined by
+  /// dots, with `.` and empty components dropped and any dot inside a
+  /// component made `_` (so `..` is `__`), or `topLevelClassName` for a
+  /// file given without a folder. `scenarios/corpus/x.yaml` →
+  /// `scenarios.corpus`; `./x.yaml` → `trigsim`; `/ci/v1.2/x.yaml` → `ci.v1_2`.
+  static func className(of scenarioPath: String) -> String {
+    let components = scenarioPath.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+    let parts = components.filter { $0 != "." }.map { $0.replacingOccurrences(of: ".", with: "_") }
+    return parts.isEmpty ? topLevelClassName : parts.joined(separator: ".")
+  }
+
+  /// `text` cut to its first `bodyLineLimit` lines, followed by a line
+  /// saying how many lines were cut and which command prints them all.
+  static func boundedBody(_ text: String, scenarioPath: String) -> String {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    if lines.last == "" { lines.removeLast() }
+    guard lines.count > bodyLineLimit else { return text }
+    let cut = lines.count - bodyLineLimit
+    return lines.prefix(bodyLineLimit).joined(separator: "\n")
+      + "\n... \(cut) more line\(cut == 1 ? "" : "s") cut; 'trigsim verify \(scenarioPath)' (with the same options) prints the whole report\n"
+  }
+
+  /// An `<error>`'s message: the headline, and for bad input or a file that
+  /// cannot be read or written, the first line of what was printed.
+  static func errorMessage(_ result: ScenarioResult) -> String {
+    switch result.status {
+    case .invalidInput, .cannotRead, .cannotWrite:
+      guard let first = result.message.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+        return result.headline
+      }
+      return "\(result.headline): \(first)"
+    default:
+      return result.headline
+    }
+  }
+
+  /// `text` on one line: line breaks and tabs become spaces.
+  static func oneLine(_ text: String) -> String {
+    var line = text
+    while line.hasSuffix("\n") { line.removeLast() }
+    return String(line.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
 
   /// The `type` of an `<error>`: a crash is an internal error too.

@@ -57,6 +57,8 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   var headline: String
   /// The diff, failed assertions or error message (`ScenarioVerification.details`).
   var details: String
+  /// One line naming what failed (`ScenarioVerification.failureMessage`), for JUnit.
+  var failureMessage: String
   /// Why it was skipped, or the error message as printed; empty otherwise.
   var message: String = ""
   var entryCount: Int?
@@ -74,6 +76,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     scenarioPath = verification.scenarioPath
     headline = verification.headline
     details = verification.details
+    failureMessage = verification.failureMessage
     switch verification.outcome {
     case .passed: status = .passed
     case .failed: status = .failed
@@ -124,6 +127,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     self.status = status
     self.headline = headline
     self.details = message
+    self.failureMessage = headline
     self.message = message
     self.seconds = seconds
   }

@@ -29,7 +29,7 @@ struct TestCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Run only part i of n of the sorted scenarios (1-based), e.g. 2/4.", valueName: "i/n"))
   var shard: Shard?
 
-  @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (atomically).", valueName: "file"))
+  @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (atomically; missing folders are created).", valueName: "file"))
   var junit: String?
 
   @OptionGroup var comparison: ComparisonFlags
@@ -71,7 +71,7 @@ struct TestCommand: ParsableCommand {
     var code = batchExitCode(results)
     if let junit {
       do {
-        try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit)
+        try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit, creatingFolders: true)
       } catch let failure as ExitCode {
         // A failed report write must not hide a more serious outcome (70, 65, 66).
         code = moreSerious(code, failure.rawValue)

@@ -196,9 +196,10 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 /// Writes `text` through an `OutputFile`: to `path` atomically (a temporary
 /// file in the same folder, then a rename), or to standard output when
 /// `path` is nil or `-`. A failed write leaves no partial file and exits 73.
-func emit(_ text: String, to path: String?) throws {
+/// With `creatingFolders`, missing folders of `path` are created first.
+func emit(_ text: String, to path: String?, creatingFolders: Bool = false) throws {
   try writingOutput(to: path) {
-    let file = try OutputFile.open(path)
+    let file = try OutputFile.open(path, creatingFolders: creatingFolders)
     try file.write(text)
     try file.commit()
   }

@@ -248,6 +248,31 @@ import Testing
     #expect(error.code == ENOENT)
   }
 
+  @Test func creatingFoldersMakesEveryMissingFolderAndLeavesOnlyTheFile() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("build/reports/junit.xml").path
+    let file = try OutputFile.open(path, creatingFolders: true)
+    try file.write("<testsuites/>\n")
+    try file.commit()
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "<testsuites/>\n")
+    #expect(try Self.names(in: folder) == ["build"])
+    #expect(try Self.names(in: folder.appendingPathComponent("build/reports")) == ["junit.xml"])
+    // Existing folders are fine the second time.
+    let again = try OutputFile.open(path, creatingFolders: true)
+    again.discard()
+  }
+
+  @Test func creatingFoldersRefusesAFileWhereAFolderMustBe() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let blocker = folder.appendingPathComponent("build").path
+    try "not a folder".write(toFile: blocker, atomically: false, encoding: .utf8)
+    let error = #expect(throws: OutputFile.WriteError.self) { try OutputFile.open(blocker + "/reports/junit.xml", creatingFolders: true) }
+    #expect(error?.reason == "'\(blocker)' is a file, so the folder '\(blocker)/reports' cannot be created: remove it or name a file in another folder")
+    #expect(try String(contentsOfFile: blocker, encoding: .utf8) == "not a folder")
+  }
+
   // MARK: - Descriptor writes
 
   @Test func writingToAFullDeviceIsAnErrorNotATrap() throws {

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import trigsim
+
+/// `JUnitReport`'s class names, bounded bodies and one-line messages.
+@Suite struct JUnitReportTests {
+  @Test(arguments: [
+    ("scenarios/corpus/cycle.yaml", "scenarios.corpus"),
+    ("scenarios/a.yaml", "scenarios"),
+    ("a.yaml", "trigsim"),
+    ("./a.yaml", "trigsim"),
+    ("./scenarios//corpus/./a.yaml", "scenarios.corpus"),
+    ("/ci/v1.2/a.yaml", "ci.v1_2"),
+    ("../shared/a.yaml", "__.shared"),
+  ])
+  func theClassNameIsTheFolderWithDotsForSlashes(path: String, className: String) {
+    #expect(JUnitReport.className(of: path) == className)
+  }
+
+  @Test func aBodyUpToTheLimitIsKeptWhole() {
+    let text = (1...JUnitReport.bodyLineLimit).map { "line \($0)" }.joined(separator: "\n") + "\n"
+    #expect(JUnitReport.boundedBody(text, scenarioPath: "s.yaml") == text)
+  }
+
+  @Test func aLongerBodyIsCutWithALineSayingHowManyLinesAndWhereToSeeThem() {
+    let limit = JUnitReport.bodyLineLimit
+    let text = (1...(limit + 658)).map { "line \($0)" }.joined(separator: "\n") + "\n"
+    let body = JUnitReport.boundedBody(text, scenarioPath: "scenarios/week.yaml")
+    let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == limit + 2)  // the kept lines, the cut line, and the final empty piece
+    #expect(lines[limit - 1] == "line \(limit)")
+    #expect(lines[limit] == "... 658 more lines cut; 'trigsim verify scenarios/week.yaml' (with the same options) prints the whole report")
+  }
+
+  @Test func aMessageIsOneLine() {
+    #expect(JUnitReport.oneLine("a\nb\r\nc\td\n") == "a b c d")
+  }
+
+  @Test func theSuiteHasTheAttributesAntRequiresWithoutAWallClockDate() {
+    let xml = JUnitReport.xml([], suiteSeconds: 0.25)
+    #expect(xml == """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <testsuites>
+        <testsuite name="trigsim" package="trigsim" id="0" tests="0" failures="0" errors="0" skipped="0" time="0.250" \
+      timestamp="1970-01-01T00:00:00" hostname="localhost">
+          <properties/>
+          <system-out/>
+          <system-err/>
+        </testsuite>
+      </testsuites>
+
+      """)
+  }
+}
