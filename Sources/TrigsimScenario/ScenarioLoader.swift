@@ -147,6 +147,17 @@ final class ScenarioReader {
     regionNotificationIDs + medicineNotificationIDs.filter { $0.hasSuffix("_location") }
   }
   var medicineIDs: [String] = []
+  /// Ids of medicines that are declared but could not be read (each problem
+  /// already reported). A later check that names one of them, or a pattern
+  /// that only it could match, is not reported again: that error would only
+  /// follow from the first.
+  var unreadMedicineIDs: [String] = []
+  /// How many daily times each unread medicine lists (1 to 24).
+  var unreadMedicineTimeCounts: [String: Int] = [:]
+  /// Identifiers that entries which could not be read would have produced:
+  /// raw notifications with an error, and the requests of each unread medicine
+  /// (see `unreadMedicineIDs`). Patterns that match one of them are not reported.
+  var unreadNotificationIDs: [String] = []
   /// The identifiers of the scenario's remote pushes (`pushes.send`), in file order.
   var pushIDs: [String] = []
   /// The distinct types the scenario's pushes have, sorted, for checking `noPushShownWhileOff`.
@@ -186,11 +197,10 @@ final class ScenarioReader {
       document.error(root, "missing 'trigsim: 1'", notes: ["add 'trigsim: 1' as the first line to name the format version"])
     }
     let name = top["name"].flatMap { document.string($0, what: "'name'") } ?? defaultName
-    guard let clockNode = top["clock"] else {
+    if top["clock"] == nil {
       document.error(root, "missing 'clock'", notes: ["add 'clock: { start: ..., end: ..., timezone: ... }'"])
-      return nil
     }
-    let clock = readClock(clockNode)
+    let clock = top["clock"].flatMap(readClock)
     let platform = top["platform"].map(readPlatform) ?? PlatformSettings()
     pendingLimit = platform.pendingLimit
     let regions = top["regions"].map(readRegions) ?? []
@@ -198,12 +208,15 @@ final class ScenarioReader {
     for set in placeSets { placeIDsBySet[set.id] = set.places.map(\.id) }
     let track = top["track"].flatMap(readTrack)
     let actions = top["notifications"].map(readNotifications) ?? []
-    guard let clock else { return nil }
+    // Without a clock the rest is still read, so that its own problems are
+    // reported in the same run (instants are then not checked against the
+    // window, and medicines count as unread: nothing that names them is reported).
     let limits = readLimits(top["limits"], clock: clock)
     let medicineApp = readMedicineApp(top)
     let device = top["device"].map(readDevice) ?? DeviceSetup()
     let pushes = top["pushes"].map(readPushes) ?? RemotePushes()
     checks = readChecks(top, defaultName: defaultName)
+    guard let clock else { return nil }
     var scenario = Scenario(
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
       trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits, device: device, pushes: pushes)
@@ -585,7 +598,7 @@ final class ScenarioReader {
     }
     if let node = fields["delimiter"], let text = document.string(node, what: "delimiter") {
       if text == "," || text == ";" || text == "\t" { options.csv.delimiter = Character(text) } else {
-        document.error(node, "delimiter must be ',', ';' or a tab, not '\(Diagnostic.excerpt(text))'")
+        document.error(node, "delimiter must be ',', ';' or a tab, not '\(Diagnostic.excerpt(text))'", notes: ["e.g. delimiter: \";\" (quoted), or \"\\t\" for a tab"])
       }
     }
     if let node = fields["points"], let points = document.choice(node, what: "GPX point selection", [("auto", GPXPointSelection.auto), ("tracks", .tracks), ("routes", .routes), ("waypoints", .waypoints)]) {
@@ -634,6 +647,9 @@ final class ScenarioReader {
         document.error(item, "a notification needs an 'id'", notes: ["the id is the request identifier the app passes to add()"])
         continue
       }
+      // Until the notification is read in full, its id stands for an entry
+      // that exists but is invalid: checks naming it are not reported again.
+      unreadNotificationIDs.append(id)
       let title = fields["title"].flatMap { document.string($0, what: "title") } ?? ""
       let body = fields["body"].flatMap { document.string($0, what: "body") }
       guard let triggerNode = fields["trigger"] else {
@@ -653,6 +669,7 @@ final class ScenarioReader {
         continue
       }
       let origin = document.location(item)
+      unreadNotificationIDs.removeLast()
       if !notificationIDs.contains(id) { notificationIDs.append(id) }
       if case .region = trigger, !regionNotificationIDs.contains(id) { regionNotificationIDs.append(id) }
       var request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
@@ -749,7 +766,12 @@ final class ScenarioReader {
       } else if let index = Self.weekdays.firstIndex(of: text.lowercased()) {
         components.weekday = index + 1
       } else {
-        document.error(weekdayNode, "weekday must be a day name (monday) or 1...7 with 1 = Sunday, not '\(Diagnostic.excerpt(text))'")
+        var notes: [String] = []
+        if let suggestion = NameSuggestion.closest(to: text.lowercased(), among: Self.weekdays) {
+          notes.append("did you mean '\(suggestion.prefix(1).uppercased() + suggestion.dropFirst())'?")
+        }
+        notes.append("e.g. 'weekday: monday' or 'weekday: 2' (1 = Sunday … 7 = Saturday)")
+        document.error(weekdayNode, "weekday must be a day name (monday) or 1...7 with 1 = Sunday, not '\(Diagnostic.excerpt(text))'", notes: notes)
         valid = false
       }
     }

@@ -198,6 +198,8 @@ extension ScenarioReader {
     let candidates = subjects(for: selector.scope)
     guard let candidates else { return selector }
     if candidates.contains(where: { pattern.matches($0) }) { return selector }
+    // A pattern that only an entry with its own error could match follows from that error: not reported.
+    if unreadSubjects(for: selector.scope).contains(where: { pattern.matches($0) }) { return nil }
     if words.count == 1, let kind = NameSuggestion.closest(to: pattern.text, among: EntrySelector.scopeWords) {
       // A lone word close to a kind ('entr') is more likely a misspelt kind than a notification.
       document.error(node, "'\(Diagnostic.excerpt(text))' is neither an entry kind nor a notification in this scenario", notes: ["did you mean '\(kind)'?"])
@@ -208,6 +210,19 @@ extension ScenarioReader {
     notes.append("'*' matches any run of characters, '?' one character")
     document.error(node, "pattern '\(Diagnostic.excerpt(pattern.text))' matches no \(subjectNoun(for: selector.scope)) in this scenario", notes: notes)
     return nil
+  }
+
+  /// The subjects that entries which could not be read (unread medicines and
+  /// notifications) would have given entries of that scope.
+  private func unreadSubjects(for scope: EntrySelector.Scope) -> [String] {
+    switch scope {
+    case .kind(.medicine): unreadMedicineIDs.map { "medicine_\($0)" }
+    // The circle an unread medicine's location would have declared.
+    case .kind(.enter), .kind(.exit), .kind(.detected), .kind(.undetected): unreadMedicineIDs.map { "medicine_\($0)_area" }
+    case .geofence: unreadNotificationIDs + unreadMedicineIDs.map { "medicine_\($0)_area" }
+    case .kind(.app), .kind(.gap), .kind(.timezone), .kind(.regions): []
+    default: unreadNotificationIDs
+    }
   }
 
   /// The subjects entries of that scope can have, or nil when they are not known from the scenario.
@@ -375,6 +390,7 @@ extension ScenarioReader {
         }
         guard let region = document.string(insideNode, what: "'inside'") else { return nil }
         guard regionIDs.contains(region) else {
+          if unreadSubjects(for: .kind(.enter)).contains(region) { return nil }  // an unread medicine's circle: follows from its error
           var notes: [String] = []
           if let suggestion = NameSuggestion.closest(to: region, among: regionIDs) { notes.append("did you mean '\(suggestion)'?") }
           notes.append(regionIDs.isEmpty ? "the scenario declares no regions" : "declared regions: \(YAMLDocument.nameList(regionIDs))")
@@ -396,7 +412,7 @@ extension ScenarioReader {
       guard let within = duration(withinNode, what: "'within'") else { return nil }
       let medicine = fields["medicine"].map { readMedicineReference($0) }
       if medicine == .some(nil) { return nil }
-      if medicineIDs.isEmpty {
+      if medicineIDs.isEmpty && unreadMedicineIDs.isEmpty {
         document.error(keyNode, "'dosesNotified' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
         return nil
       }
@@ -418,6 +434,7 @@ extension ScenarioReader {
         let candidates = locationRequestIDs.sorted()
         let picked = IdentifierPattern(text)
         guard candidates.contains(where: { picked.matches($0) }) else {
+          if unreadNotificationIDs.contains(where: { picked.matches($0) }) { return nil }  // follows from that entry's error
           var notes: [String] = []
           if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.append("did you mean '\(suggestion)'?") }
           notes.append(candidates.isEmpty ? "the scenario has no location requests" : "location requests: \(YAMLDocument.nameList(candidates))")
@@ -425,7 +442,7 @@ extension ScenarioReader {
           return nil
         }
         pattern = picked
-      } else if locationRequestIDs.isEmpty {
+      } else if locationRequestIDs.isEmpty && unreadNotificationIDs.isEmpty {
         document.error(keyNode, "'locationFired' needs location requests", notes: ["add a notification with a 'region' trigger, or a medicine with a 'location' reminder"])
         return nil
       }
@@ -460,7 +477,7 @@ extension ScenarioReader {
       return .run(RunAssertion(.pendingPeak(atMost: limit), origin: origin))
 
     case "chainsEnd":
-      if medicineIDs.isEmpty {
+      if medicineIDs.isEmpty && unreadMedicineIDs.isEmpty {
         document.error(keyNode, "'chainsEnd' needs medicines", notes: ["follow-up chains come from the medicines under 'medicines:'"])
         return nil
       }
@@ -498,7 +515,7 @@ extension ScenarioReader {
       guard let within = duration(withinNode, what: "'within'") else { return nil }
       let medicine = fields["medicine"].map { readMedicineReference($0) }
       if medicine == .some(nil) { return nil }
-      if medicineIDs.isEmpty {
+      if medicineIDs.isEmpty && unreadMedicineIDs.isEmpty {
         document.error(keyNode, "'dosesPerceptible' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
         return nil
       }
@@ -553,7 +570,7 @@ extension ScenarioReader {
         }
         return nil
       }
-      if medicineIDs.isEmpty {
+      if medicineIDs.isEmpty && unreadMedicineIDs.isEmpty {
         document.error(keyNode, "'badgeCountsDoses' needs medicines", notes: ["doses come from the medicines under 'medicines:'"])
         return nil
       }
@@ -582,6 +599,7 @@ extension ScenarioReader {
     let pattern = IdentifierPattern(text)
     let candidates = (notificationIDs + medicineNotificationIDs + pushIDs).sorted()
     if candidates.contains(where: { pattern.matches($0) }) { return pattern }
+    if unreadNotificationIDs.contains(where: { pattern.matches($0) }) { return nil }  // follows from that entry's error
     var notes = ["it would never match anything; check for a typo"]
     if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
     notes.append("'*' matches any run of characters, '?' one character")
@@ -593,6 +611,7 @@ extension ScenarioReader {
   private func readMedicineReference(_ node: Node) -> MedicineID? {
     guard let text = document.string(node, what: "medicine") else { return nil }
     guard medicineIDs.contains(text) else {
+      if unreadMedicineIDs.contains(text) { return nil }  // declared, with its own error already reported
       var notes: [String] = []
       if let suggestion = NameSuggestion.closest(to: text, among: medicineIDs) { notes.append("did you mean '\(suggestion)'?") }
       notes.append(medicineIDs.isEmpty ? "declare medicines under 'medicines:'" : "declared medicines: \(YAMLDocument.nameList(medicineIDs))")

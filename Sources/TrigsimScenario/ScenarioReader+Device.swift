@@ -83,7 +83,9 @@ extension ScenarioReader {
     case "on", "true", "yes": return true
     case "off", "false", "no": return false
     default:
-      document.error(node, "\(what) must be on or off, not '\(Diagnostic.excerpt(text))'")
+      var notes: [String] = []
+      if let suggestion = NameSuggestion.closest(to: text, among: ["off", "on", "false", "true", "no", "yes"]) { notes.append("did you mean '\(suggestion)'?") }
+      document.error(node, "\(what) must be on or off, not '\(Diagnostic.excerpt(text))'", notes: notes + ["e.g. on or off (true/false and yes/no work too)"])
       return nil
     }
   }

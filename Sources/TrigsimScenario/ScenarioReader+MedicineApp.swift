@@ -51,8 +51,21 @@ extension ScenarioReader {
     if let node = top["badge"], let policy = document.choice(node, what: "badge policy", BadgePolicy.allCases.map { ($0.rawValue, $0) }) {
       app.badge = policy
     }
+    // What the unread medicines could have produced: stand-ins with as many
+    // times as each lists and a location, so that no pattern meant for them is reported.
+    let standIns = Dictionary(unreadMedicineIDs.map { text in
+      let standIn = Medicine(
+        id: MedicineID(text), name: text, dosage: "1", unit: "",
+        times: (0..<(unreadMedicineTimeCounts[text] ?? 1)).map { DailyTime(hour: $0, minute: 0) },
+        location: LocationReminder(region: RegionID("\(text)_area")), snooze: .productDefault)
+      return (MedicineID(text), [standIn])
+    }, uniquingKeysWith: { first, _ in first })
+    let unreadProduced = ProducibleIdentifiers(
+      versions: standIns, order: unreadMedicineIDs.map { MedicineID($0) }, policy: app.policy, days: clockDays(), places: placeIDsBySet)
+    unreadNotificationIDs += unreadProduced.all
     let produced = ProducibleIdentifiers(
-      versions: versions, order: medicineOrder, policy: app.policy, days: clockDays(), places: placeIDsBySet)
+      versions: versions, order: medicineOrder, policy: app.policy, days: clockDays(), places: placeIDsBySet,
+      unread: unreadProduced.all, unreadMedicines: unreadMedicineIDs)
     medicineNotificationIDs = produced.all
     medicineIDs = produced.medicines
     if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
@@ -77,62 +90,74 @@ extension ScenarioReader {
     }
     guard !idText.isEmpty, idText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
       document.error(idNode, "medicine id '\(Diagnostic.excerpt(idText))' must be letters and digits only", notes: ["it becomes part of request identifiers such as medicine_\(Diagnostic.excerpt(idText))_reminder_0"])
+      markUnread(idText, fields: fields)
       return nil
     }
     let id = MedicineID(idText)
-    if existing.contains(id) {
+    if existing.contains(id) || unreadMedicineIDs.contains(idText) {
       document.error(idNode, "medicine '\(Diagnostic.excerpt(idText))' is declared twice", notes: ["medicine ids must be unique"])
       return nil
     }
+    // Every field is read, so that each bad value is reported in one run; a
+    // medicine with any problem is recorded in `unreadMedicineIDs`, so that
+    // actions, rules and checks naming it are not reported as well.
+    var valid = true
     var regions: [MonitoredRegion] = []
     let origin = document.location(item)
-    guard let nameNode = fields["name"], let name = document.string(nameNode, what: "medicine name"), !name.isEmpty else {
-      document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'name'", notes: ["the name is the notification title"])
-      return nil
+    let name = fields["name"].flatMap { document.string($0, what: "medicine name") }
+    if fields["name"] == nil || name == "" {
+      document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'name'", notes: ["the name is the notification title, e.g. 'name: Metformin'"])
     }
-    guard let dosageNode = fields["dosage"], let dosage = readDosage(dosageNode) else {
-      if fields["dosage"] == nil { document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'dosage'", notes: ["write the amount, e.g. 'dosage: 500' with 'unit: mg'"]) }
-      return nil
+    if name == nil || name == "" { valid = false }
+    let dosage = fields["dosage"].flatMap { readDosage($0) }
+    if fields["dosage"] == nil {
+      document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'dosage'", notes: ["write the amount, e.g. 'dosage: 500' with 'unit: mg'"])
     }
+    if dosage == nil { valid = false }
     let unit = fields["unit"].flatMap { document.string($0, what: "unit") } ?? ""
     var times: [DailyTime] = []
+    var remindersRead = true
     if let node = fields["times"] {
-      guard let read = readTimes(node) else { return nil }
-      times = read
+      if let read = readTimes(node) { times = read } else { remindersRead = false }
     }
     var location: LocationReminder?
     if let node = fields["location"] {
-      guard let read = readLocation(node, medicine: id, regionSuffix: "") else { return nil }
-      location = read.reminder
-      regions += read.region.map { [$0] } ?? []
+      if let read = readLocation(node, medicine: id, regionSuffix: "") {
+        location = read.reminder
+        regions += read.region.map { [$0] } ?? []
+      } else {
+        remindersRead = false
+      }
     }
+    if !remindersRead { valid = false }
     var snooze: SnoozeChainPolicy? = .productDefault
     if let node = fields["snooze"] {
-      guard let read = readSnooze(node) else { return nil }
-      snooze = read.policy
+      if let read = readSnooze(node) { snooze = read.policy } else { valid = false }
     }
     var level = InterruptionLevel.active
     if let node = fields["interruptionLevel"] {
-      guard let read = interruptionLevel(node) else { return nil }
-      level = read
+      if let read = interruptionLevel(node) { level = read } else { valid = false }
     }
-    if times.isEmpty && location == nil {
+    // Only when 'times' and 'location' were read: a bad one is reported already.
+    if remindersRead && times.isEmpty && location == nil {
       document.error(item, "medicine '\(Diagnostic.excerpt(idText))' has no reminder", notes: ["give 'times' (daily times), a 'location', or both"])
-      return nil
+      valid = false
     }
-    var first = Medicine(id: id, name: name, dosage: dosage, unit: unit, times: times, location: location, snooze: snooze)
+    var first = Medicine(id: id, name: name ?? "", dosage: dosage ?? "1", unit: unit, times: times, location: location, snooze: snooze)
     first.interruptionLevel = level
     first.prescription = prescription
     if let node = fields["prescription"] {
-      guard let read = readPrescription(node, default: prescription) else { return nil }
-      first.prescription = read
+      if let read = readPrescription(node, default: prescription) { first.prescription = read } else { valid = false }
     }
     var created = clockStart
     if let node = fields["created"] {
-      guard let instant = instantDuringRun(node, what: "created") else { return nil }
-      created = instant
+      created = instantDuringRun(node, what: "created")
+      if created == nil { valid = false }
     }
-    guard let created else { return nil }
+    guard let created else {
+      markUnread(idText, fields: fields)
+      return nil
+    }
     var changes = [MedicineChange(instant: created, kind: .create(first), origin: origin)]
     var versions = [first]
     var previousInstant = created
@@ -167,7 +192,7 @@ extension ScenarioReader {
         if let node = edit["snooze"], let value = readSnooze(node) { next.snooze = value.policy }
         // Like every other key, an edit that does not name the level keeps the previous version's.
         if let node = edit["interruptionLevel"], let value = interruptionLevel(node) { next.interruptionLevel = value }
-        if next.times.isEmpty && next.location == nil {
+        if valid && next.times.isEmpty && next.location == nil {
           document.error(editNode, "after this edit medicine '\(Diagnostic.excerpt(idText))' has no reminder", notes: ["keep 'times' or a 'location', or delete the medicine with 'deleted:'"])
           continue
         }
@@ -183,7 +208,19 @@ extension ScenarioReader {
         changes.append(MedicineChange(instant: at, kind: .delete(id), origin: document.location(node)))
       }
     }
+    guard valid else {
+      markUnread(idText, fields: fields)
+      return nil
+    }
     return MedicineResult(id: id, versions: versions, changes: changes, regions: regions)
+  }
+
+  /// Records a declared medicine that could not be read, with how many daily
+  /// times it lists (at most 24), for the stand-in requests of `readMedicineApp`.
+  private func markUnread(_ id: String, fields: MappingFields) {
+    guard !unreadMedicineIDs.contains(id) else { return }
+    unreadMedicineIDs.append(id)
+    unreadMedicineTimeCounts[id] = min(24, max(1, fields["times"]?.sequence?.count ?? 1))
   }
 
   func readDosage(_ node: Node) -> String? {
@@ -303,7 +340,9 @@ extension ScenarioReader {
   func readSnooze(_ node: Node) -> SnoozeSetting? {
     if let scalar = node.scalar {
       if scalar.string == "none" { return SnoozeSetting(policy: nil) }
-      document.error(node, "snooze must be 'none' or a mapping such as { every: 6m, count: 10, schedule: upfront }")
+      var notes: [String] = []
+      if let text = scalar.string.split(separator: " ").first, NameSuggestion.closest(to: String(text), among: ["none"]) != nil { notes.append("did you mean 'none'?") }
+      document.error(node, "snooze must be 'none' or a mapping such as { every: 6m, count: 10, schedule: upfront }", notes: notes)
       return nil
     }
     guard let fields = document.mapping(node, what: "'snooze'", keys: ["every", "count", "schedule"]) else { return nil }
@@ -480,23 +519,28 @@ extension ScenarioReader {
         document.error(item, "a response rule needs 'to', 'after' and 'actions'", notes: ["e.g. { to: \"medicine_1_*\", after: 2m, actions: [snooze 15m, complete] }"])
         continue
       }
+      // Each of 'to', 'after' and 'actions' is checked, so that each problem is reported.
       let after = duration(afterNode, what: "'after'")
-      guard let patternText = document.string(toNode, what: "'to'"), let after else { continue }
-      let pattern = IdentifierPattern(patternText)
-      if !produced.all.contains(where: { pattern.matches($0) }) {
-        var notes = ["it would never apply; check for a typo"]
-        if let suggestion = NameSuggestion.closest(to: patternText, among: produced.all) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
-        notes.append("'*' matches any run of characters, '?' one character")
-        document.error(toNode, "pattern '\(Diagnostic.excerpt(patternText))' matches no notification the medicines can produce", notes: notes)
-        continue
+      var pattern: IdentifierPattern?
+      if let patternText = document.string(toNode, what: "'to'") {
+        let candidate = IdentifierPattern(patternText)
+        if produced.all.contains(where: { candidate.matches($0) }) {
+          pattern = candidate
+        } else if !produced.unread.contains(where: { candidate.matches($0) }) {
+          // A pattern that an unread medicine's requests could match follows from that medicine's error: not reported.
+          var notes = ["it would never apply; check for a typo"]
+          if let suggestion = NameSuggestion.closest(to: patternText, among: produced.all) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
+          notes.append("'*' matches any run of characters, '?' one character")
+          document.error(toNode, "pattern '\(Diagnostic.excerpt(patternText))' matches no notification the medicines can produce", notes: notes)
+        }
       }
-      guard let actionList = document.sequence(actionsNode, what: "'actions'") else { continue }
+      guard let actionList = document.sequence(actionsNode, what: "'actions'", example: "actions: [snooze 15m, complete]") else { continue }
       if actionList.isEmpty {
         document.error(actionsNode, "'actions' lists nothing", notes: ["list what the user does after each delivery, e.g. [snooze 15m, complete]; use [ignore] to ignore"])
         continue
       }
       let actions = actionList.compactMap { userAction($0, category: category) }
-      guard actions.count == actionList.count else { continue }
+      guard actions.count == actionList.count, let pattern, let after else { continue }
       rules.append(ResponseRule(pattern: pattern, after: after, actions: actions, origin: document.location(item)))
     }
     return rules
@@ -509,6 +553,10 @@ struct ProducibleIdentifiers {
   /// Sorted, for suggestions.
   let all: [String]
   let medicines: [String]
+  /// What medicines that could not be read would have produced (sorted), and
+  /// their ids: naming one of these is not reported again.
+  let unread: [String]
+  let unreadMedicines: [String]
   private let set: Set<String>
   private let policy: AppPolicy
 
@@ -516,8 +564,10 @@ struct ProducibleIdentifiers {
   /// `places`: every place's id by set, for a location reminder over a place set.
   init(
     versions: [MedicineID: [Medicine]], order: [MedicineID], policy: AppPolicy = AppPolicy(), days: [String] = [],
-    places: [PlaceSetID: [PlaceID]] = [:]
+    places: [PlaceSetID: [PlaceID]] = [:], unread: [String] = [], unreadMedicines: [String] = []
   ) {
+    self.unread = unread
+    self.unreadMedicines = unreadMedicines
     var ids: [String] = []
     let templates = policy.identifiers
     func doses(_ template: IdentifierTemplate) -> [String?] {
@@ -569,6 +619,8 @@ struct ProducibleIdentifiers {
   func check(_ id: String, at node: Node, in document: YAMLDocument) -> Bool {
     if set.contains(id) { return true }
     let parts = id.split(separator: "_")
+    // Follows from an unread medicine's own error: not reported again.
+    if unread.contains(id) || (parts.count >= 3 && parts[0] == "medicine" && unreadMedicines.contains(String(parts[1]))) { return false }
     if policy.identifiers.isDefault, parts.count >= 3, parts[0] == "medicine", !medicines.contains(String(parts[1])) {
       var notes: [String] = []
       if let suggestion = NameSuggestion.closest(to: String(parts[1]), among: medicines) { notes.append("did you mean medicine '\(suggestion)'?") }

@@ -44,7 +44,8 @@ extension ScenarioReader {
       } else if value.mapping != nil {
         set = readPlaceFile(value, set: id)
       } else {
-        document.error(value, "place set '\(Diagnostic.excerpt(name))' must be a list of places or { file: CSV, radius: 100 }")
+        document.error(value, "place set '\(Diagnostic.excerpt(name))' must be a list of places or { file: CSV, radius: 100 }",
+                       notes: ["e.g. '\(Diagnostic.excerpt(name)): [{ id: north, center: [55.68, 12.57] }]' or '\(Diagnostic.excerpt(name)): { file: pharmacies.csv, radius: 100 }'"])
       }
       guard var set else { continue }
       if set.places.isEmpty {
@@ -379,7 +380,7 @@ struct PlaceCSVReader {
   private mutating func number(_ field: Field, line: Int, what: String, range: ClosedRange<Double>) -> Double? {
     let text = field.text.trimmedOfSpaces
     guard let value = Double(text), value.isFinite else {
-      error(line: line, column: field.column, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'")
+      error(line: line, column: field.column, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'", notes: ["e.g. 55.676 (digits, '.' for decimals, no unit)"])
       return nil
     }
     guard range.contains(value) else {

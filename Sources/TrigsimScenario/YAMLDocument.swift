@@ -113,7 +113,7 @@ final class YAMLDocument {
   /// The node's key/value pairs after reporting unknown and repeated keys.
   func mapping(_ node: Node, what: String, keys allowed: [String]) -> MappingFields? {
     guard let mapping = node.mapping else {
-      error(node, "\(what) must be a mapping of keys to values", notes: ["expected keys: \(allowed.joined(separator: ", "))"])
+      error(node, "\(what) must be a mapping of keys to values", notes: [Self.mappingExample(keys: allowed), "expected keys: \(allowed.joined(separator: ", "))"])
       return nil
     }
     var fields = MappingFields(node: node)
@@ -139,26 +139,82 @@ final class YAMLDocument {
     return fields
   }
 
-  func sequence(_ node: Node, what: String) -> [Node]? {
+  /// The items of a list; when the node is not a list, reports it with an
+  /// example of the list's form (`example`, else `listExamples[what]`, else a
+  /// form built from the key's name).
+  func sequence(_ node: Node, what: String, example: String? = nil) -> [Node]? {
     guard let sequence = node.sequence else {
-      error(node, "\(what) must be a list")
+      error(node, "\(what) must be a list", notes: [Self.listExample(what: what, example: example)])
       return nil
     }
     return Array(sequence)
   }
 
+  /// A single value; a list or mapping is reported with an example of the form.
   func string(_ node: Node, what: String) -> String? {
     guard let scalar = node.scalar else {
-      error(node, "\(what) must be a single value, not a list or mapping")
+      let key = Self.keyName(what)
+      let example = key.map { "e.g. '\($0): value', with one value after the colon" } ?? "write one value, not '- ' items or 'key: value' lines"
+      error(node, "\(what) must be a single value, not a list or mapping", notes: [example])
       return nil
     }
     return scalar.string
   }
 
+  // MARK: - Examples of the expected form
+
+  /// Examples for the lists the scenario format has, by the `what` that names them.
+  static let listExamples: [String: String] = [
+    "'medicines'": "e.g. medicines: [{ id: 1, name: Metformin, dosage: 500, unit: mg, times: [\"08:00\"] }], or one '- id: ...' item per medicine",
+    "'times'": "e.g. times: [\"08:00\", \"20:00\"]",
+    "'regions'": "e.g. regions: [{ id: home, center: [55.68, 12.57], radius: 100 }], or one '- id: ...' item per region",
+    "'notifications'": "e.g. notifications: [{ id: water, trigger: { interval: 2h } }], or one '- id: ...' item per notification",
+    "'on'": "e.g. on: [enter] or on: [enter, exit]",
+    "'edits'": "e.g. edits: [{ at: 2026-03-28T12:00:00, times: [\"09:00\"] }]",
+    "'app'": "e.g. app: [{ at: 2026-03-28T09:00:00, state: background }]",
+    "'actions'": "e.g. actions: [{ at: 2026-03-28T08:02:00, notification: medicine_1_reminder_0, action: snooze 15m }]",
+    "'respond'": "e.g. respond: [{ to: \"medicine_1_*\", after: 2m, actions: [snooze 15m, complete] }]",
+    "'assert'": "e.g. assert: [{ dosesNotified: { within: 5m } }, { noPendingLimitDrops: true }]",
+    "polygon": "e.g. polygon: [[55.68, 12.57], [55.69, 12.57], [55.69, 12.58]] (latitude, longitude pairs)",
+    "'changes'": "e.g. changes: [{ at: 2026-03-29T10:00:00, timezone: America/New_York }]",
+    "'snoozeOptions'": "e.g. snoozeOptions: [5m, 15m, 30m]",
+    "'ignoreFields'": "e.g. ignoreFields: [trigger, next]",
+    "'ignoreKinds'": "e.g. ignoreKinds: [scheduled, removed]",
+    "'ignoreHeader'": "e.g. ignoreHeader: [track, platform]",
+    "'days'": "e.g. days: [mon, tue, wed]",
+    "'settings'": "e.g. settings: [{ at: 2026-03-28T09:00:00, alerts: off }]",
+    "'focus'": "e.g. focus: [{ name: Sleep, from: \"22:00\", to: \"07:00\" }]",
+    "'power'": "e.g. power: [{ at: 2026-03-28T13:00:00, event: off }]",
+    "'network'": "e.g. network: [{ at: 2026-03-28T13:00:00, state: offline }]",
+    "'send'": "e.g. send: [{ at: 2026-03-28T09:00:00, id: c1, title: New comment }]",
+    "'preferences'": "e.g. preferences: [{ at: 2026-03-28T09:00:00, types: { new_comment: off } }]",
+  ]
+
+  /// A note with an example of a list: `example` when given, else the
+  /// catalogued one for `what`, else the two list forms with the key's name.
+  static func listExample(what: String, example: String?) -> String {
+    if let example { return example.hasPrefix("e.g.") ? example : "e.g. \(example)" }
+    if let known = listExamples[what] { return known }
+    let key = keyName(what) ?? "key"
+    return "e.g. '\(key): [first, second]', or one '- item' per line under '\(key):'"
+  }
+
+  /// A note with an example of a mapping: its first allowed keys in flow form.
+  static func mappingExample(keys: [String]) -> String {
+    let shown = keys.prefix(2).map { "\($0): …" }.joined(separator: ", ")
+    return "e.g. { \(shown) }, or one 'key: value' line per key, indented under it"
+  }
+
+  /// The key a `what` names when it is a quoted key ("'times'" → times), else nil.
+  static func keyName(_ what: String) -> String? {
+    guard what.count > 2, what.hasPrefix("'"), what.hasSuffix("'"), !what.dropFirst().dropLast().contains("'") else { return nil }
+    return String(what.dropFirst().dropLast())
+  }
+
   func double(_ node: Node, what: String) -> Double? {
     guard let text = string(node, what: what) else { return nil }
     guard let value = Double(text) else {
-      error(node, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'")
+      error(node, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'", notes: ["e.g. 100 or 55.676 (digits, '.' for decimals, no unit)"])
       return nil
     }
     guard value.isFinite else {
@@ -176,7 +232,7 @@ final class YAMLDocument {
       if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
         error(node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(Diagnostic.excerpt(text))")
       } else {
-        error(node, "\(what) must be a whole number, not '\(Diagnostic.excerpt(text))'")
+        error(node, "\(what) must be a whole number, not '\(Diagnostic.excerpt(text))'", notes: ["e.g. \(range.contains(3) ? 3 : range.lowerBound) (digits only, no unit)"])
       }
       return nil
     }
@@ -193,7 +249,9 @@ final class YAMLDocument {
     case "true", "yes": return true
     case "false", "no": return false
     default:
-      error(node, "\(what) must be true or false, not '\(Diagnostic.excerpt(text))'")
+      var notes: [String] = []
+      if let suggestion = NameSuggestion.closest(to: text.lowercased(), among: ["true", "false"]) { notes.append("did you mean '\(suggestion)'?") }
+      error(node, "\(what) must be true or false, not '\(Diagnostic.excerpt(text))'", notes: notes + ["e.g. true (yes and no work too)"])
       return nil
     }
   }

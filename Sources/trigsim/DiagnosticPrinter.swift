@@ -16,6 +16,16 @@ struct DiagnosticPrinter {
   static let largestQuotedFile = 32 << 20
 
   func print(_ diagnostics: [Diagnostic]) {
+    var text = render(diagnostics)
+    let errors = diagnostics.filter { $0.severity == .error }.count
+    text += "\(errors) error\(errors == 1 ? "" : "s") found; nothing was written.\n"
+    writeToStandardError(text)
+  }
+
+  /// Each diagnostic with its source line, caret and notes, as `print`
+  /// writes them but without the closing count; `test` shows a scenario's
+  /// diagnostics this way (its worker renders them, where the files are read).
+  func render(_ diagnostics: [Diagnostic]) -> String {
     var lineCache: [String: [Substring]] = [:]
     var text = ""
     for diagnostic in diagnostics {
@@ -23,9 +33,7 @@ struct DiagnosticPrinter {
       if diagnostic.showsSourceLine, let snippet = snippet(for: diagnostic.location, cache: &lineCache) { text += snippet }
       for note in diagnostic.notes { text += "note: \(note)\n" }
     }
-    let errors = diagnostics.filter { $0.severity == .error }.count
-    text += "\(errors) error\(errors == 1 ? "" : "s") found; nothing was written.\n"
-    writeToStandardError(text)
+    return text
   }
 
   func snippet(for location: InputLocation, cache: inout [String: [Substring]]) -> String? {

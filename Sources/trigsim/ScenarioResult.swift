@@ -85,6 +85,8 @@ struct ScenarioResult: Codable, Sendable, Equatable {
       message = why
     case .error(let kind, let text):
       message = text
+      // Bad input is shown as `run` shows it: each diagnostic with its source line and caret.
+      if !verification.diagnostics.isEmpty { details = DiagnosticPrinter().render(verification.diagnostics) }
       switch kind {
       case .invalidInput: status = .invalidInput
       case .cannotRead: status = .cannotRead

@@ -56,4 +56,25 @@ import TrigsimTestSupport
     #expect(output.contains("s.yaml:3:35: error: invalid YAML: control characters are not allowed (U+001B)\n"))
     #expect(output.contains("    notifications: [ { id: a, title: \"\u{FFFD}[31m\", trigger: { interval: 2h } } ]\n"))
   }
+
+  /// `test` shows bad input as `run` does: the message, the source line, a
+  /// caret under the column, then the notes (the worker reads the file).
+  @Test func testOutputShowsTheSourceLineAndCaretOfBadInput() throws {
+    let folder = try TrigsimBinary.temporaryDirectory(prefix: "trigsim-snippet-test")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let line = "notifications: [ { id: a, trigger: { calendar: { weekday: Sundy } } } ]"
+    try (Self.header + line + "\n").write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let result = try TrigsimBinary.run(["test", "s.yaml", "--jobs", "1"], in: folder)
+    #expect(result.status == 65)
+    let expected = """
+      === ERROR s.yaml: invalid input
+      s.yaml:3:59: error: weekday must be a day name (monday) or 1...7 with 1 = Sunday, not 'Sundy'
+          \(line)
+                                                                    ^
+      note: did you mean 'Sunday'?
+      note: e.g. 'weekday: monday' or 'weekday: 2' (1 = Sunday … 7 = Saturday)
+
+      """
+    #expect(result.stdout.hasPrefix(expected), "\(result.stdout)")
+  }
 }

@@ -44,6 +44,8 @@ import TrigsimTestSupport
     #expect(result.stdout.contains("""
       === ERROR pr/dotdot.yaml: invalid input
       pr/dotdot.yaml:5:16: error: track file '../secret/walk.gpx' leaves the root folder 'pr' (--root)
+          track: { file: ../secret/walk.gpx }
+                         ^
       note: with --root, every file a scenario names must lie inside the root folder after following symbolic links; keep the file inside it
       """))
     #expect(result.stdout.contains("""
@@ -51,7 +53,7 @@ import TrigsimTestSupport
       error: scenario 'pr/evil.yaml' leads outside the root folder 'pr' (--root) through a symbolic link
       """))
     #expect(result.stdout.contains(
-      "pr/linked.yaml:5:16: error: track file 'link.gpx' leads outside the root folder 'pr' (--root) through a symbolic link\n"))
+      "pr/linked.yaml:5:16: error: track file 'link.gpx' leads outside the root folder 'pr' (--root) through a symbolic link\n    track: { file: link.gpx }\n                   ^\n"))
     let junit = try String(contentsOfFile: workspace.path("junit.xml"), encoding: .utf8)
     #expect(!result.stdout.contains(Self.secret) && !result.stderr.contains(Self.secret) && !junit.contains(Self.secret))
     // Without --root the same batch reaches the files outside (the default is unchanged).

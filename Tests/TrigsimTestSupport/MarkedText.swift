@@ -1,12 +1,12 @@
 import TrigsimCore
 
-/// Text with markers (1️⃣, 2️⃣, …) at the places a diagnostic must point to.
+/// Text with markers (1️⃣, 2️⃣, … 9️⃣, 🔟, then ⑪ to ⑮) at the places a diagnostic must point to.
 ///
 /// `MarkedText("region: 1️⃣ofice")` gives the text without markers and the
 /// 1-based line and column (in Unicode scalars) of each marker, so nobody
 /// types a column number by hand.
 public struct MarkedText {
-  public static let markers = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣"]
+  public static let markers = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟", "⑪", "⑫", "⑬", "⑭", "⑮"]
 
   public let text: String
   public let positions: [String: (line: Int, column: Int)]
