@@ -37,8 +37,8 @@ import TrigsimTestSupport
   static let compactDiff = """
     timeline differs from base.timeline: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed
      1 × medicine medicine_1 changed: times (first: expected line 6, actual line 6)
-     1 × scheduled medicine_1_reminder_1 changed: trigger, next (first: expected line 18, actual line 18)
-    10 × scheduled medicine_1_snooze_* changed: trigger, next (first: expected line 19, actual line 19)
+     1 × scheduled medicine_1_reminder_1 changed: trigger, next (moved by +1m) (first: expected line 18, actual line 18)
+    10 × scheduled medicine_1_snooze_* changed: trigger, next (moved by +1m) (first: expected line 19, actual line 19)
      7 × fired medicine_1_reminder_1 shifted by +1m (first: expected line 53, actual line 53)
     14 × fired medicine_1_snooze_* shifted by +1m (first: expected line 54, actual line 54)
      7 × action medicine_1_reminder_1 shifted by +1m (first: expected line 56, actual line 56)

@@ -33,8 +33,8 @@ import TrigsimScenario
     let groups = comparison.differenceGroups.map { "\($0.count) × \($0.entryKind.rawValue) \($0.subject) \($0.description)" }
     #expect(groups == [
       "1 × medicine medicine_1 changed: times",
-      "1 × scheduled medicine_1_reminder_1 changed: trigger, next",
-      "10 × scheduled medicine_1_snooze_* changed: trigger, next",
+      "1 × scheduled medicine_1_reminder_1 changed: trigger, next (moved by +1m)",
+      "10 × scheduled medicine_1_snooze_* changed: trigger, next (moved by +1m)",
       "7 × fired medicine_1_reminder_1 shifted by +1m",
       "14 × fired medicine_1_snooze_* shifted by +1m",
       "7 × action medicine_1_reminder_1 shifted by +1m",

@@ -36,7 +36,7 @@ extension TimelineComparison {
     for difference in differences {
       guard let entry = difference.actualIndex.map({ actual.entries[$0] }) ?? difference.expectedIndex.map({ expected.entries[$0] }) else { continue }
       let stem = Self.subjectStem(entry.subject)
-      let description = Self.describe(difference.kind)
+      let description = describe(difference)
       let key = entry.kind.rawValue + "\u{1F}" + stem + "\u{1F}" + description
       if let index = position[key] {
         groups[index].count += 1
@@ -58,15 +58,36 @@ extension TimelineComparison {
     return String(subject.dropLast(digits)) + "*"
   }
 
-  /// The words a report's `!` line and a compact line use for a difference.
-  static func describe(_ kind: TimelineDifference.Kind) -> String {
-    switch kind {
-    case .missing: "missing"
-    case .unexpected: "unexpected"
-    case .shifted(let by): "shifted by \(signed(by))"
-    case .changed(let fields): "changed: \(fields.joined(separator: ", "))"
-    case .reordered: "reordered"
+  /// The words a compact line uses for a difference: `missing`,
+  /// `unexpected`, `shifted by +1m`, `changed: title`, `changed: trigger,
+  /// next (moved by +1m)` (see `fieldsMoved`), `reordered`.
+  func describe(_ difference: TimelineDifference) -> String {
+    switch difference.kind {
+    case .missing: return "missing"
+    case .unexpected: return "unexpected"
+    case .shifted(let by): return "shifted by \(Self.signed(by))"
+    case .changed(let fields):
+      return "changed: \(fields.joined(separator: ", "))" + (fieldsMoved(difference).map { " (moved by \(Self.signed($0)))" } ?? "")
+    case .reordered: return "reordered"
     }
+  }
+
+  /// For a changed pair whose differing fields all moved by one amount, as
+  /// `fieldsMovedTogether` reads it (the amount is that of the first differing
+  /// instant-valued field), that amount: a reminder scheduled at the same
+  /// instant whose `next` and calendar trigger moved by +1m. Nil otherwise.
+  public func fieldsMoved(_ difference: TimelineDifference) -> SimulationDuration? {
+    guard case .changed = difference.kind, let e = difference.expectedIndex, let a = difference.actualIndex,
+      expected.entries[e].utcOffsetSeconds == actual.entries[a].utcOffsetSeconds
+    else { return nil }
+    let expectedFields = options.comparedFields(of: expected.entries[e])
+    let actualFields = options.comparedFields(of: actual.entries[a])
+    for (left, right) in zip(expectedFields, actualFields) where left.value != right.value {
+      guard let from = Self.instantMilliseconds(left.value), let to = Self.instantMilliseconds(right.value) else { continue }
+      guard to != from, Self.fieldsMovedTogether(expectedFields, actualFields, byMilliseconds: to - from) else { return nil }
+      return SimulationDuration(milliseconds: to - from)
+    }
+    return nil
   }
 
   /// The summary line, then one line per group of same-cause differences

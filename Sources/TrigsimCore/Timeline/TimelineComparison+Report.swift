@@ -109,7 +109,8 @@ extension TimelineComparison {
     case .changed(let fields):
       let offset = actual.entries[row.actualIndex!].instant.millisecondsSinceEpoch - expected.entries[row.expectedIndex!].instant.millisecondsSinceEpoch
       let moved = offset == 0 ? "" : ", instant within tolerance (\(Self.signed(SimulationDuration(milliseconds: offset))))"
-      return "- \(expectedText!)\n+ \(actualText!)\n!   changed: \(fields.joined(separator: ", "))\(moved)\n"
+      let fieldsMoved = self.fieldsMoved(difference).map { " (moved by \(Self.signed($0)))" } ?? ""
+      return "- \(expectedText!)\n+ \(actualText!)\n!   changed: \(fields.joined(separator: ", "))\(fieldsMoved)\(moved)\n"
     case .reordered:
       return "+ \(actualText!)\n!   reordered: expected line \(expectedLine(row.expectedIndex!)) among the entries at this instant\n"
     }

@@ -53,6 +53,25 @@ private func dailyFire(day: Int, hour: Int = 14, minute: Int, title: String = "M
     #expect(comparison.report(expectedName: "e", actualName: "a").contains("!   shifted by +1m (tolerance 0s); trigger, next moved with it\n"))
   }
 
+  @Test func aChangeAtTheSameInstantWhoseFieldsAllMovedByOneAmountSaysByHowMuch() {
+    // The reminder is scheduled at 06:00 either way; its trigger and next delivery moved by +1m.
+    var expected = dailyFire(day: 4, minute: 0)
+    var actual = dailyFire(day: 4, minute: 1)
+    expected.kind = .scheduled
+    actual.kind = .scheduled
+    actual.instant = expected.instant
+    let comparison = TimelineComparison(expected: Timeline(entries: [expected]), actual: Timeline(entries: [actual]))
+    #expect(comparison.differences.map(\.kind) == [.changed(fields: ["trigger", "next"])])
+    #expect(comparison.fieldsMoved(comparison.differences[0]) == .minutes(1))
+    #expect(comparison.report(expectedName: "e", actualName: "a").contains("!   changed: trigger, next (moved by +1m)\n"))
+
+    // With a title changed as well, the fields did not just move.
+    actual.fields[1].value = "Other"
+    let retitled = TimelineComparison(expected: Timeline(entries: [expected]), actual: Timeline(entries: [actual]))
+    #expect(retitled.fieldsMoved(retitled.differences[0]) == nil)
+    #expect(retitled.report(expectedName: "e", actualName: "a").contains("!   changed: trigger, title, next\n"))
+  }
+
   @Test(arguments: [
     // (expected trigger, actual trigger, offset in seconds, moved together)
     ("calendar hour=14 minute=0", "calendar hour=14 minute=1", 60, true),
