@@ -33,6 +33,8 @@ public struct ScenarioVerifier: Sendable {
   public var trialJobs: Int
   /// Which files scenarios may name (`--root`); `expectedPathOverride` is the user's own and not checked.
   public var pathPolicy: ScenarioPathPolicy
+  /// How a timeline difference is reported in `ScenarioVerification.details`.
+  public var diffStyle: DiffStyle = .full
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
@@ -62,6 +64,7 @@ public struct ScenarioVerifier: Sendable {
   /// Verifies the scenario at `path`. Never throws: every outcome, bad input included, is a `ScenarioVerification`.
   public func verify(path: String) -> ScenarioVerification {
     var result = ScenarioVerification(scenarioPath: path)
+    result.diffStyle = diffStyle
     let file: ScenarioFile
     let report: SimulationReport
     do {
@@ -256,6 +259,8 @@ public struct ScenarioVerification: Sendable {
   public var trialsDifference: TrialReportDifference?
   /// What recording did to the expected trial report.
   public var trialsRecorded: Recording?
+  /// How `details` reports a timeline difference.
+  public var diffStyle: DiffStyle = .full
 
   /// No trials, or their report matches the expected one.
   public var trialsMatch: Bool { !missingTrialBaseline && trialsDifference == nil }
@@ -325,7 +330,10 @@ public struct ScenarioVerification: Sendable {
           : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
       }
       if let comparison, !comparison.matches, let expectedPath {
-        text += comparison.report(expectedName: expectedPath, actualName: "run of \(scenarioPath)", expectedLocations: expectedLocations)
+        switch diffStyle {
+        case .full: text += comparison.report(expectedName: expectedPath, actualName: "run of \(scenarioPath)", expectedLocations: expectedLocations)
+        case .compact: text += comparison.compactReport(expectedName: expectedPath, expectedLocations: expectedLocations)
+        }
         if refusedToRecord { text += "note: CI is set, so the expected timeline was not rewritten (pass --force to write it)\n" }
       }
       if let path = expectedTrialsPath {

@@ -15,6 +15,8 @@ extension Duration {
 /// `jobs`.
 struct ScenarioBatch {
   var comparison: ComparisonFlags
+  /// How the workers report a timeline difference (`--diff`).
+  var diff: DiffStyle
   var record: RecordMode
   var force: Bool
   var isCI: Bool
@@ -31,6 +33,7 @@ struct ScenarioBatch {
     arguments += comparison.ignoredFields.map { "--ignore-field=\($0)" }
     arguments += comparison.ignoredKinds.map { "--ignore-kind=\($0)" }
     if comparison.ignoresHeader { arguments.append("--ignore-header") }
+    arguments.append("--diff=\(diff.rawValue)")
     arguments.append("--record=\(record.rawValue)")
     if force { arguments.append("--force") }
     if isCI { arguments.append("--on-ci") }

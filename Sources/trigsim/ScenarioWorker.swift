@@ -49,6 +49,7 @@ struct ScenarioWorkerCommand: ParsableCommand {
     shouldDisplay: false)
 
   @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
 
@@ -56,8 +57,9 @@ struct ScenarioWorkerCommand: ParsableCommand {
   var onCI = false
 
   func run() throws {
-    let verifier = ScenarioVerifier(
+    var verifier = ScenarioVerifier(
       overrides: try comparison.options(), record: recording.record, isCI: onCI, force: recording.force, pathPolicy: root.pathPolicy)
+    verifier.diffStyle = diffFlags.diff
     let crash = TestCrashRequest(environment: ProcessInfo.processInfo.environment)
     ScenarioWorker(verifier: verifier, crash: crash).serve()
   }

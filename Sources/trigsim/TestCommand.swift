@@ -33,6 +33,7 @@ struct TestCommand: ParsableCommand {
   var junit: String?
 
   @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
 
@@ -45,7 +46,7 @@ struct TestCommand: ParsableCommand {
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
     if let shard { files = shard.select(files) }
     let batch = ScenarioBatch(
-      comparison: comparison, record: recording.record, force: recording.force, isCI: runningOnCI, root: root)
+      comparison: comparison, diff: diffFlags.diff, record: recording.record, force: recording.force, isCI: runningOnCI, root: root)
     let clock = ContinuousClock()
     let start = clock.now
     let results = batch.run(files, jobs: jobCount)
@@ -56,6 +57,7 @@ struct TestCommand: ParsableCommand {
       output += "=== \(result.resultWord) \(result.scenarioPath): \(result.headline)\n"
       output += result.details + "\n"
     }
+    if diffFlags.colors(descriptor: STDOUT_FILENO) { output = DiffColoring.colored(output) }
     output += Self.table(results)
     let passed = results.count { $0.status == .passed }
     let failed = results.count { $0.status == .failed }

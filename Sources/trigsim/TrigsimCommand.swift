@@ -78,6 +78,7 @@ struct RunCommand: ParsableCommand {
   var expect: String?
 
   @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var root: RootOption
 
   @Option(help: ArgumentHelp("Replay the scenario N times with seeded GPS error, update-grid phase and latency, and print how often each location request fired and each dose was notified (text or json).", valueName: "N"))
@@ -114,6 +115,9 @@ struct RunCommand: ParsableCommand {
     if expect == nil && comparison.isUsed {
       throw ValidationError("--tolerance, --ignore-field, --ignore-kind and --ignore-header apply to a comparison: add --expect FILE, or use 'trigsim verify'")
     }
+    if expect == nil && (diffFlags.diff != .full || diffFlags.color != .auto) {
+      throw ValidationError("--diff and --color apply to a comparison: add --expect FILE, or use 'trigsim verify'")
+    }
     if summary && (format == .jsonl || format == .csv) {
       throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
     }
@@ -140,7 +144,9 @@ struct RunCommand: ParsableCommand {
         of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, at: scenario, format: format, summary: summary, to: output)
       return
     }
-    let verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)
+    var verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)
+    verifier.diffStyle = diffFlags.diff
+    let colored = diffFlags.colors(descriptor: STDERR_FILENO)
     let verification = verifier.verify(path: scenario)
     if case .skipped(let why) = verification.outcome {
       printError("error: \(why)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
@@ -148,17 +154,18 @@ struct RunCommand: ParsableCommand {
     }
     guard let report = verification.report else { throw ExitCode(reportFailure(of: verification)) }
     try emit(format.render(report, summary: summary), to: output)
-    guard verification.outcome == .passed else { throw ExitCode(reportFailure(of: verification)) }
+    guard verification.outcome == .passed else { throw ExitCode(reportFailure(of: verification, colored: colored)) }
   }
 }
 
 /// Prints why a verification did not pass to standard error (diagnostics
-/// with their source lines, or the diff and failed assertions) and returns its exit code.
-func reportFailure(of verification: ScenarioVerification) -> Int32 {
+/// with their source lines, or the diff and failed assertions, `colored` as
+/// `DiffColoring` says) and returns its exit code.
+func reportFailure(of verification: ScenarioVerification, colored: Bool = false) -> Int32 {
   if !verification.diagnostics.isEmpty {
     DiagnosticPrinter.standardError.print(verification.diagnostics)
   } else {
-    writeToStandardError(verification.details)
+    writeToStandardError(colored ? DiffColoring.colored(verification.details) : verification.details)
     if case .failed = verification.outcome { printError("\(verification.scenarioPath): FAILED: \(verification.headline)") }
   }
   return verification.exitCode

@@ -17,12 +17,14 @@ struct VerifyCommand: ParsableCommand {
   var scenario: String
 
   @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
 
   func run() throws {
-    let verifier = ScenarioVerifier(
+    var verifier = ScenarioVerifier(
       overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force, pathPolicy: root.pathPolicy)
+    verifier.diffStyle = diffFlags.diff
     let verification = verifier.verify(path: scenario)
     switch verification.outcome {
     case .passed:
@@ -30,7 +32,7 @@ struct VerifyCommand: ParsableCommand {
     case .skipped:
       writeToStandardOutput("\(scenario): \(verification.headline)\n")
     case .failed:
-      writeToStandardOutput(verification.details)
+      writeToStandardOutput(diffFlags.colors(descriptor: STDOUT_FILENO) ? DiffColoring.colored(verification.details) : verification.details)
       writeToStandardOutput("\(scenario): FAILED: \(verification.headline)\n")
       throw ExitCode(verification.exitCode)
     case .error:
@@ -76,7 +78,7 @@ struct RecordCommand: ParsableCommand {
   func run() throws {
     let files: [String]
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
-    let batch = ScenarioBatch(comparison: comparison, record: mode.recordMode, force: force, isCI: runningOnCI, root: root)
+    let batch = ScenarioBatch(comparison: comparison, diff: .full, record: mode.recordMode, force: force, isCI: runningOnCI, root: root)
     let results = batch.run(files, jobs: jobCount)
     for result in results {
       let target = result.expectedPath ?? "\(result.scenarioPath) (no expected timeline: expect: none)"

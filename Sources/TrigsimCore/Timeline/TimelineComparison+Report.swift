@@ -64,11 +64,7 @@ extension TimelineComparison {
         if difference.actual == nil { text += "!   header line missing\n" }
       }
     }
-    func expectedLine(_ index: Int) -> Int {
-      if let expectedLocations, index < expectedLocations.count { return expectedLocations[index].line }
-      return expected.header.count + 2 + index
-    }
-    func actualLine(_ index: Int) -> Int { actual.header.count + 2 + index }
+    func expectedLine(_ index: Int) -> Int { self.expectedLine(index, expectedLocations) }
 
     // Rows to show: each difference, and up to `context` rows either side.
     var shown = [Bool](repeating: false, count: rows.count)
@@ -105,11 +101,16 @@ extension TimelineComparison {
       return "+ \(actualText!)\n!   unexpected\n"
     case .shifted(let by):
       let tolerance = options.tolerance.tolerance(for: expected.entries[row.expectedIndex!])
-      return "- \(expectedText!)\n+ \(actualText!)\n!   shifted by \(Self.signed(by)) (tolerance \(tolerance))\n"
+      let expectedFields = options.comparedFields(of: expected.entries[row.expectedIndex!])
+      let actualFields = options.comparedFields(of: actual.entries[row.actualIndex!])
+      let moved = zip(expectedFields, actualFields).filter { $0.0.value != $0.1.value }.map(\.0.key)
+      let movedNote = moved.isEmpty ? "" : "; \(moved.joined(separator: ", ")) moved with it"
+      return "- \(expectedText!)\n+ \(actualText!)\n!   shifted by \(Self.signed(by)) (tolerance \(tolerance))\(movedNote)\n"
     case .changed(let fields):
       let offset = actual.entries[row.actualIndex!].instant.millisecondsSinceEpoch - expected.entries[row.expectedIndex!].instant.millisecondsSinceEpoch
       let moved = offset == 0 ? "" : ", instant within tolerance (\(Self.signed(SimulationDuration(milliseconds: offset))))"
-      return "- \(expectedText!)\n+ \(actualText!)\n!   changed: \(fields.joined(separator: ", "))\(moved)\n"
+      let fieldsMoved = self.fieldsMoved(difference).map { " (moved by \(Self.signed($0)))" } ?? ""
+      return "- \(expectedText!)\n+ \(actualText!)\n!   changed: \(fields.joined(separator: ", "))\(fieldsMoved)\(moved)\n"
     case .reordered:
       return "+ \(actualText!)\n!   reordered: expected line \(expectedLine(row.expectedIndex!)) among the entries at this instant\n"
     }

@@ -1,16 +1,21 @@
 /// An expected timeline compared with an actual one, entry by entry.
 ///
-/// Entries are paired in four passes, each over what the previous left unpaired:
+/// Entries are paired in five passes, each over what the previous left unpaired:
 /// 1. **Match**: same kind, subject, UTC offset and compared fields, and instants no
 ///    further apart than the entry's tolerance. Within one such group the
 ///    earliest unpaired expected entry takes the earliest actual entry in reach,
 ///    which pairs as many as any pairing can.
 /// 2. **Shifted**: same kind, subject and fields, instants further apart than
 ///    the tolerance; paired in time order within the group.
-/// 3. **Changed**: same kind and subject, instants within tolerance, fields
-///    differ (a title edited, a `next` that moved) or the UTC offset differs
+/// 3. **Moved together**: same kind, subject and UTC offset, and every field
+///    that differs moved with the instant (a `next` instant, a calendar
+///    trigger's time; see `fieldsMovedTogether`): **shifted**, or a match when
+///    within tolerance. Closest pairs first, among the 8 nearest actual
+///    entries of that kind and subject either side in time.
+/// 4. **Changed**: same kind and subject, instants within tolerance, fields
+///    differ (a title edited, a `next` that moved alone) or the UTC offset differs
 ///    (the device was in another time zone; named `offset`).
-/// 4. What is left is **missing** (expected only) or **unexpected** (actual only).
+/// 5. What is left is **missing** (expected only) or **unexpected** (actual only).
 ///
 /// Entries matched at the same instant on both sides must also keep their
 /// relative order, because the order of simultaneous events is part of the
@@ -147,7 +152,45 @@ public struct TimelineComparison: Sendable {
       }
     }
 
-    // 3. Changed: same kind and subject, instants within tolerance, fields differ.
+    // 3. Moved together: same kind, subject and UTC offset, instants apart, and
+    // every differing field moved with the instant (`next`, a calendar trigger's
+    // time; see `fieldsMovedTogether`). Among the `nearby` actual entries either
+    // side in time, the closest pairs are taken first.
+    let nearby = 8
+    let movableActual = groups(right, by: right.identities) { partnerOfActual[$0] == nil }
+      .mapValues { $0.sorted { (right.entries[$0].instant, $0) < (right.entries[$1].instant, $1) } }
+    var candidates: [(distance: Int64, expected: Int, actual: Int, offset: Int64)] = []
+    for e in left.entries.indices where left.compared[e] && partnerOfExpected[e] == nil {
+      guard let group = movableActual[left.identities[e]] else { continue }
+      let instant = left.entries[e].instant
+      var low = 0
+      var high = group.count
+      while low < high {
+        let mid = (low + high) / 2
+        if right.entries[group[mid]].instant < instant { low = mid + 1 } else { high = mid }
+      }
+      let expectedFields = options.comparedFields(of: left.entries[e])
+      for a in group[max(0, low - nearby)..<min(group.count, low + nearby)] where right.entries[a].utcOffsetSeconds == left.entries[e].utcOffsetSeconds {
+        let offset = right.entries[a].instant.millisecondsSinceEpoch - instant.millisecondsSinceEpoch
+        guard offset != 0, Self.fieldsMovedTogether(expectedFields, options.comparedFields(of: right.entries[a]), byMilliseconds: offset) else { continue }
+        candidates.append((abs(offset), e, a, offset))
+      }
+    }
+    candidates.sort { ($0.distance, $0.expected, $0.actual) < ($1.distance, $1.expected, $1.actual) }
+    for candidate in candidates where partnerOfExpected[candidate.expected] == nil && partnerOfActual[candidate.actual] == nil {
+      let (e, a) = (candidate.expected, candidate.actual)
+      partnerOfExpected[e] = a
+      partnerOfActual[a] = e
+      let offset = SimulationDuration(milliseconds: candidate.offset)
+      if candidate.distance <= options.tolerance.tolerance(for: left.entries[e]).milliseconds {
+        pairKind[e] = .some(nil)
+        withinTolerance.append((e, a, offset))
+      } else {
+        pairKind[e] = .some(.shifted(by: offset))
+      }
+    }
+
+    // 4. Changed: same kind and subject, instants within tolerance, fields differ.
     let leftoverActual = groups(right, by: right.identities) { partnerOfActual[$0] == nil }
     var takenActual: Set<Int> = []
     for e in left.entries.indices where left.compared[e] && partnerOfExpected[e] == nil {

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `--diff compact|full` and `--color auto|always|never` on `verify`, `run --expect` and `test`, with the built binary.
+@Suite(.serialized) struct DiffCLITests {
+  /// A folder with `base.yaml` (a medicine at 08:00 and 14:00 for seven days), its
+  /// recorded `base.timeline`, and `moved.yaml`: the 14:00 moved to 14:01, expecting `base.timeline`.
+  static func movedMedicineFolder() throws -> URL {
+    let folder = try TrigsimBinary.temporaryDirectory(prefix: "trigsim-diff")
+    let scenario = { (time: String) in
+      """
+      trigsim: 1
+      name: Seven days of Metformin
+      clock: { start: 2026-05-04T06:00:00+02:00, end: 2026-05-11T06:00:00+02:00, timezone: Europe/Copenhagen }
+      medicines:
+        - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00", "\(time)"] }
+      respond:
+        - { to: "medicine_*", after: 13m, actions: [complete] }
+      expect: base.timeline
+
+      """
+    }
+    try scenario("14:00").write(to: folder.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+    try scenario("14:01").write(to: folder.appendingPathComponent("moved.yaml"), atomically: true, encoding: .utf8)
+    let recorded = try TrigsimBinary.run(["record", "base.yaml"], in: folder)
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    return folder
+  }
+
+  static let compactDiff = """
+    timeline differs from base.timeline: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed
+     1 × medicine medicine_1 changed: times (first: expected line 6, actual line 6)
+     1 × scheduled medicine_1_reminder_1 changed: trigger, next (moved by +1m) (first: expected line 18, actual line 18)
+    10 × scheduled medicine_1_snooze_* changed: trigger, next (moved by +1m) (first: expected line 19, actual line 19)
+     7 × fired medicine_1_reminder_1 shifted by +1m (first: expected line 53, actual line 53)
+    14 × fired medicine_1_snooze_* shifted by +1m (first: expected line 54, actual line 54)
+     7 × action medicine_1_reminder_1 shifted by +1m (first: expected line 56, actual line 56)
+    56 × removed medicine_1_snooze_* shifted by +1m (first: expected line 57, actual line 57)
+    14 × cleared medicine_1_snooze_* shifted by +1m (first: expected line 65, actual line 65)
+    70 × scheduled medicine_1_snooze_* shifted by +1m (first: expected line 67, actual line 67)
+
+    """
+
+  @Test func verifyWithCompactDiffPrintsTheSummaryAndOneLinePerGroup() throws {
+    let folder = try Self.movedMedicineFolder()
+    let result = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stdout == Self.compactDiff + "moved.yaml: FAILED: timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed\n")
+  }
+
+  @Test func testAndRunExpectTakeTheCompactDiffToo() throws {
+    let folder = try Self.movedMedicineFolder()
+    let test = try TrigsimBinary.run(["test", "moved.yaml", "--diff", "compact", "--jobs", "1"], in: folder)
+    #expect(test.status == 1)
+    #expect(test.stdout.hasPrefix("=== FAIL moved.yaml: timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed\n" + Self.compactDiff + "\n"))
+    let run = try TrigsimBinary.run(["run", "moved.yaml", "--expect", "base.timeline", "--diff", "compact"], in: folder)
+    #expect(run.status == 1)
+    #expect(run.stderr.hasPrefix(Self.compactDiff))
+  }
+
+  @Test func theFullDiffIsTheDefault() throws {
+    let folder = try Self.movedMedicineFolder()
+    let result = try TrigsimBinary.run(["verify", "moved.yaml"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("--- expected base.timeline\n+++ actual run of moved.yaml\n@@ expected line 6, actual line 6 @@\n"))
+    #expect(result.stdout.components(separatedBy: "\n!   shifted by +1m (tolerance 0s)").count - 1 == 168)
+    #expect(!result.stdout.contains("!   missing"))
+  }
+
+  @Test func aPipeIsNeverColouredUnlessAskedAndAlwaysColoursIt() throws {
+    let folder = try Self.movedMedicineFolder()
+    let plain = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact"], in: folder)
+    #expect(!plain.stdout.contains("\u{1B}["))
+    let colored = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact", "--color", "always"], in: folder, environment: ["NO_COLOR": "1"])
+    #expect(colored.stdout.hasPrefix("\u{1B}[1mtimeline differs from base.timeline: "))
+    #expect(colored.stdout.contains("\n\u{1B}[33m 7 × fired medicine_1_reminder_1 shifted by +1m (first: expected line 53, actual line 53)\u{1B}[0m\n"))
+  }
+
+  @Test(arguments: [
+    // (options, environment, coloured)
+    ([String](), ["NO_COLOR": ""], true),
+    ([String](), ["NO_COLOR": "1"], false),
+    (["--color", "never"], ["NO_COLOR": ""], false),
+    (["--color", "always"], ["NO_COLOR": "1"], true),
+  ])
+  func aTerminalIsColouredUnlessNoColorOrNever(_ options: [String], _ environment: [String: String], _ colored: Bool) throws {
+    let folder = try Self.movedMedicineFolder()
+    let output = try Self.runOnTerminal(["verify", "moved.yaml", "--diff", "compact"] + options, in: folder, environment: environment)
+    #expect(output.contains("timeline differs from base.timeline"))
+    #expect(output.contains("\u{1B}[") == colored)
+  }
+
+  /// Runs trigsim with standard output on a new pseudo-terminal and returns what it wrote there.
+  static func runOnTerminal(_ arguments: [String], in folder: URL, environment: [String: String]) throws -> String {
+    // The C library's pseudo-terminal calls, looked up at run time (Glibc's module map leaves them out).
+    func function<T>(_ name: String, as type: T.Type) throws -> T {
+      let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name), "\(name) not found in the C library")
+      return unsafeBitCast(symbol, to: type)
+    }
+    let openTerminal = try function("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
+    let grant = try function("grantpt", as: (@convention(c) (Int32) -> Int32).self)
+    let unlock = try function("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
+    let name = try function("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+    let master = openTerminal(O_RDWR | O_NOCTTY)
+    try #require(master >= 0 && grant(master) == 0 && unlock(master) == 0)
+    let path = try #require(name(master))
+    let terminal = FileHandle(forUpdatingAtPath: String(cString: path))
+    let slave = try #require(terminal)
+    let process = Process()
+    process.executableURL = TrigsimBinary.url
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    var childEnvironment = ProcessInfo.processInfo.environment
+    childEnvironment["CI"] = nil
+    childEnvironment.merge(environment) { $1 }
+    process.environment = childEnvironment
+    process.standardOutput = slave
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    try slave.close()
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(master, &buffer, buffer.count)  // EIO once the child has closed the terminal
+      if count <= 0 { break }
+      output += buffer[0..<count]
+    }
+    process.waitUntilExit()
+    close(master)
+    return String(decoding: output, as: UTF8.self)
+  }
+}
