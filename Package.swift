@@ -40,7 +40,9 @@ let package = Package(
       dependencies: [
         "TrigsimCore", "TrigsimTracks", "TrigsimGEOS", "CTrigsimCleanup",
         .product(name: "Yams", package: "Yams"),
-      ]),
+      ],
+      // scenario.schema.json: the JSON Schema editors check scenarios with (read by the tests, not built).
+      exclude: ["Resources"]),
 
     // MARK: - Test helpers for users' own tests (Swift Testing).
     .target(name: "TrigsimTesting", dependencies: ["TrigsimScenario"]),

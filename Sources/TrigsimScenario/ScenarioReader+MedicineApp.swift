@@ -382,12 +382,15 @@ extension ScenarioReader {
     [(NotificationPermission.granted.rawValue, .granted), ("authorized", .granted)]
     + NotificationPermission.allCases.filter { $0 != .granted }.map { ($0.rawValue, $0) }
 
+  /// What an `app:` change may set besides its `at`.
+  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run"]
+
   func readAppChanges(_ node: Node) -> [AppChange] {
     guard let list = document.sequence(node, what: "'app'") else { return [] }
     var changes: [AppChange] = []
-    let keys = ["state", "permission", "location", "locationAccuracy", "run"]
+    let keys = Self.appChangeKeys
     for item in list {
-      guard let fields = document.mapping(item, what: "an app change", keys: ["at"] + keys) else { continue }
+      guard let fields = document.mapping(item, what: "an app change", keys: ["at"] + Self.appChangeKeys) else { continue }
       guard let atNode = fields["at"] else {
         document.error(item, "an app change needs 'at'")
         continue
