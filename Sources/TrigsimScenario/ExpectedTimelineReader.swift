@@ -67,10 +67,14 @@ public enum ExpectedTimelineFormat: Sendable {
 /// comments, trailing commas, NaN, YAML anchors, aliases or tags; at most
 /// `LocatedJSONReader.maximumDepth` levels of nesting), in time linear in the
 /// file, so that every value has a position:
-/// `{"format": "trigsim-timeline-1", "header": {...}, "entries": [{"instant",
-/// "utc", "kind", "subject", "fields": {...}}], "summary": ...}`. `summary` is
+/// `{"format": "trigsim-timeline-2", "header": {...}, "entries": [{"instant",
+/// "utc", "kind", "subject", "fields": {...}}], "summary": ...}`
+/// (`"trigsim-timeline-1"` is read the same way). `summary` is
 /// optional and ignored (but must be JSON); every other member is required,
-/// every key and value (but the summary's) is a string, unknown keys are
+/// every key and value (but the summary's) is a string, except that a field
+/// `TimelineFieldType` types may be its typed value (a whole number, true or
+/// false, `{"step": N, "of": M}`), read back as the text it stands for, in
+/// either version; unknown keys are
 /// errors, `instant` follows the text format's rule, `utc` must name the same
 /// instant, and entries are in non-decreasing instant order. Header and fields
 /// keep their order from the file; a key repeated in one object is an error,
@@ -639,7 +643,10 @@ extension CanonicalTimelineParser {
 struct JSONTimelineParser {
   var problems: ExpectedTimelineProblems
 
-  static let formatName = "trigsim-timeline-1"
+  /// The format trigsim writes (typed field values).
+  static let formatName = Timeline.jsonFormatName
+  /// Every format read: version 1 (every value a string) and version 2.
+  static let formatNames = ["trigsim-timeline-1", Timeline.jsonFormatName]
   static let topLevelKeys = ["format", "header", "entries", "summary"]
   static let entryKeys = ["instant", "utc", "kind", "subject", "fields"]
   static let makeJSONNote = "make one with 'trigsim run scenario.yaml --format json --output NAME.json'"
@@ -706,10 +713,10 @@ struct JSONTimelineParser {
       switch key {
       case "format":
         let format = try reader.readValue(depth: 2)
-        if let name = string(format, what: "'format'"), name != Self.formatName {
+        if let name = string(format, what: "'format'"), !Self.formatNames.contains(name) {
           error(
             at: format.position, "unsupported timeline format '\(Diagnostic.excerpt(name))'",
-            notes: ["this trigsim reads '\"format\": \"\(Self.formatName)\"'", Self.makeJSONNote])
+            notes: ["this trigsim reads '\"format\": \"\(Self.formatName)\"' (and '\"trigsim-timeline-1\"')", Self.makeJSONNote])
         }
       case "header":
         let header = try reader.readValue(depth: 2)
@@ -812,7 +819,7 @@ struct JSONTimelineParser {
       }
     }
     let subject = members["subject"].flatMap { string($0, what: "'subject'") }
-    let fields = members["fields"].flatMap { self.fields($0, what: "'fields'") }
+    let fields = members["fields"].flatMap { self.fields($0, what: "'fields'", kind: kind) }
     guard valid, let instant, let kind, let subject, let fields else { return (nil, instant) }
     let entry = TimelineEntry(instant: instant.instant, utcOffsetSeconds: instant.offsetSeconds, kind: kind, subject: subject, fields: fields)
     return (entry, instant)
@@ -854,7 +861,9 @@ struct JSONTimelineParser {
   }
 
   /// An object of string values, in the file's order (header and fields).
-  private mutating func fields(_ value: JSONValue, what: String) -> [TimelineField]? {
+  /// With the entry's `kind`, a field `TimelineFieldType` types may also be
+  /// its typed JSON value, read back as the timeline text it stands for.
+  private mutating func fields(_ value: JSONValue, what: String, kind: TimelineEntry.Kind? = nil) -> [TimelineField]? {
     guard case .object(let list) = value.content else {
       error(at: value.position, "\(what) must be an object of strings, not \(value.described)")
       return nil
@@ -869,6 +878,16 @@ struct JSONTimelineParser {
         continue
       }
       positions[member.key] = member.keyPosition
+      if let kind, let type = TimelineFieldType.of(kind: kind, key: member.key) {
+        if case .string(let text) = member.value.content {
+          fields.append(TimelineField(member.key, text))
+        } else if let text = typedText(member.value, type: type, kind: kind, key: member.key) {
+          fields.append(TimelineField(member.key, text))
+        } else {
+          valid = false
+        }
+        continue
+      }
       guard let text = string(member.value, what: "'\(Diagnostic.excerpt(member.key))' in \(what)") else {
         valid = false
         continue
@@ -876,6 +895,40 @@ struct JSONTimelineParser {
       fields.append(TimelineField(member.key, text))
     }
     return valid ? fields : nil
+  }
+
+  /// The timeline text a typed field value stands for (`TimelineFieldType`),
+  /// after reporting a value of another type.
+  private mutating func typedText(_ value: JSONValue, type: TimelineFieldType, kind: TimelineEntry.Kind, key: String) -> String? {
+    let field = "'\(key)' of a '\(kind.rawValue)' entry"
+    switch (type, value.content) {
+    case (.integer, .number(let text)):
+      if TimelineFieldType.canonicalInteger(text) != nil { return text }
+      error(at: value.position, "\(field) must be a whole number, not \(value.described)", notes: ["write it like 3, without a fraction or exponent"])
+      return nil
+    case (.boolean, .bool(let flag)):
+      return type.text(of: flag)
+    case (.followUp, .object(let members)):
+      var numbers: [String: String] = [:]
+      for member in members {
+        guard member.key == "step" || member.key == "of", numbers[member.key] == nil,
+          case .number(let text) = member.value.content, TimelineFieldType.canonicalInteger(text) != nil
+        else { break }
+        numbers[member.key] = text
+      }
+      if let step = numbers["step"], let count = numbers["of"], members.count == 2 { return "\(step)/\(count)" }
+      error(at: value.position, "\(field) must be {\"step\": N, \"of\": M} with whole numbers", notes: ["write it like {\"step\": 2, \"of\": 10}, or as the string \"2/10\""])
+      return nil
+    default:
+      let expected: String
+      switch type {
+      case .integer: expected = "a whole number"
+      case .boolean: expected = "true or false"
+      case .followUp: expected = "{\"step\": N, \"of\": M}"
+      }
+      error(at: value.position, "\(field) must be \(expected) or a string, not \(value.described)")
+      return nil
+    }
   }
 
   /// A key written twice in one object: reported at its first occurrence.

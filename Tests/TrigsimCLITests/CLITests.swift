@@ -91,7 +91,7 @@ import TrigsimTestSupport
     #expect(result.status == 0, "\(result.stderr)")
     let data = try Data(contentsOf: output)
     let document = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    #expect(document?["format"] as? String == "trigsim-timeline-1")
+    #expect(document?["format"] as? String == "trigsim-timeline-2")
     #expect(((document?["entries"] as? [Any])?.count ?? 0) > 5)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.json"])
   }

@@ -65,7 +65,7 @@ import TrigsimTestSupport
     let written = try TrigsimBinary.run(["run", "s.yaml", "--format", "json", "--output", "out.json"], in: folder)
     #expect(printed.status == 0 && written.status == 0, "\(printed.stderr)\(written.stderr)")
     #expect(try String(contentsOf: folder.appendingPathComponent("out.json"), encoding: .utf8) == printed.stdout)
-    #expect(printed.stdout.hasPrefix("{\n  \"format\": \"trigsim-timeline-1\",\n  \"header\": {\"scenario\": \"s\""))
+    #expect(printed.stdout.hasPrefix("{\n  \"format\": \"trigsim-timeline-2\",\n  \"header\": {\"scenario\": \"s\""))
     #expect(printed.stdout.components(separatedBy: "\"kind\": \"fired\"").count - 1 == 360)
     #expect(printed.stdout.hasSuffix("\"doses\": []\n  }\n}\n"))
   }

@@ -167,7 +167,7 @@ struct Workspace {
     try workspace.write("walk.yaml", Workspace.walk("expect: walk.json"))
     let recorded = try TrigsimBinary.run(["record", "walk.yaml"], in: workspace.root)
     #expect(recorded.stdout == "recorded  walk.json\n")
-    #expect(workspace.read("walk.json")?.hasPrefix("{\n  \"format\": \"trigsim-timeline-1\"") == true)
+    #expect(workspace.read("walk.json")?.hasPrefix("{\n  \"format\": \"trigsim-timeline-2\"") == true)
     #expect(try TrigsimBinary.run(["verify", "walk.yaml"], in: workspace.root).status == 0)
   }
 

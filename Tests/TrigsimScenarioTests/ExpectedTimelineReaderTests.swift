@@ -147,6 +147,8 @@ struct PinnedDiagnostic: Sendable {
     let fromJSON = try read(report.json, .json)
     #expect(fromJSON.timeline == report.timeline)
     #expect(fromJSON.entryLocations.count == report.timeline.entries.count)
+    // The typed JSON is what its schema says.
+    #expect(Self.timelineSchema.problems(try JSONTree.parse(report.json)) == [])
 
     let fromText = try read(report.timeline.canonicalText, .text)
     #expect(fromText.timeline == report.timeline)
@@ -589,7 +591,7 @@ struct PinnedDiagnostic: Sendable {
     assertDiagnostics(
       #"""
       1️⃣{
-        "format": 2️⃣"trigsim-timeline-2",
+        "format": 2️⃣"trigsim-timeline-3",
         3️⃣"entires": [],
         "summary": {}
       }
@@ -598,8 +600,8 @@ struct PinnedDiagnostic: Sendable {
         Pinned("1️⃣", "missing 'header'", notes: [#"add "header": {} (the run's description, as 'trigsim run --format json' writes it)"#]),
         Pinned("1️⃣", "missing 'entries'", notes: [#"add "entries": [] with one object per entry"#]),
         Pinned(
-          "2️⃣", "unsupported timeline format 'trigsim-timeline-2'",
-          notes: [#"this trigsim reads '"format": "trigsim-timeline-1"'"#, Self.makeJSONNote]),
+          "2️⃣", "unsupported timeline format 'trigsim-timeline-3'",
+          notes: [#"this trigsim reads '"format": "trigsim-timeline-2"' (and '"trigsim-timeline-1"')"#, Self.makeJSONNote]),
         Pinned(
           "3️⃣", "unknown key 'entires' in the timeline",
           notes: ["did you mean 'entries'?", "the timeline has: format, header, entries, summary"]),
@@ -612,7 +614,7 @@ struct PinnedDiagnostic: Sendable {
       [
         Pinned(
           "1️⃣", "missing 'format'",
-          notes: [#"a trigsim JSON timeline starts with "format": "trigsim-timeline-1""#, Self.makeJSONNote])
+          notes: [#"a trigsim JSON timeline starts with "format": "trigsim-timeline-2""#, Self.makeJSONNote])
       ])
   }
 
@@ -669,7 +671,7 @@ struct PinnedDiagnostic: Sendable {
       [
         Pinned(
           "1️⃣", "the timeline must be an object, not an array",
-          notes: [#"a trigsim JSON timeline is an object: {"format": "trigsim-timeline-1", "header": {...}, "entries": [...]}"#, Self.makeJSONNote])
+          notes: [#"a trigsim JSON timeline is an object: {"format": "trigsim-timeline-2", "header": {...}, "entries": [...]}"#, Self.makeJSONNote])
       ])
     assertDiagnostics("1️⃣\n  \n", .json, [Pinned("1️⃣", "the timeline file is empty", notes: [Self.makeJSONNote])])
   }

@@ -35,7 +35,7 @@ public enum TimelineEncoding: String, Sendable, CaseIterable {
       }
       return text
     case .json:
-      return "{\n  \"format\": \"trigsim-timeline-1\",\n  \"header\": " + JSONText.object(header) + ",\n  \"entries\": ["
+      return "{\n  \"format\": \"\(Timeline.jsonFormatName)\",\n  \"header\": " + JSONText.object(header) + ",\n  \"entries\": ["
     case .jsonl:
       return ""
     case .csv:
@@ -143,7 +143,12 @@ extension TimelineEntry {
 // MARK: - JSON
 
 extension Timeline {
-  /// A JSON document: `{"header": {...}, "entries": [{"instant": ..., "utc": ..., "kind": ..., "subject": ..., "fields": {...}}]}`.
+  /// The `format` member of a JSON timeline: version 2 has typed field values
+  /// (`TimelineFieldType`); version 1, `trigsim-timeline-1`, had strings only.
+  public static let jsonFormatName = "trigsim-timeline-2"
+
+  /// A JSON document: `{"format": "trigsim-timeline-2", "header": {...}, "entries": [{"instant": ..., "utc": ..., "kind": ..., "subject": ..., "fields": {...}}]}`.
+  /// Header values are strings; field values are typed as `TimelineFieldType.of(kind:key:)` says.
   ///
   /// Keys keep a fixed order (header and fields in their timeline order), so
   /// identical runs give byte-identical documents.
@@ -154,11 +159,17 @@ extension Timeline {
 }
 
 extension TimelineEntry {
-  /// This entry as one JSON object on one line.
+  /// This entry as one JSON object on one line, its field values typed
+  /// (`TimelineFieldType`): a number, a boolean or an object where the kind
+  /// and key say so and the text is in that type's form, else a string.
   public var json: String {
-    "{\"instant\": \(JSONText.string(localInstant)), \"utc\": \(JSONText.string(utcInstant)), "
+    let typedFields = fields.map { field in
+      let value = TimelineFieldType.of(kind: kind, key: field.key)?.json(field.value) ?? JSONText.string(field.value)
+      return "\(JSONText.string(field.key)): \(value)"
+    }
+    return "{\"instant\": \(JSONText.string(localInstant)), \"utc\": \(JSONText.string(utcInstant)), "
       + "\"kind\": \(JSONText.string(kind.rawValue)), \"subject\": \(JSONText.string(subject)), "
-      + "\"fields\": \(JSONText.object(fields))}"
+      + "\"fields\": {" + typedFields.joined(separator: ", ") + "}}"
   }
 
   /// `2026-03-28T07:00:00.000Z`: the same text as `instant.description`,

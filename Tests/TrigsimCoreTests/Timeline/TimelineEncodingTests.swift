@@ -27,7 +27,7 @@ import TrigsimTestSupport
     #expect(timeline.canonicalText == "# trigsim timeline 1\n# scenario: s\n2026-03-28T08:00:00.000+01:00 fired       pills title=\"Morning pills\"\n")
     #expect(timeline.jsonLines == Self.entry.json + "\n")
     #expect(timeline.csv == "instant,utc,kind,subject,fields\r\n2026-03-28T08:00:00.000+01:00,2026-03-28T07:00:00.000Z,fired,pills,\"title=\"\"Morning pills\"\"\"\r\n")
-    #expect(TimelineEncoding.json.document(Timeline()) == "{\n  \"format\": \"trigsim-timeline-1\",\n  \"header\": {},\n  \"entries\": []\n}\n")
+    #expect(TimelineEncoding.json.document(Timeline()) == "{\n  \"format\": \"trigsim-timeline-2\",\n  \"header\": {},\n  \"entries\": []\n}\n")
   }
 
   @Test func entriesInJSONAreSeparatedByTheirIndex() {

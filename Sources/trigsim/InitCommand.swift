@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import TrigsimCore
+import TrigsimScenario
+import TrigsimTracks
+
+/// `trigsim init DIR`: a starting scenario a new user can run, verify and edit.
+///
+/// Writes, in this order, each through `OutputFile` (all or nothing per file):
+/// `DIR/track.csv` (a seeded one-day `SyntheticTrack` of the default routine,
+/// a fix every 30 s), `DIR/scenario.yaml` (a medicine with two daily times and
+/// a location reminder at the pharmacy the track passes), then
+/// `DIR/scenario.timeline`, recorded from a run of that scenario as
+/// `trigsim record` does, so `trigsim verify DIR/scenario.yaml` passes at
+/// once. DIR is created when missing. When any of the three files
+/// already exists nothing is written and the command exits 73 naming them.
+struct InitCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "init",
+    abstract: "Write a starting scenario, its track and its expected timeline into a folder.",
+    discussion: """
+      Writes DIR/scenario.yaml (a medicine with two daily times and a location reminder), DIR/track.csv (a generated one-day track) and DIR/scenario.timeline, the expected timeline recorded from it. DIR is created when missing; existing files are never overwritten (exit 73).
+
+      Example: trigsim init my-first && trigsim verify my-first/scenario.yaml
+      """)
+
+  @Argument(help: "The folder to write into (created when missing).")
+  var folder: String
+
+  /// The files written, in order, relative to the folder.
+  static let fileNames = ["track.csv", "scenario.yaml", "scenario.timeline"]
+
+  /// The generated track: the default routine (home, pharmacy, office, park) for one day from midnight in Copenhagen.
+  static let track = SyntheticTrack(
+    start: SimulationInstant(millisecondsSinceEpoch: 1_777_845_600_000),  // 2026-05-04T00:00:00+02:00
+    days: 1, sampleRate: 1.0 / 30, seed: 1, stops: GenerateTrackCommand.defaultStops)
+
+  /// The scenario; its location reminder is a circle around the track's pharmacy stop.
+  static let scenarioText = """
+    # A starting scenario written by 'trigsim init'. Edit it, then:
+    #   trigsim run scenario.yaml              the timeline
+    #   trigsim run scenario.yaml --summary    and every dose's outcome
+    #   trigsim verify scenario.yaml           compare with scenario.timeline
+    #   trigsim record scenario.yaml --mode all   accept a reviewed change
+    # track.csv is generate-track's default routine (home until 08:00, the pharmacy, the
+    # office, the park, home) for one day, seed 1, a fix every 30 s; for another one:
+    #   trigsim generate-track --start 2026-05-04T00:00:00+02:00 --rate 0.1 --output track.csv
+    trigsim: 1
+    name: Starting scenario
+    clock: { start: 2026-05-04T00:00:00+02:00, end: 2026-05-04T23:59:00+02:00, timezone: Europe/Copenhagen }
+    platform: { location: ios }
+    track: { file: track.csv }
+    medicines:
+      - id: 1
+        name: Metformin
+        dosage: 500
+        unit: mg
+        times: ["08:00", "20:00"]
+        snooze: { every: 10m, count: 3, schedule: upfront }
+      - id: 2
+        name: Vitamin D
+        dosage: 20
+        unit: µg
+        times: []
+        location: { center: [55.6795, 12.5775], radius: 150, on: [enter] }   # the pharmacy
+        snooze: none
+    respond:
+      - { to: "medicine_1_reminder_0*", after: 2m, actions: [complete] }
+
+    """
+
+  func run() throws {
+    let paths = Self.fileNames.map { (folder as NSString).appendingPathComponent($0) }
+    let existing = paths.filter { path in
+      var status = stat()
+      return lstat(path, &status) == 0
+    }
+    guard existing.isEmpty else {
+      printError("error: \(existing.map { "'\($0)'" }.joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); 'trigsim init' never overwrites files")
+      printError("note: choose a new folder, or move those files away")
+      throw ExitCode(TrigsimExitCode.cannotWriteOutput)
+    }
+    do {
+      let trackFile = try OutputFile.open(paths[0], creatingFolders: true)
+      try TrackWriter.write(Self.track, format: .csv) { try trackFile.write($0) }
+      try trackFile.commit()
+      let scenarioFile = try OutputFile.open(paths[1])
+      try scenarioFile.write(Self.scenarioText)
+      try scenarioFile.commit()
+    } catch let error as OutputFile.WriteError {
+      if error.stream == nil { printError("error: \(error.message)") }
+      throw ExitCode(TrigsimExitCode.cannotWriteOutput)
+    }
+    let recording = ScenarioVerifier(record: .missing, trialJobs: 1).verify(path: paths[1])
+    guard recording.outcome == .passed, recording.recorded == .created else {
+      // The scenario is trigsim's own: failing to record it is a bug, or a write error.
+      for diagnostic in recording.diagnostics { printError(diagnostic.description) }
+      if case .error(let kind, let message) = recording.outcome {
+        printError(message)
+        throw ExitCode(kind == .cannotWrite ? TrigsimExitCode.cannotWriteOutput : TrigsimExitCode.internalError)
+      }
+      printError("error: cannot record the expected timeline of '\(paths[1])'")
+      throw ExitCode(TrigsimExitCode.internalError)
+    }
+    var lines = ["wrote:"]
+    lines += zip(paths, [
+      "a generated one-day track, a fix every 30 s",
+      "a medicine at 08:00 and 20:00, and one on arriving at the pharmacy",
+      "the expected timeline, recorded from a run",
+    ]).map { "  \($0)  \($1)" }
+    lines.append("next: trigsim verify \(paths[1])")
+    writeToStandardOutput(lines.joined(separator: "\n") + "\n")
+  }
+}

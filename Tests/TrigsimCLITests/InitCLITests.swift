@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+/// `trigsim init DIR`: a starting scenario that verifies at once, and never an overwrite.
+@Suite struct InitCLITests {
+  static let written = """
+    wrote:
+      start/track.csv  a generated one-day track, a fix every 30 s
+      start/scenario.yaml  a medicine at 08:00 and 20:00, and one on arriving at the pharmacy
+      start/scenario.timeline  the expected timeline, recorded from a run
+    next: trigsim verify start/scenario.yaml
+
+    """
+
+  @Test func initWritesAScenarioThatVerifiesAtOnce() throws {
+    let workspace = try Workspace()
+    let initialized = try TrigsimBinary.run(["init", "start"], in: workspace.root)
+    #expect(initialized.status == 0, "\(initialized.stderr)")
+    #expect(initialized.stdout == Self.written)
+    #expect(initialized.stderr == "")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("start")).sorted() == ["scenario.timeline", "scenario.yaml", "track.csv"])
+    let verified = try TrigsimBinary.run(["verify", "start/scenario.yaml"], in: workspace.root)
+    #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+    #expect(verified.stdout == "start/scenario.yaml: passed\n")
+    // What the scenario promises: two daily times and a location reminder that fires at the pharmacy.
+    let timeline = try #require(workspace.read("start/scenario.timeline"))
+    #expect(timeline.contains(" scheduled   medicine_1_reminder_0 trigger=\"calendar hour=8 minute=0\""))
+    #expect(timeline.contains(" scheduled   medicine_1_reminder_1 trigger=\"calendar hour=20 minute=0\""))
+    #expect(timeline.contains("2026-05-04T08:17:00.000+02:00 fired       medicine_2_location trigger=\"region medicine_2_area on=enter\""))
+    // Same command, same bytes.
+    let again = try TrigsimBinary.run(["init", "again"], in: workspace.root)
+    #expect(again.status == 0)
+    for name in ["track.csv", "scenario.yaml", "scenario.timeline"] {
+      #expect(workspace.read("again/\(name)") == workspace.read("start/\(name)"), "\(name)")
+    }
+  }
+
+  @Test func initRefusesToOverwriteAndWritesNothing() throws {
+    let workspace = try Workspace()
+    try FileManager.default.createDirectory(atPath: workspace.path("start"), withIntermediateDirectories: false)
+    try workspace.write("start/scenario.yaml", "mine\n")
+    let refused = try TrigsimBinary.run(["init", "start"], in: workspace.root)
+    #expect(refused.status == 73)
+    #expect(refused.stdout == "")
+    #expect(
+      refused.stderr == "error: 'start/scenario.yaml' already exists; 'trigsim init' never overwrites files\nnote: choose a new folder, or move those files away\n")
+    #expect(workspace.read("start/scenario.yaml") == "mine\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("start")) == ["scenario.yaml"])
+  }
+
+  /// A JSON expected timeline in version 1's form (every value a string)
+  /// still verifies, and still catches a difference.
+  @Test func aVersionOneJSONExpectedTimelineStillVerifies() throws {
+    let workspace = try Workspace()
+    #expect(try TrigsimBinary.run(["init", "start"], in: workspace.root).status == 0)
+    let json = try TrigsimBinary.run(["run", "start/scenario.yaml", "--format", "json"], in: workspace.root)
+    #expect(json.status == 0)
+    #expect(json.stdout.contains(#""kind": "enter", "subject": "medicine_2_area", "fields": {"visit": 1}}"#))
+    #expect(json.stdout.contains(#""repeats": false, "medicine": "1", "reminder": 0, "followup": {"step": 1, "of": 3}"#))
+    // Version 1: the format name, and every typed value back to its text.
+    var old = json.stdout.replacingOccurrences(of: "\"trigsim-timeline-2\"", with: "\"trigsim-timeline-1\"")
+    old = old.replacingOccurrences(of: #"\{"step": (\d+), "of": (\d+)\}"#, with: "\"$1/$2\"", options: .regularExpression)
+    old = old.replacingOccurrences(of: #"": false"#, with: #"": "no""#)
+    old = old.replacingOccurrences(of: #"": (\d+)([,}])"#, with: "\": \"$1\"$2", options: .regularExpression)
+    #expect(!old.contains("\": false") && !old.contains("\"visit\": 1"))
+    #expect(old.contains(#""followup": "1/3""#))
+    try workspace.write("start/old.json", old)
+    try workspace.write("start/old.yaml", try #require(workspace.read("start/scenario.yaml")) + "expect: old.json\n")
+    let verified = try TrigsimBinary.run(["verify", "start/old.yaml"], in: workspace.root)
+    #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+    try workspace.write("start/old.json", old.replacingOccurrences(of: #""visit": "1""#, with: #""visit": "2""#))
+    let differs = try TrigsimBinary.run(["verify", "start/old.yaml"], in: workspace.root)
+    #expect(differs.status == 1)
+    #expect(differs.stdout.contains("changed: visit"), "\(differs.stdout)")
+  }
+}
