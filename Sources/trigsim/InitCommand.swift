@@ -13,7 +13,8 @@ import TrigsimTracks
 /// `DIR/scenario.timeline`, recorded from a run of that scenario as
 /// `trigsim record` does, so `trigsim verify DIR/scenario.yaml` passes at
 /// once. DIR is created when missing. When any of the three files
-/// already exists nothing is written and the command exits 73 naming them.
+/// already exists nothing is written and the command exits 73 naming them;
+/// when a write fails, the files already written are removed again.
 struct InitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "init",
@@ -80,19 +81,26 @@ struct InitCommand: ParsableCommand {
       printError("note: choose a new folder, or move those files away")
       throw ExitCode(TrigsimExitCode.cannotWriteOutput)
     }
+    // All three files or none: a later failure removes the files already written.
+    var written: [String] = []
+    func removeWritten() { for path in written { unlink(path) } }
     do {
       let trackFile = try OutputFile.open(paths[0], creatingFolders: true)
       try TrackWriter.write(Self.track, format: .csv) { try trackFile.write($0) }
       try trackFile.commit()
+      written.append(paths[0])
       let scenarioFile = try OutputFile.open(paths[1])
       try scenarioFile.write(Self.scenarioText)
       try scenarioFile.commit()
+      written.append(paths[1])
     } catch let error as OutputFile.WriteError {
+      removeWritten()
       if error.stream == nil { printError("error: \(error.message)") }
       throw ExitCode(TrigsimExitCode.cannotWriteOutput)
     }
     let recording = ScenarioVerifier(record: .missing, trialJobs: 1).verify(path: paths[1])
     guard recording.outcome == .passed, recording.recorded == .created else {
+      removeWritten()
       // The scenario is trigsim's own: failing to record it is a bug, or a write error.
       for diagnostic in recording.diagnostics { printError(diagnostic.description) }
       if case .error(let kind, let message) = recording.outcome {
