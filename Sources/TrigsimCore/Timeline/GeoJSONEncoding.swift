@@ -22,8 +22,9 @@ public protocol VertexRingShape: RegionShape {
 /// 3. the located events (`isLocated`), in timeline order, each a `Point` at
 ///    the position of the true path at the entry's instant (`DevicePath`
 ///    between the fixes around it; the last fix of a segment until the next
-///    segment's first fix), or with `geometry: null` when the instant is
-///    before the first fix or after the last; properties `feature: "event"`,
+///    segment's first fix; the last fix after the track ends), or with
+///    `geometry: null` when the instant is before the first fix (the position
+///    is unknown then) or there is no track; properties `feature: "event"`,
 ///    `kind`, `subject`, `instant` (device-local), `utc`, then the entry's
 ///    fields in their timeline order (a field named like one of these is
 ///    written as `field:NAME`).
@@ -209,6 +210,8 @@ public struct GeoJSONCollector: TimelineEntrySink {
         return true
       }
       try closeSegment()
+      // After the last fix the device stays there.
+      if let previous { for index in nextEvent..<events.count { positions[index] = previous.coordinate } }
     }
     for (index, entry) in events.enumerated() { try feature(GeoJSONEncoding.feature(event: entry, at: positions[index])) }
     try write(GeoJSONEncoding.closing)

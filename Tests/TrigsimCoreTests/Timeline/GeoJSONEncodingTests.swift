@@ -46,7 +46,9 @@ import TrigsimTestSupport
     #expect(GeoJSONEncoding.counterclockwise(counterclockwise) == counterclockwise)
   }
 
-  /// Two segments on the equator; events before, inside, at a fix, in the gap, and after.
+  /// Three segments on the equator (the second of one fix); events before the
+  /// first fix (no position), between two fixes, at a fix, in a gap (the
+  /// last fix before it) and after the last fix (that fix).
   static let track = InMemoryTrack(samples: [
     Build.fix("2026-03-28T07:00:00Z", 0, 0),
     Build.fix("2026-03-28T07:00:10Z", 0, 0.001),
@@ -82,7 +84,7 @@ import TrigsimTestSupport
       #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [0.0005, 0.0]}, "properties": {"feature": "event", "kind": "enter", "subject": "middle", "instant": "2026-03-28T08:00:05.000+01:00", "utc": "2026-03-28T07:00:05.000Z", "visit": "1", "field:kind": "clash"}},"#,
       #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [0.001, 0.0]}, "properties": {"feature": "event", "kind": "exit", "subject": "at-fix", "instant": "2026-03-28T08:00:10.000+01:00", "utc": "2026-03-28T07:00:10.000Z"}},"#,
       #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [0.001, 0.0]}, "properties": {"feature": "event", "kind": "detected", "subject": "gap", "instant": "2026-03-28T08:00:30.000+01:00", "utc": "2026-03-28T07:00:30.000Z"}},"#,
-      #"{"type": "Feature", "geometry": null, "properties": {"feature": "event", "kind": "fired", "subject": "late", "instant": "2026-03-28T08:03:00.000+01:00", "utc": "2026-03-28T07:03:00.000Z", "trigger": "region x on=exit"}}"#,
+      #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [0.004, 0.0]}, "properties": {"feature": "event", "kind": "fired", "subject": "late", "instant": "2026-03-28T08:03:00.000+01:00", "utc": "2026-03-28T07:03:00.000Z", "trigger": "region x on=exit"}}"#,
       "]}",
       "",
     ])
