@@ -62,6 +62,23 @@ import TrigsimTestSupport
     #expect(try GeoJSONCollector().document(regions: loaded.regions, track: nil) == geojson)
   }
 
+  /// A whole `--format geojson` document (regions, track, events) loads as its regions.
+  @Test func aRunsOutputLoadsAsItsRegions() throws {
+    let track = InMemoryTrack(samples: [
+      TrackSample(instant: SimulationInstant(millisecondsSinceEpoch: 0), coordinate: Coordinate(latitude: 55.68, longitude: 12.57)),
+      TrackSample(instant: SimulationInstant(millisecondsSinceEpoch: 60_000), coordinate: Coordinate(latitude: 55.68, longitude: 12.572)),
+    ])
+    var collector = GeoJSONCollector()
+    collector.append(TimelineEntry(instant: SimulationInstant(millisecondsSinceEpoch: 30_000), utcOffsetSeconds: 0, kind: .enter, subject: "home"))
+    let home = MonitoredRegion(id: RegionID("home"), shape: CircularRegion(center: Coordinate(latitude: 55.68, longitude: 12.571), radius: 40))
+    let geojson = try collector.document(regions: [home], track: track)
+    #expect(geojson.contains("\"LineString\"") && geojson.contains("\"event\""))
+    let folder = try Self.folder(["run.geojson": geojson])
+    let loaded = try ScenarioLoader().load(yaml: Self.head + "regions:\n  - { file: run.geojson }\n", file: "s.yaml", baseDirectory: folder)
+    #expect(loaded.regions.map(\.id.rawValue) == ["home"])
+    #expect((loaded.regions[0].shape as? CircularRegion)?.radius == 40)
+  }
+
   @Test func aPointWithoutRadiusTakesTheItemsRadiusAndInlineRegionsMix() throws {
     let folder = try Self.folder(["places.geojson": """
       {"type": "FeatureCollection", "features": [
