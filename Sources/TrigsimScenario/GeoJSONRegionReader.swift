@@ -110,13 +110,13 @@ struct GeoJSONRegionReader {
       error(feature.position, "region '\(Diagnostic.excerpt(id))' has no 'geometry'", notes: ["a region is a Point (a circle, with 'radius') or a Polygon"])
       return nil
     }
-    guard let geometryMembers = self.members(geometry, what: "region '\(Diagnostic.excerpt(id))''s geometry") else { return nil }
+    guard let geometryMembers = self.members(geometry, what: "the geometry of region '\(Diagnostic.excerpt(id))'") else { return nil }
     let geometryType: String? = if case .string(let name) = geometryMembers["type"]?.content { name } else { nil }
     guard let coordinates = geometryMembers["coordinates"], geometryType == "Point" || geometryType == "Polygon" else {
       let found = geometryType.map { "'\(Diagnostic.excerpt($0))'" } ?? "no geometry type"
       error(geometryMembers["type"]?.position ?? geometry.position,
             geometryType == nil || geometryType == "Point" || geometryType == "Polygon"
-              ? "region '\(Diagnostic.excerpt(id))''s geometry needs 'type' and 'coordinates'"
+              ? "the geometry of region '\(Diagnostic.excerpt(id))' needs 'type' and 'coordinates'"
               : "region '\(Diagnostic.excerpt(id))' has geometry type \(found); a region is a Point or a Polygon",
             notes: ["a Point with a 'radius' property (metres) is a circle; a Polygon's one ring is the region's edge"])
       return nil

@@ -132,6 +132,21 @@ import TrigsimTestSupport
     #expect(lines == ["\(text.location("1️⃣", file: "\(folder)/places.geojson")): invalid JSON: expected a member name in double quotes, found 't'"])
   }
 
+  @Test func aNullOrIncompleteGeometryIsRefusedAtIt() throws {
+    let text = MarkedText("""
+      {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "geometry": 1️⃣null, "properties": {"id": "a"}},
+        {"type": "Feature", "geometry": {"type": 2️⃣"Point"}, "properties": {"id": "b"}}
+      ]}
+      """)
+    let (folder, lines) = try Self.problems(yaml: "regions:\n  - { file: places.geojson }\n", geojson: text.text)
+    let file = "\(folder)/places.geojson"
+    #expect(lines == [
+      "\(text.location("1️⃣", file: file)): the geometry of region 'a' must be an object, not 'null'",
+      "\(text.location("2️⃣", file: file)): the geometry of region 'b' needs 'type' and 'coordinates'",
+    ])
+  }
+
   @Test func aDocumentThatIsNotAFeatureCollectionIsRefused() throws {
     let text = MarkedText("{\"type\": 1️⃣\"Feature\", \"geometry\": null, \"properties\": {\"id\": \"a\"}}\n")
     let (folder, lines) = try Self.problems(yaml: "regions:\n  - { file: places.geojson }\n", geojson: text.text)
