@@ -299,3 +299,6 @@ public final class PolygonRegion: RegionShape {
     }
   }
 }
+
+/// Writers (GeoJSON) draw a polygon region from its vertices.
+extension PolygonRegion: VertexRingShape {}

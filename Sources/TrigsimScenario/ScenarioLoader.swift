@@ -506,21 +506,16 @@ final class ScenarioReader {
     guard let list = document.sequence(node, what: "'regions'") else { return [] }
     var regions: [MonitoredRegion] = []
     for item in list {
-      guard let fields = document.mapping(item, what: "a region", keys: ["id", "center", "radius", "polygon"]) else { continue }
+      guard let fields = document.mapping(item, what: "a region", keys: ["id", "center", "radius", "polygon", "file"]) else { continue }
+      if let fileNode = fields["file"] {
+        regions += readRegionFile(item, fileNode: fileNode, fields: fields)
+        continue
+      }
       guard let idNode = fields["id"], let id = document.string(idNode, what: "region id"), !id.isEmpty else {
         document.error(item, "a region needs an 'id'")
         continue
       }
-      if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || id.contains(": ") {
-        document.error(idNode, "region id '\(Diagnostic.excerpt(id))' must not contain line breaks, control characters or ': '",
-                       notes: ["the id names a header line of the timeline ('# region ID: shape'); choose a plain name"])
-        continue
-      }
-      if regionIDs.contains(id) {
-        document.error(idNode, "region '\(Diagnostic.excerpt(id))' is declared twice", notes: ["region identifiers must be unique, as CLRegion identifiers are"])
-        continue
-      }
-      regionIDs.append(id)
+      guard registerRegionID(id, at: document.location(idNode)) else { continue }
       let origin = document.location(item)
       switch (fields["center"], fields["polygon"]) {
       case (let center?, nil):
@@ -546,6 +541,81 @@ final class ScenarioReader {
       case (_?, _?):
         document.error(item, "region '\(Diagnostic.excerpt(id))' has both 'center' and 'polygon'", notes: ["keep one: a region is a circle or a polygon"])
       }
+    }
+    return regions
+  }
+
+  /// Checks a region id (plain, not yet declared) and registers it; reports why not at `location`.
+  func registerRegionID(_ id: String, at location: InputLocation) -> Bool {
+    guard let problem = regionIDProblem(id, at: location) else { return true }
+    document.diagnostics.append(problem)
+    return false
+  }
+
+  /// Why the region id cannot be declared (not plain, or already declared),
+  /// or nil after registering it.
+  func regionIDProblem(_ id: String, at location: InputLocation) -> Diagnostic? {
+    if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || id.contains(": ") {
+      return Diagnostic(at: location, "region id '\(Diagnostic.excerpt(id))' must not contain line breaks, control characters or ': '",
+                        notes: ["the id names a header line of the timeline ('# region ID: shape'); choose a plain name"])
+    }
+    if regionIDs.contains(id) {
+      return Diagnostic(at: location, "region '\(Diagnostic.excerpt(id))' is declared twice", notes: ["region identifiers must be unique, as CLRegion identifiers are"])
+    }
+    regionIDs.append(id)
+    return nil
+  }
+
+  /// Largest regions GeoJSON file read.
+  static let regionFileByteLimit = 16 << 20
+
+  /// A `regions:` item `{ file: places.geojson, radius: 100 }`: the regions of
+  /// a GeoJSON file (`GeoJSONRegionReader` states its rules), `radius` being
+  /// the default of Point features without one. The file is named relative to
+  /// the scenario and obeys the path policy as a track file does.
+  func readRegionFile(_ item: Node, fileNode: Node, fields: MappingFields) -> [MonitoredRegion] {
+    for key in ["id", "center", "polygon"] where fields[key] != nil {
+      document.error(fields[key]!, "'\(key)' does not go with 'file' in a region item", notes: ["the file's features carry their ids and geometries; declare inline regions in items of their own"])
+      return []
+    }
+    guard let file = document.string(fileNode, what: "regions file"), !file.isEmpty else {
+      document.error(fileNode, "the regions 'file' must name a GeoJSON file", notes: ["e.g. - { file: places.geojson }, relative to the scenario"])
+      return []
+    }
+    guard let radius = circleRadius(fields["radius"]) else { return [] }
+    let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
+    // Checked before anything looks at the file, its existence included.
+    guard allows(path, written: file, what: "regions file", at: document.location(fileNode)) else { return [] }
+    let data: Data
+    do {
+      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      if size > Self.regionFileByteLimit {
+        document.error(fileNode, "regions file '\(Diagnostic.excerpt(file))' is \(size) bytes, more than \(Self.regionFileByteLimit) (16 MiB)")
+        return []
+      }
+      data = try RegularFile.contents(path)
+    } catch .system(ENOENT) {
+      document.error(fileNode, "regions file '\(Diagnostic.excerpt(file))' does not exist",
+                     notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])
+      return []
+    } catch {
+      document.error(fileNode, "cannot read regions file '\(Diagnostic.excerpt(file))': \(error.reason)")
+      return []
+    }
+    var reader = GeoJSONRegionReader(file: path, defaultRadius: radius)
+    let read = reader.read(data)
+    var problems = reader.diagnostics
+    var regions: [MonitoredRegion] = []
+    for region in read {
+      if let problem = regionIDProblem(region.id, at: region.idLocation) {
+        problems.append(problem)
+      } else {
+        regions.append(MonitoredRegion(id: RegionID(region.id), shape: region.shape, origin: region.origin))
+      }
+    }
+    // The file's problems in file order.
+    for problem in problems.sorted(by: { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }) {
+      document.diagnostics.append(problem)
     }
     return regions
   }

@@ -54,3 +54,26 @@ private func reported(_ error: any Error, writing path: String?) -> any Error {
   }
   return error
 }
+
+/// Runs `scenario` (or one trial of it) and writes it as GeoJSON to `path`,
+/// or standard output when nil: the regions, the track (read again from its
+/// source and streamed) and the located events, which are held in memory
+/// until the run ends (see `GeoJSONCollector`). Nothing reaches the
+/// destination unless the document is complete.
+func streamGeoJSON(of scenario: Scenario, trial: (index: Int, seed: UInt64)? = nil, to path: String?) throws {
+  let output = try writingOutput(to: path) { try OutputFile.open(path) }
+  var collector = GeoJSONCollector()
+  do {
+    let simulation = Simulation(scenario)
+    if let trial {
+      _ = try simulation.run(trial: trial.index, seed: trial.seed, into: &collector)
+    } else {
+      _ = try simulation.run(into: &collector)
+    }
+    try collector.writeDocument(regions: scenario.regions, track: scenario.track) { try output.write($0) }
+    try output.commit()
+  } catch {
+    output.discard()
+    throw reported(error, writing: path)
+  }
+}

@@ -44,9 +44,15 @@ enum TrigsimExitCode {
 /// The timeline formats `--format` accepts.
 enum TimelineFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json, jsonl, csv
+  /// A GeoJSON FeatureCollection of the regions, the track and the located
+  /// events (`GeoJSONCollector`), not a timeline encoding.
+  case geojson
 
-  /// The encoding both the in-memory and the streamed output use.
-  var encoding: TimelineEncoding { TimelineEncoding(rawValue: rawValue)! }
+  /// The encoding both the in-memory and the streamed output use (geojson has none: see `streamGeoJSON`).
+  var encoding: TimelineEncoding {
+    guard let encoding = TimelineEncoding(rawValue: rawValue) else { preconditionFailure("--format \(rawValue) is not a timeline encoding") }
+    return encoding
+  }
 
   /// Whether the output carries the summary: JSON always, text with `--summary`.
   func includesSummary(_ requested: Bool) -> Bool { self == .json || self == .text && requested }
@@ -65,7 +71,7 @@ struct RunCommand: ParsableCommand {
   @Argument(help: "The scenario file (YAML).")
   var scenario: String
 
-  @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or csv.")
+  @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, csv, or geojson (the regions, the track and the located events as a GeoJSON FeatureCollection).")
   var format: TimelineFormat = .text
 
   @Option(name: .shortAndLong, help: "Write the timeline to this file (atomically) instead of standard output ('-' is standard output).")
@@ -109,6 +115,11 @@ struct RunCommand: ParsableCommand {
       if seed != nil { throw ValidationError("--seed goes with --trials N or --trial K") }
       if jobs != nil { throw ValidationError("--jobs goes with --trials N") }
     }
+    if format == .geojson {
+      if trials != nil { throw ValidationError("a trial report is text or json, not geojson (--trial K writes one trial as geojson)") }
+      if expect != nil { throw ValidationError("--expect compares a timeline: use --format text, json, jsonl or csv with it") }
+      if summary { throw ValidationError("--summary goes with --format text (geojson holds the regions, the track and the located events)") }
+    }
     if trials != nil && (format == .jsonl || format == .csv) {
       throw ValidationError("a trial report is text or json, not \(format.rawValue)")
     }
@@ -136,7 +147,15 @@ struct RunCommand: ParsableCommand {
     if let trial {
       let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
+      if format == .geojson {
+        try streamGeoJSON(of: file.scenario, trial: (trial, seed), to: output)
+        return
+      }
       try streamTimeline(of: file.scenario, at: scenario, trial: (trial, seed), format: format, summary: summary, to: output)
+      return
+    }
+    if format == .geojson {
+      try streamGeoJSON(of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, to: output)
       return
     }
     guard let expect else {
