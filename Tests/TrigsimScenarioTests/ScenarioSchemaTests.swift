@@ -299,7 +299,8 @@ import Yams
       "$.platform.pendingLimit: 'many' is not of type 'integer'",
       "$.platform.retention: 'newest' is not one of 'last-added', 'soonest'",
       "$.regions[0].center: more than 2 items",
-      "$.regions[0]: missing required key 'id'",
+      // A region is inline (it needs an id) or a GeoJSON file.
+      "$.regions[0]: matches none of anyOf: $.regions[0]: missing required key 'id' | $.regions[0]: missing required key 'file'",
     ])
   }
 
