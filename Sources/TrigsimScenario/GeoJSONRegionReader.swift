@@ -44,21 +44,11 @@ struct GeoJSONRegionReader {
 
   /// The regions of `data`, in the file's order; problems go to `diagnostics`.
   mutating func read(_ data: Data) -> [Region] {
-    guard var text = String(data: data, encoding: .utf8) else {
+    guard let text = String(data: data, encoding: .utf8) else {
       error(JSONPosition(line: 1, column: 1), "the GeoJSON file is not UTF-8 text", notes: ["RFC 7946 GeoJSON is UTF-8; save it as UTF-8"])
       return []
     }
-    let parsed = text.withUTF8 { bytes -> Result<JSONValue, JSONSyntaxError> in
-      var reader = LocatedJSONReader(bytes)
-      do throws(JSONSyntaxError) {
-        let value = try reader.readValue(depth: 1)
-        try reader.finish()
-        return .success(value)
-      } catch {
-        return .failure(error)
-      }
-    }
-    switch parsed {
+    switch LocatedJSONReader.readDocument(text) {
     case .failure(let syntaxError):
       error(syntaxError.position, "invalid JSON: \(syntaxError.message)", notes: syntaxError.notes)
       return []

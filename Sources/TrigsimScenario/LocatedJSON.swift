@@ -91,6 +91,21 @@ struct LocatedJSONReader {
   private var knownColumn = 1
   private var lineStart = 0
 
+  /// The whole of `text` as one JSON value (nothing but whitespace after it), or the first syntax error.
+  static func readDocument(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
+    var text = text
+    return text.withUTF8 { bytes in
+      var reader = LocatedJSONReader(bytes)
+      do throws(JSONSyntaxError) {
+        let value = try reader.readValue(depth: 1)
+        try reader.finish()
+        return .success(value)
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
   /// Reads `bytes`, which must stay valid while the reader is used (valid
   /// UTF-8, as a Swift string's are).
   init(_ bytes: UnsafeBufferPointer<UInt8>) {

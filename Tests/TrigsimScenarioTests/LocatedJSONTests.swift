@@ -9,17 +9,7 @@ import TrigsimTestSupport
 @Suite struct LocatedJSONTests {
   /// The whole document read, or the syntax error.
   static func read(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
-    var text = text
-    return text.withUTF8 { bytes in
-      var reader = LocatedJSONReader(bytes)
-      do throws(JSONSyntaxError) {
-        let value = try reader.readValue(depth: 1)
-        try reader.finish()
-        return .success(value)
-      } catch {
-        return .failure(error)
-      }
-    }
+    LocatedJSONReader.readDocument(text)
   }
 
   /// The error of marked text that must be rejected, checked to sit at 1️⃣.
