@@ -20,12 +20,7 @@ func streamTimeline(
   var writer = try writingOutput(to: path) { try StreamedTimelineWriter(encoding: format.encoding) }
   let end: StreamedReport
   do {
-    let simulation = Simulation(scenario)
-    if let trial {
-      end = try simulation.run(trial: trial.index, seed: trial.seed, into: &writer)
-    } else {
-      end = try simulation.run(into: &writer)
-    }
+    end = try run(scenario, trial: trial, into: &writer)
   } catch {
     output.discard()
     throw reported(error, writing: path)
@@ -39,7 +34,21 @@ func streamTimeline(
       throw error
     }
   }
-  // What the track does not cover of the clock is also said where a person reads it.
+  sayCoverage(of: end, at: scenarioPath)
+}
+
+/// The run, or trial `trial` of it, handing its entries to `sink`.
+private func run<Sink: TimelineEntrySink>(
+  _ scenario: Scenario, trial: (index: Int, seed: UInt64)?, into sink: inout Sink
+) throws -> StreamedReport {
+  let simulation = Simulation(scenario)
+  if let trial { return try simulation.run(trial: trial.index, seed: trial.seed, into: &sink) }
+  return try simulation.run(into: &sink)
+}
+
+/// What the track does not cover of the clock is also said where a person
+/// reads it: on standard error, named after the scenario.
+private func sayCoverage(of end: StreamedReport, at scenarioPath: String) {
   for warning in end.summary.coverageWarnings { writeToStandardError("warning: \(scenarioPath): \(warning)\n") }
 }
 
@@ -60,20 +69,17 @@ private func reported(_ error: any Error, writing path: String?) -> any Error {
 /// source and streamed) and the located events, which are held in memory
 /// until the run ends (see `GeoJSONCollector`). Nothing reaches the
 /// destination unless the document is complete.
-func streamGeoJSON(of scenario: Scenario, trial: (index: Int, seed: UInt64)? = nil, to path: String?) throws {
+func streamGeoJSON(of scenario: Scenario, at scenarioPath: String, trial: (index: Int, seed: UInt64)? = nil, to path: String?) throws {
   let output = try writingOutput(to: path) { try OutputFile.open(path) }
   var collector = GeoJSONCollector()
+  let end: StreamedReport
   do {
-    let simulation = Simulation(scenario)
-    if let trial {
-      _ = try simulation.run(trial: trial.index, seed: trial.seed, into: &collector)
-    } else {
-      _ = try simulation.run(into: &collector)
-    }
+    end = try run(scenario, trial: trial, into: &collector)
     try collector.writeDocument(regions: scenario.regions, track: scenario.track) { try output.write($0) }
     try output.commit()
   } catch {
     output.discard()
     throw reported(error, writing: path)
   }
+  sayCoverage(of: end, at: scenarioPath)
 }

@@ -148,14 +148,14 @@ struct RunCommand: ParsableCommand {
       let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
       if format == .geojson {
-        try streamGeoJSON(of: file.scenario, trial: (trial, seed), to: output)
+        try streamGeoJSON(of: file.scenario, at: scenario, trial: (trial, seed), to: output)
         return
       }
       try streamTimeline(of: file.scenario, at: scenario, trial: (trial, seed), format: format, summary: summary, to: output)
       return
     }
     if format == .geojson {
-      try streamGeoJSON(of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, to: output)
+      try streamGeoJSON(of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, at: scenario, to: output)
       return
     }
     guard let expect else {
