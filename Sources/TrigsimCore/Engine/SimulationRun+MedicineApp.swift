@@ -543,15 +543,13 @@ extension SimulationRun {
     case .medicineChange: scope = .none
     }
     switch scope {
-    case .none: app.appCodeRuns.append((now, moment, []))
-    case .medicine: app.appCodeRuns.append((now, moment, medicine.map { [$0] } ?? []))
-    case .all: app.appCodeRuns.append((now, moment, nil))
-    }
-    switch scope {
-    case .none: return
+    case .none:
+      app.appCodeRuns.append((now, moment, []))
     case .medicine:
+      app.appCodeRuns.append((now, moment, medicine.map { [$0] } ?? []))
       if let medicine, let current = app.medicines[medicine] { topUpUpfrontChains(current, at: now) }
     case .all:
+      app.appCodeRuns.append((now, moment, nil))
       for id in app.creationOrder { if let current = app.medicines[id] { topUpUpfrontChains(current, at: now) } }
     }
   }
@@ -1195,6 +1193,7 @@ extension SimulationRun {
     case (.medicineChange, _):
       what = "added the chains of the doses right after it only"
     case (_, nil):
+      // It re-added every medicine's chains: one of this time was still pending.
       what = "found a chain of this daily time still pending, so added none"
     case (_, let medicines?) where medicines.contains(dose.key.medicine):
       what = "found a chain of this daily time still pending, so added none"
@@ -1230,7 +1229,7 @@ extension SimulationRun {
 
   /// At the end of the run: a warning for every response-rule step that no dose used.
   mutating func warnUnusedRuleSteps() {
-    guard !app.medicines.isEmpty || !app.creationOrder.isEmpty else { return }
+    guard !app.creationOrder.isEmpty else { return }
     for (index, rule) in medicineApp.responseRules.enumerated() {
       let used = app.ruleSteps.filter { $0.key.rule == index }.map(\.value).max() ?? 0
       guard used < rule.actions.count else { continue }
