@@ -7,7 +7,7 @@ let package = Package(
   products: [
     .executable(name: "trigsim", targets: ["trigsim"]),
     // What a user's own tests import: load a scenario, run it, read the timeline.
-    .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore"]),
+    .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore", "TrigsimReport"]),
     // For a user's Swift Testing tests: assertTimeline(...) and assertScenario(...) record issues with the diff.
     .library(name: "TrigsimTesting", targets: ["TrigsimTesting"]),
   ],
@@ -44,6 +44,9 @@ let package = Package(
       // scenario.schema.json: the JSON Schema editors check scenarios with (read by the tests, not built).
       exclude: ["Resources"]),
 
+    // MARK: - Pictures: the HTML report, its map and timeline chart as SVG (no I/O but the track it is handed).
+    .target(name: "TrigsimReport", dependencies: ["TrigsimCore"]),
+
     // MARK: - Test helpers for users' own tests (Swift Testing).
     .target(name: "TrigsimTesting", dependencies: ["TrigsimScenario"]),
 
@@ -51,7 +54,7 @@ let package = Package(
     .executableTarget(
       name: "trigsim",
       dependencies: [
-        "TrigsimScenario",
+        "TrigsimScenario", "TrigsimReport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -83,6 +86,8 @@ let package = Package(
     .testTarget(
       name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimTestSupport"]),
+    .testTarget(
+      name: "TrigsimReportTests", dependencies: ["TrigsimReport", "TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["TrigsimFuzzTargets", "TrigsimTestSupport"]),
   ],

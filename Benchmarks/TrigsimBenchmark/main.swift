@@ -31,8 +31,12 @@
 // an hour offline a day) against the medicine scenario alone (the baseline),
 // and the same with the Focus periods and the time-sensitive medicine only,
 // in turn, and reports the medians of the per-round ratios.
+// A ninth (`report`) runs `trigsim report` of the medicine scenario against
+// `trigsim run` of it (the baseline), in turn, with the HTML's size and the
+// points drawn of the fixes read, and times headless Chromium loading the
+// largest report against a blank page (its baseline), when Chromium is installed.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|io|attention|places] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|io|attention|places|report] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -111,7 +115,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|io|attention|places] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|io|attention|places|report] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -683,5 +687,62 @@ if only == nil || only == "io" {
     // What the fork from the launcher costs any command: the floor under every peak above.
     let floor = medianAlone(1, [truePath], resultFile: resultFile)
     print(String(format: "peak RSS floor (`true` measured the same way): %.1f MB", Double(floor.peakResidentBytes) / 1_048_576))
+  }
+}
+
+// MARK: - Report
+
+// `report`: `trigsim report` of the medicine scenario (the map simplifies the
+// whole track, the chart draws every entry) against `trigsim run` of the same
+// scenario (the baseline), in turn each round, with `expect: none` so that
+// neither compares; the HTML's size, the points drawn of the fixes read; and,
+// where Chromium is installed, the time a headless Chromium takes to load and
+// lay out the report beside a blank page (the baseline: its start-up), in the
+// same run.
+if only == nil || only == "report" {
+  print("")
+  print("report: median of \(runs) rounds in turn; baseline = `trigsim run` of the same scenario, in the same run")
+  print("| track | run s | report s | report ÷ run (median of rounds) | HTML MB | fixes | points drawn | peak RSS MB run / report |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|")
+  var largestReport: String?
+  for days in dayCounts {
+    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+    _ = try syntheticTrack(days: days, at: trackPath)
+    let reportScenario = "\(workDirectory)/benchmark-\(days)d-report.yaml"
+    try (scenarioText(days: days, track: trackPath) + medicineAppText + "expect: none\nassert:\n  - count: { fired: \"medicine_*\", atLeast: 1 }\n").write(toFile: reportScenario, atomically: true, encoding: .utf8)
+    let htmlPath = "\(workDirectory)/benchmark-\(days)d-report.html"
+    var rounds: [(run: Measurement, report: Measurement)] = []
+    for _ in 0..<runs {
+      let run = measure([trigsim, "run", reportScenario, "--output", "\(workDirectory)/benchmark-\(days)d-report.timeline"])
+      let report = measure([trigsim, "report", reportScenario, "--output", htmlPath])
+      rounds.append((run, report))
+    }
+    let runSeconds = rounds.map(\.run.seconds).sorted()[runs / 2]
+    let reportSeconds = rounds.map(\.report.seconds).sorted()[runs / 2]
+    let ratio = rounds.map { $0.report.seconds / $0.run.seconds }.sorted()[runs / 2]
+    let html = try String(contentsOfFile: htmlPath, encoding: .utf8)
+    // The map's note: "N fixes, M points drawn (Douglas–Peucker, T m)".
+    let note = html.range(of: #"\d+ fixes, \d+ points drawn"#, options: .regularExpression).map { String(html[$0]) } ?? "? fixes, ? points drawn"
+    let numbers = note.split(separator: " ").compactMap { Int($0) }
+    print(String(
+      format: "| %d days | %.3f | %.3f | %.2f× | %.2f | %d | %d | %.1f / %.1f |", days, runSeconds, reportSeconds, ratio,
+      Double(html.utf8.count) / 1e6, numbers.first ?? 0, numbers.last ?? 0,
+      Double(rounds.map(\.run.peakResidentBytes).max()!) / 1_048_576, Double(rounds.map(\.report.peakResidentBytes).max()!) / 1_048_576))
+    largestReport = htmlPath
+  }
+  if let largestReport, let chromium = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap(executableOnPath).first {
+    let blank = "\(workDirectory)/blank.html"
+    try "<!DOCTYPE html><html><body></body></html>\n".write(toFile: blank, atomically: true, encoding: .utf8)
+    func load(_ page: String) -> [String] {
+      [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(workDirectory)/chromium-profile", "--dump-dom", "file://\(page)"]
+    }
+    var rounds: [(blank: Double, report: Double)] = []
+    for _ in 0..<runs { rounds.append((measure(load(blank)).seconds, measure(load(largestReport)).seconds)) }
+    let blankSeconds = rounds.map(\.blank).sorted()[runs / 2]
+    let reportSeconds = rounds.map(\.report).sorted()[runs / 2]
+    let extra = rounds.map { $0.report - $0.blank }.sorted()[runs / 2]
+    print(String(
+      format: "headless Chromium, %@: blank page %.2f s, report %.2f s, the report's own load and layout %.2f s (median of the per-round differences)",
+      (largestReport as NSString).lastPathComponent, blankSeconds, reportSeconds, extra))
   }
 }

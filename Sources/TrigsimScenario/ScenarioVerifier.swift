@@ -35,6 +35,9 @@ public struct ScenarioVerifier: Sendable {
   public var pathPolicy: ScenarioPathPolicy
   /// How a timeline difference is reported in `ScenarioVerification.details`.
   public var diffStyle: DiffStyle = .full
+  /// Whether a scenario's `trials:` are run and checked (`trigsim report`
+  /// draws the one run, and leaves them out).
+  public var checksTrials = true
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
@@ -63,12 +66,26 @@ public struct ScenarioVerifier: Sendable {
 
   /// Verifies the scenario at `path`. Never throws: every outcome, bad input included, is a `ScenarioVerification`.
   public func verify(path: String) -> ScenarioVerification {
-    var result = ScenarioVerification(scenarioPath: path)
-    result.diffStyle = diffStyle
     let file: ScenarioFile
-    let report: SimulationReport
     do {
       file = try ScenarioLoader(pathPolicy: pathPolicy).loadFile(path: path)
+    } catch {
+      var result = ScenarioVerification(scenarioPath: path)
+      result.diffStyle = diffStyle
+      result.outcome = Self.outcome(of: error)
+      result.diagnostics = (error as? InputError)?.diagnostics ?? []
+      return result
+    }
+    return verify(file)
+  }
+
+  /// Verifies a scenario already loaded (its `path` names it in the result). Never throws.
+  public func verify(_ file: ScenarioFile) -> ScenarioVerification {
+    var result = ScenarioVerification(scenarioPath: file.path)
+    result.diffStyle = diffStyle
+    let path = file.path
+    let report: SimulationReport
+    do {
       report = try Simulation(file.scenario).report()
     } catch {
       result.outcome = Self.outcome(of: error)
@@ -77,7 +94,7 @@ public struct ScenarioVerifier: Sendable {
     }
     result.report = report
     result.assertionFailures = file.checks.assertions.compactMap { $0.check(report) }
-    if let settings = file.checks.trials {
+    if checksTrials, let settings = file.checks.trials {
       if let problem = verifyTrials(file, settings: settings, into: &result) {
         result.outcome = problem
         return result

@@ -24,7 +24,7 @@ struct TrigsimCommand: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, GenerateTrackCommand.self, InitCommand.self,
+      RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, ReportCommand.self, GenerateTrackCommand.self, InitCommand.self,
       ScenarioWorkerCommand.self,  // hidden: the worker processes of 'test' and 'record'
     ])
 }

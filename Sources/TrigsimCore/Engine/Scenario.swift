@@ -80,7 +80,7 @@ public struct ClockSettings: Sendable {
 
 extension ClockSettings {
   /// The device zone in force at `instant`: the clock zone, then each change up to it.
-  func deviceZone(at instant: SimulationInstant) -> TimeZone {
+  public func deviceZone(at instant: SimulationInstant) -> TimeZone {
     var zone = timeZone
     for change in timeZoneChanges where change.instant <= instant { zone = change.timeZone }
     return zone
@@ -90,7 +90,7 @@ extension ClockSettings {
   public func name(of zone: TimeZone) -> String { zoneNames[zone.identifier] ?? zone.identifier }
 
   /// The device-local form of an instant, with the zone in force at it.
-  func local(_ instant: SimulationInstant) -> String {
+  public func local(_ instant: SimulationInstant) -> String {
     InstantFormatter.format(instant, offsetSeconds: deviceZone(at: instant).secondsFromGMT(for: instant.date))
   }
 }

@@ -9,7 +9,7 @@ extension RunSummary {
   }
 
   /// The dose's reason and notes in one cell.
-  static func remarks(_ dose: DoseRecord) -> String {
+  public static func remarks(_ dose: DoseRecord) -> String {
     var parts: [String] = []
     if let reason = dose.reason { parts.append(dose.notified == nil ? reason : "reminder not delivered: \(reason)") }
     parts += dose.notes

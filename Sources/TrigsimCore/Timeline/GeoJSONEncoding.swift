@@ -159,12 +159,11 @@ public struct GeoJSONCollector: TimelineEntrySink {
       featureCount += 1
     }
     for region in regions { try feature(GeoJSONEncoding.feature(region: region)) }
-    var positions: [Coordinate?] = Array(repeating: nil, count: events.count)
+    var placement = TrackPlacement(instants: events.map(\.instant))
     if let track {
       var segment = 0
       var first: TrackSample?, previous: TrackSample?
       var fixes = 0
-      var nextEvent = 0
       func closeSegment() throws {
         guard let first, let previous else { return }
         if fixes == 1 {
@@ -175,22 +174,7 @@ public struct GeoJSONCollector: TimelineEntrySink {
       }
       var pendingFirst: TrackSample?
       try track.readSamples { sample in
-        if let previous {
-          // Events up to this fix are between `previous` and it.
-          let path = sample.startsSegment ? nil : DevicePath(from: previous, to: sample)
-          while nextEvent < events.count, events[nextEvent].instant <= sample.instant {
-            let instant = events[nextEvent].instant
-            positions[nextEvent] = instant == sample.instant ? sample.coordinate : (path?.position(at: instant) ?? previous.coordinate)
-            nextEvent += 1
-          }
-        } else {
-          // Before the first fix the position is unknown.
-          while nextEvent < events.count, events[nextEvent].instant < sample.instant { nextEvent += 1 }
-          while nextEvent < events.count, events[nextEvent].instant == sample.instant {
-            positions[nextEvent] = sample.coordinate
-            nextEvent += 1
-          }
-        }
+        placement.consume(sample)
         if previous == nil || sample.startsSegment {
           try closeSegment()
           segment += 1
@@ -210,9 +194,9 @@ public struct GeoJSONCollector: TimelineEntrySink {
         return true
       }
       try closeSegment()
-      // After the last fix the device stays there.
-      if let previous { for index in nextEvent..<events.count { positions[index] = previous.coordinate } }
+      placement.finish()
     }
+    let positions = placement.positions
     for (index, entry) in events.enumerated() { try feature(GeoJSONEncoding.feature(event: entry, at: positions[index])) }
     try write(GeoJSONEncoding.closing)
   }

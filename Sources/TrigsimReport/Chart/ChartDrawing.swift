@@ -1,0 +1,371 @@
+import Foundation
+import TrigsimCore
+
+/// The timeline chart of a run: time across (the clock's window), a lane
+/// per region, per dose time, and per notification request down, marks for
+/// what happened, bands for Focus, phone-off, Low Power Mode and offline
+/// periods, day boundaries in the device's zone and its time-zone changes.
+///
+/// With an expected timeline each lane has two rows, expected above actual,
+/// and the marks of entries the comparison found different are highlighted.
+public struct ChartDrawing: Sendable {
+  /// What a mark on the chart shows. The raw value is its `data-mark`.
+  public enum MarkKind: String, CaseIterable, Sendable {
+    // Request lanes.
+    case scheduled, rescheduled, fired, snoozed, completed, dismissed, opened, ignored, dropped, removed, suppressed, held
+    /// What the patient could perceive of a delivery (actual row only: it comes from the run summary).
+    case seen
+    // Region lanes.
+    /// A bar from the geometry's entry into the region to its exit.
+    case inside
+    case detected, undetected
+    // The track lane: a bar per stretch of fixes (actual row only).
+    case fixes
+    // Dose lanes: one mark per dose, by its outcome (actual row only).
+    case doseCompleted = "dose-completed"
+    case doseDismissed = "dose-dismissed"
+    case doseUnanswered = "dose-unanswered"
+    case doseMissed = "dose-missed"
+
+    /// Drawn as a bar from `start` to `end` rather than a point.
+    var isBar: Bool { self == .inside || self == .fixes }
+  }
+
+  /// The sections of the chart, top to bottom.
+  public enum LaneGroup: String, CaseIterable, Sendable {
+    case track = "Track", regions = "Regions", doses = "Doses", requests = "Requests"
+
+    /// Whether its lanes have an expected row beside the actual one: the
+    /// track and the doses come from the run alone.
+    public var comparesRows: Bool { self == .regions || self == .requests }
+  }
+
+  public struct Lane: Sendable {
+    public var group: LaneGroup
+    /// What the lane is about: a region or notification identifier, a
+    /// medicine's dose time (`medicine 1 08:00`), or `track`.
+    public var key: String
+    public var label: String
+  }
+
+  /// Which row of a lane a mark is on.
+  public enum Row: String, Sendable { case expected, actual }
+
+  /// One mark: `count` events of one kind in one lane and row, drawn as one
+  /// because they fall within `ChartDrawing.markCell` pixels of each other
+  /// (bars: because they touch).
+  public struct Mark: Sendable {
+    public var lane: Int
+    public var row: Row
+    public var kind: MarkKind
+    public var x: Double
+    /// The end of a bar.
+    public var x2: Double?
+    public var count: Int
+    public var subjects: [String]
+    /// The labels of its first and last events.
+    public var first: String, last: String
+    /// How the comparison classed the entries behind it (`missing`,
+    /// `unexpected`, `changed`, `reordered`), when any differ.
+    public var differences: [String] = []
+
+    /// The hover label: the event's, or the count with the first and last.
+    public var label: String { count == 1 ? first : "\(count) × \(kind.rawValue); first: \(first); last: \(last)" }
+  }
+
+  /// A period of a state drawn as a band: a Focus, the phone off, Low Power Mode, offline.
+  public struct Band: Sendable {
+    /// `Focus Sleep`, `phone off`, `Low Power Mode`, `offline`.
+    public var name: String
+    public var x: Double, x2: Double
+    public var label: String
+  }
+
+  /// A vertical line on the time axis.
+  public struct Rule: Sendable {
+    public var x: Double
+    public var label: String
+  }
+
+  public var width: Double
+  /// Where the time axis starts and ends, in pixels.
+  public var plotLeft: Double, plotRight: Double
+  public var lanes: [Lane] = []
+  public var marks: [Mark] = []
+  public var bands: [Band] = []
+  /// The band names in the order their rows are drawn.
+  public var bandRows: [String] = []
+  /// Local midnights in the device's zone.
+  public var days: [Rule] = []
+  /// Device time-zone changes.
+  public var zoneChanges: [Rule] = []
+  /// Whether the lanes have an expected row.
+  public var hasExpected: Bool
+  /// The clock's window, as device-local text.
+  public var window: (start: String, end: String)
+
+  /// With this many regions or fewer, each has a lane even without events.
+  public static let laneForEveryRegionUpTo = 20
+
+  /// Marks of one kind in one lane row closer than this many pixels are drawn as one.
+  public static let markCell = 2.0
+
+  /// Draws the chart of `input`; `coverage` is the track's stretches (from the map's pass over it).
+  public init(_ input: ReportInput, coverage: [ClosedRange<SimulationInstant>], options: ReportOptions) {
+    width = options.width
+    plotLeft = 210
+    plotRight = options.width - 16
+    let clock = input.clock
+    let startMs = clock.start.millisecondsSinceEpoch
+    let span = Double(max(clock.end.millisecondsSinceEpoch - startMs, 1))
+    let left = plotLeft, plotWidth = plotRight - plotLeft
+    func x(_ instant: SimulationInstant) -> Double {
+      left + Double(instant.millisecondsSinceEpoch - startMs) / span * plotWidth
+    }
+    hasExpected = input.comparison != nil
+    window = (Self.local(clock.start, clock), Self.local(clock.end, clock))
+
+    var builder = LaneBuilder()
+    // Track.
+    if !coverage.isEmpty {
+      let lane = builder.lane(.track, key: "track", label: "fixes")
+      for stretch in coverage {
+        builder.mark(lane, .actual, .fixes, x(stretch.lowerBound), x2: x(stretch.upperBound), subject: "track",
+                     label: "fixes from \(Self.local(stretch.lowerBound, clock)) to \(Self.local(stretch.upperBound, clock))")
+      }
+    }
+    // Regions: with few, every region of the scenario has a lane, in its
+    // order; among many, those with events (in the order of their first).
+    if input.regions.count <= Self.laneForEveryRegionUpTo {
+      for region in input.regions { _ = builder.lane(.regions, key: region.id.rawValue, label: "region \(region.id.rawValue)") }
+    }
+    // Doses.
+    for dose in input.run.summary.doses {
+      let key = "\(dose.key.medicine.rawValue) \(dose.reminder)"
+      let lane = builder.lane(.doses, key: key, label: "\(dose.medicineName) \(dose.reminder)")
+      let kind: MarkKind =
+        switch dose.outcome {
+        case .completed: .doseCompleted
+        case .dismissed: .doseDismissed
+        case .unanswered: .doseUnanswered
+        case .missed: .doseMissed
+        }
+      var label = "dose \(dose.medicineName) \(dose.reminder) \(dose.key.occurrenceLabel): \(dose.outcome.rawValue), scheduled \(Self.local(dose.scheduled, clock))"
+      if let notified = dose.notified { label += ", notified \(Self.local(notified, clock))" }
+      if let resolved = dose.resolved { label += ", resolved \(Self.local(resolved, clock))" }
+      let remarks = RunSummary.remarks(dose)
+      if !remarks.isEmpty { label += " — \(remarks)" }
+      builder.mark(lane, .actual, kind, x(dose.scheduled), subject: key, label: label)
+    }
+    // Entries: the expected timeline's, then the actual one's, so that
+    // lanes appear in the order the actual run (or the expectation) first
+    // names them.
+    var differenceKinds: [Row: [Int: Set<String>]] = [.expected: [:], .actual: [:]]
+    if let comparison = input.comparison {
+      for difference in comparison.differences {
+        let name = Self.name(of: difference.kind)
+        if let index = difference.expectedIndex { differenceKinds[.expected]![index, default: []].insert(name) }
+        if let index = difference.actualIndex { differenceKinds[.actual]![index, default: []].insert(name) }
+      }
+    }
+    let firstKnownX = input.run.summary.firstFixAt.map(x) ?? plotLeft
+    var timelines: [(Row, Timeline)] = [(.actual, input.run.timeline)]
+    if let comparison = input.comparison { timelines.insert((.expected, comparison.expected), at: 0) }
+    for (row, timeline) in timelines {
+      var insideSince: [String: (x: Double, index: Int, entry: TimelineEntry)] = [:]
+      for (index, entry) in timeline.entries.enumerated() {
+        let differences = differenceKinds[row]![index].map { $0.sorted() } ?? []
+        let at = x(entry.instant)
+        switch entry.kind {
+        case .enter:
+          let lane = builder.lane(.regions, key: entry.subject, label: "region \(entry.subject)")
+          _ = lane
+          insideSince[entry.subject] = (at, index, entry)
+        case .exit:
+          let lane = builder.lane(.regions, key: entry.subject, label: "region \(entry.subject)")
+          let since = insideSince.removeValue(forKey: entry.subject)
+          // Left without an entry: inside since the position was first known.
+          let startX = since?.x ?? firstKnownX
+          let label = "inside \(entry.subject) " + (since.map { "from \($0.entry.localInstant)" } ?? "from the first fix") + " to \(entry.localInstant)"
+          let combined = (since.flatMap { differenceKinds[row]![$0.index] } ?? []).union(differences)
+          builder.mark(lane, row, .inside, startX, x2: at, subject: entry.subject, label: label, differences: combined.sorted())
+        case .detected, .undetected:
+          let lane = builder.lane(.regions, key: entry.subject, label: "region \(entry.subject)")
+          builder.mark(lane, row, entry.kind == .detected ? .detected : .undetected, at, subject: entry.subject, label: entry.canonicalLine, differences: differences)
+        default:
+          guard let kind = Self.requestMark(entry) else { continue }
+          let lane = builder.lane(.requests, key: entry.subject, label: entry.subject)
+          builder.mark(lane, row, kind, at, subject: entry.subject, label: entry.canonicalLine, differences: differences)
+        }
+      }
+      // Still inside at the end of the run.
+      for (subject, since) in insideSince.sorted(by: { $0.value.index < $1.value.index }) {
+        let lane = builder.lane(.regions, key: subject, label: "region \(subject)")
+        builder.mark(lane, row, .inside, since.x, x2: plotRight, subject: subject, label: "inside \(subject) from \(since.entry.localInstant) to the end",
+                     differences: (differenceKinds[row]![since.index] ?? []).sorted())
+      }
+    }
+    // What the patient perceived (actual row).
+    for perception in input.run.summary.perceptions where perception.isPerceptible {
+      let lane = builder.lane(.requests, key: perception.subject, label: perception.subject)
+      let local = InstantFormatter.format(perception.instant, offsetSeconds: perception.utcOffsetSeconds)
+      builder.mark(lane, .actual, .seen, x(perception.instant), subject: perception.subject, label: "\(local) seen \(perception.subject) (\(perception.kind.rawValue))")
+    }
+    (lanes, marks) = builder.finish()
+
+    // Bands and rules from the actual run.
+    var open: [String: (x: Double, label: String)] = [:]
+    for entry in input.run.timeline.entries {
+      guard let (name, on) = Self.band(entry) else { continue }
+      if on {
+        if open[name] == nil { open[name] = (x(entry.instant), entry.localInstant) }
+      } else if let since = open.removeValue(forKey: name) {
+        bands.append(Band(name: name, x: since.x, x2: x(entry.instant), label: "\(name) from \(since.label) to \(entry.localInstant)"))
+      }
+      if !bandRows.contains(name) { bandRows.append(name) }
+    }
+    for (name, since) in open.sorted(by: { $0.key < $1.key }) {
+      bands.append(Band(name: name, x: since.x, x2: plotRight, label: "\(name) from \(since.label) to the end"))
+    }
+    for entry in input.run.timeline.entries where entry.kind == .timezone {
+      zoneChanges.append(Rule(x: x(entry.instant), label: "\(entry.localInstant) time zone \(entry.subject)"))
+    }
+    days = Self.midnights(clock).map { Rule(x: x($0.instant), label: $0.label) }
+  }
+
+  // MARK: - Rules
+
+  /// The request-lane mark of an entry, if it has one.
+  static func requestMark(_ entry: TimelineEntry) -> MarkKind? {
+    switch entry.kind {
+    case .scheduled: return .scheduled
+    case .replaced, .rescheduled: return .rescheduled
+    case .fired: return .fired
+    case .removed, .cleared: return .removed
+    case .dropped: return .dropped
+    case .suppressed: return .suppressed
+    case .held: return .held
+    case .action:
+      let action = entry[field: "action"] ?? ""
+      if action.hasPrefix("snooze") { return .snoozed }
+      switch action {
+      case "complete": return .completed
+      case "dismiss": return .dismissed
+      case "open": return .opened
+      case "ignore": return .ignored
+      default: return nil
+      }
+    default: return nil
+    }
+  }
+
+  /// The band an entry starts (`true`) or ends (`false`), if any: a Focus
+  /// (`focus` with `state`), the phone off (`power` with `state`), Low
+  /// Power Mode (`power` with `low-power`), offline (`network` with `state`).
+  static func band(_ entry: TimelineEntry) -> (String, Bool)? {
+    switch entry.kind {
+    case .focus:
+      guard let state = entry[field: "state"] else { return nil }
+      return ("Focus \(entry.subject)", state == "on")
+    case .power:
+      if let state = entry[field: "state"] { return ("phone off", state == "off") }
+      if let lowPower = entry[field: "low-power"] { return ("Low Power Mode", lowPower == "on") }
+      return nil
+    case .network:
+      guard let state = entry[field: "state"] else { return nil }
+      return ("offline", state == "offline")
+    default:
+      return nil
+    }
+  }
+
+  static func name(of kind: TimelineDifference.Kind) -> String {
+    switch kind {
+    case .missing: "missing"
+    case .unexpected: "unexpected"
+    case .changed: "changed"
+    case .reordered: "reordered"
+    case .shifted(let by): "shifted by \(by)"
+    }
+  }
+
+  /// The device-local midnights inside the clock's window, each with its
+  /// date (`Sat 28 Mar`), in the zone in force at each.
+  static func midnights(_ clock: ClockSettings) -> [(instant: SimulationInstant, label: String)] {
+    var result: [(SimulationInstant, String)] = []
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.locale = Locale(identifier: "en_US_POSIX")
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "EEE d MMM"
+    var cursor = clock.start
+    // At most one line per day for the clock's span (bounded by the run limits).
+    while cursor <= clock.end {
+      let zone = clock.deviceZone(at: cursor)
+      calendar.timeZone = zone
+      formatter.timeZone = zone
+      guard let next = calendar.nextDate(after: cursor.date, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime)
+      else { break }
+      let instant = SimulationInstant(next)
+      guard instant <= clock.end, instant > cursor else { break }
+      // A zone change may have moved midnight: take it in the zone in force there.
+      result.append((instant, formatter.string(from: next)))
+      cursor = instant
+    }
+    return result
+  }
+
+  static func local(_ instant: SimulationInstant, _ clock: ClockSettings) -> String { clock.local(instant) }
+}
+
+/// Collects lanes (in first-mention order within their group) and marks,
+/// merging marks of one kind in one lane row that fall within
+/// `ChartDrawing.markCell` pixels (bars: that touch or overlap).
+struct LaneBuilder {
+  private var laneIndex: [String: Int] = [:]
+  private var lanes: [ChartDrawing.Lane] = []
+  private var marks: [ChartDrawing.Mark] = []
+  /// The last mark of each (lane, row, kind), to merge into.
+  private var lastMark: [String: Int] = [:]
+
+  mutating func lane(_ group: ChartDrawing.LaneGroup, key: String, label: String) -> Int {
+    let id = "\(group.rawValue)\u{0}\(key)"
+    if let index = laneIndex[id] { return index }
+    lanes.append(ChartDrawing.Lane(group: group, key: key, label: label))
+    laneIndex[id] = lanes.count - 1
+    return lanes.count - 1
+  }
+
+  mutating func mark(
+    _ lane: Int, _ row: ChartDrawing.Row, _ kind: ChartDrawing.MarkKind, _ x: Double, x2: Double? = nil, subject: String, label: String,
+    differences: [String] = []
+  ) {
+    let id = "\(lane) \(row.rawValue) \(kind.rawValue)"
+    if let index = lastMark[id] {
+      var mark = marks[index]
+      let touches = kind.isBar ? x <= (mark.x2 ?? mark.x) + 1 : x - mark.x < ChartDrawing.markCell
+      if touches {
+        mark.count += 1
+        if let x2 { mark.x2 = max(mark.x2 ?? x2, x2) }
+        if !mark.subjects.contains(subject) { mark.subjects = (mark.subjects + [subject]).sorted() }
+        mark.last = label
+        mark.differences = Array(Set(mark.differences).union(differences)).sorted()
+        marks[index] = mark
+        return
+      }
+    }
+    marks.append(ChartDrawing.Mark(lane: lane, row: row, kind: kind, x: x, x2: x2, count: 1, subjects: [subject], first: label, last: label, differences: differences))
+    lastMark[id] = marks.count - 1
+  }
+
+  /// The lanes grouped in `LaneGroup` order, and the marks renumbered to match.
+  func finish() -> ([ChartDrawing.Lane], [ChartDrawing.Mark]) {
+    let order = lanes.indices.sorted {
+      let a = ChartDrawing.LaneGroup.allCases.firstIndex(of: lanes[$0].group)!, b = ChartDrawing.LaneGroup.allCases.firstIndex(of: lanes[$1].group)!
+      return (a, $0) < (b, $1)
+    }
+    var newIndex = [Int](repeating: 0, count: lanes.count)
+    for (position, old) in order.enumerated() { newIndex[old] = position }
+    return (order.map { lanes[$0] }, marks.map { var mark = $0; mark.lane = newIndex[mark.lane]; return mark })
+  }
+}

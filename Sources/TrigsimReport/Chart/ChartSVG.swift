@@ -1,0 +1,208 @@
+/// The timeline chart as one SVG element (`<svg id="chart">`), with its own
+/// styles so that it also stands alone (`--format svg --picture chart`).
+///
+/// What the page's tests and script rely on: every lane is a `g` with
+/// `data-lane` (its key) and `data-group`; every mark an element with
+/// `data-mark` (a `ChartDrawing.MarkKind`), `data-row` (`expected` or
+/// `actual`), `data-count` and `data-subjects`, and `data-diff` when the
+/// comparison found its entries different; every band a `rect` with
+/// `data-band`; every day boundary a `line` with `data-rule="day"`, every
+/// time-zone change one with `data-rule="timezone"`.
+enum ChartSVG {
+  static let axisHeight = 40.0
+  static let bandRowHeight = 14.0
+  static let groupHeadingHeight = 18.0
+
+  static func render(_ chart: ChartDrawing, title: String) -> String {
+    let laneHeight = chart.hasExpected ? 26.0 : 16.0
+    // Vertical layout: axis, band rows, then each group's heading and lanes.
+    var y = axisHeight
+    var bandRowY: [String: Double] = [:]
+    for name in chart.bandRows {
+      bandRowY[name] = y
+      y += bandRowHeight
+    }
+    var laneY: [Double] = []
+    var headings: [(ChartDrawing.LaneGroup, Double)] = []
+    var previousGroup: ChartDrawing.LaneGroup?
+    for lane in chart.lanes {
+      if lane.group != previousGroup {
+        headings.append((lane.group, y))
+        y += groupHeadingHeight
+        previousGroup = lane.group
+      }
+      laneY.append(y)
+      y += laneHeight
+    }
+    let legendY = y + 10
+    let legendKinds = ChartDrawing.MarkKind.allCases.filter { kind in chart.marks.contains { $0.kind == kind } }
+    let legendColumns = 5
+    let legendRows = (legendKinds.count + legendColumns - 1) / legendColumns
+    let height = legendY + Double(legendRows) * 16 + (chart.hasExpected ? 34 : 18)
+    let plotTop = axisHeight, plotBottom = legendY - 10
+    let width = chart.width
+
+    var svg = "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Markup.px(width)) \(Markup.px(height))\" "
+      + "width=\"\(Markup.px(width))\" height=\"\(Markup.px(height))\" role=\"img\" aria-label=\"\(Markup.escaped("Timeline: \(title)"))\" "
+      + "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+    svg += "<title>\(Markup.escaped("Timeline: \(title)"))</title>\n<style>\(style)</style>\n"
+    svg += "<rect class=\"chart-bg\" x=\"0\" y=\"0\" width=\"\(Markup.px(width))\" height=\"\(Markup.px(height))\"/>\n"
+    // The clock's window.
+    svg += "<rect class=\"window\" x=\"\(Markup.px(chart.plotLeft))\" y=\"\(Markup.px(plotTop))\" width=\"\(Markup.px(chart.plotRight - chart.plotLeft))\" "
+      + "height=\"\(Markup.px(max(plotBottom - plotTop, 1)))\"><title>\(Markup.escaped("clock: \(chart.window.start) to \(chart.window.end)"))</title></rect>\n"
+    svg += "<text class=\"axis\" x=\"\(Markup.px(chart.plotLeft))\" y=\"12\">\(Markup.escaped(chart.window.start))</text>"
+      + "<text class=\"axis\" x=\"\(Markup.px(chart.plotRight))\" y=\"12\" text-anchor=\"end\">\(Markup.escaped(chart.window.end))</text>\n"
+    // Lane stripes and labels.
+    for (index, lane) in chart.lanes.enumerated() {
+      let top = laneY[index]
+      svg += "<g class=\"lane\" data-lane=\"\(Markup.escaped(lane.key))\" data-group=\"\(lane.group.rawValue.lowercased())\">"
+      if index % 2 == 0 {
+        svg += "<rect class=\"stripe\" x=\"0\" y=\"\(Markup.px(top))\" width=\"\(Markup.px(width))\" height=\"\(Markup.px(laneHeight))\"/>"
+      }
+      let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
+      svg += "<text class=\"lane-label\" x=\"8\" y=\"\(Markup.px(top + laneHeight / 2 + 4))\">\(Markup.escaped(label))<title>\(Markup.escaped(lane.label))</title></text>"
+      if chart.hasExpected && lane.group.comparesRows {
+        svg += "<text class=\"row-label\" x=\"\(Markup.px(chart.plotLeft - 4))\" y=\"\(Markup.px(top + 9))\" text-anchor=\"end\">exp</text>"
+          + "<text class=\"row-label\" x=\"\(Markup.px(chart.plotLeft - 4))\" y=\"\(Markup.px(top + 22))\" text-anchor=\"end\">act</text>"
+      }
+      svg += "</g>\n"
+    }
+    for (group, top) in headings {
+      svg += "<text class=\"group\" x=\"4\" y=\"\(Markup.px(top + 13))\">\(group.rawValue)</text>\n"
+    }
+    // Bands: a shade across the lanes and a bar in the band's own row.
+    for name in chart.bandRows {
+      svg += "<text class=\"lane-label\" x=\"8\" y=\"\(Markup.px(bandRowY[name]! + 11))\">\(Markup.escaped(name))</text>\n"
+    }
+    for band in chart.bands {
+      let rowY = bandRowY[band.name] ?? axisHeight
+      let w = Markup.px(max(band.x2 - band.x, 1))
+      svg += "<rect class=\"band-shade \(bandClass(band.name))\" x=\"\(Markup.px(band.x))\" y=\"\(Markup.px(rowY))\" width=\"\(w)\" height=\"\(Markup.px(max(plotBottom - rowY, 1)))\"/>"
+        + "<rect class=\"band \(bandClass(band.name))\" data-band=\"\(Markup.escaped(band.name))\" x=\"\(Markup.px(band.x))\" y=\"\(Markup.px(rowY + 2))\" width=\"\(w)\" height=\"\(Markup.px(bandRowHeight - 4))\">"
+        + "<title>\(Markup.escaped(band.label))</title></rect>\n"
+    }
+    // Day boundaries (labels only where there is room) and zone changes.
+    var lastLabelX = -Double.infinity
+    for day in chart.days {
+      svg += "<line class=\"day\" data-rule=\"day\" x1=\"\(Markup.px(day.x))\" y1=\"\(Markup.px(plotTop - 12))\" x2=\"\(Markup.px(day.x))\" y2=\"\(Markup.px(plotBottom))\"><title>\(Markup.escaped(day.label))</title></line>"
+      if day.x - lastLabelX >= 64, day.x + 30 <= chart.plotRight + 16 {
+        svg += "<text class=\"axis\" x=\"\(Markup.px(day.x))\" y=\"\(Markup.px(plotTop - 16))\" text-anchor=\"middle\">\(Markup.escaped(day.label))</text>"
+        lastLabelX = day.x
+      }
+      svg += "\n"
+    }
+    for change in chart.zoneChanges {
+      svg += "<line class=\"zone\" data-rule=\"timezone\" x1=\"\(Markup.px(change.x))\" y1=\"\(Markup.px(plotTop - 12))\" x2=\"\(Markup.px(change.x))\" y2=\"\(Markup.px(plotBottom))\">"
+        + "<title>\(Markup.escaped(change.label))</title></line>\n"
+    }
+    // Marks.
+    for mark in chart.marks {
+      let top = laneY[mark.lane]
+      let lane = chart.lanes[mark.lane]
+      let centre = chart.hasExpected && lane.group.comparesRows ? top + (mark.row == .expected ? 7.5 : 19.5) : top + laneHeight / 2
+      svg += self.mark(mark, centre: centre)
+    }
+    // Legend.
+    for (index, kind) in legendKinds.enumerated() {
+      let x = 16 + Double(index % legendColumns) * ((width - 32) / Double(legendColumns))
+      let rowY = legendY + Double(index / legendColumns) * 16 + 8
+      let sample = ChartDrawing.Mark(lane: 0, row: .actual, kind: kind, x: x + 6, x2: kind.isBar ? x + 18 : nil, count: 1, subjects: [], first: kind.rawValue, last: kind.rawValue)
+      svg += self.mark(sample, centre: rowY, isLegend: true)
+      svg += "<text x=\"\(Markup.px(x + 24))\" y=\"\(Markup.px(rowY + 4))\">\(Markup.escaped(kind.legend))</text>\n"
+    }
+    if chart.hasExpected {
+      svg += "<text class=\"note\" x=\"16\" y=\"\(Markup.px(height - 10))\">Each lane: expected (exp) above, actual (act) below; "
+        + "marks outlined in red differ between them (hover for how).</text>\n"
+    }
+    return svg + "</svg>"
+  }
+
+  /// One mark centred vertically on `centre`. A legend's sample has no data attributes.
+  static func mark(_ mark: ChartDrawing.Mark, centre y: Double, isLegend: Bool = false) -> String {
+    let x = mark.x
+    let kind = mark.kind
+    var classes = "mk c-\(kind.rawValue)"
+    if !mark.differences.isEmpty { classes += " diff" }
+    var data = ""
+    if !isLegend {
+      data = " data-mark=\"\(kind.rawValue)\" data-row=\"\(mark.row.rawValue)\" data-count=\"\(mark.count)\" data-subjects=\"\(Markup.escaped(mark.subjects.joined(separator: " ")))\""
+      if !mark.differences.isEmpty { data += " data-diff=\"\(mark.differences.joined(separator: " "))\"" }
+    }
+    var title = mark.label
+    if !mark.differences.isEmpty { title += " [differs from the expected timeline: \(mark.differences.joined(separator: ", "))]" }
+    let tail = "<title>\(Markup.escaped(title))</title>"
+    let p = Markup.px
+    switch kind {
+    case .inside, .fixes:
+      let width = max((mark.x2 ?? x) - x, 1.5)
+      return "<rect class=\"\(classes)\"\(data) x=\"\(p(x))\" y=\"\(p(y - 3.5))\" width=\"\(p(width))\" height=\"7\">\(tail)</rect>\n"
+    case .scheduled, .rescheduled:  // a tick
+      return "<rect class=\"\(classes)\"\(data) x=\"\(p(x - 0.75))\" y=\"\(p(y - 5))\" width=\"1.5\" height=\"10\">\(tail)</rect>\n"
+    case .fired, .detected, .doseCompleted, .doseDismissed, .doseUnanswered:
+      return "<circle class=\"\(classes)\"\(data) cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"4\">\(tail)</circle>\n"
+    case .seen:  // a diamond outline, around a delivery's circle at the same instant
+      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x)),\(p(y - 6))L\(p(x + 6)),\(p(y))L\(p(x)),\(p(y + 6))L\(p(x - 6)),\(p(y))Z\">\(tail)</path>\n"
+    case .doseMissed:  // a diamond
+      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x)),\(p(y + 5))L\(p(x - 5)),\(p(y))Z\">\(tail)</path>\n"
+    case .snoozed, .held:  // a triangle pointing right: later
+      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x - 3)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x - 3)),\(p(y + 5))Z\">\(tail)</path>\n"
+    case .completed, .dismissed, .opened, .ignored:  // a square
+      return "<rect class=\"\(classes)\"\(data) x=\"\(p(x - 4))\" y=\"\(p(y - 4))\" width=\"8\" height=\"8\">\(tail)</rect>\n"
+    case .dropped, .removed, .suppressed, .undetected:  // a cross
+      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x - 4)),\(p(y - 4))L\(p(x + 4)),\(p(y + 4))M\(p(x + 4)),\(p(y - 4))L\(p(x - 4)),\(p(y + 4))\">\(tail)</path>\n"
+    }
+  }
+
+  static func bandClass(_ name: String) -> String {
+    switch name {
+    case "phone off": "b-off"
+    case "Low Power Mode": "b-lowpower"
+    case "offline": "b-offline"
+    default: "b-focus"
+    }
+  }
+
+  static let style = """
+    .chart-bg{fill:#fff}.window{fill:#fcfcfa;stroke:#999;stroke-width:1}.stripe{fill:#f3f4f6}\
+    .lane-label{fill:#222}.row-label{fill:#888;font-size:9px}.group{font-weight:bold;fill:#444}.axis{fill:#333}.note{fill:#555}\
+    .day{stroke:#bbb;stroke-width:1}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\
+    .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}\
+    .c-fixes{fill:#a0aec0}.c-inside{fill:#2b6cb0;opacity:.55}.c-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\
+    .c-undetected,.c-dropped,.c-removed,.c-suppressed{fill:none;stroke-width:2}.c-undetected,.c-dropped{stroke:#c53030}\
+    .c-removed{stroke:#718096}.c-suppressed{stroke:#dd6b20}.c-scheduled{fill:#4a5568}.c-rescheduled{fill:#d69e2e}\
+    .c-fired{fill:#6b46c1}.c-seen{fill:none;stroke:#111;stroke-width:1.5}.c-snoozed{fill:#d69e2e}.c-held{fill:#dd6b20}.c-completed{fill:#2f855a}\
+    .c-dismissed{fill:#a0aec0}.c-opened{fill:#3182ce}.c-ignored{fill:#e2e8f0;stroke:#a0aec0}\
+    .c-dose-completed{fill:#2f855a}.c-dose-dismissed{fill:#a0aec0}.c-dose-unanswered{fill:#ecc94b}.c-dose-missed{fill:#c53030}\
+    [data-row=expected]{opacity:.75}.diff{stroke:#e53e3e!important;stroke-width:2.5!important}\
+    .hl{stroke:#d69e2e!important;stroke-width:3!important}
+    """
+}
+
+extension ChartDrawing.MarkKind {
+  /// The legend's words.
+  var legend: String {
+    switch self {
+    case .scheduled: "scheduled (added)"
+    case .rescheduled: "replaced or moved"
+    case .fired: "delivered"
+    case .snoozed: "snoozed"
+    case .completed: "completed"
+    case .dismissed: "dismissed"
+    case .opened: "opened"
+    case .ignored: "ignored"
+    case .dropped: "dropped by a limit"
+    case .removed: "removed by the app"
+    case .suppressed: "not shown (permission)"
+    case .held: "held (Focus, phone off)"
+    case .seen: "seen by the patient"
+    case .inside: "inside the region"
+    case .detected: "detected by the device"
+    case .undetected: "crossing not detected"
+    case .fixes: "track has fixes"
+    case .doseCompleted: "dose taken"
+    case .doseDismissed: "dose dismissed"
+    case .doseUnanswered: "dose unanswered"
+    case .doseMissed: "dose missed"
+    }
+  }
+}

@@ -1,0 +1,451 @@
+import TrigsimCore
+
+/// The map of a run, in picture pixels: the regions, the track (simplified,
+/// coloured by speed, with its gaps) and markers where things happened.
+/// Built by reading the track twice, streamed (once for its extent, once to
+/// draw it); what it holds is bounded by what is drawn, not by the track.
+public struct MapDrawing: Sendable {
+  /// What a marker on the map shows.
+  public enum MarkerKind: String, CaseIterable, Sendable {
+    /// The geometry crossed into a region (`enter`).
+    case enter
+    /// The geometry crossed out of a region (`exit`).
+    case exit
+    /// The device's location service reported the crossing (`detected`).
+    case detected
+    /// A crossing the device did not detect (`undetected`).
+    case undetected
+    /// A notification was delivered (`fired`).
+    case fired
+    /// The patient could perceive a delivery (an alert, the lock screen, a
+    /// summary: a perceptible record of the run summary).
+    case seen
+  }
+
+  /// One drawn region: its outline as a closed ring of pixels.
+  public struct Region: Sendable {
+    public var id: String
+    /// `circle r=100m` or `polygon n=4`, for the label.
+    public var shape: String
+    public var ring: [PlanePoint]
+    /// Where its name is written; nil when it is too small to label among
+    /// many regions (its name is on hover).
+    public var labelAt: PlanePoint?
+  }
+
+  /// A stretch of track in one speed band, drawn as one line.
+  public struct TrackPiece: Sendable {
+    public var band: SpeedBand
+    public var points: [PlanePoint]
+  }
+
+  /// One marker, standing for `count` events of one kind drawn at the same
+  /// place (within `MapDrawing.markerCell` pixels).
+  public struct Marker: Sendable {
+    public var kind: MarkerKind
+    public var at: PlanePoint
+    public var count: Int
+    /// The subjects of its events (notification or region identifiers), sorted, for highlighting.
+    public var subjects: [String]
+    /// The hover label: the event's timeline line, or a count with the first and last.
+    public var label: String
+  }
+
+  public var width: Double
+  public var height: Double
+  public var regions: [Region] = []
+  public var track: [TrackPiece] = []
+  /// Straight dashed lines across gaps: from the last fix before to the first after.
+  public var gaps: [(PlanePoint, PlanePoint)] = []
+  public var markers: [Marker] = []
+  /// Events of each kind with no known position (before the first fix, or no track): not drawn.
+  public var unplaced: [MarkerKind: Int] = [:]
+  /// The scale bar: its length in metres and in pixels.
+  public var scaleBar: (metres: Double, pixels: Double)?
+  /// When the track has fixes: each stretch from a segment's (or a gap's)
+  /// first fix to its last, in time order.
+  public var coverage: [ClosedRange<SimulationInstant>] = []
+  /// Fixes read, and points drawn after simplification.
+  public var fixesRead = 0
+  public var pointsDrawn = 0
+  /// The tolerance used, in metres.
+  public var tolerance: Double = 0
+
+  /// Markers of one kind closer than this many pixels are drawn as one.
+  public static let markerCell = 3.0
+  /// With this many regions or fewer, every region is named on the map and frames it.
+  static let labelAllRegionsUpTo = 20
+  /// Among more regions, one that frames the map (it has events) and is at
+  /// least this many pixels wide is named.
+  static let labelledRegionWidth = 40.0
+  /// A region's circle is drawn with this many vertices (a true geodesic circle).
+  static let circleVertices = 96
+
+  /// Draws the map of `input`.
+  ///
+  /// - Throws: what reading the track throws (it was read once by the run
+  ///   already, so only a file changed since).
+  public init(_ input: ReportInput, options: ReportOptions) throws {
+    width = options.width
+    // Pass 1: the extent of the track and the regions.
+    // The map fits the track and the regions that matter (see `framed`).
+    var bounds = CoordinateBounds()
+    let rings = input.regions.map { Self.outline(of: $0) }
+    if let track = input.track {
+      try track.readSamples { sample in
+        bounds.include(sample.coordinate)
+        return true
+      }
+    }
+    let framed = Self.framedRegions(input, hasTrack: !bounds.isEmpty)
+    for (region, ring) in zip(input.regions, rings) where framed.contains(region.id.rawValue) {
+      for vertex in ring.vertices { bounds.include(vertex) }
+    }
+    guard !bounds.isEmpty else {
+      // Nothing has a place: every event is counted as not drawn.
+      height = 120
+      for event in Self.events(of: input) { unplaced[event.kind, default: 0] += 1 }
+      return
+    }
+    let projection = LocalProjection(center: bounds.center)
+    let southWest = projection.project(Coordinate(latitude: bounds.south, longitude: bounds.west))
+    let northEast = projection.project(Coordinate(latitude: bounds.north, longitude: bounds.east))
+    let viewport = Viewport(
+      minX: southWest.x, maxX: northEast.x, minY: southWest.y, maxY: northEast.y, width: options.width, minHeight: 360,
+      maxHeight: 720, margin: 36)
+    height = viewport.height
+    tolerance = options.simplificationTolerance ?? 1 / viewport.scale
+    scaleBar = Self.scaleBar(pixelsPerMetre: viewport.scale, width: options.width)
+
+    for (region, outline) in zip(input.regions, rings) {
+      let ring = outline.vertices.map { viewport.pixel(projection.project($0)) }
+      var extent = (minX: Double.infinity, maxX: -Double.infinity)
+      for point in ring { extent = (min(extent.minX, point.x), max(extent.maxX, point.x)) }
+      // Off the picture: not drawn.
+      guard ring.contains(where: { (0...width).contains($0.x) && (0...height).contains($0.y) }) || ring.isEmpty else { continue }
+      let labelled = input.regions.count <= Self.labelAllRegionsUpTo
+        || (framed.contains(region.id.rawValue) && extent.maxX - extent.minX >= Self.labelledRegionWidth)
+      regions.append(
+        Region(
+          id: region.id.rawValue, shape: outline.shape, ring: ring,
+          labelAt: labelled ? viewport.pixel(projection.project(outline.labelAt)) : nil))
+    }
+
+    // Pass 2: the track, and the positions of the events.
+    let events = Self.events(of: input)
+    var placement = TrackPlacement(instants: events.map(\.instant))
+    if let source = input.track {
+      var builder = TrackBuilder(tolerance: tolerance, gapLimit: input.gapLimit.milliseconds)
+      try source.readSamples { sample in
+        placement.consume(sample)
+        builder.add(sample, at: projection.project(sample.coordinate))
+        return true
+      }
+      builder.finish()
+      placement.finish()
+      fixesRead = builder.fixes
+      self.track = builder.pieces.map { TrackPiece(band: $0.band, points: $0.points.map(viewport.pixel)) }
+      gaps = builder.gaps.map { (viewport.pixel($0.0), viewport.pixel($0.1)) }
+      coverage = builder.coverage
+      pointsDrawn = self.track.reduce(0) { $0 + $1.points.count }
+    }
+    markers = Self.markers(events, positions: placement.positions.map { $0.map { viewport.pixel(projection.project($0)) } }, unplaced: &unplaced)
+  }
+
+  // MARK: - Regions
+
+  /// A region's outline in coordinates: a circle as `circleVertices`
+  /// points at its radius along geodesics from the centre (a true circle
+  /// on the ellipsoid), a polygon as its vertices; a shape that cannot be
+  /// drawn has none.
+  static func outline(of region: MonitoredRegion) -> (vertices: [Coordinate], shape: String, labelAt: Coordinate) {
+    if let circle = region.shape as? CircularRegion {
+      let vertices = (0..<circleVertices).map {
+        Geodesic.destination(from: circle.center, azimuth: Double($0) * 360 / Double(circleVertices), distance: circle.radius)
+      }
+      return (vertices, "circle r=\(Int(circle.radius.rounded()))m", circle.center)
+    }
+    if let polygon = region.shape as? VertexRingShape {
+      var bounds = CoordinateBounds()
+      for vertex in polygon.vertices { bounds.include(vertex) }
+      return (polygon.vertices, "polygon n=\(polygon.vertices.count)", bounds.center)
+    }
+    return ([], region.shape.summary, Coordinate(latitude: 0, longitude: 0))
+  }
+
+  /// The regions the map is framed to hold: all of them when there are at
+  /// most `labelAllRegionsUpTo` or there is no track; else those with an
+  /// entry, exit or detection in the run or the expected timeline (a city
+  /// of 500 pharmacies would otherwise shrink the walk to a dot).
+  static func framedRegions(_ input: ReportInput, hasTrack: Bool) -> Set<String> {
+    let all = Set(input.regions.map(\.id.rawValue))
+    guard hasTrack, input.regions.count > labelAllRegionsUpTo else { return all }
+    var named = Set<String>()
+    for timeline in [input.run.timeline] + (input.comparison.map { [$0.expected] } ?? []) {
+      for entry in timeline.entries where [.enter, .exit, .detected, .undetected].contains(entry.kind) { named.insert(entry.subject) }
+    }
+    return named.intersection(all)
+  }
+
+  // MARK: - Markers
+
+  /// An event to place on the map.
+  struct Event {
+    var kind: MarkerKind
+    var instant: SimulationInstant
+    var subject: String
+    var label: String
+  }
+
+  /// The run's events that happened somewhere, in time order: region
+  /// crossings, detections, deliveries, and what the patient perceived.
+  static func events(of input: ReportInput) -> [Event] {
+    var events: [Event] = []
+    for entry in input.run.timeline.entries {
+      let kind: MarkerKind
+      switch entry.kind {
+      case .enter: kind = .enter
+      case .exit: kind = .exit
+      case .detected: kind = .detected
+      case .undetected: kind = .undetected
+      case .fired: kind = .fired
+      default: continue
+      }
+      events.append(Event(kind: kind, instant: entry.instant, subject: entry.subject, label: entry.canonicalLine))
+    }
+    for perception in input.run.summary.perceptions where perception.isPerceptible {
+      let local = InstantFormatter.format(perception.instant, offsetSeconds: perception.utcOffsetSeconds)
+      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: "\(local) seen \(perception.subject) (\(perception.kind.rawValue))"))
+    }
+    // Stable: entries keep their timeline order, perceptions follow at equal instants.
+    return events.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
+  }
+
+  /// One marker per kind and `markerCell`-pixel cell, at its first event's
+  /// position, in the order of their first events.
+  static func markers(_ events: [Event], positions: [PlanePoint?], unplaced: inout [MarkerKind: Int]) -> [Marker] {
+    struct Cell: Hashable {
+      var kind: MarkerKind
+      var x: Int, y: Int
+    }
+    var order: [Cell] = []
+    var grouped: [Cell: (first: Int, last: Int, count: Int, subjects: Set<String>)] = [:]
+    for (index, event) in events.enumerated() {
+      guard let at = positions[index] else {
+        unplaced[event.kind, default: 0] += 1
+        continue
+      }
+      let cell = Cell(kind: event.kind, x: Int((at.x / markerCell).rounded(.down)), y: Int((at.y / markerCell).rounded(.down)))
+      if var group = grouped[cell] {
+        group.last = index
+        group.count += 1
+        group.subjects.insert(event.subject)
+        grouped[cell] = group
+      } else {
+        order.append(cell)
+        grouped[cell] = (index, index, 1, [event.subject])
+      }
+    }
+    return order.map { cell in
+      let group = grouped[cell]!
+      let first = events[group.first], last = events[group.last]
+      let label = group.count == 1 ? first.label : "\(group.count) × \(cell.kind.rawValue) here; first: \(first.label); last: \(last.label)"
+      return Marker(kind: cell.kind, at: positions[group.first]!, count: group.count, subjects: group.subjects.sorted(), label: label)
+    }
+  }
+
+  // MARK: - Scale bar
+
+  /// A round length (1, 2 or 5 × a power of ten metres) about a fifth of
+  /// the picture's width.
+  static func scaleBar(pixelsPerMetre: Double, width: Double) -> (metres: Double, pixels: Double) {
+    let target = width / 5 / pixelsPerMetre
+    var magnitude = 1.0
+    while magnitude * 10 <= target { magnitude *= 10 }
+    while magnitude > target && magnitude > 1 { magnitude /= 10 }
+    let metres = [5.0, 2, 1].map { $0 * magnitude }.first { $0 <= target } ?? magnitude
+    return (metres, metres * pixelsPerMetre)
+  }
+}
+
+/// Turns the stream of fixes into drawn pieces.
+///
+/// - A **stop** begins when the device has stayed within `stopRadius` of a
+///   fix for `stopDuration`; its centre is the mean of those fixes, and it
+///   lasts while the fixes stay within `stopRadius` of the centre. It is
+///   drawn in the `still` band as a line from its first fix through its
+///   centre to its last: what a phone standing still records is its GPS
+///   error wandering, not a path. Every fix of a stop lies within
+///   `stopRadius` of its centre, a point of the drawn line.
+/// - Between stops, a new piece at every speed band change (sharing the
+///   point where it changes, so the line is unbroken), simplified as it
+///   streams to the tolerance; the fixes before the band of a piece is known
+///   (the first `SpeedMeter.window` of a stretch) wait in a small buffer.
+/// - A gap (no line; a dashed connector) at a segment break or a pause longer
+///   than the gap limit.
+///
+/// Memory: the fixes of the last `stopDuration` while it is not yet known
+/// whether they are a stop, and the drawn points.
+struct TrackBuilder {
+  let tolerance: Double
+  let gapLimit: Int64
+  /// A stop: within this many metres of its first fix…
+  static let stopRadius = 50.0
+  /// …for at least this long.
+  static let stopDuration: Int64 = 120_000
+  private(set) var pieces: [(band: SpeedBand, points: [PlanePoint])] = []
+  private(set) var gaps: [(PlanePoint, PlanePoint)] = []
+  private(set) var fixes = 0
+  private(set) var coverage: [ClosedRange<SimulationInstant>] = []
+  private var stretchStart: SimulationInstant?
+  private var speed = SpeedMeter()
+  /// Whether a moving piece is being drawn.
+  private var pieceOpen = false
+  /// The current piece's simplifier, once its band is known.
+  private var simplifier: PolylineSimplifier?
+  /// The current piece's points while its band is not known yet.
+  private var waiting: [PlanePoint] = []
+  private var currentBand = SpeedBand.still
+  /// The last fix drawn or held (for gaps and coverage).
+  private var previous: (instant: SimulationInstant, point: PlanePoint)?
+  /// The last fix handed to the moving pieces (where the next piece starts).
+  private var lastMoving: PlanePoint?
+  /// Fixes that may start a stop: all within `stopRadius` of the first.
+  private var candidates: [(instant: Int64, point: PlanePoint)] = []
+  private var candidateHead = 0
+  /// The stop the device is in: its first fix, its centre and its last fix so far.
+  private var stop: (first: PlanePoint, centre: PlanePoint, last: PlanePoint)?
+
+  init(tolerance: Double, gapLimit: Int64) {
+    self.tolerance = tolerance
+    self.gapLimit = gapLimit
+  }
+
+  mutating func add(_ sample: TrackSample, at point: PlanePoint) {
+    fixes += 1
+    let now = sample.instant.millisecondsSinceEpoch
+    if let previous, sample.startsSegment || now - previous.instant.millisecondsSinceEpoch > gapLimit {
+      endStretch()
+      gaps.append((previous.point, point))
+      if let start = stretchStart { coverage.append(start...previous.instant) }
+      stretchStart = nil
+    }
+    if stretchStart == nil { stretchStart = sample.instant }
+    previous = (sample.instant, point)
+    if var current = stop {
+      if Self.distance(point, current.centre) <= Self.stopRadius {
+        current.last = point
+        stop = current
+        return
+      }
+      // The stop ends: moving again from its last fix.
+      drawStop()
+      speed.restart()
+      lastMoving = current.last
+    }
+    candidates.append((now, point))
+    // Keep the candidates within `stopRadius` of the first: the ones before
+    // are movement.
+    if Self.distance(point, candidates[candidateHead].point) > Self.stopRadius {
+      while candidateHead < candidates.count - 1 {
+        let first = candidates[candidateHead]
+        moving(first.instant, first.point)
+        candidateHead += 1
+        let anchor = candidates[candidateHead].point
+        if candidates[candidateHead...].allSatisfy({ Self.distance($0.point, anchor) <= Self.stopRadius }) { break }
+      }
+    }
+    if now - candidates[candidateHead].instant >= Self.stopDuration {
+      // A stop: the moving line runs to its first fix, then the stop begins.
+      let first = candidates[candidateHead]
+      moving(first.instant, first.point)
+      closePiece()
+      let held = candidates[candidateHead...]
+      let centre = PlanePoint(
+        x: held.reduce(0) { $0 + $1.point.x } / Double(held.count), y: held.reduce(0) { $0 + $1.point.y } / Double(held.count))
+      stop = (first.point, centre, point)
+      candidates.removeAll(keepingCapacity: true)
+      candidateHead = 0
+    } else if candidateHead > 1024 {
+      candidates.removeFirst(candidateHead)
+      candidateHead = 0
+    }
+  }
+
+  mutating func finish() {
+    endStretch()
+    if let start = stretchStart, let previous { coverage.append(start...previous.instant) }
+    stretchStart = nil
+  }
+
+  /// The end of a stretch of fixes (a gap or the end): what is held is drawn.
+  private mutating func endStretch() {
+    if stop != nil { drawStop() }
+    for candidate in candidates[candidateHead...] { moving(candidate.instant, candidate.point) }
+    candidates.removeAll(keepingCapacity: true)
+    candidateHead = 0
+    closePiece()
+    speed.restart()
+    lastMoving = nil
+  }
+
+  /// The stop, from its first fix through its centre to its last; it is over.
+  private mutating func drawStop() {
+    guard let current = stop else { return }
+    pieces.append((.still, [current.first, current.centre, current.last]))
+    stop = nil
+  }
+
+  /// A fix of the moving line.
+  private mutating func moving(_ instant: Int64, _ point: PlanePoint) {
+    let measured = speed.band(at: SimulationInstant(millisecondsSinceEpoch: instant), point)
+    if !pieceOpen { startPiece(nil, at: lastMoving) }
+    if let measured {
+      if simplifier == nil {
+        // The piece's first fixes had no speed yet: the first measurement is theirs too.
+        settle(measured)
+      } else if measured != currentBand, let lastMoving {
+        closePiece()
+        startPiece(measured, at: lastMoving)
+      }
+    }
+    append(point)
+    lastMoving = point
+  }
+
+  private mutating func startPiece(_ band: SpeedBand?, at first: PlanePoint?) {
+    pieceOpen = true
+    simplifier = nil
+    waiting.removeAll(keepingCapacity: true)
+    if let band { settle(band) }
+    if let first { append(first) }
+  }
+
+  /// The current piece's band is `band`: its simplifier starts, with what waited.
+  private mutating func settle(_ band: SpeedBand) {
+    currentBand = band
+    simplifier = PolylineSimplifier(tolerance: tolerance)
+    for point in waiting { simplifier!.append(point) }
+    waiting.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func append(_ point: PlanePoint) {
+    if simplifier != nil { simplifier!.append(point) } else { waiting.append(point) }
+  }
+
+  private mutating func closePiece() {
+    guard pieceOpen else { return }
+    if simplifier == nil { settle(speed.provisionalBand) }
+    simplifier!.finish()
+    // A piece of one point that only repeats where the line already is adds nothing.
+    let kept = simplifier!.kept
+    if !(kept.count == 1 && pieces.last?.points.last == kept.first) { pieces.append((currentBand, kept)) }
+    simplifier = nil
+    pieceOpen = false
+  }
+
+  static func distance(_ a: PlanePoint, _ b: PlanePoint) -> Double {
+    let dx = a.x - b.x, dy = a.y - b.y
+    return (dx * dx + dy * dy).squareRoot()
+  }
+}

@@ -1,0 +1,129 @@
+import TrigsimCore
+
+/// A report of one run: the map and the timeline chart, drawn once, and the
+/// documents made of them.
+///
+/// Drawing reads the track twice (streamed); everything else comes from the
+/// run and, when there is one, its comparison with the expected timeline.
+/// The same input always gives the same bytes.
+public struct ReportDocument: Sendable {
+  /// Which picture `svg(_:)` writes.
+  public enum Picture: String, CaseIterable, Sendable {
+    case map, chart
+  }
+
+  public let map: MapDrawing
+  public let chart: ChartDrawing
+  private let title: String
+  private let scenarioPath: String
+  private let summary: RunSummary
+  private let clock: ClockSettings
+  private let verdict: String?
+  private let differencesText: String?
+  private let entryCount: Int
+
+  /// Draws the report of `input`.
+  ///
+  /// - Throws: what reading the track throws.
+  public init(_ input: ReportInput, options: ReportOptions = ReportOptions()) throws {
+    map = try MapDrawing(input, options: options)
+    chart = ChartDrawing(input, coverage: map.coverage, options: options)
+    title = input.title
+    scenarioPath = input.scenarioPath
+    summary = input.run.summary
+    clock = input.clock
+    verdict = input.verdict
+    entryCount = input.run.timeline.entries.count
+    if let comparison = input.comparison, !comparison.matches {
+      differencesText = comparison.report(expectedName: "expected", actualName: "actual")
+    } else {
+      differencesText = nil
+    }
+  }
+
+  /// One picture as a standalone SVG document.
+  public func svg(_ picture: Picture) -> String {
+    let element =
+      switch picture {
+      case .map: MapSVG.render(map, title: title)
+      case .chart: ChartSVG.render(chart, title: title)
+      }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + element + "\n"
+  }
+
+  /// The whole report as one self-contained HTML page: inline SVG, CSS and
+  /// a small script (hover highlighting); nothing loaded from anywhere.
+  public var html: String {
+    var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    page += "<title>\(Markup.escaped("trigsim report: \(title)"))</title>\n<style>\(Self.pageStyle)</style>\n</head>\n<body>\n"
+    page += "<header><h1>\(Markup.escaped(title))</h1>\n<p class=\"meta\">\(Markup.escaped(scenarioPath)) · clock \(Markup.escaped(chart.window.start)) to "
+      + "\(Markup.escaped(chart.window.end)) · \(entryCount) timeline entries</p>\n"
+    if let verdict {
+      let failed = differencesText != nil
+      page += "<p class=\"verdict \(failed ? "failed" : "passed")\" id=\"verdict\">verify: \(Markup.escaped(verdict))</p>\n"
+    }
+    page += "</header>\n<main>\n<section id=\"map-section\"><h2>Map</h2>\n" + MapSVG.render(map, title: title) + "\n</section>\n"
+    page += "<section id=\"chart-section\"><h2>Timeline</h2>\n" + ChartSVG.render(chart, title: title) + "\n</section>\n"
+    if let differencesText {
+      page += "<section id=\"differences\"><h2>Differences from the expected timeline</h2>\n<pre>\(Markup.escaped(differencesText))</pre>\n</section>\n"
+    }
+    page += summarySection() + doseTable()
+    page += "</main>\n<footer>Made by trigsim. Hover a mark for what it stands for; hovering highlights the same notification or region in both pictures.</footer>\n"
+    page += "<script>\(Self.script)</script>\n</body>\n</html>\n"
+    return page
+  }
+
+  /// The pending-slot accounting, the dose outcomes and the coverage warnings.
+  private func summarySection() -> String {
+    var html = "<section id=\"summary\"><h2>Summary</h2>\n<ul>\n"
+    let peakAt = summary.pendingPeakAt.map { " at \(clock.local($0))" } ?? ""
+    html += "<li>pending peak: \(summary.pendingPeak)\(Markup.escaped(peakAt))</li>\n"
+    html += "<li>dropped by the pending limit: \(summary.droppedByPendingLimit.count)</li>\n"
+    if !summary.doses.isEmpty {
+      let counts = DoseOutcome.allCases.map { outcome in "\(summary.doses.count { $0.outcome == outcome }) \(outcome.rawValue)" }
+      html += "<li>doses: \(summary.doses.count) (\(counts.joined(separator: ", ")))</li>\n"
+    }
+    for warning in summary.coverageWarnings { html += "<li class=\"warning\">\(Markup.escaped(warning))</li>\n" }
+    return html + "</ul>\n</section>\n"
+  }
+
+  /// The dose table: the columns of `trigsim run --summary`.
+  private func doseTable() -> String {
+    guard !summary.doses.isEmpty else { return "<section id=\"doses\"><h2>Doses</h2>\n<p>No doses: the scenario has no medicines.</p>\n</section>\n" }
+    var html = "<section id=\"doses\"><h2>Doses</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
+    for column in ["medicine", "name", "reminder", "day", "outcome", "scheduled", "notified", "follow-ups", "snoozes", "resolved", "remarks"] {
+      html += "<th>\(column)</th>"
+    }
+    html += "</tr></thead>\n<tbody>\n"
+    func local(_ instant: SimulationInstant?) -> String { instant.map { clock.local($0) } ?? "-" }
+    for dose in summary.doses {
+      let cells = [
+        dose.key.medicine.rawValue, dose.medicineName, dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue, local(dose.scheduled),
+        local(dose.notified), String(dose.followUpsDelivered), String(dose.snoozes), local(dose.resolved), RunSummary.remarks(dose),
+      ]
+      html += "<tr class=\"o-\(dose.outcome.rawValue)\">" + cells.map { "<td>\(Markup.escaped($0))</td>" }.joined() + "</tr>\n"
+    }
+    return html + "</tbody>\n</table></div>\n</section>\n"
+  }
+
+  static let pageStyle = """
+    body{font:14px/1.45 "DejaVu Sans",Helvetica,Arial,sans-serif;margin:16px 24px;color:#1a202c;background:#fff}\
+    h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:20px 0 6px}.meta{color:#555;margin:0}\
+    .verdict{font-weight:bold;margin:6px 0}.verdict.passed{color:#2f855a}.verdict.failed{color:#c53030}\
+    svg{display:block;max-width:100%;height:auto;border:1px solid #ddd}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}\
+    table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\
+    th{background:#f3f4f6}.scroll{overflow-x:auto}td{white-space:nowrap}td:last-child{white-space:normal;min-width:240px}tr.o-missed td{background:#fff5f5}tr.o-unanswered td{background:#fffff0}.warning{color:#975a16}\
+    footer{margin-top:24px;color:#777;font-size:12px}
+    """
+
+  /// Hovering a mark highlights every mark and region of the same subjects
+  /// in both pictures; the page says it is ready when the script has run.
+  static let script = """
+    (function(){var on=[];function clear(){on.forEach(function(e){e.classList.remove('hl')});on=[]}\
+    document.addEventListener('mouseover',function(ev){var t=ev.target.closest?ev.target.closest('[data-subjects]'):null;clear();\
+    if(!t)return;t.getAttribute('data-subjects').split(' ').forEach(function(s){if(!s)return;\
+    document.querySelectorAll('[data-subjects~="'+CSS.escape(s)+'"]').forEach(function(e){e.classList.add('hl');on.push(e)})})});\
+    document.body.setAttribute('data-ready','1')})();
+    """
+}

@@ -1,0 +1,58 @@
+import TrigsimCore
+
+/// What a report draws: one run of a scenario (its timeline and dose
+/// summary), the scenario's world (clock, regions, track), and, when the
+/// scenario has an expected timeline, the comparison with it.
+public struct ReportInput {
+  /// The scenario's name (its `name:`), the report's title.
+  public var title: String
+  /// The scenario file as the user named it, for the page's heading.
+  public var scenarioPath: String
+  public var clock: ClockSettings
+  public var regions: [MonitoredRegion]
+  /// The track, read again (streamed) to draw it; nil when the scenario has none.
+  public var track: (any TrackSource)?
+  /// A pause between fixes longer than this is drawn as a gap (the
+  /// platform's `gap-limit`, the rule the engine applies).
+  public var gapLimit: SimulationDuration
+  /// The run: its timeline and its summary.
+  public var run: SimulationReport
+  /// The comparison with the expected timeline, when there is one.
+  public var comparison: TimelineComparison?
+  /// What `verify` would say of the run (the headline), when it was checked.
+  public var verdict: String?
+
+  public init(
+    title: String, scenarioPath: String, clock: ClockSettings, regions: [MonitoredRegion], track: (any TrackSource)?,
+    gapLimit: SimulationDuration, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: String? = nil
+  ) {
+    self.title = title
+    self.scenarioPath = scenarioPath
+    self.clock = clock
+    self.regions = regions
+    self.track = track
+    self.gapLimit = gapLimit
+    self.run = run
+    self.comparison = comparison
+    self.verdict = verdict
+  }
+
+  /// The input for `scenario`'s run `run` (`title` from the scenario, its
+  /// regions, track and gap limit).
+  public init(scenario: Scenario, path: String, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: String? = nil) {
+    self.init(
+      title: scenario.name, scenarioPath: path, clock: scenario.clock, regions: scenario.regions, track: scenario.track,
+      gapLimit: scenario.platform.trackGapLimit, run: run, comparison: comparison, verdict: verdict)
+  }
+}
+
+/// How a report is drawn.
+public struct ReportOptions: Sendable {
+  /// The Douglas–Peucker tolerance for the track, in metres; nil: one pixel
+  /// at the map's scale (what the eye cannot tell apart at 100 % zoom).
+  public var simplificationTolerance: Double?
+  /// The width of the map and the chart, in pixels.
+  public var width: Double = 960
+
+  public init(simplificationTolerance: Double? = nil) { self.simplificationTolerance = simplificationTolerance }
+}

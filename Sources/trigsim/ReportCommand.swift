@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import TrigsimCore
+import TrigsimReport
+import TrigsimScenario
+
+struct ReportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "report",
+    abstract: "Draw a run as one self-contained HTML page: a map, a timeline chart, the doses.",
+    discussion: """
+      The page holds the map (track coloured by speed, gaps dashed, regions as true \
+      geodesic circles and polygons, markers where the geometry crossed, the device \
+      detected, a notification fired or was seen), the timeline chart (a lane per \
+      region, dose time and request; Focus, phone-off, Low Power Mode and offline \
+      bands; day boundaries in the device's zone; time-zone changes), the summary \
+      and the dose table. When the scenario has an expected timeline, each lane \
+      shows expected above actual with the differences outlined. Inline SVG, CSS \
+      and a small script: nothing is loaded from the network. --format svg writes \
+      one picture (--picture map or chart) for a pull-request comment. The track \
+      is simplified for drawing (Douglas–Peucker, one pixel by default). Exits 0 \
+      when the report is written, whatever the comparison found: use 'verify' or \
+      'test' to gate a build.
+      """)
+
+  @Argument(help: "The scenario file (YAML).")
+  var scenario: String
+
+  @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output ('-' is standard output).")
+  var output: String?
+
+  @Option(name: .shortAndLong, help: "html (the whole report) or svg (one picture: see --picture).")
+  var format: ReportFormat = .html
+
+  @Option(help: "With --format svg: map or chart.")
+  var picture: ReportDocument.Picture?
+
+  @Option(help: ArgumentHelp("Douglas–Peucker tolerance for drawing the track, in metres (default: one pixel at the map's scale).", valueName: "metres"))
+  var simplify: Double?
+
+  @Option(help: ArgumentHelp("Compare with this expected timeline instead of the one the scenario names.", valueName: "file"))
+  var expect: String?
+
+  @OptionGroup var comparison: ComparisonFlags
+  @OptionGroup var root: RootOption
+
+  func validate() throws {
+    if format == .html, picture != nil { throw ValidationError("--picture chooses the picture of --format svg; the html report has both") }
+    if let simplify, !(simplify.isFinite && simplify >= 0 && simplify <= 100_000) {
+      throw ValidationError("--simplify takes a tolerance from 0 to 100000 metres, not \(simplify)")
+    }
+  }
+
+  func run() throws {
+    let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
+    var verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)
+    verifier.checksTrials = false
+    let verification = verifier.verify(file)
+    if case .skipped(let why) = verification.outcome {
+      printError("error: \(why)\nnote: 'report' needs the track; 'verify' and 'test' report such a scenario as skipped")
+      throw ExitCode(TrigsimExitCode.cannotReadInput)
+    }
+    guard let run = verification.report else { throw ExitCode(reportFailure(of: verification)) }
+    if case .error = verification.outcome { throw ExitCode(reportFailure(of: verification)) }
+    let verdict: String? = verification.expectedPath == nil ? nil : verification.headline
+    let input = ReportInput(scenario: file.scenario, path: scenario, run: run, comparison: verification.comparison, verdict: verdict)
+    let document = try reportingErrors { try ReportDocument(input, options: ReportOptions(simplificationTolerance: simplify)) }
+    let text = format == .html ? document.html : document.svg(picture ?? .map)
+    try emit(text, to: output)
+    for warning in run.summary.coverageWarnings { printError("warning: \(scenario): \(warning)") }
+  }
+}
+
+/// `report --format`.
+enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
+  case html, svg
+}
+
+extension ReportDocument.Picture: ExpressibleByArgument {}

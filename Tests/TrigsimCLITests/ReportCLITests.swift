@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+/// `trigsim report`: the page and the pictures it writes, the option rules,
+/// and bad input, which writes nothing.
+@Suite struct ReportCLITests {
+  @Test func theReportOfASmallScenarioIsOneSelfContainedPage() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    let result = try TrigsimBinary.run(["report", "s.yaml", "--output", "report.html"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "")
+    let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(html.hasPrefix("<!DOCTYPE html>\n"))
+    #expect(html.contains("<svg id=\"map\"") && html.contains("<svg id=\"chart\""))
+    // The walk enters and leaves the shop and the park; the reminder fires at the shop.
+    #expect(html.ranges(of: "data-mark=\"enter\"").count == 2 && html.ranges(of: "data-mark=\"exit\"").count == 2)
+    #expect(html.contains("<section id=\"doses\">"))
+    // Standard output gets the same bytes.
+    let again = try TrigsimBinary.run(["report", "s.yaml"], in: folder)
+    #expect(again.stdout == html)
+  }
+
+  @Test func oneSVGPictureForAPullRequestComment() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    for (picture, id) in [(["--picture", "chart"], "chart"), (["--picture", "map"], "map"), ([], "map")] {
+      let result = try TrigsimBinary.run(["report", "s.yaml", "--format", "svg"] + picture, in: folder)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg id=\"\(id)\""))
+      #expect(result.stdout.ranges(of: "<svg ").count == 1)
+    }
+  }
+
+  @Test func optionsThatDoNotFitAreRefused() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    let picture = try TrigsimBinary.run(["report", "s.yaml", "--picture", "map"], in: folder)
+    #expect(picture.status == 64)
+    #expect(picture.stderr.contains("--picture chooses the picture of --format svg; the html report has both"))
+    let tolerance = try TrigsimBinary.run(["report", "s.yaml", "--simplify=-1"], in: folder)
+    #expect(tolerance.status == 64)
+    #expect(tolerance.stderr.contains("--simplify takes a tolerance from 0 to 100000 metres, not -1.0"))
+  }
+
+  @Test func badInputIsLocatedAndLeavesTheOutputAsItWas() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    let report = folder.appendingPathComponent("report.html")
+    try "previous report\n".write(to: report, atomically: true, encoding: .utf8)
+    try "trigsim: 1\nclock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T07:00:00Z, timezone: UTC }\nregions:\n  - { id: a, center: [95, 12] }\n"
+      .write(to: folder.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+    let result = try TrigsimBinary.run(["report", "bad.yaml", "--output", "report.html"], in: folder)
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("bad.yaml:4:"))
+    #expect(try String(contentsOf: report, encoding: .utf8) == "previous report\n")
+    // Nothing else was left in the folder.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["bad.yaml", "report.html", "s.yaml", "t.csv"])
+  }
+
+  @Test func aScenarioThatDiffersFromItsExpectedTimelineIsDrawnWithTheDifferences() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    let recorded = try TrigsimBinary.run(["run", "s.yaml"], in: folder)
+    // The expected timeline lacks the last entry.
+    var lines = recorded.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines.removeAll { $0.contains(" exit ") && $0.contains(" park ") }
+    try lines.joined(separator: "\n").write(to: folder.appendingPathComponent("old.timeline"), atomically: true, encoding: .utf8)
+    let result = try TrigsimBinary.run(["report", "s.yaml", "--expect", "old.timeline", "--output", "r.html"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let html = try String(contentsOf: folder.appendingPathComponent("r.html"), encoding: .utf8)
+    #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: timeline differs: 0 missing, 1 unexpected, 0 shifted</p>"))
+    #expect(html.contains("data-diff=\"unexpected\""))
+    #expect(html.contains("<section id=\"differences\">"))
+  }
+}

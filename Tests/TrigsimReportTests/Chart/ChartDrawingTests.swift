@@ -1,0 +1,99 @@
+import Testing
+import TrigsimCore
+import TrigsimTestSupport
+
+@testable import TrigsimReport
+
+/// The timeline chart: lanes in their groups, marks merged only when they
+/// would overlap, bands, day boundaries in the device's zone, and the
+/// expected row beside the actual one with the differences marked.
+@Suite struct ChartDrawingTests {
+  static func count(_ chart: ChartDrawing, _ kind: ChartDrawing.MarkKind, row: ChartDrawing.Row = .actual, lane: String? = nil) -> Int {
+    chart.marks.filter { $0.kind == kind && $0.row == row && (lane == nil || chart.lanes[$0.lane].key == lane) }.reduce(0) { $0 + $1.count }
+  }
+
+  @Test func lanesComeInGroupsTrackRegionsDosesRequests() throws {
+    let input = try ReportFixture.input(MapDrawingTests.yaml, fixes: MapDrawingTests.fixes())
+    let chart = ChartDrawing(input, coverage: [Build.instant("2026-03-28T06:00:00Z")...Build.instant("2026-03-28T06:10:00Z")], options: ReportOptions())
+    #expect(chart.lanes.map(\.key) == ["track", "shop", "park", "buy", "tea"])
+    #expect(chart.lanes.map(\.group) == [.track, .regions, .regions, .requests, .requests])
+    #expect(Self.count(chart, .fired, lane: "tea") == 14)
+    #expect(Self.count(chart, .fired, lane: "buy") == 1)
+    #expect(Self.count(chart, .scheduled) == 2)
+    #expect(Self.count(chart, .inside, lane: "shop") == 1 && Self.count(chart, .inside, lane: "park") == 1)
+    // 5 minutes apart on a 70-minute axis of 734 pixels: never merged.
+    #expect(chart.marks.filter { $0.kind == .fired }.allSatisfy { $0.count == 1 })
+    // The fixes bar spans 06:00 to 06:10: 10/70 of the axis.
+    let fixes = chart.marks.first { $0.kind == .fixes }!
+    #expect(abs((fixes.x2! - fixes.x) - (chart.plotRight - chart.plotLeft) / 7) < 1e-9)
+  }
+
+  @Test func marksCloserThanTwoPixelsAreOneMarkThatCountsThemAll() throws {
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-03-28T00:00:00Z, end: 2026-03-29T00:00:00Z, timezone: UTC }
+      notifications:
+        - { id: tick, title: Tick, trigger: { interval: 1m, repeats: true } }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    let fired = chart.marks.filter { $0.kind == .fired }
+    #expect(fired.reduce(0) { $0 + $1.count } == 1440)
+    // 1440 deliveries on 734 pixels: about 0.51 px apart, four to a mark.
+    #expect(fired.count == 360)
+    #expect(fired.allSatisfy { $0.count == 4 })
+    #expect(fired[0].label == "4 × fired; first: \(input.run.timeline.entries(.fired)[0].canonicalLine); last: \(input.run.timeline.entries(.fired)[3].canonicalLine)")
+  }
+
+  @Test func focusPeriodsAreBandsAndMidnightsFollowTheZoneAcrossDST() throws {
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-03-28T12:00:00+01:00, end: 2026-03-30T12:00:00+02:00, timezone: Europe/Copenhagen }
+      device:
+        focus:
+          - { name: Sleep, daily: { from: "22:30", to: "07:30" }, allowApp: false }
+      notifications:
+        - { id: pills, title: Pills, trigger: { calendar: { hour: 8, minute: 0 }, repeats: true } }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.days.map(\.label) == ["Sun 29 Mar", "Mon 30 Mar"])
+    let span = chart.plotRight - chart.plotLeft
+    // 47 hours on the axis (the night of the change is an hour short): midnights 12 h and 35 h in.
+    #expect(abs(chart.days[0].x - (chart.plotLeft + span * 12 / 47)) < 1e-9)
+    #expect(abs(chart.days[1].x - (chart.plotLeft + span * 35 / 47)) < 1e-9)
+    #expect(chart.bandRows == ["Focus Sleep"])
+    #expect(chart.bands.map(\.label) == [
+      "Focus Sleep from 2026-03-28T22:30:00.000+01:00 to 2026-03-29T07:30:00.000+02:00",
+      "Focus Sleep from 2026-03-29T22:30:00.000+02:00 to 2026-03-30T07:30:00.000+02:00",
+    ])
+  }
+
+  @Test func withAnExpectedTimelineEachDifferenceIsMarkedOnItsRow() throws {
+    // Expected: the same run without its second tea delivery.
+    var removed: TimelineEntry?
+    let input = try ReportFixture.input(MapDrawingTests.yaml, fixes: MapDrawingTests.fixes()) { actual in
+      var expected = actual
+      let index = expected.entries.indices.filter { expected.entries[$0].kind == .fired && expected.entries[$0].subject == "tea" }[1]
+      removed = expected.entries.remove(at: index)
+      return expected
+    }
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.hasExpected)
+    #expect(Self.count(chart, .fired, row: .expected, lane: "tea") == 13)
+    #expect(Self.count(chart, .fired, row: .actual, lane: "tea") == 14)
+    let flagged = chart.marks.filter { !$0.differences.isEmpty }
+    #expect(flagged.count == 1)
+    #expect(flagged.first?.row == .actual && flagged.first?.differences == ["unexpected"])
+    #expect(flagged.first?.first == removed?.canonicalLine)
+  }
+
+  @Test func amongManyRegionsOnlyThoseWithEventsHaveLanes() throws {
+    var regions = "  - { id: shop, center: [55.68, 12.572], radius: 50 }\n"
+    for index in 0..<30 { regions += "  - { id: far\(index), center: [\(55.69 + Double(index) * 0.01), 12.57], radius: 100 }\n" }
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T06:30:00Z, timezone: UTC }
+      platform: { location: ideal }
+      regions:
+      \(regions)
+      """, fixes: ReportFixture.walkEast(minutes: 10))
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.lanes.map(\.key) == ["shop"])
+  }
+}
