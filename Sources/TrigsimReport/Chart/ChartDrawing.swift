@@ -99,6 +99,10 @@ public struct ChartDrawing: Sendable {
   public var days: [Rule] = []
   /// Device time-zone changes.
   public var zoneChanges: [Rule] = []
+  /// Time-of-day ticks in the device's zone (`08:00`), at a round step that
+  /// leaves at least `minimumTickSpacing` pixels between them; none when
+  /// even twelve hours are closer than that (the day boundaries suffice).
+  public var ticks: [Rule] = []
   /// Whether the lanes have an expected row.
   public var hasExpected: Bool
   /// The clock's window, as device-local text.
@@ -231,6 +235,44 @@ public struct ChartDrawing: Sendable {
       zoneChanges.append(Rule(x: x(entry.instant), label: "\(entry.localInstant) time zone \(entry.subject)"))
     }
     days = Self.midnights(clock).map { Rule(x: x($0.instant), label: $0.label) }
+    let midnights = Set(days.map(\.x))
+    ticks = Self.ticks(clock, pixelsPerMillisecond: plotWidth / span).map { Rule(x: x($0.instant), label: $0.label) }.filter { !midnights.contains($0.x) }
+  }
+
+  /// The least distance between two time-of-day ticks, in pixels.
+  public static let minimumTickSpacing = 60.0
+
+  /// Local times of day at the first round step (1, 5, 15 or 30 minutes;
+  /// 1, 2, 3, 6 or 12 hours) that leaves `minimumTickSpacing` pixels between
+  /// ticks, from the clock's start to its end, in the zone in force at each.
+  static func ticks(_ clock: ClockSettings, pixelsPerMillisecond: Double) -> [(instant: SimulationInstant, label: String)] {
+    let minute: Int64 = 60_000
+    let steps = [1, 5, 15, 30, 60, 120, 180, 360, 720].map { Int64($0) * minute }
+    guard let step = steps.first(where: { Double($0) * pixelsPerMillisecond >= minimumTickSpacing }) else { return [] }
+    var result: [(SimulationInstant, String)] = []
+    var cursor = clock.start.millisecondsSinceEpoch
+    let end = clock.end.millisecondsSinceEpoch
+    func offset(_ milliseconds: Int64) -> Int64 {
+      let instant = SimulationInstant(millisecondsSinceEpoch: milliseconds)
+      return Int64(clock.deviceZone(at: instant).secondsFromGMT(for: instant.date)) * 1000
+    }
+    /// The first instant at or after `cursor` whose local time is a multiple of the step, in the offset `zone`.
+    func nextMultiple(after cursor: Int64, offset zone: Int64) -> Int64 { (cursor + zone + step - 1).floorDivided(by: step) * step - zone }
+    while cursor <= end {
+      var next = nextMultiple(after: cursor, offset: offset(cursor))
+      // Across a change of offset (DST, travel) the tick is in the offset in force at it.
+      let there = offset(next)
+      if there != offset(cursor) {
+        let again = nextMultiple(after: cursor, offset: there)
+        if offset(again) == there { next = min(next, again) }
+      }
+      guard next <= end else { break }
+      let instant = SimulationInstant(millisecondsSinceEpoch: next)
+      // `2026-05-04T08:30:00.000+02:00` → `08:30`
+      result.append((instant, String(clock.local(instant).dropFirst(11).prefix(5))))
+      cursor = next + 1
+    }
+    return result
   }
 
   // MARK: - Rules
@@ -316,6 +358,14 @@ public struct ChartDrawing: Sendable {
   }
 
   static func local(_ instant: SimulationInstant, _ clock: ClockSettings) -> String { clock.local(instant) }
+}
+
+extension Int64 {
+  /// The quotient rounded toward negative infinity.
+  fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+    let quotient = self / divisor
+    return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+  }
 }
 
 /// Collects lanes (in first-mention order within their group) and marks,

@@ -59,7 +59,9 @@ enum ChartSVG {
       if index % 2 == 0 {
         svg += "<rect class=\"stripe\" x=\"0\" y=\"\(Markup.px(top))\" width=\"\(Markup.px(width))\" height=\"\(Markup.px(laneHeight))\"/>"
       }
-      let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
+      // What fits before the plot (and its exp/act row labels); the whole label is on hover.
+      let room = chart.hasExpected && lane.group.comparesRows ? 28 : 32
+      let label = lane.label.count > room ? String(lane.label.prefix(room - 1)) + "…" : lane.label
       svg += "<text class=\"lane-label\" x=\"8\" y=\"\(Markup.px(top + laneHeight / 2 + 4))\">\(Markup.escaped(label))<title>\(Markup.escaped(lane.label))</title></text>"
       if chart.hasExpected && lane.group.comparesRows {
         svg += "<text class=\"row-label\" x=\"\(Markup.px(chart.plotLeft - 4))\" y=\"\(Markup.px(top + 9))\" text-anchor=\"end\">exp</text>"
@@ -90,6 +92,10 @@ enum ChartSVG {
         lastLabelX = day.x
       }
       svg += "\n"
+    }
+    for tick in chart.ticks {
+      svg += "<line class=\"tick\" data-rule=\"time\" x1=\"\(Markup.px(tick.x))\" y1=\"\(Markup.px(plotTop - 4))\" x2=\"\(Markup.px(tick.x))\" y2=\"\(Markup.px(plotBottom))\"/>"
+        + "<text class=\"tick-label\" x=\"\(Markup.px(tick.x))\" y=\"\(Markup.px(plotTop - 6))\" text-anchor=\"middle\">\(Markup.escaped(tick.label))</text>\n"
     }
     for change in chart.zoneChanges {
       svg += "<line class=\"zone\" data-rule=\"timezone\" x1=\"\(Markup.px(change.x))\" y1=\"\(Markup.px(plotTop - 12))\" x2=\"\(Markup.px(change.x))\" y2=\"\(Markup.px(plotBottom))\">"
@@ -165,7 +171,7 @@ enum ChartSVG {
   static let style = """
     .chart-bg{fill:#fff}.window{fill:#fcfcfa;stroke:#999;stroke-width:1}.stripe{fill:#f3f4f6}\
     .lane-label{fill:#222}.row-label{fill:#888;font-size:9px}.group{font-weight:bold;fill:#444}.axis{fill:#333}.note{fill:#555}\
-    .day{stroke:#bbb;stroke-width:1}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\
+    .day{stroke:#bbb;stroke-width:1}.tick{stroke:#e2e2e2;stroke-width:1}.tick-label{fill:#777;font-size:9px}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\
     .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}\
     .c-fixes{fill:#a0aec0}.c-inside{fill:#2b6cb0;opacity:.55}.c-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\
     .c-undetected,.c-dropped,.c-removed,.c-suppressed{fill:none;stroke-width:2}.c-undetected,.c-dropped{stroke:#c53030}\

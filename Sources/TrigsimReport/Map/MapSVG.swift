@@ -79,8 +79,9 @@ enum MapSVG {
       shape = "<path d=\"M\(Markup.px(x - a)),\(Markup.px(y - a))L\(Markup.px(x + a)),\(Markup.px(y + a))M\(Markup.px(x + a)),\(Markup.px(y - a))L\(Markup.px(x - a)),\(Markup.px(y + a))\""
     case .fired:  // a filled circle
       shape = "<circle cx=\"\(Markup.px(x))\" cy=\"\(Markup.px(y))\" r=\"\(Markup.px(size - 1))\""
-    case .seen:  // a diamond
-      shape = "<path d=\"M\(Markup.px(x)),\(Markup.px(y - size))L\(Markup.px(x + size)),\(Markup.px(y))L\(Markup.px(x)),\(Markup.px(y + size))L\(Markup.px(x - size)),\(Markup.px(y))Z\""
+    case .seen:  // a diamond outline, around a delivery's dot at the same place
+      let a = size + 2
+      shape = "<path d=\"M\(Markup.px(x)),\(Markup.px(y - a))L\(Markup.px(x + a)),\(Markup.px(y))L\(Markup.px(x)),\(Markup.px(y + a))L\(Markup.px(x - a)),\(Markup.px(y))Z\""
     }
     let data = isLegend ? "" : " data-mark=\"\(marker.kind.rawValue)\" data-count=\"\(marker.count)\" "
       + "data-subjects=\"\(Markup.escaped(marker.subjects.joined(separator: " ")))\""
@@ -137,7 +138,7 @@ enum MapSVG {
     .fix{stroke:none}.s-still{stroke:#7b8794;fill:#7b8794}.s-walking{stroke:#2f855a;fill:#2f855a}.s-fast{stroke:#d69e2e;fill:#d69e2e}\
     .s-vehicle{stroke:#c53030;fill:#c53030}.gap{stroke:#555;stroke-width:1.2;stroke-dasharray:4 4}\
     .mk{stroke:#fff;stroke-width:1}.mk-enter{fill:#2f855a}.mk-exit{fill:#dd6b20}.mk-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\
-    .mk-undetected{fill:none;stroke:#c53030;stroke-width:2.5}.mk-fired{fill:#6b46c1}.mk-seen{fill:#111}\
+    .mk-undetected{fill:none;stroke:#c53030;stroke-width:2.5}.mk-fired{fill:#6b46c1}.mk-seen{fill:none;stroke:#111;stroke-width:1.5}\
     .scale,.north{stroke:#222;fill:none;stroke-width:1.5}.north{fill:#222}.note{fill:#555}.legend{fill:#fff;fill-opacity:.88;stroke:#ccc}\
     .hl{stroke:#f6e05e!important;stroke-width:3!important}
     """

@@ -23,6 +23,9 @@ import TrigsimTestSupport
     #expect(Self.count(chart, .inside, lane: "shop") == 1 && Self.count(chart, .inside, lane: "park") == 1)
     // 5 minutes apart on a 70-minute axis of 734 pixels: never merged.
     #expect(chart.marks.filter { $0.kind == .fired }.allSatisfy { $0.count == 1 })
+    // 5 minutes are 52 pixels, under the 60 a tick needs; 15 minutes are ticked.
+    #expect(chart.ticks.map(\.label) == ["06:00", "06:15", "06:30", "06:45", "07:00"])
+    #expect(abs(chart.ticks[0].x - (chart.plotLeft + (chart.plotRight - chart.plotLeft) / 7)) < 1e-9)
     // The fixes bar spans 06:00 to 06:10: 10/70 of the axis.
     let fixes = chart.marks.first { $0.kind == .fixes }!
     #expect(abs((fixes.x2! - fixes.x) - (chart.plotRight - chart.plotLeft) / 7) < 1e-9)
@@ -54,6 +57,8 @@ import TrigsimTestSupport
       """)
     let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
     #expect(chart.days.map(\.label) == ["Sun 29 Mar", "Mon 30 Mar"])
+    // 47 hours on 734 pixels: six-hour ticks in local time, on both sides of the change, midnights left to the day lines.
+    #expect(chart.ticks.map(\.label) == ["12:00", "18:00", "06:00", "12:00", "18:00", "06:00", "12:00"])
     let span = chart.plotRight - chart.plotLeft
     // 47 hours on the axis (the night of the change is an hour short): midnights 12 h and 35 h in.
     #expect(abs(chart.days[0].x - (chart.plotLeft + span * 12 / 47)) < 1e-9)
