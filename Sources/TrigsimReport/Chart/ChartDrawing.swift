@@ -378,11 +378,34 @@ struct LaneBuilder {
   /// The last mark of each (lane, row, kind), to merge into.
   private var lastMark: [String: Int] = [:]
 
+  /// Lanes of one group beyond this many share one last lane, `and N more`,
+  /// which carries all their marks: a chart of thousands of lanes would be
+  /// too tall to read and to render, and nothing is left out.
+  static let lanesPerGroup = 150
+
+  /// Keys of each group gathered in its overflow lane.
+  private var overflowKeys: [ChartDrawing.LaneGroup: Set<String>] = [:]
+  /// Lanes of each group so far (the overflow lane not counted).
+  private var laneCounts: [ChartDrawing.LaneGroup: Int] = [:]
+
   mutating func lane(_ group: ChartDrawing.LaneGroup, key: String, label: String) -> Int {
     let id = "\(group.rawValue)\u{0}\(key)"
     if let index = laneIndex[id] { return index }
+    if laneCounts[group, default: 0] >= Self.lanesPerGroup {
+      let overflowID = "\(group.rawValue)\u{0}\u{0}more"
+      overflowKeys[group, default: []].insert(key)
+      let label = "and \(overflowKeys[group]!.count) more"
+      if let index = laneIndex[overflowID] {
+        lanes[index].label = label
+        return index
+      }
+      lanes.append(ChartDrawing.Lane(group: group, key: "…", label: label))
+      laneIndex[overflowID] = lanes.count - 1
+      return lanes.count - 1
+    }
     lanes.append(ChartDrawing.Lane(group: group, key: key, label: label))
     laneIndex[id] = lanes.count - 1
+    laneCounts[group, default: 0] += 1
     return lanes.count - 1
   }
 

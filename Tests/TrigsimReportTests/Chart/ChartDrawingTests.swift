@@ -102,3 +102,22 @@ import TrigsimTestSupport
     #expect(chart.lanes.map(\.key) == ["shop"])
   }
 }
+
+extension ChartDrawingTests {
+  @Test func beyondAHundredAndFiftyLanesAGroupSharesOneLastLaneThatKeepsEveryMark() throws {
+    var notifications = ""
+    for index in 0..<200 { notifications += "  - { id: n\(index), title: N, trigger: { interval: 1h, repeats: false } }\n" }
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T08:00:00Z, timezone: UTC }
+      notifications:
+      \(notifications)
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.lanes.count == LaneBuilder.lanesPerGroup + 1)
+    #expect(chart.lanes.last?.label == "and 50 more" && chart.lanes.last?.key == "…")
+    // The pending limit keeps the last 64 added (n136…n199), which fire; 136 are dropped.
+    #expect(Self.count(chart, .scheduled) == 200 && Self.count(chart, .scheduled, lane: "…") == 50)
+    #expect(Self.count(chart, .fired) == 64 && Self.count(chart, .dropped) == 136)
+    #expect(Self.count(chart, .fired, lane: "…") == 50)
+  }
+}
