@@ -258,7 +258,7 @@ import Yams
   // MARK: - Bundled scenarios
 
   @Test func everyBundledScenarioIsChecked() {
-    #expect(Self.scenarioFiles.count == 65)
+    #expect(Self.scenarioFiles.count == 66)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("corpus/") }.count == 23)
   }
 
