@@ -74,9 +74,13 @@ let package = Package(
     .executableTarget(name: "fuzz-expected-json", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-expected-json"),
 
     // MARK: - Tests (folders mirror Sources/).
+    // libxml2's HTML parser and XPath, and zlib: the browser tests query the
+    // rendered DOM and decode the screenshot (Debian's libxml2-dev, zlib1g-dev).
+    .systemLibrary(name: "CLibXML2HTML", path: "Tests/CLibXML2HTML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
       name: "TrigsimTestSupport",
-      dependencies: ["TrigsimCore"],
+      dependencies: ["TrigsimCore", "CLibXML2HTML", "CZlib"],
       path: "Tests/TrigsimTestSupport"),
     .testTarget(name: "TrigsimCoreTests", dependencies: ["TrigsimCore", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimGEOSTests", dependencies: ["TrigsimGEOS", "TrigsimTestSupport"]),
