@@ -1,5 +1,6 @@
 import Foundation
 import TrigsimScenario
+import TrigsimCore
 
 /// JUnit XML that both published schemas accept: the JUnit schema of
 /// Jenkins' xUnit plugin (`junit-10.xsd`) and the Apache Ant JUnit schema
@@ -135,25 +136,6 @@ enum JUnitReport {
 
   static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
-  /// Text safe in XML 1.0 content and attribute values: the five markup
-  /// characters escaped, and characters XML 1.0 forbids (controls other than
-  /// tab, newline and carriage return) replaced by U+FFFD.
-  static func escape(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&apos;"
-      case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-        escaped += "\u{FFFD}"
-      default: escaped.unicodeScalars.append(scalar)
-      }
-    }
-    return escaped
-  }
+  /// Text safe in XML 1.0 content and attribute values (`XMLText.escaped`).
+  static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -18,15 +18,7 @@ import TrigsimTestSupport
 /// a deliberate change that is read in review.
 @Suite struct ScenarioRegressionTests {
   /// Paths relative to `scenarios/`, sorted.
-  static let scenarioFiles: [String] = {
-    let folder = RepositoryPaths.scenarios.path
-    let enumerator = FileManager.default.enumerator(atPath: folder)
-    var names: [String] = []
-    while let name = enumerator?.nextObject() as? String {
-      if name.hasSuffix(".yaml") { names.append(name) }
-    }
-    return names.sorted()
-  }()
+  static let scenarioFiles = RepositoryPaths.bundledScenarioFiles
 
   /// `TRIGSIM_RECORD=1`, except on CI (the environment variable `CI` set), where baselines are never written.
   static var recording: Bool {

@@ -22,11 +22,7 @@ import Yams
   static var validator: SchemaSubsetValidator { SchemaSubsetValidator(root: schema) }
 
   /// Every `.yaml` under `scenarios/` (the corpus included), relative to it, sorted.
-  static let scenarioFiles: [String] = {
-    let folder = RepositoryPaths.scenarios
-    let names = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-    return names.filter { $0.hasSuffix(".yaml") }.sorted()
-  }()
+  static let scenarioFiles = RepositoryPaths.bundledScenarioFiles
 
   /// The schema object a JSON pointer (`/properties/clock`) names.
   static func schemaObject(_ pointer: String) -> [String: SchemaValue]? {

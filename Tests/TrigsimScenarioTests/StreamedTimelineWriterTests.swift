@@ -10,14 +10,7 @@ import TrigsimTestSupport
 /// bytes as the in-memory rendering, for every scenario and every format.
 @Suite struct StreamedTimelineWriterTests {
   /// Every scenario under `scenarios/` (the corpus included), relative to it.
-  static let scenarioFiles: [String] = {
-    let enumerator = FileManager.default.enumerator(atPath: RepositoryPaths.scenarios.path)
-    var names: [String] = []
-    while let name = enumerator?.nextObject() as? String {
-      if name.hasSuffix(".yaml") { names.append(name) }
-    }
-    return names.sorted()
-  }()
+  static let scenarioFiles = RepositoryPaths.bundledScenarioFiles
 
   /// What `trigsim run` writes: a format and whether the summary follows (`--summary`; JSON always has it).
   struct Output: CustomStringConvertible {

@@ -16,6 +16,17 @@ public enum RepositoryPaths {
   }()
 
   public static var fixtures: URL { root.appendingPathComponent("fixtures") }
+
+  /// Every bundled scenario (`*.yaml` under `scenarios/`, the corpus
+  /// included), relative to that folder, sorted.
+  public static let bundledScenarioFiles: [String] = {
+    let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent("scenarios").path)
+    var names: [String] = []
+    while let name = enumerator?.nextObject() as? String {
+      if name.hasSuffix(".yaml") { names.append(name) }
+    }
+    return names.sorted()
+  }()
   public static var scenarios: URL { root.appendingPathComponent("scenarios") }
 
   /// `../shared/tracks` beside the checkout, when present (tests that use it are skipped otherwise).

@@ -1,30 +1,11 @@
+import TrigsimCore
+
 /// Text and numbers as they go into SVG and HTML: escaped, and in one fixed
 /// form so that identical runs give identical bytes.
 enum Markup {
-  /// `text` safe inside an element or a double-quoted attribute: `&`, `<`,
-  /// `>`, `"` and `'` as entities; control characters other than tab and
-  /// line feed (which XML 1.0 forbids) as U+FFFD.
-  static func escaped(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      case "\t", "\n": result.unicodeScalars.append(scalar)
-      default:
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-          result += "\u{FFFD}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
-  }
+  /// `text` safe inside an element or a quoted attribute (`XMLText.escaped`:
+  /// the same rule as every markup trigsim writes).
+  static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
   /// A pixel value to one decimal place, without a trailing `.0` and without
   /// a negative zero: `12`, `12.5`, `-3.2`. Values beyond ±1e9 are clamped

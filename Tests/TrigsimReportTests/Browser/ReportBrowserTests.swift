@@ -16,14 +16,7 @@ struct ReportBrowserTests {
   /// Paths relative to `scenarios/`, sorted (the corpus included; its
   /// scenarios are skipped where `../shared/tracks` is absent, as in the
   /// regression tests).
-  static let scenarioFiles: [String] = {
-    let enumerator = FileManager.default.enumerator(atPath: RepositoryPaths.scenarios.path)
-    var names: [String] = []
-    while let name = enumerator?.nextObject() as? String {
-      if name.hasSuffix(".yaml") { names.append(name) }
-    }
-    return names.sorted()
-  }()
+  static let scenarioFiles = RepositoryPaths.bundledScenarioFiles
 
   /// The report `trigsim report` draws for the scenario: its run, and the
   /// comparison with its expected timeline; nil when the scenario is skipped here.

@@ -53,7 +53,7 @@ import TrigsimTestSupport
   @Test func namesTheUserWroteAreEscaped() throws {
     let input = try ReportFixture.input(Self.medicineYAML, fixes: MapDrawingTests.fixes())
     let html = try ReportDocument(input).html
-    #expect(html.contains("data-region=\"shop&lt;&amp;&quot;&#39;&gt;\""))
+    #expect(html.contains("data-region=\"shop&lt;&amp;&quot;&apos;&gt;\""))
     #expect(html.contains("Metformin &lt;b&gt;"))
     #expect(!html.contains("<b>"))
   }
