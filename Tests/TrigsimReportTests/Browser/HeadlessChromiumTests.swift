@@ -6,7 +6,9 @@ import TrigsimTestSupport
 /// The test harness itself: the PNG decoder on images built here, and the
 /// headless browser on small pages whose answers are known.
 @Suite struct PNGImageTests {
-  /// A PNG of `rows` (pixels as RGB or RGBA bytes), every row filtered with `filter`.
+  /// A PNG of `rows` (pixels as RGB or RGBA bytes), every row filtered with
+  /// `filter`. The filters are written here again on purpose: an encoder
+  /// sharing the decoder's predictor would hide a mistake in it.
   static func png(width: Int, rows: [[UInt8]], channels: Int, filter: UInt8) -> Data {
     var raw: [UInt8] = []
     for (y, row) in rows.enumerated() {
