@@ -107,7 +107,7 @@ enum MapSVG {
     let kinds = MapDrawing.MarkerKind.allCases.filter { kind in map.markers.contains { $0.kind == kind } }
     let lines = bands.count + (map.gaps.isEmpty ? 0 : 1) + kinds.count
     if lines > 0 {
-      svg += "<rect class=\"legend\" x=\"6\" y=\"6\" width=\"190\" height=\"\(Markup.px(Double(lines) * 15 + 8))\" rx=\"3\"/>\n"
+      svg += "<rect class=\"legend\" x=\"6\" y=\"6\" width=\"214\" height=\"\(Markup.px(Double(lines) * 15 + 8))\" rx=\"3\"/>\n"
     }
     var y = 18.0
     for band in bands {

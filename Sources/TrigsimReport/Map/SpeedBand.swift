@@ -2,7 +2,8 @@ import TrigsimCore
 
 /// How fast the device was moving, in the bands the map colours the track by.
 public enum SpeedBand: Int, CaseIterable, Sendable, Comparable {
-  /// Under about 0.5 m/s: standing, sitting, GPS drift at home.
+  /// Under about 0.5 m/s: standing, sitting, GPS drift at home; and every
+  /// stop the map collapses (see `TrackBuilder`).
   case still
   /// About 0.5 to 2.5 m/s: walking.
   case walking
@@ -26,7 +27,7 @@ public enum SpeedBand: Int, CaseIterable, Sendable, Comparable {
   /// The legend's range.
   var range: String {
     switch self {
-    case .still: "< 0.5 m/s"
+    case .still: "< 0.5 m/s, or a stop"
     case .walking: "0.5–2.5 m/s"
     case .fast: "2.5–8 m/s"
     case .vehicle: "≥ 8 m/s"
