@@ -19,12 +19,22 @@ public struct ReportInput {
   public var run: SimulationReport
   /// The comparison with the expected timeline, when there is one.
   public var comparison: TimelineComparison?
-  /// What `verify` would say of the run (the headline), when it was checked.
-  public var verdict: String?
+  /// What `verify` would say of the run, when it was checked.
+  public var verdict: Verdict?
+
+  /// What `verify` says of a run: its headline, and whether it passed.
+  public struct Verdict: Sendable {
+    public var text: String
+    public var passed: Bool
+    public init(_ text: String, passed: Bool) {
+      self.text = text
+      self.passed = passed
+    }
+  }
 
   public init(
     title: String, scenarioPath: String, clock: ClockSettings, regions: [MonitoredRegion], track: (any TrackSource)?,
-    gapLimit: SimulationDuration, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: String? = nil
+    gapLimit: SimulationDuration, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: Verdict? = nil
   ) {
     self.title = title
     self.scenarioPath = scenarioPath
@@ -39,7 +49,7 @@ public struct ReportInput {
 
   /// The input for `scenario`'s run `run` (`title` from the scenario, its
   /// regions, track and gap limit).
-  public init(scenario: Scenario, path: String, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: String? = nil) {
+  public init(scenario: Scenario, path: String, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: Verdict? = nil) {
     self.init(
       title: scenario.name, scenarioPath: path, clock: scenario.clock, regions: scenario.regions, track: scenario.track,
       gapLimit: scenario.platform.trackGapLimit, run: run, comparison: comparison, verdict: verdict)

@@ -62,7 +62,9 @@ struct ReportCommand: ParsableCommand {
     }
     guard let run = verification.report else { throw ExitCode(reportFailure(of: verification)) }
     if case .error = verification.outcome { throw ExitCode(reportFailure(of: verification)) }
-    let verdict: String? = verification.expectedPath == nil ? nil : verification.headline
+    // What `verify` would say, but for the trials, which `report` does not run.
+    let verdict = ReportInput.Verdict(
+      verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed)
     let input = ReportInput(scenario: file.scenario, path: scenario, run: run, comparison: verification.comparison, verdict: verdict)
     let document = try reportingErrors { try ReportDocument(input, options: ReportOptions(simplificationTolerance: simplify)) }
     let text = format == .html ? document.html : document.svg(picture ?? .map)

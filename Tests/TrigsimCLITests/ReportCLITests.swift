@@ -21,6 +21,16 @@ import TrigsimTestSupport
     #expect(again.stdout == html)
   }
 
+  @Test func withoutAnExpectedTimelineThePageSaysWhatVerifyWould() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    let result = try TrigsimBinary.run(["report", "s.yaml"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("<p class=\"verdict failed\" id=\"verdict\">verify: no expected timeline</p>"))
+    // Recorded, it passes.
+    #expect(try TrigsimBinary.run(["record", "s.yaml"], in: folder).status == 0)
+    #expect(try TrigsimBinary.run(["report", "s.yaml"], in: folder).stdout.contains("<p class=\"verdict passed\" id=\"verdict\">verify: passed</p>"))
+  }
+
   @Test func oneSVGPictureForAPullRequestComment() throws {
     let folder = try GeoJSONCLITests.smallScenario()
     for (picture, id) in [(["--picture", "chart"], "chart"), (["--picture", "map"], "map"), ([], "map")] {

@@ -14,7 +14,7 @@ enum ReportFixture {
     if !fixes.isEmpty { scenario.track = InMemoryTrack(name: "fixes", samples: fixes) }
     let run = try Simulation(scenario).report()
     let comparison = expected.map { TimelineComparison(expected: $0(run.timeline), actual: run.timeline) }
-    return ReportInput(scenario: scenario, path: "test.yaml", run: run, comparison: comparison, verdict: comparison.map { $0.matches ? "passed" : "FAILED" })
+    return ReportInput(scenario: scenario, path: "test.yaml", run: run, comparison: comparison, verdict: comparison.map { ReportInput.Verdict($0.matches ? "passed" : "FAILED", passed: $0.matches) })
   }
 
   /// A walk east along 55.68° N at 1.25 m/s, one fix every `every` seconds

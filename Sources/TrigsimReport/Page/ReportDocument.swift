@@ -18,7 +18,7 @@ public struct ReportDocument: Sendable {
   private let scenarioPath: String
   private let summary: RunSummary
   private let clock: ClockSettings
-  private let verdict: String?
+  private let verdict: ReportInput.Verdict?
   private let differencesText: String?
   private let entryCount: Int
 
@@ -60,8 +60,7 @@ public struct ReportDocument: Sendable {
     page += "<header><h1>\(Markup.escaped(title))</h1>\n<p class=\"meta\">\(Markup.escaped(scenarioPath)) · clock \(Markup.escaped(chart.window.start)) to "
       + "\(Markup.escaped(chart.window.end)) · \(entryCount) timeline entries</p>\n"
     if let verdict {
-      let failed = differencesText != nil
-      page += "<p class=\"verdict \(failed ? "failed" : "passed")\" id=\"verdict\">verify: \(Markup.escaped(verdict))</p>\n"
+      page += "<p class=\"verdict \(verdict.passed ? "passed" : "failed")\" id=\"verdict\">verify: \(Markup.escaped(verdict.text))</p>\n"
     }
     page += "</header>\n<main>\n<section id=\"map-section\"><h2>Map</h2>\n" + MapSVG.render(map, title: title) + "\n</section>\n"
     page += "<section id=\"chart-section\"><h2>Timeline</h2>\n" + ChartSVG.render(chart, title: title) + "\n</section>\n"

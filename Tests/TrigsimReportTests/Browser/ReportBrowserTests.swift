@@ -28,7 +28,7 @@ struct ReportBrowserTests {
     verifier.checksTrials = false
     let verification = verifier.verify(loaded)
     let run = try #require(verification.report, "\(file): \(verification.headline)")
-    return ReportInput(scenario: loaded.scenario, path: file, run: run, comparison: verification.comparison, verdict: verification.headline)
+    return ReportInput(scenario: loaded.scenario, path: file, run: run, comparison: verification.comparison, verdict: ReportInput.Verdict(verification.headline, passed: verification.outcome == .passed))
   }
 
   /// What a chart row must hold, by mark kind, counted from a timeline and,
@@ -143,7 +143,7 @@ struct ReportBrowserTests {
     expected.entries.remove(at: index)
     var input = original
     input.comparison = TimelineComparison(expected: expected, actual: original.run.timeline)
-    input.verdict = "timeline differs"
+    input.verdict = ReportInput.Verdict("timeline differs", passed: false)
     let page = try browser.render(html: try ReportDocument(input).html)
     let dom = HTMLDocument(page.dom)
     #expect(page.scriptErrors.isEmpty)
