@@ -103,8 +103,9 @@ public struct HeadlessChromium: Sendable {
   /// there too); standard output and error go to files, so no pipe can fill.
   private func run(_ arguments: [String], in folder: URL) throws -> (Int32, Data, Data) {
     let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+    guard FileManager.default.createFile(atPath: out.path, contents: nil), FileManager.default.createFile(atPath: err.path, contents: nil) else {
+      throw Failure(description: "cannot create the browser's output files in \(folder.path)")
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
     process.arguments = ["--kill-after=5", String(timeout), executable,
