@@ -95,7 +95,8 @@ public struct ChartDrawing: Sendable {
   public var bands: [Band] = []
   /// The band names in the order their rows are drawn.
   public var bandRows: [String] = []
-  /// Local midnights in the device's zone.
+  /// Local midnights in the device's zone (the first of each month only,
+  /// when days would be closer than `minimumDaySpacing`).
   public var days: [Rule] = []
   /// Device time-zone changes.
   public var zoneChanges: [Rule] = []
@@ -182,8 +183,8 @@ public struct ChartDrawing: Sendable {
         let at = x(entry.instant)
         switch entry.kind {
         case .enter:
-          let lane = builder.lane(.regions, key: entry.subject, label: "region \(entry.subject)")
-          _ = lane
+          // The bar is drawn at the exit (or the end); the lane takes its place now.
+          _ = builder.lane(.regions, key: entry.subject, label: "region \(entry.subject)")
           insideSince[entry.subject] = (at, index, entry)
         case .exit:
           let lane = builder.lane(.regions, key: entry.subject, label: "region \(entry.subject)")
@@ -234,10 +235,15 @@ public struct ChartDrawing: Sendable {
     for entry in input.run.timeline.entries where entry.kind == .timezone {
       zoneChanges.append(Rule(x: x(entry.instant), label: "\(entry.localInstant) time zone \(entry.subject)"))
     }
-    days = Self.midnights(clock).map { Rule(x: x($0.instant), label: $0.label) }
+    // A line a day while days are at least `minimumDaySpacing` apart, else a line a month.
+    let pixelsPerDay = plotWidth / span * 86_400_000
+    days = Self.midnights(clock, monthly: pixelsPerDay < Self.minimumDaySpacing).map { Rule(x: x($0.instant), label: $0.label) }
     let midnights = Set(days.map(\.x))
     ticks = Self.ticks(clock, pixelsPerMillisecond: plotWidth / span).map { Rule(x: x($0.instant), label: $0.label) }.filter { !midnights.contains($0.x) }
   }
+
+  /// The least distance between two day lines, in pixels; closer, the chart draws months.
+  public static let minimumDaySpacing = 4.0
 
   /// The least distance between two time-of-day ticks, in pixels.
   public static let minimumTickSpacing = 60.0
@@ -256,15 +262,32 @@ public struct ChartDrawing: Sendable {
       let instant = SimulationInstant(millisecondsSinceEpoch: milliseconds)
       return Int64(clock.deviceZone(at: instant).secondsFromGMT(for: instant.date)) * 1000
     }
+    /// A millisecond in `cursor…changed` where the offset first differs from
+    /// the cursor's, given that it differs at `changed` (found by halving).
+    func firstOffsetChange(after cursor: Int64, before changed: Int64) -> Int64 {
+      var low = cursor, high = changed
+      while high - low > 1 {
+        let middle = low + (high - low) / 2
+        if offset(middle) == offset(cursor) { low = middle } else { high = middle }
+      }
+      return high
+    }
     /// The first instant at or after `cursor` whose local time is a multiple of the step, in the offset `zone`.
     func nextMultiple(after cursor: Int64, offset zone: Int64) -> Int64 { (cursor + zone + step - 1).floorDivided(by: step) * step - zone }
     while cursor <= end {
       var next = nextMultiple(after: cursor, offset: offset(cursor))
-      // Across a change of offset (DST, travel) the tick is in the offset in force at it.
+      // Across a change of offset (DST, travel) the tick is in the offset in
+      // force at it; when the local clock jumped over it, the next one is
+      // counted from the change.
       let there = offset(next)
       if there != offset(cursor) {
         let again = nextMultiple(after: cursor, offset: there)
-        if offset(again) == there { next = min(next, again) }
+        if offset(again) == there {
+          next = again
+        } else {
+          cursor = firstOffsetChange(after: cursor, before: next)
+          continue
+        }
       }
       guard next <= end else { break }
       let instant = SimulationInstant(millisecondsSinceEpoch: next)
@@ -331,28 +354,41 @@ public struct ChartDrawing: Sendable {
     }
   }
 
-  /// The device-local midnights inside the clock's window, each with its
-  /// date (`Sat 28 Mar`), in the zone in force at each.
-  static func midnights(_ clock: ClockSettings) -> [(instant: SimulationInstant, label: String)] {
+  /// The device-local midnights inside the clock's window, each in the zone
+  /// in force at it, with its date (`Sat 28 Mar`); with `monthly`, only the
+  /// first of each month (`Apr 2027`), for windows too long for a line a day.
+  static func midnights(_ clock: ClockSettings, monthly: Bool = false) -> [(instant: SimulationInstant, label: String)] {
     var result: [(SimulationInstant, String)] = []
     var calendar = Calendar(identifier: .gregorian)
     calendar.locale = Locale(identifier: "en_US_POSIX")
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = "EEE d MMM"
-    var cursor = clock.start
-    // At most one line per day for the clock's span (bounded by the run limits).
-    while cursor <= clock.end {
-      let zone = clock.deviceZone(at: cursor)
+    formatter.dateFormat = monthly ? "MMM yyyy" : "EEE d MMM"
+    let components = monthly ? DateComponents(day: 1, hour: 0, minute: 0, second: 0) : DateComponents(hour: 0, minute: 0, second: 0)
+    func next(after cursor: SimulationInstant, in zone: TimeZone) -> SimulationInstant? {
       calendar.timeZone = zone
-      formatter.timeZone = zone
-      guard let next = calendar.nextDate(after: cursor.date, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime)
-      else { break }
-      let instant = SimulationInstant(next)
-      guard instant <= clock.end, instant > cursor else { break }
-      // A zone change may have moved midnight: take it in the zone in force there.
-      result.append((instant, formatter.string(from: next)))
-      cursor = instant
+      return calendar.nextDate(after: cursor.date, matching: components, matchingPolicy: .nextTime).map(SimulationInstant.init)
+    }
+    var cursor = clock.start
+    // One line a day (or a month) over the clock's span, which the run limits bound.
+    while cursor <= clock.end {
+      guard var midnight = next(after: cursor, in: clock.deviceZone(at: cursor)) else { break }
+      // A zone change comes first: midnight is the new zone's. When the clock
+      // jumped over it (flying east past midnight), there is no midnight
+      // until the change, which has a line of its own.
+      let there = clock.deviceZone(at: midnight)
+      if there != clock.deviceZone(at: cursor) {
+        if let moved = next(after: cursor, in: there), clock.deviceZone(at: moved) == there {
+          midnight = moved
+        } else if let change = clock.timeZoneChanges.first(where: { $0.instant > cursor }) {
+          cursor = change.instant
+          continue
+        }
+      }
+      guard midnight <= clock.end, midnight > cursor else { break }
+      formatter.timeZone = clock.deviceZone(at: midnight)
+      result.append((midnight, formatter.string(from: midnight.date)))
+      cursor = midnight
     }
     return result
   }

@@ -121,3 +121,58 @@ extension ChartDrawingTests {
     #expect(Self.count(chart, .fired, lane: "…") == 50)
   }
 }
+
+extension ChartDrawingTests {
+  @Test func aWindowOfYearsHasALineAMonthNotADay() throws {
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-01-15T00:00:00Z, end: 2028-01-15T00:00:00Z, timezone: Europe/Copenhagen }
+      notifications:
+        - { id: pills, title: Pills, trigger: { calendar: { hour: 8, minute: 0 }, repeats: true } }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    // Two years on 734 pixels: a day is 1 pixel; the first of every month, Feb 2026 to Jan 2028.
+    #expect(chart.days.count == 24)
+    #expect(chart.days.first?.label == "Feb 2026" && chart.days.last?.label == "Jan 2028")
+    #expect(chart.ticks.isEmpty)
+    // 730 deliveries at 08:00 merge where they fall within 2 pixels, and every one is counted.
+    #expect(Self.count(chart, .fired) == 730)
+  }
+
+  @Test func aTimeZoneChangeMovesMidnightToTheNewZone() throws {
+    let input = try ReportFixture.input("""
+      clock:
+        start: 2026-03-10T12:00:00+01:00
+        end: 2026-03-12T12:00:00-04:00
+        timezone: Europe/Copenhagen
+        changes:
+          - { at: 2026-03-10T20:00:00+01:00, timezone: America/New_York }
+      notifications:
+        - { id: pills, title: Pills, trigger: { calendar: { hour: 8, minute: 0 }, repeats: true } }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    // After the flight, midnights are New York's: 2026-03-11T00:00-04:00 = 04:00Z, and the next day's.
+    #expect(chart.days.map(\.label) == ["Wed 11 Mar", "Thu 12 Mar"])
+    #expect(chart.zoneChanges.count == 1)
+  }
+
+  @Test func flyingEastPastMidnightSkipsTheMidnightTheClockJumpedOver() throws {
+    // Landing in Tokyo at 19:00 Copenhagen time is 03:00 the next day there: Wednesday's midnight never happened on the device.
+    let input = try ReportFixture.input("""
+      clock:
+        start: 2026-03-10T12:00:00+01:00
+        end: 2026-03-12T12:00:00+09:00
+        timezone: Europe/Copenhagen
+        changes:
+          - { at: 2026-03-10T19:00:00+01:00, timezone: Asia/Tokyo }
+      notifications:
+        - { id: pills, title: Pills, trigger: { calendar: { hour: 8, minute: 0 }, repeats: true } }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.days.map(\.label) == ["Thu 12 Mar"])
+    // Six-hour ticks: 12:00 and 18:00 in Copenhagen, then Tokyo's from the landing (03:00 there).
+    #expect(chart.ticks.map(\.label) == ["12:00", "18:00", "06:00", "12:00", "18:00", "06:00", "12:00"])
+    let span = chart.plotRight - chart.plotLeft
+    // Thursday 00:00 in Tokyo is 15:00 UTC on the 11th: 28 of the window's 40 hours (11:00 UTC on the 10th to 03:00 UTC on the 12th).
+    #expect(abs(chart.days[0].x - (chart.plotLeft + span * 28 / 40)) < 1e-9)
+  }
+}
