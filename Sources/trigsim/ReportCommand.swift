@@ -52,25 +52,37 @@ struct ReportCommand: ParsableCommand {
   }
 
   func run() throws {
-    let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
-    var verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)
-    verifier.checksTrials = false
-    let verification = verifier.verify(file)
-    if case .skipped(let why) = verification.outcome {
-      printError("error: \(why)\nnote: 'report' needs the track; 'verify' and 'test' report such a scenario as skipped")
-      throw ExitCode(TrigsimExitCode.cannotReadInput)
-    }
-    guard let run = verification.report else { throw ExitCode(reportFailure(of: verification)) }
-    if case .error = verification.outcome { throw ExitCode(reportFailure(of: verification)) }
-    // What `verify` would say, but for the trials, which `report` does not run.
-    let verdict = ReportInput.Verdict(
-      verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed)
-    let input = ReportInput(scenario: file.scenario, path: scenario, run: run, comparison: verification.comparison, verdict: verdict)
-    let document = try reportingErrors { try ReportDocument(input, options: ReportOptions(simplificationTolerance: simplify)) }
+    let (document, summary) = try drawReport(
+      of: scenario, overrides: try comparison.options(), expect: expect, pathPolicy: root.pathPolicy,
+      options: ReportOptions(simplificationTolerance: simplify))
     let text = format == .html ? document.html : document.svg(picture ?? .map)
     try emit(text, to: output)
-    for warning in run.summary.coverageWarnings { printError("warning: \(scenario): \(warning)") }
+    for warning in summary.coverageWarnings { printError("warning: \(scenario): \(warning)") }
   }
+}
+
+/// Runs the scenario at `path` as `verify` does (but for its trials) and
+/// draws the report of the run, with the comparison and the verdict.
+/// Problems are printed to standard error and thrown as the documented exit.
+func drawReport(
+  of path: String, overrides: ComparisonOptions, expect: String?, pathPolicy: ScenarioPathPolicy, options: ReportOptions
+) throws -> (ReportDocument, RunSummary) {
+  let file = try loadScenario(at: path, pathPolicy: pathPolicy)
+  var verifier = ScenarioVerifier(overrides: overrides, expectedPathOverride: expect, pathPolicy: pathPolicy)
+  verifier.checksTrials = false
+  let verification = verifier.verify(file)
+  if case .skipped(let why) = verification.outcome {
+    printError("error: \(why)\nnote: 'report' needs the track; 'verify' and 'test' report such a scenario as skipped")
+    throw ExitCode(TrigsimExitCode.cannotReadInput)
+  }
+  guard let run = verification.report else { throw ExitCode(reportFailure(of: verification)) }
+  if case .error = verification.outcome { throw ExitCode(reportFailure(of: verification)) }
+  // What `verify` would say, but for the trials, which `report` does not run.
+  let verdict = ReportInput.Verdict(
+    verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed)
+  let input = ReportInput(scenario: file.scenario, path: path, run: run, comparison: verification.comparison, verdict: verdict)
+  let document = try reportingErrors { try ReportDocument(input, options: options) }
+  return (document, run.summary)
 }
 
 /// `report --format`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrigsimReport
 import TrigsimScenario
 
 struct TestCommand: ParsableCommand {
@@ -14,7 +15,8 @@ struct TestCommand: ParsableCommand {
       assertions, diagnostics), then the table. The exit code is that of the most \
       serious outcome (see 'trigsim --help'). Each job is a worker process: a \
       scenario that crashes trigsim is reported as CRASH (exit 70) and the \
-      others complete.
+      others complete. With --reports DIR, every scenario that fails gets the \
+      HTML report of 'trigsim report' in DIR, for a CI job's artifacts.
       """)
 
   @Argument(help: "Scenario files, folders or globs.")
@@ -31,6 +33,9 @@ struct TestCommand: ParsableCommand {
 
   @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (atomically; missing folders are created).", valueName: "file"))
   var junit: String?
+
+  @Option(help: ArgumentHelp("Write the HTML report ('trigsim report') of every failed scenario into this folder (created when missing).", valueName: "dir"))
+  var reports: String?
 
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var diffFlags: DiffFlags
@@ -79,7 +84,30 @@ struct TestCommand: ParsableCommand {
         code = moreSerious(code, failure.rawValue)
       }
     }
+    if let reports {
+      for result in results where result.status == .failed {
+        let target = (reports as NSString).appendingPathComponent(Self.reportName(result.scenarioPath))
+        do {
+          let (document, _) = try drawReport(
+            of: result.scenarioPath, overrides: try comparison.options(), expect: nil, pathPolicy: root.pathPolicy, options: ReportOptions())
+          try emit(document.html, to: target, creatingFolders: true)
+          writeToStandardOutput("report: \(target)\n")
+        } catch let failure as ExitCode {
+          code = moreSerious(code, failure.rawValue)
+        }
+      }
+    }
     if code != TrigsimExitCode.success { throw ExitCode(code) }
+  }
+
+  /// The file name of a scenario's report in `--reports`: its path with `/`
+  /// as `__` (so scenarios of different folders do not meet), `.html`.
+  static func reportName(_ scenarioPath: String) -> String {
+    var path = scenarioPath
+    while path.hasPrefix("./") { path.removeFirst(2) }
+    while path.hasPrefix("/") { path.removeFirst() }
+    let stem = path.hasSuffix(".yaml") ? String(path.dropLast(5)) : (path.hasSuffix(".yml") ? String(path.dropLast(4)) : path)
+    return stem.replacingOccurrences(of: "../", with: "up__").replacingOccurrences(of: "/", with: "__") + ".html"
   }
 
   /// `scenario  result  entries  duration`, aligned, one row per scenario in path order.

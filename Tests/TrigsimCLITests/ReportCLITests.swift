@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TrigsimTestSupport
 
+@testable import trigsim
+
 /// `trigsim report`: the page and the pictures it writes, the option rules,
 /// and bad input, which writes nothing.
 @Suite struct ReportCLITests {
@@ -78,5 +80,32 @@ import TrigsimTestSupport
     #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: timeline differs: 0 missing, 1 unexpected, 0 shifted</p>"))
     #expect(html.contains("data-diff=\"unexpected\""))
     #expect(html.contains("<section id=\"differences\">"))
+  }
+}
+
+extension ReportCLITests {
+  @Test func testWritesTheReportOfEveryFailedScenarioForTheCIArtifacts() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    // Two copies of the scenario: one whose expected timeline matches, one whose does not.
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("more"), withIntermediateDirectories: true)
+    let yaml = try String(contentsOf: folder.appendingPathComponent("s.yaml"), encoding: .utf8)
+    try yaml.replacingOccurrences(of: "file: t.csv", with: "file: ../t.csv").write(to: folder.appendingPathComponent("more/s.yaml"), atomically: true, encoding: .utf8)
+    #expect(try TrigsimBinary.run(["record", "s.yaml", "more/s.yaml"], in: folder).status == 0)
+    let recorded = try String(contentsOf: folder.appendingPathComponent("more/s.timeline"), encoding: .utf8)
+    try recorded.replacingOccurrences(of: "title=Tea", with: "title=Coffee").write(to: folder.appendingPathComponent("more/s.timeline"), atomically: true, encoding: .utf8)
+
+    let result = try TrigsimBinary.run(["test", "s.yaml", "more/s.yaml", "--reports", "out/reports"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stdout.hasSuffix("report: out/reports/more__s.html\n"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out/reports").path) == ["more__s.html"])
+    let html = try String(contentsOf: folder.appendingPathComponent("out/reports/more__s.html"), encoding: .utf8)
+    #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: timeline differs: 0 missing, 0 unexpected, 0 shifted, 2 changed</p>"))
+    #expect(html.contains("data-diff=\"changed\""))
+  }
+
+  @Test func aReportsFileNameKeepsFoldersApart() {
+    #expect(TestCommand.reportName("scenarios/corpus/walk.yaml") == "scenarios__corpus__walk.html")
+    #expect(TestCommand.reportName("./a.yml") == "a.html")
+    #expect(TestCommand.reportName("../x/a.yaml") == "up__x__a.html")
   }
 }
