@@ -29,6 +29,11 @@ public struct TrackPlacement: Sendable {
   /// Takes the track's next fix (fixes in time order).
   public mutating func consume(_ sample: TrackSample) {
     if let previous {
+      // The path between the two fixes is computed (a geodesic inverse) only when an instant falls on it.
+      guard next < instants.count, instants[next] <= sample.instant else {
+        self.previous = sample
+        return
+      }
       let path = sample.startsSegment ? nil : DevicePath(from: previous, to: sample)
       while next < instants.count, instants[next] <= sample.instant {
         let instant = instants[next]
