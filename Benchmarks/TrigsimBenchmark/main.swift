@@ -734,7 +734,7 @@ if only == nil || only == "report" {
     let blank = "\(workDirectory)/blank.html"
     try "<!DOCTYPE html><html><body></body></html>\n".write(toFile: blank, atomically: true, encoding: .utf8)
     func load(_ page: String) -> [String] {
-      [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(workDirectory)/chromium-profile", "--dump-dom", "file://\(page)"]
+      [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(workDirectory)/chromium-profile", "--dump-dom", "file://\(page)"]
     }
     var rounds: [(blank: Double, report: Double)] = []
     for _ in 0..<runs { rounds.append((measure(load(blank)).seconds, measure(load(largestReport)).seconds)) }

@@ -101,6 +101,7 @@ public struct HeadlessChromium: Sendable {
 
   /// Runs the browser headless with `arguments` in `folder` (its profile
   /// there too); standard output and error go to files, so no pipe can fill.
+  /// No sandbox (CI runs as root) and no `/dev/shm` (containers give it 64 MB).
   private func run(_ arguments: [String], in folder: URL) throws -> (Int32, Data, Data) {
     let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
     guard FileManager.default.createFile(atPath: out.path, contents: nil), FileManager.default.createFile(atPath: err.path, contents: nil) else {
@@ -109,7 +110,7 @@ public struct HeadlessChromium: Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
     process.arguments = ["--kill-after=5", String(timeout), executable,
-      "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
       "--enable-logging=stderr", "--v=0", "--user-data-dir=\(folder.appendingPathComponent("profile").path)"] + arguments
     process.currentDirectoryURL = folder
     process.standardOutput = try FileHandle(forWritingTo: out)
