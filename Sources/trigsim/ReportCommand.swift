@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
       options: ReportOptions(simplificationTolerance: simplify))
     let text = format == .html ? document.html : document.svg(picture ?? .map)
     try emit(text, to: output)
-    for warning in summary.coverageWarnings { printError("warning: \(scenario): \(warning)") }
+    sayCoverage(of: summary, at: scenario)
   }
 }
 

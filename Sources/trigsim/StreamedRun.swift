@@ -34,7 +34,7 @@ func streamTimeline(
       throw error
     }
   }
-  sayCoverage(of: end, at: scenarioPath)
+  sayCoverage(of: end.summary, at: scenarioPath)
 }
 
 /// The run, or trial `trial` of it, handing its entries to `sink`.
@@ -48,8 +48,8 @@ private func run<Sink: TimelineEntrySink>(
 
 /// What the track does not cover of the clock is also said where a person
 /// reads it: on standard error, named after the scenario.
-private func sayCoverage(of end: StreamedReport, at scenarioPath: String) {
-  for warning in end.summary.coverageWarnings { writeToStandardError("warning: \(scenarioPath): \(warning)\n") }
+func sayCoverage(of summary: RunSummary, at scenarioPath: String) {
+  for warning in summary.coverageWarnings { writeToStandardError("warning: \(scenarioPath): \(warning)\n") }
 }
 
 /// Prints why the run failed and returns the exit to throw: 73 for a failed
@@ -81,5 +81,5 @@ func streamGeoJSON(of scenario: Scenario, at scenarioPath: String, trial: (index
     output.discard()
     throw reported(error, writing: path)
   }
-  sayCoverage(of: end, at: scenarioPath)
+  sayCoverage(of: end.summary, at: scenarioPath)
 }
