@@ -128,7 +128,7 @@ public struct ChartDrawing: Sendable {
       left + Double(instant.millisecondsSinceEpoch - startMs) / span * plotWidth
     }
     hasExpected = input.comparison != nil
-    window = (Self.local(clock.start, clock), Self.local(clock.end, clock))
+    window = (clock.local(clock.start), clock.local(clock.end))
 
     var builder = LaneBuilder()
     // Track.
@@ -136,7 +136,7 @@ public struct ChartDrawing: Sendable {
       let lane = builder.lane(.track, key: "track", label: "fixes")
       for stretch in coverage {
         builder.mark(lane, .actual, .fixes, x(stretch.lowerBound), x2: x(stretch.upperBound), subject: "track",
-                     label: "fixes from \(Self.local(stretch.lowerBound, clock)) to \(Self.local(stretch.upperBound, clock))")
+                     label: "fixes from \(clock.local(stretch.lowerBound)) to \(clock.local(stretch.upperBound))")
       }
     }
     // Regions: with few, every region of the scenario has a lane, in its
@@ -155,9 +155,9 @@ public struct ChartDrawing: Sendable {
         case .unanswered: .doseUnanswered
         case .missed: .doseMissed
         }
-      var label = "dose \(dose.medicineName) \(dose.reminder) \(dose.key.occurrenceLabel): \(dose.outcome.rawValue), scheduled \(Self.local(dose.scheduled, clock))"
-      if let notified = dose.notified { label += ", notified \(Self.local(notified, clock))" }
-      if let resolved = dose.resolved { label += ", resolved \(Self.local(resolved, clock))" }
+      var label = "dose \(dose.medicineName) \(dose.reminder) \(dose.key.occurrenceLabel): \(dose.outcome.rawValue), scheduled \(clock.local(dose.scheduled))"
+      if let notified = dose.notified { label += ", notified \(clock.local(notified))" }
+      if let resolved = dose.resolved { label += ", resolved \(clock.local(resolved))" }
       let remarks = RunSummary.remarks(dose)
       if !remarks.isEmpty { label += " — \(remarks)" }
       builder.mark(lane, .actual, kind, x(dose.scheduled), subject: key, label: label)
@@ -213,8 +213,7 @@ public struct ChartDrawing: Sendable {
     // What the patient perceived (actual row).
     for perception in input.run.summary.perceptions where perception.isPerceptible {
       let lane = builder.lane(.requests, key: perception.subject, label: perception.subject)
-      let local = InstantFormatter.format(perception.instant, offsetSeconds: perception.utcOffsetSeconds)
-      builder.mark(lane, .actual, .seen, x(perception.instant), subject: perception.subject, label: "\(local) seen \(perception.subject) (\(perception.kind.rawValue))")
+      builder.mark(lane, .actual, .seen, x(perception.instant), subject: perception.subject, label: perception.reportLabel)
     }
     (lanes, marks) = builder.finish()
 
@@ -393,7 +392,6 @@ public struct ChartDrawing: Sendable {
     return result
   }
 
-  static func local(_ instant: SimulationInstant, _ clock: ClockSettings) -> String { clock.local(instant) }
 }
 
 extension Int64 {

@@ -214,8 +214,7 @@ public struct MapDrawing: Sendable {
       events.append(Event(kind: kind, instant: entry.instant, subject: entry.subject, label: entry.canonicalLine))
     }
     for perception in input.run.summary.perceptions where perception.isPerceptible {
-      let local = InstantFormatter.format(perception.instant, offsetSeconds: perception.utcOffsetSeconds)
-      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: "\(local) seen \(perception.subject) (\(perception.kind.rawValue))"))
+      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: perception.reportLabel))
     }
     // Stable: entries keep their timeline order, perceptions follow at equal instants.
     return events.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
@@ -265,6 +264,13 @@ public struct MapDrawing: Sendable {
     while magnitude > target && magnitude > 1 { magnitude /= 10 }
     let metres = [5.0, 2, 1].map { $0 * magnitude }.first { $0 <= target } ?? magnitude
     return (metres, metres * pixelsPerMetre)
+  }
+}
+
+extension PerceptionRecord {
+  /// How a sight of a delivery is labelled in both pictures: `INSTANT seen SUBJECT (HOW)`.
+  var reportLabel: String {
+    "\(InstantFormatter.format(instant, offsetSeconds: utcOffsetSeconds)) seen \(subject) (\(kind.rawValue))"
   }
 }
 
