@@ -16,6 +16,18 @@ extension RunSummary {
     return parts.joined(separator: "; ")
   }
 
+  /// The dose table's columns, in every rendering of it (text, the HTML report).
+  public static let doseColumns = ["medicine", "name", "reminder", "day", "outcome", "scheduled", "notified", "follow-ups", "snoozes", "resolved", "remarks"]
+
+  /// One dose's row of the table, `doseColumns` in order; instants device-local, `-` when absent.
+  public func doseCells(_ dose: DoseRecord) -> [String] {
+    [
+      dose.key.medicine.rawValue, dose.medicineName, dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue,
+      local(dose.scheduled), local(dose.notified), String(dose.followUpsDelivered), String(dose.snoozes), local(dose.resolved),
+      Self.remarks(dose),
+    ]
+  }
+
   /// The summary as text, for `trigsim run --summary`: the pending-slot
   /// accounting as `#` lines, then one aligned row per dose.
   public var text: String {
@@ -28,15 +40,9 @@ extension RunSummary {
       for drop in droppedByPendingLimit { text += "#   \(local(drop.at)) \(drop.id)\n" }
     }
     guard !doses.isEmpty else { return text + "# doses: none\n" }
-    let header = ["medicine", "name", "reminder", "day", "outcome", "scheduled", "notified", "follow-ups", "snoozes", "resolved", "remarks"]
+    let header = Self.doseColumns
     var rows = [header]
-    for dose in doses {
-      rows.append([
-        dose.key.medicine.rawValue, dose.medicineName, dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue,
-        local(dose.scheduled), local(dose.notified), String(dose.followUpsDelivered), String(dose.snoozes), local(dose.resolved),
-        Self.remarks(dose),
-      ])
-    }
+    for dose in doses { rows.append(doseCells(dose)) }
     var widths = Array(repeating: 0, count: header.count)
     for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
     for row in rows {

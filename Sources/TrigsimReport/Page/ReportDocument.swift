@@ -91,17 +91,10 @@ public struct ReportDocument: Sendable {
   private func doseTable() -> String {
     guard !summary.doses.isEmpty else { return "<section id=\"doses\"><h2>Doses</h2>\n<p>No doses: the scenario has no medicines.</p>\n</section>\n" }
     var html = "<section id=\"doses\"><h2>Doses</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
-    for column in ["medicine", "name", "reminder", "day", "outcome", "scheduled", "notified", "follow-ups", "snoozes", "resolved", "remarks"] {
-      html += "<th>\(column)</th>"
-    }
+    for column in RunSummary.doseColumns { html += "<th>\(column)</th>" }
     html += "</tr></thead>\n<tbody>\n"
-    func local(_ instant: SimulationInstant?) -> String { instant.map { clock.local($0) } ?? "-" }
     for dose in summary.doses {
-      let cells = [
-        dose.key.medicine.rawValue, dose.medicineName, dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue, local(dose.scheduled),
-        local(dose.notified), String(dose.followUpsDelivered), String(dose.snoozes), local(dose.resolved), RunSummary.remarks(dose),
-      ]
-      html += "<tr class=\"o-\(dose.outcome.rawValue)\">" + cells.map { "<td>\(Markup.escaped($0))</td>" }.joined() + "</tr>\n"
+      html += "<tr class=\"o-\(dose.outcome.rawValue)\">" + summary.doseCells(dose).map { "<td>\(Markup.escaped($0))</td>" }.joined() + "</tr>\n"
     }
     return html + "</tbody>\n</table></div>\n</section>\n"
   }
