@@ -409,8 +409,17 @@ struct LaneBuilder {
   private var laneIndex: [String: Int] = [:]
   private var lanes: [ChartDrawing.Lane] = []
   private var marks: [ChartDrawing.Mark] = []
+  /// What a mark merges by: its lane, row and kind.
+  private struct MarkKey: Hashable {
+    var lane: Int
+    var row: ChartDrawing.Row
+    var kind: ChartDrawing.MarkKind
+  }
   /// The last mark of each (lane, row, kind), to merge into.
-  private var lastMark: [String: Int] = [:]
+  private var lastMark: [MarkKey: Int] = [:]
+  /// Each mark's subjects and difference kinds while marks are merged (sorted into the marks by `finish`).
+  private var markSubjects: [Set<String>] = []
+  private var markDifferences: [Set<String>] = []
 
   /// Lanes of one group beyond this many share one last lane, `and N more`,
   /// which carries all their marks: a chart of thousands of lanes would be
@@ -447,22 +456,23 @@ struct LaneBuilder {
     _ lane: Int, _ row: ChartDrawing.Row, _ kind: ChartDrawing.MarkKind, _ x: Double, x2: Double? = nil, subject: String, label: String,
     differences: [String] = []
   ) {
-    let id = "\(lane) \(row.rawValue) \(kind.rawValue)"
-    if let index = lastMark[id] {
-      var mark = marks[index]
-      let touches = kind.isBar ? x <= (mark.x2 ?? mark.x) + 1 : x - mark.x < ChartDrawing.markCell
+    let key = MarkKey(lane: lane, row: row, kind: kind)
+    if let index = lastMark[key] {
+      let touches = kind.isBar ? x <= (marks[index].x2 ?? marks[index].x) + 1 : x - marks[index].x < ChartDrawing.markCell
       if touches {
-        mark.count += 1
-        if let x2 { mark.x2 = max(mark.x2 ?? x2, x2) }
-        if !mark.subjects.contains(subject) { mark.subjects = (mark.subjects + [subject]).sorted() }
-        mark.last = label
-        mark.differences = Array(Set(mark.differences).union(differences)).sorted()
-        marks[index] = mark
+        // In place: each merge costs the same however many it already holds.
+        marks[index].count += 1
+        if let x2 { marks[index].x2 = max(marks[index].x2 ?? x2, x2) }
+        marks[index].last = label
+        markSubjects[index].insert(subject)
+        if !differences.isEmpty { markDifferences[index].formUnion(differences) }
         return
       }
     }
-    marks.append(ChartDrawing.Mark(lane: lane, row: row, kind: kind, x: x, x2: x2, count: 1, subjects: [subject], first: label, last: label, differences: differences))
-    lastMark[id] = marks.count - 1
+    marks.append(ChartDrawing.Mark(lane: lane, row: row, kind: kind, x: x, x2: x2, count: 1, subjects: [], first: label, last: label))
+    markSubjects.append([subject])
+    markDifferences.append(Set(differences))
+    lastMark[key] = marks.count - 1
   }
 
   /// The lanes grouped in `LaneGroup` order, and the marks renumbered to match.
@@ -473,6 +483,13 @@ struct LaneBuilder {
     }
     var newIndex = [Int](repeating: 0, count: lanes.count)
     for (position, old) in order.enumerated() { newIndex[old] = position }
-    return (order.map { lanes[$0] }, marks.map { var mark = $0; mark.lane = newIndex[mark.lane]; return mark })
+    let finished = marks.indices.map { index in
+      var mark = marks[index]
+      mark.lane = newIndex[mark.lane]
+      mark.subjects = markSubjects[index].sorted()
+      mark.differences = markDifferences[index].sorted()
+      return mark
+    }
+    return (order.map { lanes[$0] }, finished)
   }
 }
