@@ -7,7 +7,7 @@ import Foundation
 /// Every run is isolated: the page is copied into a fresh temporary folder,
 /// Chromium gets its own profile there, and the folder is removed whatever
 /// happens. A run is bounded by `timeout` (coreutils `timeout`, which kills
-/// the browser's whole process group).
+/// the browser's whole process group; without it the browser tests are skipped).
 public struct HeadlessChromium: Sendable {
   /// The browser's executable.
   public let executable: String
@@ -15,26 +15,33 @@ public struct HeadlessChromium: Sendable {
   public var timeout: Int = 90
 
   /// The browser `TRIGSIM_CHROMIUM` names, else the first of `chromium`,
-  /// `chromium-browser`, `google-chrome`, `google-chrome-stable` on `PATH`;
-  /// nil when there is none.
+  /// `chromium-browser`, `google-chrome`, `google-chrome-stable` on `PATH`,
+  /// with coreutils' `timeout` (`gtimeout` where Homebrew installs it); nil
+  /// when either is missing.
   public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> HeadlessChromium? {
-    if let named = environment["TRIGSIM_CHROMIUM"], !named.isEmpty {
-      return FileManager.default.isExecutableFile(atPath: named) ? HeadlessChromium(executable: named) : nil
-    }
     let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-      for folder in folders where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
-        return HeadlessChromium(executable: "\(folder)/\(name)")
-      }
+    func onPath(_ names: [String]) -> String? {
+      for name in names { for folder in folders where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") { return "\(folder)/\(name)" } }
+      return nil
     }
-    return nil
+    guard let timeoutTool = onPath(["timeout", "gtimeout"]) else { return nil }
+    if let named = environment["TRIGSIM_CHROMIUM"], !named.isEmpty {
+      return FileManager.default.isExecutableFile(atPath: named) ? HeadlessChromium(executable: named, timeoutTool: timeoutTool) : nil
+    }
+    return onPath(["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]).map { HeadlessChromium(executable: $0, timeoutTool: timeoutTool) }
   }
 
   /// Why a browser test was skipped, and what to do about it.
   public static let unavailableMessage =
-    "no Chromium found: install Debian's chromium (`apt-get install chromium`, as .ci/run does), or set TRIGSIM_CHROMIUM to a Chrome or Chromium executable"
+    "no Chromium, or no coreutils timeout, found: install Debian's chromium (`apt-get install chromium`, as .ci/run does) or set TRIGSIM_CHROMIUM to a Chrome or Chromium executable; on macOS also `brew install coreutils` for gtimeout"
 
-  public init(executable: String) { self.executable = executable }
+  /// coreutils `timeout`, which bounds every run.
+  public let timeoutTool: String
+
+  public init(executable: String, timeoutTool: String = "/usr/bin/timeout") {
+    self.executable = executable
+    self.timeoutTool = timeoutTool
+  }
 
   /// A failed browser run.
   public struct Failure: Error, CustomStringConvertible {
@@ -108,7 +115,7 @@ public struct HeadlessChromium: Sendable {
       throw Failure(description: "cannot create the browser's output files in \(folder.path)")
     }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.executableURL = URL(fileURLWithPath: timeoutTool)
     process.arguments = ["--kill-after=5", String(timeout), executable,
       "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
       "--enable-logging=stderr", "--v=0", "--user-data-dir=\(folder.appendingPathComponent("profile").path)"] + arguments

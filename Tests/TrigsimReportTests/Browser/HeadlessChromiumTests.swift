@@ -79,6 +79,12 @@ import TrigsimTestSupport
 struct HeadlessChromiumTests {
   let browser = HeadlessChromium.locate()!
 
+  @Test func withoutATimeoutToolThereIsNoBrowserToRun() {
+    #expect(HeadlessChromium.locate(environment: ["PATH": "/nonexistent", "TRIGSIM_CHROMIUM": browser.executable]) == nil)
+    let found = HeadlessChromium.locate(environment: ["PATH": "/usr/bin:/bin", "TRIGSIM_CHROMIUM": browser.executable])
+    #expect(found?.executable == browser.executable && found?.timeoutTool == "/usr/bin/timeout")
+  }
+
   @Test func aScriptErrorIsReportedAndACleanPageHasNone() throws {
     let broken = try browser.render(html: "<!DOCTYPE html><html><head></head><body><script>undefinedFunction();</script></body></html>")
     #expect(broken.scriptErrors == ["Uncaught ReferenceError: undefinedFunction is not defined"])
