@@ -71,7 +71,8 @@ struct CoordinateBounds {
 struct Viewport {
   let scale: Double  // pixels per metre
   let offsetX: Double, offsetY: Double
-  let width: Double, height: Double
+  /// The picture's height, chosen from the extent's shape (the width is the caller's).
+  let height: Double
 
   /// Fits the extent `minX…maxX` × `minY…maxY` (metres) into `width`, with
   /// a height chosen from the extent's shape between `minHeight` and
@@ -84,7 +85,6 @@ struct Viewport {
     let height = min(max(wantedHeight, minHeight), maxHeight)
     let scale = min(innerWidth / spanX, (height - 2 * margin) / spanY)
     self.scale = scale
-    self.width = width
     self.height = height
     offsetX = width / 2 - (minX + maxX) / 2 * scale
     offsetY = height / 2 + (minY + maxY) / 2 * scale
