@@ -61,13 +61,6 @@ import TrigsimTestSupport
     #expect(positions.allSatisfy { (12...13).contains($0[0]) && (55...56).contains($0[1]) })
   }
 
-  @Test func geoJSONOutputSaysWhatTheTrackDoesNotCoverOnStandardErrorAsTheTimelineDoes() throws {
-    let geojson = try TrigsimBinary.run(["run", "scenarios/morning-walk.yaml", "--format", "geojson"])
-    let text = try TrigsimBinary.run(["run", "scenarios/morning-walk.yaml"])
-    #expect(geojson.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("warning: scenarios/morning-walk.yaml: ") }.count == 2)
-    #expect(geojson.stderr == text.stderr)
-  }
-
   @Test func geojsonDoesNotGoWithExpectSummaryOrTrials() throws {
     let folder = try Self.smallScenario()
     let expect = try TrigsimBinary.run(["run", "s.yaml", "--format", "geojson", "--expect", "s.timeline"], in: folder)

@@ -300,4 +300,14 @@ import TrigsimTestSupport
     #expect(try names(in: folder) == ["year.csv"])
     #expect(try String(contentsOf: destination, encoding: .utf8) == "original\n")
   }
+
+  /// GeoJSON and the report say what the track does not cover on standard error, as the timeline does.
+  @Test(arguments: [["run", "scenarios/morning-walk.yaml", "--format", "geojson"], ["report", "scenarios/morning-walk.yaml", "--format", "svg"]])
+  func everyWriterOfARunSaysWhatTheTrackDoesNotCover(_ arguments: [String]) throws {
+    let written = try TrigsimBinary.run(arguments)
+    let text = try TrigsimBinary.run(["run", "scenarios/morning-walk.yaml"])
+    #expect(written.status == 0)
+    #expect(written.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("warning: scenarios/morning-walk.yaml: ") }.count == 2)
+    #expect(written.stderr == text.stderr)
+  }
 }

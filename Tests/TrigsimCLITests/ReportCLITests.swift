@@ -33,13 +33,6 @@ import TrigsimTestSupport
     #expect(try TrigsimBinary.run(["report", "s.yaml"], in: folder).stdout.contains("<p class=\"verdict passed\" id=\"verdict\">verify: passed</p>"))
   }
 
-  @Test func theReportSaysWhatTheTrackDoesNotCoverAsRunDoes() throws {
-    let report = try TrigsimBinary.run(["report", "scenarios/morning-walk.yaml", "--format", "svg"])
-    let run = try TrigsimBinary.run(["run", "scenarios/morning-walk.yaml"])
-    #expect(report.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("warning: scenarios/morning-walk.yaml: ") }.count == 2)
-    #expect(report.stderr == run.stderr)
-  }
-
   @Test func oneSVGPictureForAPullRequestComment() throws {
     let folder = try GeoJSONCLITests.smallScenario()
     for (picture, id) in [(["--picture", "chart"], "chart"), (["--picture", "map"], "map"), ([], "map")] {
