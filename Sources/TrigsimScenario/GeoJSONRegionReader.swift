@@ -96,6 +96,11 @@ struct GeoJSONRegionReader {
       error(idValue.position, "the region id must be a non-empty string, not \(idValue.described)")
       return nil
     }
+    if TextLimit.exceeds(id, TextLimit.identifier) {
+      error(idValue.position, "the region id \(idValue.described) \(TextLimit.tooLong(id, TextLimit.identifier))",
+            notes: [YAMLDocument.lengthNote(what: "region id", limit: TextLimit.identifier)])
+      return nil
+    }
     guard let geometry = members["geometry"] else {
       error(feature.position, "region '\(Diagnostic.excerpt(id))' has no 'geometry'", notes: ["a region is a Point (a circle, with 'radius') or a Polygon"])
       return nil
@@ -116,8 +121,9 @@ struct GeoJSONRegionReader {
       guard let center = self.position(coordinates, what: "the point") else { return nil }
       var radius = defaultRadius
       if let radiusValue = properties["radius"] {
-        guard case .number(let text) = radiusValue.content, let value = Double(text), value > 0 else {
-          error(radiusValue.position, "the radius must be a number of metres greater than 0, not \(radiusValue.described)")
+        guard let value = number(radiusValue, what: "the radius") else { return nil }
+        if let problem = CircularRegion.radiusProblem(value) {
+          error(radiusValue.position, problem.message, notes: problem.notes)
           return nil
         }
         radius = value
@@ -161,6 +167,22 @@ struct GeoJSONRegionReader {
     }
   }
 
+  /// A JSON number's value under `DecimalNumber`'s rule (JSON's grammar is
+  /// a subset of it); nil, with a diagnostic, for anything else or a number
+  /// too large for a double (`1e400`).
+  private mutating func number(_ value: JSONValue, what: String) -> Double? {
+    guard case .number(let text) = value.content else {
+      error(value.position, "\(what) must be a number, not \(value.described)")
+      return nil
+    }
+    switch DecimalNumber.parse(text) {
+    case .success(let number): return number
+    case .failure(.tooLarge): error(value.position, "\(what) \(value.described) is too large for a number", notes: [DecimalNumber.tooLargeNote])
+    case .failure(.notADecimal): error(value.position, "\(what) must be a number, not \(value.described)")
+    }
+    return nil
+  }
+
   /// `[longitude, latitude]` or `[longitude, latitude, altitude]`, in range.
   private mutating func position(_ value: JSONValue, what: String) -> Coordinate? {
     guard case .array(let numbers) = value.content, numbers.count == 2 || numbers.count == 3 else {
@@ -168,11 +190,8 @@ struct GeoJSONRegionReader {
       return nil
     }
     var parts: [Double] = []
-    for number in numbers.prefix(2) {
-      guard case .number(let text) = number.content, let part = Double(text), part.isFinite else {
-        error(number.position, "a coordinate must be a number, not \(number.described)")
-        return nil
-      }
+    for coordinate in numbers.prefix(2) {
+      guard let part = number(coordinate, what: "a coordinate") else { return nil }
       parts.append(part)
     }
     guard (-180...180).contains(parts[0]) else {

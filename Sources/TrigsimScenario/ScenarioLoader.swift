@@ -196,7 +196,7 @@ final class ScenarioReader {
     } else {
       document.error(root, "missing 'trigsim: 1'", notes: ["add 'trigsim: 1' as the first line to name the format version"])
     }
-    let name = top["name"].flatMap { document.string($0, what: "'name'") } ?? defaultName
+    let name = top["name"].flatMap { document.string($0, what: "'name'", limit: TextLimit.name) } ?? defaultName
     if top["clock"] == nil {
       document.error(root, "missing 'clock'", notes: ["add 'clock: { start: ..., end: ..., timezone: ... }'"])
     }
@@ -294,12 +294,13 @@ final class ScenarioReader {
     }
   }
 
-  /// A circle's `radius`: 100 m when absent; nil (reported) when not a positive number.
+  /// A circle's `radius`: 100 m when absent; nil (reported) when not a
+  /// number or outside `CircularRegion.radiusProblem`'s rule.
   func circleRadius(_ node: Node?, default fallback: Double = 100) -> Double? {
     guard let node else { return fallback }
     guard let value = document.double(node, what: "radius") else { return nil }
-    guard value > 0 else {
-      document.error(node, "radius must be greater than 0 metres")
+    if let problem = CircularRegion.radiusProblem(value) {
+      document.error(node, problem.message, notes: problem.notes)
       return nil
     }
     return value
@@ -511,8 +512,9 @@ final class ScenarioReader {
         regions += readRegionFile(item, fileNode: fileNode, fields: fields)
         continue
       }
-      guard let idNode = fields["id"], let id = document.string(idNode, what: "region id"), !id.isEmpty else {
-        document.error(item, "a region needs an 'id'")
+      let idNode = fields["id"]
+      guard let idNode, let id = document.string(idNode, what: "region id", limit: TextLimit.identifier), !id.isEmpty else {
+        if idNode == nil || idNode?.scalar?.string == "" { document.error(item, "a region needs an 'id'") }
         continue
       }
       guard registerRegionID(id, at: document.location(idNode)) else { continue }
@@ -713,14 +715,17 @@ final class ScenarioReader {
       else {
         continue
       }
-      guard let idNode = fields["id"], let id = document.string(idNode, what: "notification id"), !id.isEmpty else {
-        document.error(item, "a notification needs an 'id'", notes: ["the id is the request identifier the app passes to add()"])
+      let idNode = fields["id"]
+      guard let idNode, let id = document.string(idNode, what: "notification id", limit: TextLimit.identifier), !id.isEmpty else {
+        if idNode == nil || idNode?.scalar?.string == "" {
+          document.error(item, "a notification needs an 'id'", notes: ["the id is the request identifier the app passes to add()"])
+        }
         continue
       }
       // Until the notification is read in full, its id stands for an entry
       // that exists but is invalid: checks naming it are not reported again.
       unreadNotificationIDs.append(id)
-      let title = fields["title"].flatMap { document.string($0, what: "title") } ?? ""
+      let title = fields["title"].flatMap { document.string($0, what: "title", limit: TextLimit.name) } ?? ""
       let body = fields["body"].flatMap { document.string($0, what: "body") }
       guard let triggerNode = fields["trigger"] else {
         document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the README"])

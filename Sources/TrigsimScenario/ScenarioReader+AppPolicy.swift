@@ -19,7 +19,7 @@ extension ScenarioReader {
       if let node = ids["reminder"], let template = template(node, needs: [.reminder], what: "the reminder template") {
         policy.identifiers.reminder = template
       }
-      if let node = ids["location"], let template = template(node, needs: [], what: "the location template") {
+      if let node = ids["location"], let template = template(node, needs: [], what: "the location template", suffix: 1 + TextLimit.identifierPart) {
         policy.identifiers.location = template
       }
       if let node = ids["followUp"], let template = template(node, needs: [], what: "the follow-up template") {
@@ -82,8 +82,11 @@ extension ScenarioReader {
     return policy
   }
 
-  /// An identifier template; `needs` are placeholders it must contain.
-  func template(_ node: Node, needs: [IdentifierTemplate.Placeholder], what: String) -> IdentifierTemplate? {
+  /// An identifier template; `needs` are placeholders it must contain, and
+  /// `suffix` the scalars the app appends to what it makes (`_<place>` for
+  /// a place set's location requests). Its identifiers, suffix included,
+  /// must fit `TextLimit.identifier`.
+  func template(_ node: Node, needs: [IdentifierTemplate.Placeholder], what: String, suffix: Int = 0) -> IdentifierTemplate? {
     guard let text = document.string(node, what: what) else { return nil }
     let placeholders = IdentifierTemplate.Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")
     switch IdentifierTemplate.parse(text) {
@@ -99,6 +102,17 @@ extension ScenarioReader {
     case .success(let template):
       for needed in needs where !template.placeholders.contains(needed) {
         document.error(node, "\(what) '\(Diagnostic.excerpt(text))' needs '{\(needed.rawValue)}'", notes: ["each daily time needs its own identifier, e.g. medicine_{medicine}_reminder_{reminder}"])
+        return nil
+      }
+      let longest = template.longestIdentifier + suffix
+      guard longest <= TextLimit.identifier else {
+        document.error(
+          node, "\(what) '\(Diagnostic.excerpt(text))' can make identifiers of \(longest) characters, more than \(TextLimit.identifier)",
+          notes: [
+            "each {medicine} counts \(TextLimit.identifierPart) characters (the longest medicine id), each number and {dose} 20"
+              + (suffix > 0 ? ", and a place set's '_<place>' \(suffix)" : ""),
+            "use each placeholder once and a short literal",
+          ])
         return nil
       }
       return template

@@ -48,7 +48,8 @@ extension ScenarioReader {
                        notes: ["e.g. '\(Diagnostic.excerpt(name)): [{ id: north, center: [55.68, 12.57] }]' or '\(Diagnostic.excerpt(name)): { file: pharmacies.csv, radius: 100 }'"])
       }
       guard var set else { continue }
-      if set.places.isEmpty {
+      // An inline list whose every place had its own error is not also "empty".
+      if set.places.isEmpty, value.sequence.map(\.isEmpty) ?? true {
         document.error(value, "place set '\(Diagnostic.excerpt(name))' has no places", notes: ["list at least one place"])
         continue
       }
@@ -86,10 +87,11 @@ extension ScenarioReader {
     var seen: [String: InputLocation] = [:]
     for item in list {
       guard let fields = document.mapping(item, what: "a place", keys: ["id", "center", "radius"]) else { continue }
-      guard let idNode = fields["id"], let id = document.string(idNode, what: "place id") else {
+      guard let idNode = fields["id"] else {
         document.error(item, "a place needs an 'id'")
         continue
       }
+      guard let id = document.string(idNode, what: "place id", limit: TextLimit.identifierPart) else { continue }
       guard Self.isPlainIdentifier(id) else {
         document.error(idNode, "place id '\(Diagnostic.excerpt(id))' must be letters, digits, '-' and '_'",
                        notes: ["it becomes part of request identifiers such as medicine_1_location_\(Diagnostic.excerpt(id))"])
@@ -105,15 +107,7 @@ extension ScenarioReader {
         continue
       }
       guard let center = coordinate(centerNode, what: "center") else { continue }
-      var radius = 100.0
-      if let radiusNode = fields["radius"] {
-        guard let value = document.double(radiusNode, what: "radius") else { continue }
-        guard value > 0 else {
-          document.error(radiusNode, "radius must be greater than 0 metres")
-          continue
-        }
-        radius = value
-      }
+      guard let radius = circleRadius(fields["radius"]) else { continue }
       places.append(Place(id: PlaceID(id), center: center, radius: radius, origin: document.location(item)))
     }
     if places.count > Self.placeLimit {
@@ -181,7 +175,7 @@ extension ScenarioReader {
   static func metres(_ text: String) -> Double? {
     let (number, scale): (Substring, Double) =
       text.hasSuffix("km") ? (text.dropLast(2), 1000) : text.hasSuffix("m") ? (text.dropLast(), 1) : (Substring(text), 1)
-    guard let value = Double(number), value.isFinite else { return nil }
+    guard let value = DecimalNumber.value(number), (value * scale).isFinite else { return nil }
     return value * scale
   }
 
@@ -289,6 +283,11 @@ struct PlaceCSVReader {
               notes: ["it becomes part of request identifiers such as medicine_1_location_p001"])
         continue
       }
+      if TextLimit.exceeds(id, TextLimit.identifierPart) {
+        error(line: line, column: idField.column, "place id '\(Diagnostic.excerpt(id))' \(TextLimit.tooLong(id, TextLimit.identifierPart))",
+              notes: [YAMLDocument.lengthNote(what: "place id", limit: TextLimit.identifierPart)])
+        continue
+      }
       if let first = seen[id] {
         error(line: line, column: idField.column, "place '\(Diagnostic.excerpt(id))' is listed twice", notes: ["first at line \(first)", "place ids must be unique within a set"])
         continue
@@ -298,8 +297,9 @@ struct PlaceCSVReader {
       else { continue }
       var radius = defaultRadius
       if let radiusColumn, !row[radiusColumn].text.trimmedOfSpaces.isEmpty {
-        guard let value = number(row[radiusColumn], line: line, what: "radius", range: 0...1e7), value > 0 else {
-          if diagnostics.last?.location.line != line { error(line: line, column: row[radiusColumn].column, "radius must be greater than 0 metres") }
+        guard let value = number(row[radiusColumn], line: line, what: "radius", range: nil) else { continue }
+        if let problem = CircularRegion.radiusProblem(value) {
+          error(line: line, column: row[radiusColumn].column, problem.message, notes: problem.notes)
           continue
         }
         radius = value
@@ -377,12 +377,21 @@ struct PlaceCSVReader {
     return result
   }
 
-  private mutating func number(_ field: Field, line: Int, what: String, range: ClosedRange<Double>) -> Double? {
+  /// The field's number under `DecimalNumber`'s rule, within `range` when one is given.
+  private mutating func number(_ field: Field, line: Int, what: String, range: ClosedRange<Double>?) -> Double? {
     let text = field.text.trimmedOfSpaces
-    guard let value = Double(text), value.isFinite else {
+    let value: Double
+    switch DecimalNumber.parse(text) {
+    case .success(let parsed):
+      value = parsed
+    case .failure(.notADecimal):
       error(line: line, column: field.column, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'", notes: ["e.g. 55.676 (digits, '.' for decimals, no unit)"])
       return nil
+    case .failure(.tooLarge):
+      error(line: line, column: field.column, "\(what) '\(Diagnostic.excerpt(text))' is too large for a number", notes: [DecimalNumber.tooLargeNote])
+      return nil
     }
+    guard let range else { return value }
     guard range.contains(value) else {
       let note = what == "radius" ? [] : ["coordinates are latitude, longitude in degrees; check the columns"]
       error(line: line, column: field.column, "\(what) \(text) is outside \(Self.describe(range))", notes: note)

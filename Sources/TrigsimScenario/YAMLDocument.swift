@@ -29,10 +29,10 @@ final class YAMLDocument {
   }
 
   /// The root node, or nil after reporting a syntax error or aliases that
-  /// could expand the document too far (`YAMLAliasCheck`, checked before
+  /// could expand the document too far (`YAMLEventCheck`, checked before
   /// Yams composes the tree).
   func root() -> Node? {
-    let aliasProblems = YAMLAliasCheck.problems(in: text)
+    let aliasProblems = YAMLEventCheck.problems(in: text)
     guard aliasProblems.isEmpty else {
       for problem in aliasProblems {
         error(at: InputLocation(file: file, line: problem.line, column: problem.column), problem.message, notes: problem.notes)
@@ -151,14 +151,31 @@ final class YAMLDocument {
   }
 
   /// A single value; a list or mapping is reported with an example of the form.
-  func string(_ node: Node, what: String) -> String? {
+  /// The node's text; nil, with a diagnostic, when it is a list or mapping,
+  /// or longer than `limit` Unicode scalars (`TextLimit`; every value is
+  /// already at most `TextLimit.value`).
+  func string(_ node: Node, what: String, limit: Int? = nil) -> String? {
     guard let scalar = node.scalar else {
       let key = Self.keyName(what)
       let example = key.map { "e.g. '\($0): value', with one value after the colon" } ?? "write one value, not '- ' items or 'key: value' lines"
       error(node, "\(what) must be a single value, not a list or mapping", notes: [example])
       return nil
     }
+    if let limit, TextLimit.exceeds(scalar.string, limit) {
+      error(node, "\(what) '\(Diagnostic.excerpt(scalar.string))' \(TextLimit.tooLong(scalar.string, limit))",
+            notes: [Self.lengthNote(what: what, limit: limit)])
+      return nil
+    }
     return scalar.string
+  }
+
+  /// Why a value of this kind is bounded, and what to do.
+  static func lengthNote(what: String, limit: Int) -> String {
+    switch limit {
+    case TextLimit.identifierPart: "it becomes part of every request identifier made from it; use a short id (at most \(limit) characters)"
+    case TextLimit.identifier: "identifiers are at most \(limit) characters; use a short, stable one"
+    default: "\(what) is at most \(limit) characters; shorten it"
+    }
   }
 
   // MARK: - Examples of the expected form
@@ -213,15 +230,15 @@ final class YAMLDocument {
 
   func double(_ node: Node, what: String) -> Double? {
     guard let text = string(node, what: what) else { return nil }
-    guard let value = Double(text) else {
+    switch DecimalNumber.parse(text) {
+    case .success(let value):
+      return value
+    case .failure(.notADecimal):
       error(node, "\(what) must be a number, not '\(Diagnostic.excerpt(text))'", notes: ["e.g. 100 or 55.676 (digits, '.' for decimals, no unit)"])
-      return nil
+    case .failure(.tooLarge):
+      error(node, "\(what) '\(Diagnostic.excerpt(text))' is too large for a number", notes: [DecimalNumber.tooLargeNote])
     }
-    guard value.isFinite else {
-      error(node, "\(what) '\(Diagnostic.excerpt(text))' is too large for a number", notes: ["numbers are at most about 1.8e308; use a value that fits the field"])
-      return nil
-    }
-    return value
+    return nil
   }
 
   func integer(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {

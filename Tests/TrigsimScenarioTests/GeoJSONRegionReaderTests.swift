@@ -120,7 +120,7 @@ import TrigsimTestSupport
       "\(at("4️⃣")): latitude 95.0 is outside -90...90",
       "\(at("5️⃣")): a coordinate must be a number, not '12.57'",
       "\(at("6️⃣")): the ring of region 'open' is not closed: its last position differs from its first",
-      "\(at("7️⃣")): the radius must be a number of metres greater than 0, not '-5'",
+      "\(at("7️⃣")): radius must be greater than 0 metres",
       "\(at("8️⃣")): region 'home' is declared twice",
       "\(at("9️⃣")): the region id must be a non-empty string, not '7'",
     ])

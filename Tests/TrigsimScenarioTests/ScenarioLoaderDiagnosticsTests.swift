@@ -219,9 +219,10 @@ import TrigsimTestSupport
     return []
   }
 
-  /// 200 KB region names made "did you mean" take 68 s; they are not compared
-  /// now, and every message and note shows them cut.
-  @Test func twoHundredKilobyteRegionNamesAreNeitherComparedNorEchoed() throws {
+  /// 200 KB region names made "did you mean" take 68 s. Every value is now
+  /// at most `TextLimit.value` characters, checked on the parser's events:
+  /// each name is refused where it stands, unread and unquoted.
+  @Test func twoHundredKilobyteRegionNamesAreRefusedWhereTheyStandUnquoted() throws {
     let long = String(repeating: "pharmacy", count: 25_000)
     let started = ContinuousClock.now
     let found = rejected(
@@ -233,19 +234,35 @@ import TrigsimTestSupport
           - { id: n, trigger: { region: \(long)c } }
         """)
     #expect(ContinuousClock.now - started < .seconds(10))
-    let only = try #require(found.first)
-    #expect(found.count == 1)
-    let cut = String(long.prefix(Diagnostic.quoteLimit)) + "…"
-    #expect(only.message == "unknown region '\(cut)'")
-    #expect(only.notes == ["declared regions: \(cut), \(cut)"])
+    #expect(found.map(\.location.line) == [4, 5, 7])
+    #expect(found.map(\.location.column) == [11, 11, 33])
+    #expect(Set(found.map(\.message)) == ["this value is 200001 characters long, more than the 4096 a scenario value may have"])
+    #expect(found.allSatisfy { !$0.description.contains("pharmacypharmacy") })
   }
 
-  /// A huge value (1 GB in the issue; 1 MB here) is quoted cut, never whole.
-  @Test func aHugeValueIsQuotedCutInTheMessage() {
+  /// The longest value passes the event check; as a region id it is refused
+  /// at the identifier's bound, quoted cut, and "did you mean" never sees it.
+  @Test func aRegionIdAtTheValueLimitIsRefusedAsAnIdentifierQuotedCut() throws {
+    let long = String(repeating: "x", count: TextLimit.value)
+    let found = rejected(Self.header + "regions:\n  - { id: \(long), center: [55.6761, 12.5683] }\n")
+    let only = try #require(found.first)
+    #expect(found.count == 1)
+    #expect(only.location.line == 4 && only.location.column == 11)
+    #expect(only.message == "region id '\(String(repeating: "x", count: 40))…' is 4096 characters long, more than 256")
+    #expect(only.notes == ["identifiers are at most 256 characters; use a short, stable one"])
+  }
+
+  /// A huge value (1 GB in the issue; 1 MB here) is refused by its length
+  /// at its start, never quoted; a value at the limit is quoted cut.
+  @Test func aHugeValueIsRefusedByLengthAndALongOneQuotedCut() {
     let huge = String(repeating: "9", count: 1_000_000) + "x"
     let found = rejected(Self.header + "notifications:\n  - { id: a, trigger: { interval: \(huge) } }\n")
-    #expect(found.map(\.message) == ["interval '\(String(repeating: "9", count: 40))…' is not a duration"])
+    #expect(found.map(\.message) == ["this value is 1000001 characters long, more than the 4096 a scenario value may have"])
+    #expect(found.map(\.location.column) == [35])
     #expect(found.allSatisfy { $0.description.utf8.count < 500 })
+    let long = String(repeating: "9", count: 4000) + "x"
+    let cut = rejected(Self.header + "notifications:\n  - { id: a, trigger: { interval: \(long) } }\n")
+    #expect(cut.map(\.message) == ["interval '\(String(repeating: "9", count: 40))…' is not a duration"])
   }
 
   @Test func aLongListOfDeclaredNamesIsCutInTheNote() {
@@ -270,7 +287,7 @@ import TrigsimTestSupport
   }
 
   @Test func aBillionLaughsKeyNeverReachesTheMessage() {
-    let found = rejected(Self.header + "a: &a " + String(repeating: "x", count: 100_000) + "\nb: { *a : 1 }\n")
+    let found = rejected(Self.header + "a: &a " + String(repeating: "x", count: 4000) + "\nb: { *a : 1 }\n")
     #expect(found.map(\.message) == ["alias '*a' in a mapping key"])
   }
 

@@ -24,7 +24,8 @@
 /// the closest approach followed by a bisection on each side.
 ///
 /// Radii are meant to be region-sized (metres to kilometres); anything below
-/// about 19,000 km is handled exactly.
+/// about 19,000 km is handled exactly, and readers refuse more than
+/// `maximumRadius`.
 public final class CircularRegion: RegionShape {
   public let center: Coordinate
   /// Metres.
@@ -36,6 +37,45 @@ public final class CircularRegion: RegionShape {
   /// Absolute safety margin for the cheap bounds, metres. It covers the
   /// error of Vincenty's formulae (well under 1 mm) and of double rounding.
   static let margin = CircleBoundary.margin
+
+  /// The largest radius a circle may have, in metres: 10,000 km, a quarter
+  /// of the Earth's circumference. A larger circle describes no place a
+  /// reminder is about, and the crossing search is exact only below about
+  /// 19,000 km. Every reader (the scenario's `radius`, a GeoJSON `radius`
+  /// property, a places CSV's radius column) refuses more through
+  /// `radiusProblem`, so no circle beyond it reaches the engine or a picture.
+  public static let maximumRadius = 10_000_000.0
+
+  /// Why a circle cannot have `radius`, as the end of a message about the
+  /// value ("radius must be …"); nil when it can.
+  public enum RadiusProblem: Equatable, Sendable {
+    case notPositive
+    case tooLarge
+
+    /// The message, e.g. `radius must be greater than 0 metres`.
+    public var message: String {
+      switch self {
+      case .notPositive: "radius must be greater than 0 metres"
+      case .tooLarge: "radius must be at most 10000000 metres (10,000 km)"
+      }
+    }
+
+    /// What to do about it.
+    public var notes: [String] {
+      switch self {
+      case .notPositive: ["a circle's radius is in metres, e.g. 100"]
+      case .tooLarge: ["a circle's radius is in metres (100 is a house, 2000 a neighbourhood); check the value for a typo"]
+      }
+    }
+  }
+
+  /// The rule every reader applies to a circle's radius: finite, greater
+  /// than 0 and at most `maximumRadius` metres.
+  public static func radiusProblem(_ radius: Double) -> RadiusProblem? {
+    guard radius > 0 else { return .notPositive }  // NaN included
+    guard radius <= maximumRadius else { return .tooLarge }  // infinity included
+    return nil
+  }
 
   /// - Precondition: `center.isValid`, `radius` finite and ≥ 0 (the
   ///   scenario loader reports bad values as located diagnostics first).

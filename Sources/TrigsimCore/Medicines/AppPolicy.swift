@@ -285,6 +285,20 @@ public struct IdentifierTemplate: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { text }
 
+  /// The most Unicode scalars an identifier made from this template can
+  /// have: its literals, `TextLimit.identifierPart` for each `{medicine}`,
+  /// and 20 for each number or `{dose}` (a 64-bit integer's digits and sign).
+  /// Readers refuse a template whose identifiers could pass `TextLimit.identifier`.
+  public var longestIdentifier: Int {
+    parts.reduce(0) { length, part in
+      switch part {
+      case .literal(let literal): length + literal.unicodeScalars.count
+      case .placeholder(.medicine): length + TextLimit.identifierPart
+      case .placeholder: length + 20
+      }
+    }
+  }
+
   public var placeholders: Set<Placeholder> {
     Set(parts.compactMap { if case .placeholder(let p) = $0 { p } else { nil } })
   }

@@ -8,7 +8,7 @@ import TrigsimTestSupport
 /// YAML aliases that could expand a small scenario into a huge tree are
 /// refused before Yams composes it: in mapping keys always, and beyond the
 /// expansion budget.
-@Suite struct YAMLAliasCheckTests: LoaderDiagnosticAssertions {
+@Suite struct YAMLEventCheckTests: LoaderDiagnosticAssertions {
   static let header = "trigsim: 1\nclock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }\n"
   static let keyNote =
     "aliases are not allowed in keys (a key is compared whole, so an alias there can make a small file take hours); write the key out"
@@ -90,9 +90,9 @@ import TrigsimTestSupport
     // An anchored list of 99 scalars is 100 nodes.
     let anchor = "a: &a [" + Array(repeating: "x", count: 99).joined(separator: ", ") + "]\n"
     let hundredAliases = "b: [" + Array(repeating: "*a", count: 100).joined(separator: ", ") + "]\n"
-    #expect(YAMLAliasCheck.expansionBudget == 10_000)
-    #expect(YAMLAliasCheck.problems(in: anchor + hundredAliases).isEmpty)
-    let problems = YAMLAliasCheck.problems(in: anchor + hundredAliases + "c: *a\n")
+    #expect(YAMLEventCheck.expansionBudget == 10_000)
+    #expect(YAMLEventCheck.problems(in: anchor + hundredAliases).isEmpty)
+    let problems = YAMLEventCheck.problems(in: anchor + hundredAliases + "c: *a\n")
     #expect(problems.map(\.line) == [3])
     #expect(problems.map(\.column) == [4])
     // A list holding an alias counts it expanded: *n is 1 + 100 nodes. The
@@ -100,22 +100,22 @@ import TrigsimTestSupport
     func nested(_ count: Int) -> String {
       anchor + "n: &n [*a]\n" + "m: [" + Array(repeating: "*n", count: count).joined(separator: ", ") + "]\n"
     }
-    #expect(YAMLAliasCheck.problems(in: nested(98)).isEmpty)
-    #expect(YAMLAliasCheck.problems(in: nested(99)).map(\.line) == [3])
+    #expect(YAMLEventCheck.problems(in: nested(98)).isEmpty)
+    #expect(YAMLEventCheck.problems(in: nested(99)).map(\.line) == [3])
   }
 
   @Test func anAnchorOnAKeyAndAnAliasAsAValueAreFine() {
-    #expect(YAMLAliasCheck.problems(in: "&k key: 1\nother: *k\n").isEmpty)
+    #expect(YAMLEventCheck.problems(in: "&k key: 1\nother: *k\n").isEmpty)
   }
 
   @Test func aSyntaxErrorIsLeftForYamsToReport() {
-    #expect(YAMLAliasCheck.problems(in: "a: [1, 2\nb: *a\n").isEmpty)
+    #expect(YAMLEventCheck.problems(in: "a: [1, 2\nb: *a\n").isEmpty)
     assertDiagnostics("1️⃣*nowhere\n", [Expected(marker: "1️⃣", message: "invalid YAML: found undefined alias")])
   }
 
   @Test func aLongAnchorNameIsQuotedCut() throws {
     let name = String(repeating: "n", count: 500)
-    let problems = YAMLAliasCheck.problems(in: "a: &\(name) 1\nb: { *\(name) : 1 }\n")
+    let problems = YAMLEventCheck.problems(in: "a: &\(name) 1\nb: { *\(name) : 1 }\n")
     #expect(problems.first?.message == "alias '*\(String(repeating: "n", count: 40))…' in a mapping key")
   }
 }

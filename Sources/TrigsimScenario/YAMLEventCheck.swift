@@ -9,9 +9,12 @@
 internal import CYaml
 import TrigsimCore
 
-/// Refuses YAML aliases that could make a small file expand into a huge tree,
-/// before anything composes, hashes or walks it:
+/// Refuses YAML that could make a small file expand into a huge tree or
+/// huge values, before anything composes, hashes or walks it:
 ///
+/// - A value (a scalar, key or value) longer than `TextLimit.value` Unicode
+///   scalars is an error at its start: nothing in a scenario needs more, and
+///   every reader may then assume its values are bounded.
 /// - An alias inside a mapping key (as the key, or anywhere within a key that
 ///   is itself a list or mapping) is always an error: a key is hashed and
 ///   compared whole, and trigsim's keys are plain names anyway.
@@ -23,7 +26,7 @@ import TrigsimCore
 /// Counting happens on libyaml's event stream, in time linear in the text and
 /// memory proportional to the nesting depth and the number of anchors. A
 /// syntax error ends the check without a problem: composing reports it.
-enum YAMLAliasCheck {
+enum YAMLEventCheck {
   /// The most nodes the aliases of one document may add to it (README's
   /// "YAML aliases"). Reusing a region list or a calendar a few times stays
   /// far below it; a "billion laughs" crosses it within a few aliases.
@@ -81,6 +84,14 @@ enum YAMLAliasCheck {
     func name(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
       pointer.map { String(cString: $0) }
     }
+    /// Unicode scalars in `byteCount` bytes of UTF-8 (libyaml has checked
+    /// the encoding): the bytes that do not continue a scalar.
+    func scalarCount(_ bytes: UnsafeMutablePointer<yaml_char_t>?, byteCount: Int) -> Int {
+      guard let bytes else { return 0 }
+      var count = 0
+      for index in 0..<byteCount where bytes[index] & 0xC0 != 0x80 { count += 1 }
+      return count
+    }
 
     while true {
       var event = yaml_event_t()
@@ -96,6 +107,13 @@ enum YAMLAliasCheck {
         anchorSizes = [:]
         expandedByAliases = 0
       case YAML_SCALAR_EVENT:
+        let length = scalarCount(event.data.scalar.value, byteCount: event.data.scalar.length)
+        if length > TextLimit.value {
+          problems.append(
+            Problem(
+              line: line, column: column, message: "this value is \(length) characters long, more than the \(TextLimit.value) a scenario value may have",
+              notes: ["a scenario holds names, times and short texts; shorten it (a notification's body is at most \(TextLimit.body) characters)"]))
+        }
         if let anchor = name(event.data.scalar.anchor) { anchorSizes[anchor] = 1 }
         finish(nodeCount: 1)
       case YAML_SEQUENCE_START_EVENT:
