@@ -81,6 +81,12 @@ public enum ExpectedTimelineFormat: Sendable {
 /// reported at its first occurrence. Text that is not JSON is reported at the
 /// first character that shows it, and nothing else is then reported.
 ///
+/// **The quoting policy** (`ForeignFile`): a text file whose first line is
+/// not `# trigsim timeline …`, or a JSON file that does not begin as an
+/// object with a `"format": "trigsim-…"` member, is somebody else's file:
+/// one diagnostic names it and says what its beginning should be, and
+/// nothing of it is quoted or shown.
+///
 /// Problems are reported together, in file order: the first
 /// `DiagnosticCollector.defaultLimit` by position, then a note with how many
 /// more there are. Values quoted in messages are cut by `Diagnostic.excerpt`.
@@ -139,6 +145,14 @@ struct ExpectedTimelineProblems {
   mutating func error(line: Int, column: Int, _ message: @autoclosure () -> String, notes: @autoclosure () -> [String] = []) {
     let location = location(line: line, column: column)
     collector.append(at: location) { Diagnostic(.error, at: location, message(), notes: notes()) }
+  }
+
+  /// Records a diagnostic made elsewhere (`ForeignFile`).
+  mutating func append(_ diagnostic: Diagnostic) { collector.append(diagnostic) }
+
+  /// The file is not the expected timeline's format (`ForeignFile`): named, never quoted.
+  mutating func foreignFile(format: String, whyNot: String, notes: [String]) {
+    append(ForeignFile.diagnostic(file: file, format: format, whyNot: whyNot, notes: notes))
   }
 
   /// Throws the diagnostics kept, if any.
@@ -331,9 +345,9 @@ struct CanonicalTimelineParser {
         line: 1, column: 1, "unsupported timeline format version '\(Diagnostic.excerpt(version))'",
         notes: ["this trigsim reads '\(Timeline.formatLine)'", "re-record it with 'trigsim record scenario.yaml'"])
     } else {
-      var notes = ["the first line of an expected timeline is '\(Timeline.formatLine)'", ExpectedTimelineSyntax.recordNote]
-      if text.hasPrefix("{") { notes.append("this looks like JSON: name a JSON timeline '*.json'") }
-      problems.error(line: 1, column: 1, "not a trigsim timeline", notes: notes)
+      var notes = [ExpectedTimelineSyntax.recordNote]
+      if text.hasPrefix("{") { notes.append("if it is a JSON timeline, name it '*.json'") }
+      problems.foreignFile(format: "a trigsim timeline", whyNot: "its first line is not '\(Timeline.formatLine)'", notes: notes)
     }
     return false
   }
@@ -662,6 +676,15 @@ struct JSONTimelineParser {
   }
 
   mutating func parse(_ text: String) -> (Timeline, [InputLocation])? {
+    // The quoting policy (`ForeignFile`): text that does not begin as an
+    // object with a trigsim "format" member is named, never quoted.
+    let isBlank = text.unicodeScalars.allSatisfy { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+    guard isBlank || LocatedJSONReader.beginsAsObject(text, signature: "format", accepts: { $0.hasPrefix("trigsim-") }) else {
+      problems.foreignFile(
+        format: "a trigsim JSON timeline", whyNot: "it does not begin as an object with \"format\": \"\(Self.formatName)\"",
+        notes: [Self.makeJSONNote])
+      return nil
+    }
     var text = text
     let before = problems
     let result = text.withUTF8 { bytes -> Result<(Timeline, [InputLocation])?, JSONSyntaxError> in
@@ -689,16 +712,9 @@ struct JSONTimelineParser {
       problems.error(line: 1, column: 1, "the timeline file is empty", notes: [Self.makeJSONNote])
       return nil
     }
-    guard let rootPosition = reader.openObject() else {
-      let root = try reader.readValue(depth: 1)
-      try reader.finish()
-      error(
-        at: root.position, "the timeline must be an object, not \(root.described)",
-        notes: [
-          "a trigsim JSON timeline is an object: {\"format\": \"\(Self.formatName)\", \"header\": {...}, \"entries\": [...]}", Self.makeJSONNote,
-        ])
-      return nil
-    }
+
+    // `parse` has checked that the text begins as an object with a "format".
+    guard let rootPosition = reader.openObject() else { return nil }
     var timeline = Timeline()
     var locations: [InputLocation] = []
     var seen: [String: JSONPosition] = [:]
@@ -731,11 +747,6 @@ struct JSONTimelineParser {
       }
     }
     try reader.finish()
-    if seen["format"] == nil {
-      error(
-        at: rootPosition, "missing 'format'",
-        notes: ["a trigsim JSON timeline starts with \"format\": \"\(Self.formatName)\"", Self.makeJSONNote])
-    }
     if seen["header"] == nil {
       error(at: rootPosition, "missing 'header'", notes: ["add \"header\": {} (the run's description, as 'trigsim run --format json' writes it)"])
     }

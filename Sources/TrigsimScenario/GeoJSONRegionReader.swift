@@ -44,8 +44,18 @@ struct GeoJSONRegionReader {
 
   /// The regions of `data`, in the file's order; problems go to `diagnostics`.
   mutating func read(_ data: Data) -> [Region] {
+    // The quoting policy (`ForeignFile`): a file that is not UTF-8, or
+    // does not begin as a GeoJSON object ("type": "FeatureCollection" or
+    // "Feature" among its first members), is named, never quoted.
+    let notes = ["a regions file is RFC 7946 GeoJSON in UTF-8: {\"type\": \"FeatureCollection\", \"features\": [...]}"]
     guard let text = String(data: data, encoding: .utf8) else {
-      error(JSONPosition(line: 1, column: 1), "the GeoJSON file is not UTF-8 text", notes: ["RFC 7946 GeoJSON is UTF-8; save it as UTF-8"])
+      diagnostics.append(ForeignFile.diagnostic(file: file, format: "GeoJSON", whyNot: "it is not UTF-8 text", notes: notes))
+      return []
+    }
+    guard LocatedJSONReader.beginsAsObject(text, signature: "type", accepts: { $0 == "FeatureCollection" || $0 == "Feature" }) else {
+      diagnostics.append(
+        ForeignFile.diagnostic(
+          file: file, format: "GeoJSON", whyNot: "it does not begin as an object with \"type\": \"FeatureCollection\"", notes: notes))
       return []
     }
     switch LocatedJSONReader.readDocument(text) {

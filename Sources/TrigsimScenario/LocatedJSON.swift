@@ -91,6 +91,35 @@ struct LocatedJSONReader {
   private var knownColumn = 1
   private var lineStart = 0
 
+  /// Whether `text` begins as a document of the format a reader expects:
+  /// an object (after a byte-order mark and whitespace) with a member
+  /// `signature` whose value is a string `accepts` takes, found among its
+  /// top-level members read in order, before any syntax error. The members
+  /// before it are skipped (checked, not kept). This is the "first bytes"
+  /// test of the quoting policy (`ForeignFile`): a file that fails it is
+  /// named, never quoted.
+  static func beginsAsObject(_ text: String, signature: String, accepts: (String) -> Bool) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var reader = LocatedJSONReader(bytes)
+      guard reader.openObject() != nil else { return false }
+      var first = true
+      do throws(JSONSyntaxError) {
+        while let (key, _) = try reader.nextMember(first: &first) {
+          guard key == signature else {
+            try reader.skipValue(depth: 2)
+            continue
+          }
+          guard case .string(let value) = try reader.readValue(depth: 2).content else { return false }
+          return accepts(value)
+        }
+      } catch {
+        return false
+      }
+      return false
+    }
+  }
+
   /// The whole of `text` as one JSON value (nothing but whitespace after it), or the first syntax error.
   static func readDocument(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
     var text = text

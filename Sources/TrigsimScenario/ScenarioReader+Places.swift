@@ -228,9 +228,24 @@ struct PlaceCSVReader {
     var column: Int
   }
 
+  /// The header names each column may have (normalised).
+  static let idNames = ["id", "name", "placeid"]
+  static let latitudeNames = ["latitude", "lat"]
+  static let longitudeNames = ["longitude", "lon", "lng", "long"]
+  static let radiusNames = ["radius", "radiusm", "radiusmetres", "radiusmeters"]
+
+  /// A file that is not UTF-8, or whose first line names none of the
+  /// columns, is not a places CSV (`ForeignFile`): named, never quoted.
+  private mutating func notAPlacesFile(_ whyNot: String) {
+    diagnostics.append(
+      ForeignFile.diagnostic(
+        file: file, format: "a places CSV", whyNot: whyNot,
+        notes: ["a places CSV is UTF-8 text whose first line names its columns: id,latitude,longitude[,radius]"]))
+  }
+
   mutating func read(_ data: Data) -> [Place] {
     guard String(data: data, encoding: .utf8) != nil else {
-      error(line: 1, column: 1, "the places file is not UTF-8 text", notes: ["save it as UTF-8 CSV"])
+      notAPlacesFile("it is not UTF-8 text")
       return []
     }
     // Lines as byte ranges (a CRLF's CR dropped, a UTF-8 BOM skipped): no Character-by-Character work.
@@ -250,13 +265,18 @@ struct PlaceCSVReader {
       error(line: 1, column: 1, "the places file is empty", notes: ["write a header row: id,latitude,longitude[,radius]"])
       return []
     }
+    let known = Set(Self.idNames + Self.latitudeNames + Self.longitudeNames + Self.radiusNames)
+    guard text(headerRange).split(separator: ",").contains(where: { known.contains(Self.normalized(String($0))) }) else {
+      notAPlacesFile("its first line names none of the columns id, latitude, longitude and radius")
+      return []
+    }
     guard let header = fields(of: text(headerRange), line: 1) else { return [] }
     let names = header.map { Self.normalized($0.text) }
     func column(_ aliases: [String]) -> Int? { names.firstIndex { aliases.contains($0) } }
-    let idColumn = column(["id", "name", "placeid"])
-    let latitudeColumn = column(["latitude", "lat"])
-    let longitudeColumn = column(["longitude", "lon", "lng", "long"])
-    let radiusColumn = column(["radius", "radiusm", "radiusmetres", "radiusmeters"])
+    let idColumn = column(Self.idNames)
+    let latitudeColumn = column(Self.latitudeNames)
+    let longitudeColumn = column(Self.longitudeNames)
+    let radiusColumn = column(Self.radiusNames)
     let missing = [("id", idColumn), ("latitude", latitudeColumn), ("longitude", longitudeColumn)].filter { $0.1 == nil }.map(\.0)
     guard missing.isEmpty, let idColumn, let latitudeColumn, let longitudeColumn else {
       let shown = header.prefix(8).map { "'\(Diagnostic.excerpt($0.text))'" }.joined(separator: ", ")

@@ -157,7 +157,14 @@ struct CSVScanner {
   mutating func reportUnreadableRow(from start: Int, end: Int, rowLine: Int) {
     stoppedReading = true
     if !headerDone, let problem = CSVScanner.textProblem(UnsafeBufferPointer(start: buffer + start, count: end - start)) {
-      normalizer.report(line: rowLine, column: 1, CSVMessages.notText(problem), notes: [CSVMessages.notTextNote])
+      normalizer.diagnostics.append(CSVMessages.notACSVTrack(file: normalizer.file, line: rowLine, whyNot: CSVMessages.notText(problem), notes: [CSVMessages.notTextNote]))
+      return
+    }
+    if !headerDone {
+      normalizer.diagnostics.append(
+        CSVMessages.notACSVTrack(
+          file: normalizer.file, line: rowLine, whyNot: "its first line is longer than \(CSVTrackReader.maximumLineBytes) bytes",
+          notes: [CSVMessages.lineTooLongNote]))
       return
     }
     normalizer.report(line: rowLine, column: 1, CSVMessages.lineTooLong, notes: [CSVMessages.lineTooLongNote])
@@ -322,7 +329,14 @@ struct CSVScanner {
     }
 
     if !headerDone, let problem = CSVScanner.textProblem(UnsafeBufferPointer(start: buffer + start, count: next - start)) {
-      normalizer.report(line: rowLine, column: 1, CSVMessages.notText(problem), notes: [CSVMessages.notTextNote])
+      normalizer.diagnostics.append(CSVMessages.notACSVTrack(file: normalizer.file, line: rowLine, whyNot: CSVMessages.notText(problem), notes: [CSVMessages.notTextNote]))
+      stoppedReading = true
+      return next
+    }
+
+    if quoteError >= 0, !headerDone {
+      // A header that cannot be split is not recognisably one (`ForeignFile`).
+      normalizer.diagnostics.append(CSVMessages.notACSVTrack(file: normalizer.file, line: rowLine, whyNot: "its first line has a badly quoted field"))
       stoppedReading = true
       return next
     }
@@ -330,11 +344,6 @@ struct CSVScanner {
     if quoteError >= 0 {
       let column = columnOf(quoteError, rowStart: start, rowLine: rowLine)
       normalizer.report(line: column.line, column: column.column, CSVMessages.badQuote)
-      if !headerDone {
-        headerDone = true
-        headerLine = rowLine
-        headerFieldCount = fieldCount
-      }
       return next
     }
 
@@ -463,6 +472,15 @@ struct CSVScanner {
     }
     let names = (0..<fieldCount).map { fieldText($0) }
     let keys = names.map(CSVField.normalize)
+    // The quoting policy (`ForeignFile`): a first line that names no column
+    // trigsim knows, nor one the scenario maps, is not a CSV track's header;
+    // nothing of it is quoted or shown.
+    let known = Set(CSVField.allCases.flatMap(CSVField.builtInNames)).union(options.csv.columns.values.map(CSVField.normalize))
+    guard keys.contains(where: known.contains) else {
+      normalizer.diagnostics.append(CSVMessages.notACSVTrack(file: normalizer.file, line: rowLine))
+      stoppedReading = true
+      return
+    }
     let shownNames = names.map { name -> String in
       var trimmed = Substring(name)
       while let first = trimmed.first, first == " " || first == "\u{FEFF}" { trimmed = trimmed.dropFirst() }

@@ -151,6 +151,19 @@ enum CSVMessages {
     "\(Diagnostic.quote(column)) counts from the GPS epoch (1980-01-06) and runs ahead of UTC by the leap seconds, so it is not read as a time; add a Unix-time column (Unix ms = GPS ms + 315964800000 - 18000 since 2017)"
   }
   static func missingColumn(_ field: CSVField) -> String { "the header has no \(field.rawValue) column" }
+
+  /// A first line that is not a CSV track's header (`ForeignFile`): it
+  /// names none of the columns a track can have, or it is not text, is
+  /// too long, or is badly quoted. Nothing of it is quoted or shown.
+  static func notACSVTrack(
+    file: String, line: Int, whyNot: String = "its first line names none of the columns a track has", notes: [String] = headerNotes
+  ) -> Diagnostic {
+    ForeignFile.diagnostic(file: file, line: line, format: "a CSV track", whyNot: whyNot, notes: notes)
+  }
+  static let headerNotes = [
+    "a CSV track starts with a header such as 'time,latitude,longitude' (also: timestamp, lat, lon, lng, accuracy, …)",
+    "if it is a track with other column names, name them under `columns:` in the scenario's track, e.g. `columns: {time: <column>}`",
+  ]
   static func mappedColumnMissing(_ field: CSVField, _ name: String) -> String {
     "the header has no column \(Diagnostic.quote(name)) (named for \(field.rawValue) under `columns:`)"
   }
@@ -188,8 +201,8 @@ enum CSVMessages {
   }
   static func notText(_ reason: NotTextReason) -> String {
     switch reason {
-    case .nul: "not a CSV text file: its first line holds a NUL byte"
-    case .notUTF8: "not a CSV text file: its first line holds bytes that are not UTF-8"
+    case .nul: "its first line holds a NUL byte"
+    case .notUTF8: "its first line holds bytes that are not UTF-8"
     }
   }
   static let notTextNote =

@@ -36,6 +36,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     var column: Int
     var message: String
     var notes: [String]
+    /// `Diagnostic.showsSourceLine`: false for a file that is not its format
+    /// (`ForeignFile`), whose lines the printer must not show.
+    var showsSourceLine: Bool
 
     init(_ diagnostic: Diagnostic) {
       isWarning = diagnostic.severity == .warning
@@ -44,10 +47,13 @@ struct ScenarioResult: Codable, Sendable, Equatable {
       column = diagnostic.location.column
       message = diagnostic.message
       notes = diagnostic.notes
+      showsSourceLine = diagnostic.showsSourceLine
     }
 
     var diagnostic: Diagnostic {
-      Diagnostic(isWarning ? .warning : .error, at: InputLocation(file: file, line: line, column: column), message, notes: notes)
+      var diagnostic = Diagnostic(isWarning ? .warning : .error, at: InputLocation(file: file, line: line, column: column), message, notes: notes)
+      diagnostic.showsSourceLine = showsSourceLine
+      return diagnostic
     }
   }
 

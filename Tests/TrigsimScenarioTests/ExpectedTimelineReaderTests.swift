@@ -254,10 +254,16 @@ struct PinnedDiagnostic: Sendable {
 
   // MARK: - Text: the format line
 
-  @Test func fileThatIsNotATimelineIsRejectedAtItsFirstLine() {
-    assertDiagnostics(
-      "1️⃣trigsim: 1\nclock: {}\n",
-      [Pinned("1️⃣", "not a trigsim timeline", notes: ["the first line of an expected timeline is '# trigsim timeline 1'", Self.recordNote])])
+  static let notATimeline = "the file is not a trigsim timeline: its first line is not '# trigsim timeline 1'"
+  static let notAJSONTimeline = #"the file is not a trigsim JSON timeline: it does not begin as an object with "format": "trigsim-timeline-2""#
+
+  /// The quoting policy (`ForeignFile`): a file whose first line is not the
+  /// format line is named, never quoted, and none of its lines is shown.
+  @Test func fileThatIsNotATimelineIsRejectedAtItsFirstLineUnquoted() {
+    assertDiagnostics("1️⃣trigsim: 1\nclock: {}\n", [Pinned("1️⃣", Self.notATimeline, notes: [Self.recordNote])])
+    let found = rejected("root:x:0:0:SECRET-MARKER:/root:/bin/bash\n", .text)
+    #expect(found.map(\.showsSourceLine) == [false])
+    #expect(!found.map(\.description).joined().contains("SECRET-MARKER"))
   }
 
   @Test func jsonInATimelineFileIsRecognised() {
@@ -265,9 +271,9 @@ struct PinnedDiagnostic: Sendable {
       "1️⃣{\"format\": \"trigsim-timeline-1\"}\n",
       [
         Pinned(
-          "1️⃣", "not a trigsim timeline",
+          "1️⃣", Self.notATimeline,
           notes: [
-            "the first line of an expected timeline is '# trigsim timeline 1'", Self.recordNote, "this looks like JSON: name a JSON timeline '*.json'",
+            Self.recordNote, "if it is a JSON timeline, name it '*.json'",
           ])
       ])
   }
@@ -612,10 +618,12 @@ struct PinnedDiagnostic: Sendable {
     assertDiagnostics(
       #"1️⃣{"header": {}, "entries": []}"#, .json,
       [
-        Pinned(
-          "1️⃣", "missing 'format'",
-          notes: [#"a trigsim JSON timeline starts with "format": "trigsim-timeline-2""#, Self.makeJSONNote])
+        Pinned("1️⃣", Self.notAJSONTimeline, notes: [Self.makeJSONNote])
       ])
+    // A credentials file is somebody else's JSON: named, not quoted, no line shown.
+    let found = rejected(#"{"type": "service_account", "private_key": "SECRET-MARKER"}"#, .json)
+    #expect(found.map(\.message) == [Self.notAJSONTimeline])
+    #expect(found.map(\.showsSourceLine) == [false])
   }
 
   @Test func jsonEntryMembersAreCheckedAtTheirValues() {
@@ -669,9 +677,7 @@ struct PinnedDiagnostic: Sendable {
     assertDiagnostics(
       "1️⃣[\"a\"]\n", .json,
       [
-        Pinned(
-          "1️⃣", "the timeline must be an object, not an array",
-          notes: [#"a trigsim JSON timeline is an object: {"format": "trigsim-timeline-2", "header": {...}, "entries": [...]}"#, Self.makeJSONNote])
+        Pinned("1️⃣", Self.notAJSONTimeline, notes: [Self.makeJSONNote])
       ])
     assertDiagnostics("1️⃣\n  \n", .json, [Pinned("1️⃣", "the timeline file is empty", notes: [Self.makeJSONNote])])
   }

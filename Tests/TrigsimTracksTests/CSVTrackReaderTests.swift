@@ -352,7 +352,7 @@ import TrigsimTestSupport
 
   @Test func aHeaderOverTheLimitIsAnError() {
     #expect(csvProblems(String(repeating: "time,", count: 20_000) + "\n1,2,3\n")
-      == ["1:1: line is longer than 65536 bytes, the most a CSV track line may hold; reading stopped here"])
+      == ["1:1: the file is not a CSV track: its first line is longer than 65536 bytes"])
   }
 
   @Test func aRowOneByteOverTheLimitStopsTheRead() {
@@ -372,7 +372,7 @@ import TrigsimTestSupport
     let path = trackFile(bytes: [UInt8](repeating: 0, count: 1 << 20), name: "zeros.csv")
     #expect(problems(of: CSVTrackReader(path: path), withNotes: true) == [
       """
-      1:1: not a CSV text file: its first line holds a NUL byte
+      1:1: the file is not a CSV track: its first line holds a NUL byte
       note: \(CSVMessages.notTextNote)
       """
     ])
@@ -382,7 +382,7 @@ import TrigsimTestSupport
     var bytes: [UInt8] = [0xFF, 0xFE]
     for unit in "time,lat,lon\n1774674000,1,2\n".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
     #expect(problems(of: CSVTrackReader(path: trackFile(bytes: bytes, name: "utf16.csv")))
-      == ["1:1: not a CSV text file: its first line holds bytes that are not UTF-8"])
+      == ["1:1: the file is not a CSV track: its first line holds bytes that are not UTF-8"])
   }
 
   @Test func binaryNoiseWithoutALineBreakIsNotACSVTextFile() {
@@ -392,7 +392,7 @@ import TrigsimTestSupport
       return UInt8(truncatingIfNeeded: word) | 0x80
     }
     #expect(problems(of: CSVTrackReader(path: trackFile(bytes: bytes, name: "noise.csv")))
-      == ["1:1: not a CSV text file: its first line holds bytes that are not UTF-8"])
+      == ["1:1: the file is not a CSV track: its first line holds bytes that are not UTF-8"])
   }
 }
 
