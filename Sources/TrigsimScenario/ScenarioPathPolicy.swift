@@ -19,6 +19,10 @@ import TrigsimCore
 /// folder. A symbolic link that leads nowhere is refused, since where it
 /// would lead cannot be checked.
 ///
+/// A regular file with more than one hard link is refused too: a hard link
+/// has no direction, so a name inside the root may be the same file as
+/// `~/.ssh/id_rsa`, and nothing can tell which name came first.
+///
 /// The check is made when the scenario is loaded; it guards against what a
 /// scenario says, not against files changing while trigsim runs.
 public struct ScenarioPathPolicy: Sendable, Equatable {
@@ -48,6 +52,9 @@ public struct ScenarioPathPolicy: Sendable, Equatable {
     case danglingSymbolicLink
     /// The root itself does not exist.
     case missingRoot
+    /// A regular file inside the root with more than one hard link (the count):
+    /// another of its names may lie outside.
+    case hardLinked(Int)
   }
 
   /// How `path` (absolute, or relative to the working folder) leaves the
@@ -60,7 +67,10 @@ public struct ScenarioPathPolicy: Sendable, Equatable {
     case .dangling: return .danglingSymbolicLink
     case .unresolvable: return .byName
     case .resolved(let real):
-      if Self.isInside(real, resolvedRoot) { return nil }
+      if Self.isInside(real, resolvedRoot) {
+        let links = Self.hardLinkCount(real)
+        return links > 1 ? .hardLinked(links) : nil
+      }
       let spelled = Self.lexicallyAbsolute(path)
       let inside = Self.isInside(spelled, Self.lexicallyAbsolute(root)) || Self.isInside(spelled, resolvedRoot)
       return inside ? .throughSymbolicLink : .byName
@@ -75,11 +85,14 @@ public struct ScenarioPathPolicy: Sendable, Equatable {
     case .throughSymbolicLink: return "\(what) \(Diagnostic.quotePath(path)) leads outside the root folder '\(root)' (--root) through a symbolic link"
     case .danglingSymbolicLink: return "\(what) \(Diagnostic.quotePath(path)) goes through a symbolic link that leads nowhere, so it cannot be checked against the root folder '\(root)' (--root)"
     case .missingRoot: return "the root folder '\(root)' (--root) does not exist, so \(what) \(Diagnostic.quotePath(path)) cannot be checked"
+    case .hardLinked(let count):
+      return "\(what) \(Diagnostic.quotePath(path)) has \(count) hard links, so it may be a file outside the root folder '\(root)' (--root) under another name"
     }
   }
 
   /// What to do about it.
-  public static let note = "with --root, every file a scenario names must lie inside the root folder after following symbolic links; keep the file inside it"
+  public static let note =
+    "with --root, every file a scenario names must lie inside the root folder after following symbolic links, and be a file of its own (one hard link); keep a copy of the file inside it"
 
   // MARK: - Resolution
 
@@ -127,6 +140,13 @@ public struct ScenarioPathPolicy: Sendable, Equatable {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
+  }
+
+  /// The hard links of a regular file at `path` (1 for anything else, or when it cannot be checked).
+  static func hardLinkCount(_ path: String) -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return 1 }
+    return Int(status.st_nlink)
   }
 
   static func isSymbolicLink(_ path: String) -> Bool {

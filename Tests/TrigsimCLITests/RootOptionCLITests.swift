@@ -46,7 +46,7 @@ import TrigsimTestSupport
       pr/dotdot.yaml:5:16: error: track file '../secret/walk.gpx' leaves the root folder 'pr' (--root)
           track: { file: ../secret/walk.gpx }
                          ^
-      note: with --root, every file a scenario names must lie inside the root folder after following symbolic links; keep the file inside it
+      note: with --root, every file a scenario names must lie inside the root folder after following symbolic links, and be a file of its own (one hard link); keep a copy of the file inside it
       """))
     #expect(result.stdout.contains("""
       === ERROR pr/evil.yaml: invalid input

@@ -176,4 +176,27 @@ import TrigsimTestSupport
         """)
     }
   }
+
+  /// Issue 27, item 7: a hard link under the root to a file outside it was
+  /// read. A hard link has no direction, so any regular file with more than
+  /// one link is refused, the scenario itself included; a file of its own loads.
+  @Test func aHardLinkedFileIsRefusedWhateverItsOtherNameIs() throws {
+    let layout = try Layout()
+    try FileManager.default.linkItem(atPath: layout.outside + "/secret.timeline", toPath: layout.root + "/linked.timeline")
+    try FileManager.default.linkItem(atPath: layout.outside + "/walk.gpx", toPath: layout.root + "/linked.gpx")
+    let scenario = try layout.scenario("s.yaml", Self.clock + "track: { file: 1️⃣linked.gpx }\nexpect: { file: 2️⃣linked.timeline }\n")
+    let found = try diagnostics(layout.confined, scenario.path)
+    #expect(found.map(\.location) == [scenario.text.location("1️⃣", file: scenario.path), scenario.text.location("2️⃣", file: scenario.path)])
+    #expect(found.map(\.message) == [
+      "track file 'linked.gpx' has 2 hard links, so it may be a file outside the root folder '\(layout.root)' (--root) under another name",
+      "expected timeline 'linked.timeline' has 2 hard links, so it may be a file outside the root folder '\(layout.root)' (--root) under another name",
+    ])
+    #expect(found.allSatisfy { $0.notes == [ScenarioPathPolicy.note] })
+
+    try FileManager.default.linkItem(atPath: scenario.path, toPath: layout.outside + "/copy.yaml")
+    #expect(throws: ScenarioOutsideRoot.self) { try layout.confined.loadFile(path: scenario.path) }
+    // The same files pass without --root, and a single-link copy passes with it.
+    #expect(ScenarioPathPolicy.unrestricted.escape(of: layout.root + "/linked.gpx") == nil)
+    #expect(ScenarioPathPolicy.confined(to: layout.root).escape(of: layout.root + "/walk.gpx") == nil)
+  }
 }
