@@ -161,6 +161,17 @@ struct ExpectedTimelineProblems {
 
 /// Rules both formats share.
 enum ExpectedTimelineSyntax {
+  /// A `\u{HEX}` escape (`ControlCharacterEscape`) whose `u` is at `index`:
+  /// the scalar it names and how many scalars it spans from the `u` to the
+  /// `}`; nil when it is not one.
+  static func unicodeEscape(_ scalars: [Unicode.Scalar], at index: Int) -> (scalar: Unicode.Scalar, length: Int)? {
+    guard index + 2 < scalars.count, scalars[index] == "u", scalars[index + 1] == "{" else { return nil }
+    guard let close = scalars[(index + 2)...].prefix(7).firstIndex(of: "}") else { return nil }
+    let digits = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
+    guard let scalar = ControlCharacterEscape.scalar(hexDigits: digits) else { return nil }
+    return (scalar, close - index + 1)
+  }
+
   /// How to make an expected timeline, for notes.
   static let recordNote = "make an expected timeline with 'trigsim record scenario.yaml'"
 
@@ -387,6 +398,11 @@ struct CanonicalTimelineParser {
         continue
       }
       let escaped: Unicode.Scalar? = index + 1 < line.count ? line[index + 1] : nil
+      if escaped == "u", let (scalar, length) = ExpectedTimelineSyntax.unicodeEscape(line, at: index + 1) {
+        value.append(scalar)
+        index += 1 + length
+        continue
+      }
       switch escaped {
       case "\\": value.append("\\")
       case "n": value.append("\n")
@@ -396,7 +412,7 @@ struct CanonicalTimelineParser {
         let shown = escaped.map { "'\\\($0)'" } ?? "'\\' at the end of the line"
         problems.error(
           line: lineNumber, column: index + 1, "unknown escape \(shown) in a header value",
-          notes: ["header values escape a backslash as '\\\\', a newline as '\\n' and a carriage return as '\\r'"])
+          notes: ["header values escape a backslash as '\\\\', a newline as '\\n', a carriage return as '\\r' and another control character as '\\u{1B}'"])
       }
       index += 2
     }
@@ -581,6 +597,11 @@ struct CanonicalTimelineParser {
         let escapeColumn = scanner.column
         scanner.advance()
         guard !scanner.atEnd else { break }
+        if let (scalar, length) = ExpectedTimelineSyntax.unicodeEscape(scanner.scalars, at: scanner.position) {
+          value.append(scalar)
+          scanner.advance(by: length)
+          continue
+        }
         switch scanner.current {
         case "\"": value.append("\"")
         case "\\": value.append("\\")
@@ -592,7 +613,7 @@ struct CanonicalTimelineParser {
           problems.error(
             line: lineNumber, column: escapeColumn, "unknown escape '\\\(scanner.current)' in the \(role.name)",
             notes: [
-              "inside quotes write \\\" for a quote, \\\\ for a backslash, \\n for a newline, \\r for a carriage return and \\t for a tab"
+              "inside quotes write \\\" for a quote, \\\\ for a backslash, \\n for a newline, \\r for a carriage return, \\t for a tab and \\u{1B} for another control character"
             ])
         }
         scanner.advance()
@@ -628,6 +649,7 @@ extension CanonicalTimelineParser {
     var column: Int { position + 1 }
 
     mutating func advance() { position += 1 }
+    mutating func advance(by count: Int) { position += count }
     mutating func skipSpaces() { while !atEnd, current == " " { position += 1 } }
     mutating func skipToSpace() { while !atEnd, current != " " { position += 1 } }
 

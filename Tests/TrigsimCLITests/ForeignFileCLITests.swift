@@ -66,3 +66,47 @@ import TrigsimTestSupport
     }
   }
 }
+
+/// Issue 27, item 8: raw control characters (ESC, BEL, NUL) from names and
+/// titles reached text and CSV timelines. Every text output escapes them
+/// (`ControlCharacterEscape`); the text timeline reads back as `verify` needs.
+@Suite struct ControlCharacterCLITests {
+  static let scenario = """
+    trigsim: 1
+    name: "Clear\\e[2J screen\\a"
+    clock: { start: 2026-03-28T06:00:00Z, end: 2026-03-28T09:00:00Z, timezone: UTC }
+    notifications:
+      - { id: "bell\\a", title: "red\\e[31m title\\0", trigger: { interval: 1h } }
+    medicines:
+      - { id: 1, name: "Met\\e[5mformin", dosage: 500, unit: mg, times: ["08:00"] }
+
+    """
+
+  @Test(arguments: [["--summary"], ["--format", "csv"], ["--format", "text"]])
+  func noRawControlCharacterReachesATextOutput(options: [String]) throws {
+    let folder = try TrigsimBinary.temporaryDirectory(prefix: "trigsim-controls")
+    try Self.scenario.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let result = try TrigsimBinary.run(["run", "s.yaml"] + options, in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let raw = result.stdout.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && ControlCharacterEscapeProbe.isControl($0) }
+    #expect(raw.isEmpty, "raw controls: \(raw.map { String($0.value, radix: 16) })")
+    #expect(result.stdout.contains(#"\u{1B}[31m title\u{0}"#))
+    #expect(result.stdout.contains(#"bell\u{7}"#))
+    if options == ["--summary"] { #expect(result.stdout.contains(#"Met\u{1B}[5mformin"#)) }
+  }
+
+  /// The escaped text timeline is an expected timeline `verify` reads back.
+  @Test func anEscapedTimelineVerifies() throws {
+    let folder = try TrigsimBinary.temporaryDirectory(prefix: "trigsim-controls-verify")
+    try Self.scenario.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let record = try TrigsimBinary.run(["record", "s.yaml"], in: folder)
+    #expect(record.status == 0, "\(record.stderr)")
+    let verify = try TrigsimBinary.run(["verify", "s.yaml"], in: folder)
+    #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+  }
+}
+
+/// Category Cc, independently of the rule under test.
+enum ControlCharacterEscapeProbe {
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control }
+}

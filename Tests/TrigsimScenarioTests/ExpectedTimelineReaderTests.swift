@@ -163,6 +163,7 @@ struct PinnedDiagnostic: Sendable {
       TimelineField("colon", "key: value: more"),
       TimelineField("empty", ""),
       TimelineField("spaces", "  padded  "),
+      TimelineField("controls", "\u{1B}[2J bell\u{7} nul\0 override\u{202E} tab\t"),
     ],
     entries: [
       TimelineEntry(instant: instant("1969-12-31T23:59:59.999Z"), utcOffsetSeconds: 0, kind: .timezone, subject: "UTC"),
@@ -174,6 +175,7 @@ struct PinnedDiagnostic: Sendable {
           TimelineField("unicode", "café 😀 e\u{301}"), TimelineField("nel", "a\u{85}b"), TimelineField("separator", "a\u{2028}b"),
           TimelineField("control", "a\u{7F}b\u{1}c"), TimelineField("quote-only", "\""), TimelineField("backslash-end", "ends\\"),
           TimelineField("crlf", "a\r\nb"), TimelineField("cr", "a\rb"), TimelineField("no-break", "a\u{A0}b"),
+          TimelineField("escape", "\u{1B}[31mred\u{7}\0"), TimelineField("literal", #"\u{1B} as written"#),
         ]),
       // Same instant again: equal instants keep their order.
       TimelineEntry(instant: instant("2026-03-28T08:00:00.000+01:00"), utcOffsetSeconds: -12_600, kind: .enter, subject: ""),
@@ -188,7 +190,9 @@ struct PinnedDiagnostic: Sendable {
     let expected = try read(text, .text)
     #expect(expected.timeline == Self.trickyTimeline)
     #expect(expected.timeline.canonicalText == text)
-    #expect(expected.entryLocations.map(\.line) == [7, 8, 9, 10, 11])
+    #expect(expected.entryLocations.map(\.line) == [8, 9, 10, 11, 12])
+    // No raw control character but the line ends reaches the text.
+    #expect(!text.unicodeScalars.contains { $0 != "\n" && $0 != "\t" && ControlCharacterEscape.isEscaped($0) })
   }
 
   @Test func trickyValuesRoundTripThroughJSONExceptDuplicateKeys() throws {
@@ -368,10 +372,10 @@ struct PinnedDiagnostic: Sendable {
         Pinned("3️⃣", "header line has an empty key", notes: shape),
         Pinned(
           "4️⃣", #"unknown escape '\q' in a header value"#,
-          notes: [#"header values escape a backslash as '\\', a newline as '\n' and a carriage return as '\r'"#]),
+          notes: [#"header values escape a backslash as '\\', a newline as '\n', a carriage return as '\r' and another control character as '\u{1B}'"#]),
         Pinned(
           "5️⃣", #"unknown escape '\' at the end of the line in a header value"#,
-          notes: [#"header values escape a backslash as '\\', a newline as '\n' and a carriage return as '\r'"#]),
+          notes: [#"header values escape a backslash as '\\', a newline as '\n', a carriage return as '\r' and another control character as '\u{1B}'"#]),
       ])
   }
 
@@ -501,7 +505,7 @@ struct PinnedDiagnostic: Sendable {
           notes: [#"a closing quote ends the value: put a space before the next field, or write a quote inside the value as \""#]),
         Pinned(
           "2️⃣", #"unknown escape '\q' in the value of field 'title'"#,
-          notes: [#"inside quotes write \" for a quote, \\ for a backslash, \n for a newline, \r for a carriage return and \t for a tab"#]),
+          notes: [#"inside quotes write \" for a quote, \\ for a backslash, \n for a newline, \r for a carriage return, \t for a tab and \u{1B} for another control character"#]),
         Pinned("3️⃣", #"'"' inside the unquoted value 'a"b"' of field 'title'"#, notes: [Self.quoteNote]),
         Pinned(
           "4️⃣", #"unexpected '"' after the closing quote of the subject"#,

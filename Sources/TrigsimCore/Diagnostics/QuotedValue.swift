@@ -98,10 +98,9 @@ private struct QuotedValueBuilder {
     case "\r": text += "\\r"
     case "\0": text += "\\0"
     default:
-      switch scalar.properties.generalCategory {
-      case .control, .format, .lineSeparator, .paragraphSeparator:
-        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-      default:
+      if ControlCharacterEscape.isEscaped(scalar) {
+        text += ControlCharacterEscape.escape(scalar)
+      } else {
         text.unicodeScalars.append(scalar)
       }
     }

@@ -22,7 +22,7 @@ extension RunSummary {
   /// One dose's row of the table, `doseColumns` in order; instants device-local, `-` when absent.
   public func doseCells(_ dose: DoseRecord) -> [String] {
     [
-      dose.key.medicine.rawValue, dose.medicineName, dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue,
+      dose.key.medicine.rawValue, ControlCharacterEscape.escaping(dose.medicineName), dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue,
       local(dose.scheduled), local(dose.notified), String(dose.followUpsDelivered), String(dose.snoozes), local(dose.resolved),
       Self.remarks(dose),
     ]

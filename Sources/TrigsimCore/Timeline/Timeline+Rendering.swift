@@ -28,9 +28,9 @@ public enum TimelineEncoding: String, Sendable, CaseIterable {
     case .text:
       var text = Timeline.formatLine + "\n"
       for field in header {
-        // A header value never ends its line early: newlines are escaped.
-        let value = field.value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-          .replacingOccurrences(of: "\r", with: "\\r")
+        // A header value never ends its line early: newlines are escaped,
+        // and so are other control characters (`ControlCharacterEscape`).
+        let value = TimelineEntry.escapedHeaderValue(field.value)
         text += "# \(field.key): \(value)\n"
       }
       return text
@@ -114,15 +114,16 @@ extension TimelineEntry {
   /// `Character`) is escaped like any other newline.
   ///
   /// A value needs quotes when it is empty or holds a space, `"`, `=`, `\\`,
-  /// a control character below U+0020 or any other Unicode whitespace.
+  /// a control character or any other Unicode whitespace. Control characters
+  /// other than those three are written `\u{HEX}` (`ControlCharacterEscape`).
   static func quoteIfNeeded(_ value: String) -> String {
     let needsQuotes = value.isEmpty || value.unicodeScalars.contains { scalar in
       // ASCII is decided without the Unicode property tables (the only
       // ASCII whitespace is the space and control characters below U+0020).
       if scalar.value < 0x80 {
-        return scalar.value <= 0x20 || scalar == "\"" || scalar == "=" || scalar == "\\"
+        return scalar.value <= 0x20 || scalar == "\"" || scalar == "=" || scalar == "\\" || scalar.value == 0x7F
       }
-      return scalar.properties.isWhitespace
+      return scalar.properties.isWhitespace || ControlCharacterEscape.isEscaped(scalar)
     }
     guard needsQuotes else { return value }
     var quoted = "\""
@@ -133,10 +134,35 @@ extension TimelineEntry {
       case "\n": quoted += "\\n"
       case "\r": quoted += "\\r"
       case "\t": quoted += "\\t"
-      default: quoted.unicodeScalars.append(scalar)
+      default:
+        if ControlCharacterEscape.isEscaped(scalar) {
+          quoted += ControlCharacterEscape.escape(scalar)
+        } else {
+          quoted.unicodeScalars.append(scalar)
+        }
       }
     }
     return quoted + "\""
+  }
+
+  /// A header value as written after `# key: `: `\\`, `\n`, `\r` and
+  /// `\u{HEX}` escapes, so it never ends its line early nor holds a control.
+  static func escapedHeaderValue(_ value: String) -> String {
+    var escaped = ""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\\": escaped += "\\\\"
+      case "\n": escaped += "\\n"
+      case "\r": escaped += "\\r"
+      default:
+        if ControlCharacterEscape.isEscaped(scalar) && scalar != "\t" {
+          escaped += ControlCharacterEscape.escape(scalar)
+        } else {
+          escaped.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return escaped
   }
 }
 
@@ -228,6 +254,6 @@ extension TimelineEntry {
   /// and its fields as `key=value` pairs as in the canonical text.
   var csvRow: String {
     let fields = fields.map { "\($0.key)=\(TimelineEntry.quoteIfNeeded($0.value))" }.joined(separator: " ")
-    return [localInstant, utcInstant, kind.rawValue, subject, fields].map(Timeline.csvField).joined(separator: ",")
+    return [localInstant, utcInstant, kind.rawValue, ControlCharacterEscape.escaping(subject), fields].map(Timeline.csvField).joined(separator: ",")
   }
 }

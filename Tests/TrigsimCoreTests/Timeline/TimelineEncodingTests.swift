@@ -37,11 +37,15 @@ import TrigsimTestSupport
   }
 
   /// The quoting rule: quotes for a space, `"`, `=`, `\`, control characters
-  /// and any Unicode whitespace; none for other characters, DEL included.
+  /// and any Unicode whitespace; none for other characters. Control and
+  /// format characters but tab, LF and CR are written `\u{HEX}`
+  /// (`ControlCharacterEscape`; issue 27: ESC, BEL and NUL reached the
+  /// timeline raw).
   @Test(arguments: [
     ("plain", "plain"), ("", "\"\""), ("a b", "\"a b\""), ("a=b", "\"a=b\""), ("a\"b", "\"a\\\"b\""), ("a\\b", "\"a\\\\b\""),
-    ("a\tb", "\"a\\tb\""), ("a\u{1}b", "\"a\u{1}b\""), ("a\u{7F}b", "a\u{7F}b"), ("a\u{A0}b", "\"a\u{A0}b\""),
-    ("a\u{2028}b", "\"a\u{2028}b\""), ("a\u{3000}b", "\"a\u{3000}b\""), ("Åbenrå", "Åbenrå"), ("a\r\nb", "\"a\\r\\nb\""),
+    ("a\tb", "\"a\\tb\""), ("a\u{1}b", "\"a\\u{1}b\""), ("a\u{7F}b", "\"a\\u{7F}b\""), ("a\u{A0}b", "\"a\u{A0}b\""),
+    ("a\u{2028}b", "\"a\\u{2028}b\""), ("a\u{3000}b", "\"a\u{3000}b\""), ("Åbenrå", "Åbenrå"), ("a\r\nb", "\"a\\r\\nb\""),
+    ("\u{1B}[2J\u{7}\0", "\"\\u{1B}[2J\\u{7}\\u{0}\""), ("a\u{202E}b", "\"a\\u{202E}b\""),
   ])
   func valuesAreQuotedByTheRule(value: String, written: String) {
     #expect(TimelineEntry.quoteIfNeeded(value) == written)
