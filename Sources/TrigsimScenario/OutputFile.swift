@@ -301,9 +301,13 @@ package final class OutputFile {
         let code = errno
         var status = stat()
         let isFolder = stat(prefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        var linkStatus = stat()
+        let isDanglingLink = !isFolder && lstat(prefix, &linkStatus) == 0 && linkStatus.st_mode & S_IFMT == S_IFLNK
         if !isFolder {
           let reason =
             switch code {
+            case EEXIST where isDanglingLink:
+              "'\(prefix)' is a symbolic link that leads nowhere: create the folder it names, or remove the link"
             case EEXIST, ENOTDIR:
               prefix == folder
                 ? "'\(prefix)' is a file, not a folder: remove it or name a file in another folder"

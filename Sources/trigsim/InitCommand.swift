@@ -70,6 +70,11 @@ struct InitCommand: ParsableCommand {
 
     """
 
+  func validate() throws {
+    // An empty name would resolve to the working folder itself.
+    guard !folder.isEmpty else { throw ValidationError("init needs a folder name; '' names none (use '.' for the working folder)") }
+  }
+
   func run() throws {
     let paths = Self.fileNames.map { (folder as NSString).appendingPathComponent($0) }
     let existing = paths.filter { path in

@@ -49,6 +49,15 @@ import TrigsimTestSupport
     #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("start")) == ["scenario.yaml"])
   }
 
+  /// Issue 27: `init ''` wrote into the working folder. An empty name is a usage error, and nothing is written.
+  @Test func anEmptyFolderNameIsAUsageErrorAndWritesNothing() throws {
+    let workspace = try Workspace()
+    let refused = try TrigsimBinary.run(["init", ""], in: workspace.root)
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("Error: init needs a folder name; '' names none (use '.' for the working folder)"), "\(refused.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.root.path).isEmpty)
+  }
+
   /// A JSON expected timeline in version 1's form (every value a string)
   /// still verifies, and still catches a difference.
   @Test func aVersionOneJSONExpectedTimelineStillVerifies() throws {

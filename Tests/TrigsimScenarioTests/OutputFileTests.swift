@@ -263,6 +263,17 @@ import Testing
     again.discard()
   }
 
+  /// Issue 27: a dangling `--reports` link was called "a file, not a folder".
+  @Test func creatingFoldersNamesADanglingLinkWhereAFolderMustBe() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let link = folder.appendingPathComponent("reports").path
+    #expect(symlink("nowhere", link) == 0)
+    let error = #expect(throws: OutputFile.WriteError.self) { try OutputFile.open(link + "/a.html", creatingFolders: true) }
+    #expect(error?.reason == "'\(link)' is a symbolic link that leads nowhere: create the folder it names, or remove the link")
+    #expect(try Self.names(in: folder) == ["reports"])
+  }
+
   @Test func creatingFoldersRefusesAFileWhereAFolderMustBe() throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
