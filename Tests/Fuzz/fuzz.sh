@@ -7,7 +7,8 @@
 # --smoke (what .ci/run uses) runs each target a fixed number of inputs,
 # about 30 s each on the development machine, from the seeds alone, so that
 # a clean clone's run is the same on every machine (same seed, same inputs).
-# Targets: gpx csv scenario expected-text expected-json (default: all), each
+# Targets: gpx csv scenario expected-text expected-json geojson places
+# scenario-files (default: all), each
 # run for N seconds (default 60). Builds into .build-fuzz/ (release, with
 # AddressSanitizer and libFuzzer's coverage instrumentation), keeps each target's growing corpus in
 # .build-fuzz/corpus/TARGET (seeded from fixtures/ and scenarios/ and from the
@@ -26,11 +27,11 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --smoke) smoke=1; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-    gpx|csv|scenario|expected-text|expected-json) targets+=("$1"); shift ;;
-    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json)" >&2; exit 64 ;;
+    gpx|csv|scenario|expected-text|expected-json|geojson|places|scenario-files) targets+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json geojson places scenario-files)" >&2; exit 64 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json)
+[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json geojson places scenario-files)
 
 scratch=.build-fuzz
 # Not `-sanitize=fuzzer`: its link brings libFuzzer's own main, which clashes
@@ -55,6 +56,9 @@ seeds() {
     scenario) find scenarios fixtures -name '*.yaml' ;;
     expected-text) find scenarios fixtures -name '*.timeline' ;;
     expected-json) find scenarios fixtures -name '*.json' ;;
+    geojson) find scenarios fixtures -name '*.geojson' ;;
+    places) find fixtures/places -name '*.csv' ;;
+    scenario-files) find fixtures -name '*.bundle' ;;
   esac
 }
 
@@ -69,6 +73,7 @@ smoke_runs() {
   case "$1" in
     gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
     expected-text) echo 2500 ;; expected-json) echo 150000 ;;
+    geojson) echo GEOJSON_RUNS ;; places) echo PLACES_RUNS ;; scenario-files) echo BUNDLE_RUNS ;;
   esac
 }
 

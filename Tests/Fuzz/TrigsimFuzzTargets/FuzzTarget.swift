@@ -23,6 +23,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case expectedText = "expected-text"
   /// `ExpectedTimelineReader`: the bytes as a `.json` expected timeline.
   case expectedJSON = "expected-json"
+  /// `GeoJSONRegionReader`, through the loader: the bytes as the regions
+  /// file a fixed scenario names (`FuzzScenarios.geojson`), loaded and, when
+  /// it loads, run.
+  case geojson
+  /// `PlaceCSVReader`, through the loader: the bytes as the places CSV a
+  /// fixed scenario names (`FuzzScenarios.places`: the nearest 20 places
+  /// monitored along a short track), loaded and, when it loads, run.
+  case places
+  /// A scenario with its files (`FuzzBundle`): the bytes are a scenario,
+  /// then files after `--- file: NAME` lines, written into a folder of their
+  /// own and loaded as `--root` confines them to it; when it loads, it is
+  /// run, and the expected timeline it names, if present, is read.
+  case scenarioFiles = "scenario-files"
 
   /// The file name the input is written under (its extension picks the reader).
   var fileName: String {
@@ -32,6 +45,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .scenario: "input.yaml"
     case .expectedText: "input.timeline"
     case .expectedJSON: "input.json"
+    case .geojson: "input.geojson"
+    case .places: "input.csv"
+    case .scenarioFiles: "input.bundle"
     }
   }
 
@@ -56,7 +72,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     let path = FuzzWorkspace.shared.write(bytes, as: fileName)
     defer { unlink(path) }
     do {
-      try read(path)
+      if self == .scenarioFiles {
+        try FuzzBundle.withFolder(Array(bytes)) { scenario in try Self.loadAndRun(scenario, confined: true) }
+      } else {
+        try read(path)
+      }
       return .accepted
     } catch let error as InputError {
       precondition(!error.diagnostics.isEmpty, "\(rawValue): an InputError without a diagnostic")
@@ -82,10 +102,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .csv:
       try CSVTrackReader(path: path).readSamples { _ in true }
     case .scenario:
-      let file = try ScenarioLoader().loadFile(path: path)
-      _ = try Simulation(file.scenario).report()
+      try Self.loadAndRun(path, confined: false)
     case .expectedText, .expectedJSON:
       _ = try ExpectedTimelineReader().read(path: path)
+    case .geojson, .places:
+      let text = self == .geojson ? FuzzScenarios.geojson(regionsFile: path) : FuzzScenarios.places(placesFile: path)
+      let scenario = FuzzScenarios.write(text, beside: path)
+      defer { unlink(scenario) }
+      try Self.loadAndRun(scenario, confined: false)
+    case .scenarioFiles:
+      preconditionFailure("read through FuzzBundle")
+    }
+  }
+
+  /// Loads the scenario at `path` (under `--root` of its folder when
+  /// `confined`), runs it, and reads the expected timeline it names if that exists.
+  static func loadAndRun(_ path: String, confined: Bool) throws {
+    let folder = (path as NSString).deletingLastPathComponent
+    let loader = confined ? ScenarioLoader(pathPolicy: .confined(to: folder)) : ScenarioLoader()
+    let file = try loader.loadFile(path: path)
+    _ = try Simulation(file.scenario).report()
+    if let expected = file.checks.expectedTimelinePath, FileManager.default.fileExists(atPath: expected) {
+      _ = try ExpectedTimelineReader().read(path: expected)
     }
   }
 
@@ -121,6 +159,17 @@ final class FuzzWorkspace: @unchecked Sendable {
 
   private let lock = NSLock()
   private var written = 0
+
+  /// A new, empty folder inside the workspace (numbered like the files).
+  func newFolder() -> String {
+    let number = lock.withLock {
+      written += 1
+      return written
+    }
+    let path = folder + "/\(number)-folder"
+    precondition(mkdir(path, 0o700) == 0, "cannot create \(path)")
+    return path
+  }
 
   /// Writes `bytes` to a new file named `N-name` (a number per call, so the
   /// regression test's parallel cases never share a file).
