@@ -11,7 +11,7 @@ public enum TextLimit {
   public static let value = 4096
 
   /// An identifier: of a notification request (given, or made by an
-  /// identifier template), a region, a push, a category, an action, a Focus:
+  /// identifier template), a region, a push and its thread, a category, an action, a Focus:
   /// 256. Real apps use short, stable identifiers; 256 leaves room for
   /// reverse-DNS names and UUIDs several times over.
   public static let identifier = 256
@@ -21,7 +21,7 @@ public enum TextLimit {
   public static let identifierPart = 64
 
   /// A name or title shown to a person (the scenario's name, a medicine's
-  /// name and unit, a notification's title, a thread): 256. A notification
+  /// name and unit, a notification's title): 256. A notification
   /// title past that is cut on every iPhone screen anyway.
   public static let name = 256
 
