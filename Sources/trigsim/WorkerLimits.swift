@@ -12,22 +12,26 @@ struct WorkerLimits: Equatable {
   /// Mebibytes of resident memory a worker may hold; nil: no limit.
   var mebibytes: Int?
 
-  /// Five minutes: the slowest bundled scenario (`scenarios/pharmacy-quick-stop.yaml`,
-  /// 1000 trials) takes about 0.3 s, and a run to the default limit of a
-  /// million entries about 10 s; yet a runaway scenario holds a CI runner
-  /// for at most five minutes per job.
+  /// Five minutes (release build, 2 cores): the slowest bundled scenario
+  /// (`pharmacy-quick-stop.yaml`, 1000 trials) takes 0.35 s, and the
+  /// heaviest run the default `limits:` admit (988,000 entries, compared
+  /// with its recorded timeline) 35 s, or 50 s when it differs; yet a
+  /// runaway scenario holds a job of a CI runner for five minutes at most.
   static let defaultSeconds = 300
-  /// 2 GiB: the largest bundled scenario peaks at about 40 MiB, and a run
-  /// to the default limit of a million entries at about 700 MiB; two jobs on
-  /// a 2-core runner with 7 GiB (GitHub's smallest) then stay below 4.2 GiB.
+  /// 2 GiB (resident): the largest bundled scenario peaks at 33 MiB, and
+  /// the heaviest run the default `limits:` admit (as above) at 1.37 GiB;
+  /// with one job per core, a runner holds 2 GiB per core at most
+  /// (4 GiB on 2 cores), far below what it has.
   static let defaultMebibytes = 2048
 
   static let standard = WorkerLimits(seconds: defaultSeconds, mebibytes: defaultMebibytes)
 
   /// How often the supervisor reads a busy worker's resident memory when
-  /// there is a memory limit. A worker filling memory as fast as the kernel
-  /// hands out pages (about 2 GB/s here) overshoots the limit by at most a
-  /// period's worth (~100 MB) before it is killed.
+  /// there is a memory limit. A worker overshoots the limit by what it
+  /// allocates in one period before it is killed: measured here, under
+  /// 7 MiB (issue 27's runaway scenario grows by about 35 MB/s; the tests'
+  /// `allocate` by about 120 MB/s on a loaded machine), and a worker could
+  /// not fault in pages faster than a few GB/s.
   static let memorySamplingPeriod = Duration.milliseconds(50)
 
   /// A limit a scenario ran into, as its result names it.

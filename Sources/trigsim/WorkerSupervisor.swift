@@ -24,9 +24,11 @@ import TrigsimScenario
 /// from outside rather than capped with `setrlimit(RLIMIT_AS)` in the
 /// worker: the address space a worker reserves is not what it uses (glibc
 /// gives each trial thread a 64 MiB malloc arena and an 8 MiB stack, the
-/// Swift runtime maps its own), so a cap of the address space either fails
-/// ordinary trial runs or sits far above real use; and an allocation it
-/// refuses ends the worker in a trap, indistinguishable from a bug in trigsim.
+/// Swift runtime maps its own; a trial run on 2 cores reserves 247 MiB to
+/// hold 31 MiB, and the reservation grows with the cores), so a cap of the
+/// address space either fails ordinary trial runs on a large machine or
+/// sits far above real use; and an allocation it refuses ends the worker
+/// in a trap, indistinguishable from a bug in trigsim.
 /// Resident memory is what a CI runner runs out of, and the supervisor that
 /// kills the worker knows why, so it reports the limit.
 ///
