@@ -107,9 +107,22 @@ import TrigsimTestSupport
     #expect(result.stdout.contains("=== TIMEOUT ci/hostile/runaway-interval.yaml: exceeded the 2 s per-scenario time limit (--timeout)\n"))
     // The same scenario fills memory at about 20 MB/s: a memory limit stops it too.
     let memory = try TrigsimBinary.run(
-      ["test", "ci/hostile/runaway-interval.yaml", "--memory-limit", "150", "--timeout", "120"], in: workspace.root)
+      ["test", "ci/hostile/runaway-interval.yaml", "--memory-limit", "100", "--timeout", "120"], in: workspace.root)
     #expect(memory.status == 124)
     #expect(supervisor.rows(memory.stdout) == ["ci/hostile/runaway-interval.yaml MEMORY -"])
+  }
+
+  @Test(.enabled(if: JUnitReportCLITests.xmllint != nil, "xmllint is absent: install Debian's libxml2-utils to validate JUnit reports against the schemas"))
+  func theReportOfAStoppedScenarioIsValidAgainstTheJenkinsXUnitAndAntSchemas() throws {
+    let workspace = try supervisor.threeScenarios()
+    for (how, options) in [("hang", ["--timeout", "1"]), ("allocate", ["--memory-limit", "200"])] {
+      let result = try TrigsimBinary.run(
+        ["test", ".", "--junit", "junit-\(how).xml"] + options, in: workspace.root, environment: ["TRIGSIM_TEST_CRASH_ON": "a.yaml:\(how)"])
+      #expect(result.status == 124)
+      for schema in JUnitReportCLITests.schemas {
+        #expect(try JUnitReportCLITests.schemaViolations(workspace.path("junit-\(how).xml"), against: schema) == nil, "\(how) \(schema)")
+      }
+    }
   }
 
   @Test func recordStopsARunawayScenarioAndWritesTheOthers() throws {
