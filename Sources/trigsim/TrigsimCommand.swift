@@ -104,8 +104,9 @@ struct RunCommand: ParsableCommand {
   var trial: Int?
 
   func validate() throws {
-    if let trials, !(1...1_000_000).contains(trials) {
-      throw ValidationError("--trials takes 1 to 1000000 trials, not \(trials)")
+    // The user's own choice, so not bounded by the ceiling (--max-trials): only by what the format allows.
+    if let trials, !(1...ScenarioLimitCeiling.largestTrialCount).contains(trials) {
+      throw ValidationError("--trials takes 1 to \(ScenarioLimitCeiling.largestTrialCount) trials, not \(trials)")
     }
     if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs takes 1 to 1024 worker threads, not \(jobs)") }
     if let trial, trial < 0 { throw ValidationError("--trial counts from 0, not \(trial)") }
