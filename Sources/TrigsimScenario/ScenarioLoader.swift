@@ -62,11 +62,19 @@ public struct ScenarioSkipped: Error, CustomStringConvertible, Sendable {
 /// the scenario (the track file, expected timeline and trial report) are
 /// relative to the scenario file's folder, and `pathPolicy` says which files
 /// they may reach: with `.confined(to: root)` every one must resolve inside
-/// `root`, else it is an error at the value that names it.
-public struct ScenarioLoader {
+/// `root`, else it is an error at the value that names it. `limitCeiling`
+/// is the most a scenario may raise its `limits:` and `trials.count` to.
+public struct ScenarioLoader: Sendable {
   public var pathPolicy: ScenarioPathPolicy
+  /// The most a scenario may ask for (see `ScenarioLimitCeiling`).
+  public var limitCeiling: ScenarioLimitCeiling
 
-  public init(pathPolicy: ScenarioPathPolicy = .unrestricted) { self.pathPolicy = pathPolicy }
+  /// Without a `limitCeiling`, the standard one for `pathPolicy`: the
+  /// defaults for scenarios confined to a root folder, else what the format allows.
+  public init(pathPolicy: ScenarioPathPolicy = .unrestricted, limitCeiling: ScenarioLimitCeiling? = nil) {
+    self.pathPolicy = pathPolicy
+    self.limitCeiling = limitCeiling ?? .standard(for: pathPolicy)
+  }
 
   /// Loads the scenario at `path` (as given by the user; used in messages).
   public func load(path: String) throws -> Scenario { try loadFile(path: path).scenario }
@@ -96,7 +104,8 @@ public struct ScenarioLoader {
   /// Loads a scenario and its checks from YAML text. The expected timeline
   /// defaults to `<defaultName>.timeline` in `baseDirectory`.
   public func loadFile(yaml: String, file: String = "<scenario>", baseDirectory: String = ".", defaultName: String = "scenario") throws -> ScenarioFile {
-    let reader = ScenarioReader(document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory, pathPolicy: pathPolicy)
+    let reader = ScenarioReader(
+      document: YAMLDocument(file: file, text: yaml), baseDirectory: baseDirectory, pathPolicy: pathPolicy, limitCeiling: limitCeiling)
     let scenario = reader.read(defaultName: defaultName)
     try reader.document.diagnostics.throwIfAny()
     if let skipped = reader.skipped { throw skipped }
@@ -119,6 +128,8 @@ final class ScenarioReader {
   let baseDirectory: String
   /// Which files the scenario may name (see `ScenarioPathPolicy`).
   let pathPolicy: ScenarioPathPolicy
+  /// The most the scenario may raise its limits and trial count to.
+  let limitCeiling: ScenarioLimitCeiling
   var deviceZone = TimeZone(identifier: "UTC")!
   var clockStart: SimulationInstant?
   var clockEnd: SimulationInstant?
@@ -171,10 +182,14 @@ final class ScenarioReader {
   /// `expect:` names an expected timeline file (or `none`), so none is implied.
   var expectedFileNamed = false
 
-  init(document: YAMLDocument, baseDirectory: String, pathPolicy: ScenarioPathPolicy = .unrestricted) {
+  init(
+    document: YAMLDocument, baseDirectory: String, pathPolicy: ScenarioPathPolicy = .unrestricted,
+    limitCeiling: ScenarioLimitCeiling = .syntaxMaximum
+  ) {
     self.document = document
     self.baseDirectory = baseDirectory
     self.pathPolicy = pathPolicy
+    self.limitCeiling = limitCeiling
   }
 
   /// Whether the path policy allows `path` (resolved from `written`, the

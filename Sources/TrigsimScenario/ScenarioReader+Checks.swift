@@ -272,7 +272,9 @@ extension ScenarioReader {
       return nil
     }
     // Every value is checked, so one run reports every problem.
-    let count = document.integer(countNode, what: "'count'", range: 1...1_000_000)
+    let count = document.integer(countNode, what: "'count'", range: 1...ScenarioLimitCeiling.largestTrialCount).flatMap {
+      withinCeiling($0, limitCeiling.trialCount, at: countNode, setting: "trials.count", option: "--max-trials") ? $0 : nil
+    }
     var seed: UInt64? = TrialSettings.defaultSeed
     if let seedNode = fields["seed"] {
       seed = document.string(seedNode, what: "'seed'").flatMap { text in

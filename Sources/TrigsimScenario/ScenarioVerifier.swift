@@ -33,6 +33,9 @@ public struct ScenarioVerifier: Sendable {
   public var trialJobs: Int
   /// Which files scenarios may name (`--root`); `expectedPathOverride` is the user's own and not checked.
   public var pathPolicy: ScenarioPathPolicy
+  /// The most a scenario may raise its limits and trial count to; nil: the
+  /// standard ceiling for `pathPolicy` (see `ScenarioLoader`).
+  public var limitCeiling: ScenarioLimitCeiling?
   /// How a timeline difference is reported in `ScenarioVerification.details`.
   public var diffStyle: DiffStyle = .full
   /// Whether a scenario's `trials:` are run and checked (`trigsim report`
@@ -42,9 +45,10 @@ public struct ScenarioVerifier: Sendable {
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
     expectedPathOverride: String? = nil, trialJobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-    pathPolicy: ScenarioPathPolicy = .unrestricted
+    pathPolicy: ScenarioPathPolicy = .unrestricted, limitCeiling: ScenarioLimitCeiling? = nil
   ) {
     self.pathPolicy = pathPolicy
+    self.limitCeiling = limitCeiling
     self.overrides = overrides
     self.record = record
     self.isCI = isCI
@@ -68,7 +72,7 @@ public struct ScenarioVerifier: Sendable {
   public func verify(path: String) -> ScenarioVerification {
     let file: ScenarioFile
     do {
-      file = try ScenarioLoader(pathPolicy: pathPolicy).loadFile(path: path)
+      file = try ScenarioLoader(pathPolicy: pathPolicy, limitCeiling: limitCeiling).loadFile(path: path)
     } catch {
       var result = ScenarioVerification(scenarioPath: path)
       result.diffStyle = diffStyle

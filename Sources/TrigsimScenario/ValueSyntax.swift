@@ -14,6 +14,20 @@ package enum ValueSyntax {
   /// instants or multiplying them by a snooze count stays inside Int64.
   package static let longestDuration = SimulationDuration(milliseconds: 1_000_000_000_000_000)
 
+  /// A clock span (`limits.clockSpan`, `--max-clock-span`): a whole number
+  /// of years up to `ScenarioLimitCeiling.largestClockSpanYears` (`10y`, a
+  /// year counts 365 days) or a duration (`400d`, `36h`); nil unless positive.
+  package static func clockSpan(_ text: String) -> SimulationDuration? {
+    let value: SimulationDuration?
+    if text.hasSuffix("y"), let years = Int64(text.dropLast()), years >= 0 {
+      value = years <= ScenarioLimitCeiling.largestClockSpanYears ? SimulationDuration(milliseconds: years * RunLimits.year) : nil
+    } else {
+      value = duration(text)
+    }
+    guard let value, value.milliseconds > 0 else { return nil }
+    return value
+  }
+
   package enum DurationProblem: Error, Equatable {
     case malformed, tooLong
 

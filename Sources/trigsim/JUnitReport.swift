@@ -32,7 +32,10 @@ import TrigsimCore
 /// - bad input, an unreadable file or an internal error: `<error type="...">`
 ///   whose message is the headline and the first line of the diagnostics,
 ///   and whose text is the diagnostics (cut the same way); a scenario that
-///   crashed trigsim is `type="InternalError"` with a message naming the signal;
+///   crashed trigsim is `type="InternalError"` with a message naming the
+///   signal; one stopped at a limit is `type="Timeout"` or
+///   `type="MemoryLimit"` with a message naming the limit ("exceeded the
+///   300 s per-scenario time limit (--timeout)");
 /// - a skipped scenario: `<skipped message="why">why</skipped>` (Jenkins
 ///   shows the attribute, GitLab the text).
 enum JUnitReport {
@@ -70,7 +73,7 @@ enum JUnitReport {
       case .skipped:
         let why = escape(oneLine(result.message))
         xml += ">\n      <skipped message=\"\(why)\">\(why)</skipped>\n    </testcase>\n"
-      case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed:
+      case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed, .timedOut, .memoryExceeded:
         xml += ">\n      <error type=\"\(errorType(result.status))\" message=\"\(escape(oneLine(errorMessage(result))))\">"
         xml += escape(boundedBody(result.message, scenarioPath: path)) + "</error>\n    </testcase>\n"
       }
@@ -123,13 +126,16 @@ enum JUnitReport {
     return String(line.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
 
-  /// The `type` of an `<error>`: a crash is an internal error too.
+  /// The `type` of an `<error>`: a crash is an internal error too; a
+  /// scenario stopped at a limit is `Timeout` or `MemoryLimit`.
   static func errorType(_ status: ScenarioResult.Status) -> String {
     switch status {
     case .invalidInput: "InvalidInput"
     case .cannotRead: "CannotRead"
     case .cannotWrite: "CannotWrite"
     case .internalError, .crashed: "InternalError"
+    case .timedOut: "Timeout"
+    case .memoryExceeded: "MemoryLimit"
     case .passed, .failed, .skipped: ""
     }
   }

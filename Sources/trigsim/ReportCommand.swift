@@ -53,7 +53,7 @@ struct ReportCommand: ParsableCommand {
 
   func run() throws {
     let (document, summary) = try drawReport(
-      of: scenario, overrides: try comparison.options(), expect: expect, pathPolicy: root.pathPolicy,
+      of: scenario, overrides: try comparison.options(), expect: expect, loader: root.loader(),
       options: ReportOptions(simplificationTolerance: simplify))
     let text = format == .html ? document.html : document.svg(picture ?? .map)
     try emit(text, to: output)
@@ -65,10 +65,10 @@ struct ReportCommand: ParsableCommand {
 /// draws the report of the run, with the comparison and the verdict.
 /// Problems are printed to standard error and thrown as the documented exit.
 func drawReport(
-  of path: String, overrides: ComparisonOptions, expect: String?, pathPolicy: ScenarioPathPolicy, options: ReportOptions
+  of path: String, overrides: ComparisonOptions, expect: String?, loader: ScenarioLoader, options: ReportOptions
 ) throws -> (ReportDocument, RunSummary) {
-  let file = try loadScenario(at: path, pathPolicy: pathPolicy)
-  var verifier = ScenarioVerifier(overrides: overrides, expectedPathOverride: expect, pathPolicy: pathPolicy)
+  let file = try loadScenario(at: path, loader: loader)
+  var verifier = ScenarioVerifier(overrides: overrides, expectedPathOverride: expect, pathPolicy: loader.pathPolicy, limitCeiling: loader.limitCeiling)
   verifier.checksTrials = false
   let verification = verifier.verify(file)
   if case .skipped(let why) = verification.outcome {

@@ -8,8 +8,9 @@ extension Duration {
 }
 
 /// Verifies the scenarios of `test` and `record`: in `jobs` supervised worker
-/// processes (`WorkerSupervisor`), so one scenario that crashes trigsim is
-/// reported as `crashed` while the others complete. The results are in the
+/// processes (`WorkerSupervisor`), so one scenario that crashes trigsim, or
+/// runs past its time or memory limit, is reported as `crashed`, `timedOut`
+/// or `memoryExceeded` while the others complete. The results are in the
 /// order of `paths`, whatever order they finish in; each run is independent
 /// (its own process, loader, simulation and files), so they do not depend on
 /// `jobs`.
@@ -21,9 +22,11 @@ struct ScenarioBatch {
   var force: Bool
   var isCI: Bool
   var root: RootOption
+  /// Each scenario's time and each worker's memory (`--timeout`, `--memory-limit`).
+  var limits: WorkerLimits
 
   func run(_ paths: [String], jobs: Int) -> [ScenarioResult] {
-    WorkerSupervisor(workerArguments: workerArguments, jobs: jobs).run(paths)
+    WorkerSupervisor(workerArguments: workerArguments, jobs: jobs, limits: limits).run(paths)
   }
 
   /// The verifier's settings as `trigsim scenario-worker` options, each value
@@ -37,14 +40,15 @@ struct ScenarioBatch {
     arguments.append("--record=\(record.rawValue)")
     if force { arguments.append("--force") }
     if isCI { arguments.append("--on-ci") }
-    if let root = root.root { arguments.append("--root=\(root)") }
+    arguments += root.workerArguments
     return arguments
   }
 }
 
 /// The exit code of a batch: the most serious outcome wins, in the order
-/// internal error (70, a crash included), invalid input (65), unreadable
-/// input (66), failed write (73), failed check (1), success (0).
+/// internal error (70, a crash included), a scenario stopped at a time or
+/// memory limit (124), invalid input (65), unreadable input (66), failed
+/// write (73), failed check (1), success (0).
 func batchExitCode(_ results: [ScenarioResult]) -> Int32 {
   results.map(\.exitCode).reduce(TrigsimExitCode.success, moreSerious)
 }
@@ -66,10 +70,10 @@ extension ScenarioVerification {
   }
 }
 
-/// The more serious of two exit codes: 70, then 65, 66, 73, 1, 0.
+/// The more serious of two exit codes: 70, then 124, 65, 66, 73, 1, 0.
 func moreSerious(_ a: Int32, _ b: Int32) -> Int32 {
   let severity: [Int32] = [
-    TrigsimExitCode.internalError, TrigsimExitCode.invalidInput, TrigsimExitCode.cannotReadInput, TrigsimExitCode.cannotWriteOutput,
+    TrigsimExitCode.internalError, TrigsimExitCode.limitExceeded, TrigsimExitCode.invalidInput, TrigsimExitCode.cannotReadInput, TrigsimExitCode.cannotWriteOutput,
     TrigsimExitCode.timelineDiffers, TrigsimExitCode.success,
   ]
   let rank = { (code: Int32) in severity.firstIndex(of: code) ?? 0 }

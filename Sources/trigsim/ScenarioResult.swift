@@ -7,13 +7,18 @@ import TrigsimScenario
 /// `record`'s listing print, and nothing else (not the run's timeline).
 ///
 /// A worker process sends it to its supervisor as one JSON line (see
-/// `WorkerProtocol`); a scenario whose worker died is a `crashed` result the
+/// `WorkerProtocol`); a scenario whose worker died, or was stopped at a
+/// limit, is a `crashed`, `timedOut` or `memoryExceeded` result the
 /// supervisor makes itself.
 struct ScenarioResult: Codable, Sendable, Equatable {
   enum Status: String, Codable, Sendable {
     case passed, failed, skipped, invalidInput, cannotRead, cannotWrite, internalError
     /// The worker process verifying it crashed or was killed: an internal error (exit 70).
     case crashed
+    /// It ran past the per-scenario time limit (`--timeout`) and its worker was killed (exit 124).
+    case timedOut
+    /// Its worker's resident memory passed the limit (`--memory-limit`) and the worker was killed (exit 124).
+    case memoryExceeded
   }
 
   enum Recording: String, Codable, Sendable {
@@ -123,6 +128,24 @@ struct ScenarioResult: Codable, Sendable, Equatable {
       message: message, seconds: seconds)
   }
 
+  /// A scenario whose worker the supervisor killed at `limit`. The message
+  /// names the limit, not the time or memory measured, so it is the same on every run.
+  static func stopped(_ path: String, at limit: WorkerLimits.Limit, seconds: Double) -> ScenarioResult {
+    let headline = "exceeded \(limit.description)"
+    let message = """
+      error: the scenario \(headline); its worker process was stopped
+      note: \(limit.advice); check the scenario's clock, repeating intervals, 'limits:' and 'trials: { count: N }'
+      note: the other scenarios ran in other processes and are not affected
+
+      """
+    let status: Status
+    switch limit {
+    case .time: status = .timedOut
+    case .memory: status = .memoryExceeded
+    }
+    return ScenarioResult(scenarioPath: path, status: status, headline: headline, message: message, seconds: seconds)
+  }
+
   /// A scenario the supervisor could not have verified (no worker process would start).
   static func internalError(_ path: String, _ reason: String, seconds: Double = 0) -> ScenarioResult {
     ScenarioResult(
@@ -149,6 +172,8 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     case .failed: "FAIL"
     case .skipped: "skip"
     case .crashed: "CRASH"
+    case .timedOut: "TIMEOUT"
+    case .memoryExceeded: "MEMORY"
     case .invalidInput, .cannotRead, .cannotWrite, .internalError: "ERROR"
     }
   }
@@ -162,6 +187,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     case .cannotRead: TrigsimExitCode.cannotReadInput
     case .cannotWrite: TrigsimExitCode.cannotWriteOutput
     case .internalError, .crashed: TrigsimExitCode.internalError
+    case .timedOut, .memoryExceeded: TrigsimExitCode.limitExceeded
     }
   }
 }

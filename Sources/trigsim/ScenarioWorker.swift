@@ -58,7 +58,8 @@ struct ScenarioWorkerCommand: ParsableCommand {
 
   func run() throws {
     var verifier = ScenarioVerifier(
-      overrides: try comparison.options(), record: recording.record, isCI: onCI, force: recording.force, pathPolicy: root.pathPolicy)
+      overrides: try comparison.options(), record: recording.record, isCI: onCI, force: recording.force, pathPolicy: root.pathPolicy,
+      limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff
     let crash = TestCrashRequest(environment: ProcessInfo.processInfo.environment)
     ScenarioWorker(verifier: verifier, crash: crash).serve()
@@ -117,14 +118,21 @@ struct ScenarioWorker {
 /// `fatalError`), `index` (an array index out of range), `stack` (unbounded
 /// recursion), `segv` (a write through a bad pointer), `abort`, `kill`
 /// (SIGKILL, as the kernel's out-of-memory killer sends) or `exit` (exit
-/// status 3 without a reply). Only the worker reads it; `run` and `verify`
-/// ignore it.
+/// status 3 without a reply); or makes it run into a limit of the batch:
+/// `hang` (sleeps without end, for `--timeout`) or `allocate` (fills memory,
+/// `allocationStep` at a time, up to `allocationCeiling`, then sleeps, for
+/// `--memory-limit`). Only the worker reads it; `run` and `verify` ignore it.
 struct TestCrashRequest {
   static let variable = "TRIGSIM_TEST_CRASH_ON"
 
   enum How: String, CaseIterable {
-    case trap, index, stack, segv, abort, kill, exit
+    case trap, index, stack, segv, abort, kill, exit, hang, allocate
   }
+
+  /// What `allocate` adds at a time, every page written so that it is resident.
+  static let allocationStep = 16 << 20
+  /// Where `allocate` stops, so that a test without a memory limit cannot exhaust the machine.
+  static let allocationCeiling = 1 << 30
 
   var fileName: String
   var how: How
@@ -152,7 +160,21 @@ struct TestCrashRequest {
     case .abort: abort()
     case .kill: _ = raise(SIGKILL)
     case .exit: Foundation.exit(3)
+    case .hang: Self.sleepForever()
+    case .allocate:
+      var held: [UnsafeMutableRawPointer] = []
+      while held.count * Self.allocationStep < Self.allocationCeiling {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: Self.allocationStep, alignment: 4096)
+        block.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: held.count + 1), count: Self.allocationStep)
+        held.append(block)
+      }
+      // The blocks stay held: the process ends here only when it is killed.
+      withExtendedLifetime(held) { Self.sleepForever() }
     }
+  }
+
+  private static func sleepForever() -> Never {
+    while true { sleep(60) }
   }
 
   /// Recursion without end that the optimizer cannot turn into a loop (each

@@ -14,8 +14,9 @@ struct TestCommand: ParsableCommand {
       scenario exactly once. Failures are printed in full (diff, failed \
       assertions, diagnostics), then the table. The exit code is that of the most \
       serious outcome (see 'trigsim --help'). Each job is a worker process: a \
-      scenario that crashes trigsim is reported as CRASH (exit 70) and the \
-      others complete. With --reports DIR, every scenario that fails gets the \
+      scenario that crashes trigsim is reported as CRASH (exit 70), one that \
+      runs past --timeout or --memory-limit as TIMEOUT or MEMORY (exit 124), \
+      and the others complete. With --reports DIR, every scenario that fails gets the \
       HTML report of 'trigsim report' in DIR, for a CI job's artifacts.
       """)
 
@@ -41,6 +42,7 @@ struct TestCommand: ParsableCommand {
   @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
+  @OptionGroup var workerLimits: WorkerLimitFlags
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -51,7 +53,8 @@ struct TestCommand: ParsableCommand {
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
     if let shard { files = shard.select(files) }
     let batch = ScenarioBatch(
-      comparison: comparison, diff: diffFlags.diff, record: recording.record, force: recording.force, isCI: runningOnCI, root: root)
+      comparison: comparison, diff: diffFlags.diff, record: recording.record, force: recording.force, isCI: runningOnCI, root: root,
+      limits: try workerLimits.limits())
     let clock = ContinuousClock()
     let start = clock.now
     let results = batch.run(files, jobs: jobCount)
@@ -89,7 +92,7 @@ struct TestCommand: ParsableCommand {
         let target = (reports as NSString).appendingPathComponent(Self.reportName(result.scenarioPath))
         do {
           let (document, _) = try drawReport(
-            of: result.scenarioPath, overrides: try comparison.options(), expect: nil, pathPolicy: root.pathPolicy, options: ReportOptions())
+            of: result.scenarioPath, overrides: try comparison.options(), expect: nil, loader: root.loader(), options: ReportOptions())
           try emit(document.html, to: target, creatingFolders: true)
           writeToStandardOutput("report: \(target)\n")
         } catch let failure as ExitCode {

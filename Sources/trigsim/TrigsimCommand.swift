@@ -19,8 +19,10 @@ struct TrigsimCommand: ParsableCommand {
         66  the scenario file cannot be read (missing, unreadable, not UTF-8)
         70  internal error in trigsim (please report it)
         73  an output cannot be written (a file, or standard output)
+        124 a scenario of 'test' or 'record' exceeded the per-scenario time
+            or memory limit (--timeout, --memory-limit) and was stopped
       With several scenarios ('test', 'record'), the most serious outcome
-      decides: 70, then 65, 66, 73, 1, 0.
+      decides: 70, then 124, 65, 66, 73, 1, 0.
       """,
     version: "0.1.0",
     subcommands: [
@@ -39,6 +41,8 @@ enum TrigsimExitCode {
   static let cannotReadInput: Int32 = 66
   static let internalError: Int32 = 70
   static let cannotWriteOutput: Int32 = 73
+  /// A batch's scenario ran past `--timeout` or `--memory-limit` and its worker was stopped.
+  static let limitExceeded: Int32 = 124
 }
 
 /// The timeline formats `--format` accepts.
@@ -100,8 +104,9 @@ struct RunCommand: ParsableCommand {
   var trial: Int?
 
   func validate() throws {
-    if let trials, !(1...1_000_000).contains(trials) {
-      throw ValidationError("--trials takes 1 to 1000000 trials, not \(trials)")
+    // The user's own choice, so not bounded by the ceiling (--max-trials): only by what the format allows.
+    if let trials, !(1...ScenarioLimitCeiling.largestTrialCount).contains(trials) {
+      throw ValidationError("--trials takes 1 to \(ScenarioLimitCeiling.largestTrialCount) trials, not \(trials)")
     }
     if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs takes 1 to 1024 worker threads, not \(jobs)") }
     if let trial, trial < 0 { throw ValidationError("--trial counts from 0, not \(trial)") }
@@ -136,7 +141,7 @@ struct RunCommand: ParsableCommand {
 
   func run() throws {
     if let trials {
-      let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
+      let file = try loadScenario(at: scenario, loader: root.loader())
       let plan = TrialPlan(
         count: trials, seed: seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed,
         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -145,7 +150,7 @@ struct RunCommand: ParsableCommand {
       return
     }
     if let trial {
-      let file = try loadScenario(at: scenario, pathPolicy: root.pathPolicy)
+      let file = try loadScenario(at: scenario, loader: root.loader())
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
       if format == .geojson {
         try streamGeoJSON(of: file.scenario, at: scenario, trial: (trial, seed), to: output)
@@ -155,15 +160,16 @@ struct RunCommand: ParsableCommand {
       return
     }
     if format == .geojson {
-      try streamGeoJSON(of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, at: scenario, to: output)
+      try streamGeoJSON(of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, to: output)
       return
     }
     guard let expect else {
       try streamTimeline(
-        of: loadScenario(at: scenario, pathPolicy: root.pathPolicy).scenario, at: scenario, format: format, summary: summary, to: output)
+        of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, format: format, summary: summary, to: output)
       return
     }
-    var verifier = ScenarioVerifier(overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy)
+    var verifier = ScenarioVerifier(
+      overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy, limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff
     let colored = diffFlags.colors(descriptor: STDERR_FILENO)
     let verification = verifier.verify(path: scenario)
@@ -191,8 +197,8 @@ func reportFailure(of verification: ScenarioVerification, colored: Bool = false)
 }
 
 /// Loads a scenario file, printing any problem to standard error and exiting with the documented code.
-func loadScenario(at path: String, pathPolicy: ScenarioPathPolicy = .unrestricted) throws -> ScenarioFile {
-  try reportingErrors { try ScenarioLoader(pathPolicy: pathPolicy).loadFile(path: path) }
+func loadScenario(at path: String, loader: ScenarioLoader = ScenarioLoader()) throws -> ScenarioFile {
+  try reportingErrors { try loader.loadFile(path: path) }
 }
 
 /// Runs `body`, turning its errors into messages on standard error and the documented exit codes.

@@ -23,7 +23,8 @@ struct VerifyCommand: ParsableCommand {
 
   func run() throws {
     var verifier = ScenarioVerifier(
-      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force, pathPolicy: root.pathPolicy)
+      overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force, pathPolicy: root.pathPolicy,
+      limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff
     let verification = verifier.verify(path: scenario)
     switch verification.outcome {
@@ -70,6 +71,7 @@ struct RecordCommand: ParsableCommand {
 
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var root: RootOption
+  @OptionGroup var workerLimits: WorkerLimitFlags
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -78,7 +80,8 @@ struct RecordCommand: ParsableCommand {
   func run() throws {
     let files: [String]
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
-    let batch = ScenarioBatch(comparison: comparison, diff: .full, record: mode.recordMode, force: force, isCI: runningOnCI, root: root)
+    let batch = ScenarioBatch(
+      comparison: comparison, diff: .full, record: mode.recordMode, force: force, isCI: runningOnCI, root: root, limits: try workerLimits.limits())
     let results = batch.run(files, jobs: jobCount)
     for result in results {
       let target = result.expectedPath ?? "\(result.scenarioPath) (no expected timeline: expect: none)"
@@ -102,7 +105,7 @@ struct RecordCommand: ParsableCommand {
       case .failed:
         writeToStandardOutput(result.details)
         writeToStandardOutput("FAILED    \(result.scenarioPath): \(result.headline)\n")
-      case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed:
+      case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed, .timedOut, .memoryExceeded:
         _ = reportFailure(of: result)
       }
     }

@@ -7,7 +7,7 @@ import TrigsimScenario
 
 /// Verifies a batch of scenarios in worker processes, so that one scenario
 /// that crashes trigsim (a trap, a bad memory access, a stack overflow, a
-/// kill) costs only its own result.
+/// kill) or runs past its time or memory limit costs only its own result.
 ///
 /// The supervisor starts up to `jobs` copies of the running executable as
 /// `trigsim scenario-worker …` (`WorkerProtocol`), gives each one scenario at
@@ -15,6 +15,22 @@ import TrigsimScenario
 /// verifying is reported `crashed`, naming the signal, and the batch goes
 /// on. Results come back in the order of `paths`, whatever order the workers
 /// finish in, so the output does not depend on `jobs` or on timing.
+///
+/// Limits (`limits`): a worker still verifying a scenario `seconds` after it
+/// was given it, or whose resident memory (`/proc/PID/statm`, read every
+/// `WorkerLimits.memorySamplingPeriod` while it works) exceeds `mebibytes`,
+/// is sent SIGKILL, its scenario reported `timedOut` or `memoryExceeded`,
+/// and it is waited for and replaced like a crashed one. Memory is watched
+/// from outside rather than capped with `setrlimit(RLIMIT_AS)` in the
+/// worker: the address space a worker reserves is not what it uses (glibc
+/// gives each trial thread a 64 MiB malloc arena and an 8 MiB stack, the
+/// Swift runtime maps its own; a trial run on 2 cores reserves 247 MiB to
+/// hold 31 MiB, and the reservation grows with the cores), so a cap of the
+/// address space either fails ordinary trial runs on a large machine or
+/// sits far above real use; and an allocation it refuses ends the worker
+/// in a trap, indistinguishable from a bug in trigsim.
+/// Resident memory is what a CI runner runs out of, and the supervisor that
+/// kills the worker knows why, so it reports the limit.
 ///
 /// Hand-written on `posix_spawn` and `poll` rather than Foundation's
 /// `Process`: a worker needs a reply channel on descriptor 3 and nothing else
@@ -31,6 +47,7 @@ struct WorkerSupervisor {
   /// The arguments after `trigsim scenario-worker`: the verifier's settings.
   var workerArguments: [String]
   var jobs: Int
+  var limits = WorkerLimits(seconds: nil, mebibytes: nil)
 
   /// The environment variables a worker gets from the supervisor, when set
   /// (the dynamic linker's search path, the time-zone database, the
@@ -40,7 +57,7 @@ struct WorkerSupervisor {
   static let keptStandardErrorBytes = 4096
 
   func run(_ paths: [String]) -> [ScenarioResult] {
-    var run = SupervisedRun(paths: paths, workerArguments: workerArguments)
+    var run = SupervisedRun(paths: paths, workerArguments: workerArguments, limits: limits)
     return run.run(jobs: max(1, min(jobs, paths.count)))
   }
 }
@@ -92,14 +109,16 @@ private final class WorkerProcess {
 private struct SupervisedRun {
   let paths: [String]
   let workerArguments: [String]
+  let limits: WorkerLimits
   var results: [ScenarioResult?]
   var next = 0
   var workers: [WorkerProcess] = []
   let clock = ContinuousClock()
 
-  init(paths: [String], workerArguments: [String]) {
+  init(paths: [String], workerArguments: [String], limits: WorkerLimits) {
     self.paths = paths
     self.workerArguments = workerArguments
+    self.limits = limits
     self.results = Array(repeating: nil, count: paths.count)
   }
 
@@ -112,7 +131,7 @@ private struct SupervisedRun {
         if worker.replies >= 0 { descriptors.append(pollfd(fd: worker.replies, events: Int16(POLLIN), revents: 0)) }
         if worker.messages >= 0 { descriptors.append(pollfd(fd: worker.messages, events: Int16(POLLIN), revents: 0)) }
       }
-      if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+      if poll(&descriptors, nfds_t(descriptors.count), pollTimeout()) < 0 {
         if errno == EINTR { continue }
         abandon(because: "poll failed: \(String(cString: strerror(errno)))")
         break
@@ -139,6 +158,7 @@ private struct SupervisedRun {
           }
         }
       }
+      enforceLimits()
       for worker in workers where worker.isFinished { reap(worker) }
       workers.removeAll { $0.isFinished }
     }
@@ -213,7 +233,8 @@ private struct SupervisedRun {
   }
 
   /// Waits for a worker whose channels have ended; if it died before
-  /// answering, its scenario is `crashed`, and a new worker takes over the rest.
+  /// answering, its scenario is `crashed`. A new worker takes over the rest
+  /// (a worker ends by itself only when there is no rest).
   mutating func reap(_ worker: WorkerProcess) {
     if worker.commands >= 0 {
       close(worker.commands)
@@ -221,12 +242,77 @@ private struct SupervisedRun {
     }
     var status: Int32 = 0
     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-    guard let assignment = worker.assignment else { return }
-    worker.assignment = nil
-    results[assignment.index] = .crashed(
-      paths[assignment.index], what: WorkerSupervisor.describe(status: status), lastWords: WorkerSupervisor.firstLine(of: worker.messageBytes),
-      seconds: elapsed(since: assignment.started))
+    if let assignment = worker.assignment {
+      worker.assignment = nil
+      results[assignment.index] = .crashed(
+        paths[assignment.index], what: WorkerSupervisor.describe(status: status), lastWords: WorkerSupervisor.firstLine(of: worker.messageBytes),
+        seconds: elapsed(since: assignment.started))
+    }
     if next < paths.count { startWorker() }
+  }
+
+  // MARK: - Limits
+
+  /// How long `poll` may wait, in milliseconds: until the nearest deadline
+  /// of a working worker, and at most `WorkerLimits.memorySamplingPeriod`
+  /// when memory is limited; -1 (no timeout) when no limit applies.
+  func pollTimeout() -> Int32 {
+    let working = workers.compactMap(\.assignment)
+    guard !working.isEmpty else { return -1 }
+    var wait: Duration?
+    if limits.mebibytes != nil { wait = WorkerLimits.memorySamplingPeriod }
+    if let seconds = limits.seconds {
+      let now = clock.now
+      for assignment in working {
+        let left = max(.zero, now.duration(to: assignment.started + .seconds(seconds)))
+        wait = min(wait ?? left, left)
+      }
+    }
+    guard let wait else { return -1 }
+    // Rounded up, so that the deadline has passed when poll returns.
+    let milliseconds = wait.components.seconds * 1000 + (wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: milliseconds)
+  }
+
+  /// Stops every worker whose scenario is past its deadline or whose
+  /// resident memory is over the limit.
+  mutating func enforceLimits() {
+    let now = clock.now
+    for worker in workers where !worker.isFinished {
+      guard let assignment = worker.assignment else { continue }
+      if let seconds = limits.seconds, assignment.started + .seconds(seconds) <= now {
+        stop(worker, at: .time(seconds: seconds))
+      } else if let mebibytes = limits.mebibytes, let resident = Self.residentBytes(of: worker.pid), resident > mebibytes << 20 {
+        stop(worker, at: .memory(mebibytes: mebibytes))
+      }
+    }
+  }
+
+  /// Kills `worker` (SIGKILL), reports its scenario stopped at `limit`, and
+  /// closes its channels, so that it is reaped (and replaced) at once; a
+  /// reply it may have sent in the meantime is not read.
+  mutating func stop(_ worker: WorkerProcess, at limit: WorkerLimits.Limit) {
+    guard let assignment = worker.assignment else { return }
+    kill(worker.pid, SIGKILL)
+    results[assignment.index] = .stopped(paths[assignment.index], at: limit, seconds: elapsed(since: assignment.started))
+    worker.assignment = nil
+    for descriptor in [worker.replies, worker.messages] where descriptor >= 0 { close(descriptor) }
+    worker.replies = -1
+    worker.messages = -1
+  }
+
+  /// A process's resident memory in bytes (the second field of
+  /// `/proc/PID/statm`, in pages); nil when it cannot be read (not Linux, or the process is gone).
+  static func residentBytes(of pid: pid_t) -> Int? {
+    let descriptor = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: 128)
+    let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    let fields = String(decoding: bytes[..<count], as: UTF8.self).split(separator: " ")
+    guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
 
   /// Ends every worker and reports the scenarios not verified; only after

@@ -19,11 +19,13 @@ protocol LoaderDiagnosticAssertions {}
 extension LoaderDiagnosticAssertions {
   typealias Expected = ExpectedDiagnostic
 
-  /// The diagnostics of a scenario that must not load, with its marker positions.
-  func diagnostics(_ marked: String, sourceLocation: SourceLocation = #_sourceLocation) -> (MarkedText, [Diagnostic]) {
+  /// The diagnostics of a scenario that must not load (by `loader`), with its marker positions.
+  func diagnostics(
+    _ marked: String, loader: ScenarioLoader = ScenarioLoader(), sourceLocation: SourceLocation = #_sourceLocation
+  ) -> (MarkedText, [Diagnostic]) {
     let text = MarkedText(marked)
     do {
-      _ = try ScenarioLoader().load(yaml: text.text, file: "s.yaml")
+      _ = try loader.load(yaml: text.text, file: "s.yaml")
       Issue.record("expected the scenario to be rejected", sourceLocation: sourceLocation)
       return (text, [])
     } catch let error as InputError {
@@ -35,8 +37,10 @@ extension LoaderDiagnosticAssertions {
   }
 
   /// The file's diagnostics are exactly `expected`, in order: same location, same message, and the note when given.
-  func assertDiagnostics(_ marked: String, _ expected: [Expected], sourceLocation: SourceLocation = #_sourceLocation) {
-    let (text, found) = diagnostics(marked, sourceLocation: sourceLocation)
+  func assertDiagnostics(
+    _ marked: String, _ expected: [Expected], loader: ScenarioLoader = ScenarioLoader(), sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let (text, found) = diagnostics(marked, loader: loader, sourceLocation: sourceLocation)
     #expect(found.count == expected.count, "found:\n\(found.map(\.description).joined(separator: "\n"))", sourceLocation: sourceLocation)
     for (diagnostic, expectation) in zip(found, expected) {
       #expect(
