@@ -117,15 +117,16 @@ public struct ChartDrawing: Sendable {
 
   /// Draws the chart of `input`; `coverage` is the track's stretches (from the map's pass over it).
   public init(_ input: ReportInput, coverage: [ClosedRange<SimulationInstant>], options: ReportOptions) {
-    width = options.width
+    width = options.drawingWidth
     plotLeft = 210
-    plotRight = options.width - 16
+    plotRight = width - 16
     let clock = input.clock
-    let startMs = clock.start.millisecondsSinceEpoch
-    let span = Double(max(clock.end.millisecondsSinceEpoch - startMs, 1))
+    // In doubles: the difference of two far-apart instants does not fit an Int64.
+    let start = Double(clock.start.millisecondsSinceEpoch)
+    let span = max(Double(clock.end.millisecondsSinceEpoch) - start, 1)
     let left = plotLeft, plotWidth = plotRight - plotLeft
     func x(_ instant: SimulationInstant) -> Double {
-      left + Double(instant.millisecondsSinceEpoch - startMs) / span * plotWidth
+      left + (Double(instant.millisecondsSinceEpoch) - start) / span * plotWidth
     }
     hasExpected = input.comparison != nil
     window = (clock.local(clock.start), clock.local(clock.end))
