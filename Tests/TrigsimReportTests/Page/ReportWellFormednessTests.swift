@@ -169,3 +169,15 @@ import TrigsimTestSupport
     Self.expectWellFormed(document, "width and tolerance \(value)")
   }
 }
+
+extension ReportExtremeValuesTests {
+  /// A clock beyond the years 0001–9999 is drawn cut to them (a line a year), one that ends before it starts as an instant.
+  @Test(arguments: [(Int64.min, Int64.max), (Int64.max - 1, Int64.max), (0, -1)])
+  func anyClockWindowIsDrawn(start: Int64, end: Int64) throws {
+    var input = try Self.input(regions: [Self.circle("shop", 55.68, 12.572, radius: 50)])
+    input.clock.start = SimulationInstant(millisecondsSinceEpoch: start)
+    input.clock.end = SimulationInstant(millisecondsSinceEpoch: end)
+    let document = try ReportDocument(input)
+    Self.expectWellFormed(document, "clock \(start) to \(end)")
+  }
+}
