@@ -68,7 +68,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 smoke_runs() {
   case "$1" in
     gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
-    expected-text) echo 2500 ;; expected-json) echo 150000 ;; report) echo 1000 ;;
+    expected-text) echo 2500 ;; expected-json) echo 150000 ;; report) echo 2500 ;;
   esac
 }
 
