@@ -65,7 +65,8 @@ let package = Package(
     // MARK: - Fuzzing (libFuzzer): `Tests/Fuzz/fuzz.sh`; see the README's "Fuzzing".
     // Built normally, each fuzz-* program replays the files it is given.
     .target(
-      name: "TrigsimFuzzTargets", dependencies: ["TrigsimScenario", "TrigsimTracks"],
+      // The report target parses what it draws back with libxml2, through the test support's checker.
+      name: "TrigsimFuzzTargets", dependencies: ["TrigsimScenario", "TrigsimTracks", "TrigsimReport", "TrigsimTestSupport"],
       path: "Tests/Fuzz/TrigsimFuzzTargets"),
     .executableTarget(name: "fuzz-gpx", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-gpx"),
     .executableTarget(name: "fuzz-csv", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-csv"),
@@ -75,6 +76,7 @@ let package = Package(
     .executableTarget(name: "fuzz-geojson", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-geojson"),
     .executableTarget(name: "fuzz-places", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-places"),
     .executableTarget(name: "fuzz-scenario-files", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-scenario-files"),
+    .executableTarget(name: "fuzz-report", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-report"),
 
     // MARK: - Tests (folders mirror Sources/).
     // libxml2's HTML parser and XPath, and zlib: the browser tests query the

@@ -59,10 +59,22 @@ public struct ReportInput {
 /// How a report is drawn.
 public struct ReportOptions: Sendable {
   /// The Douglas–Peucker tolerance for the track, in metres; nil: one pixel
-  /// at the map's scale (what the eye cannot tell apart at 100 % zoom).
+  /// at the map's scale (what the eye cannot tell apart at 100 % zoom). A
+  /// value that is not a finite number ≥ 0 is taken as nil.
   public var simplificationTolerance: Double?
-  /// The width of the map and the chart, in pixels.
+  /// The width of the map and the chart, in pixels, drawn within
+  /// `widthRange`; a value that is not a number is taken as 960.
   public var width: Double = 960
 
+  /// The widths a report is drawn at: narrower has no room for the chart's
+  /// labels, wider is no picture a browser shows.
+  public static let widthRange = 320.0...20_000
+
   public init(simplificationTolerance: Double? = nil) { self.simplificationTolerance = simplificationTolerance }
+
+  /// `width` as drawn: within `widthRange`.
+  var drawingWidth: Double { width.isNaN ? 960 : min(max(width, Self.widthRange.lowerBound), Self.widthRange.upperBound) }
+
+  /// `simplificationTolerance` as drawn: nil unless a finite number ≥ 0.
+  var drawingTolerance: Double? { simplificationTolerance.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
 }

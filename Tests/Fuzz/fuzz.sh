@@ -8,7 +8,7 @@
 # about 30 s each on the development machine, from the seeds alone, so that
 # a clean clone's run is the same on every machine (same seed, same inputs).
 # Targets: gpx csv scenario expected-text expected-json geojson places
-# scenario-files (default: all), each
+# scenario-files report (default: all), each
 # run for N seconds (default 60). Builds into .build-fuzz/ (release, with
 # AddressSanitizer and libFuzzer's coverage instrumentation), keeps each target's growing corpus in
 # .build-fuzz/corpus/TARGET (seeded from fixtures/ and scenarios/ and from the
@@ -27,11 +27,11 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --smoke) smoke=1; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-    gpx|csv|scenario|expected-text|expected-json|geojson|places|scenario-files) targets+=("$1"); shift ;;
-    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json geojson places scenario-files)" >&2; exit 64 ;;
+    gpx|csv|scenario|expected-text|expected-json|geojson|places|scenario-files|report) targets+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json geojson places scenario-files report)" >&2; exit 64 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json geojson places scenario-files)
+[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json geojson places scenario-files report)
 
 scratch=.build-fuzz
 # Not `-sanitize=fuzzer`: its link brings libFuzzer's own main, which clashes
@@ -53,7 +53,7 @@ seeds() {
   case "$1" in
     gpx) find fixtures -name '*.gpx' ;;
     csv) find fixtures -name '*.csv' ;;
-    scenario) find scenarios fixtures -name '*.yaml' ;;
+    scenario|report) find scenarios fixtures -name '*.yaml' ;;
     expected-text) find scenarios fixtures -name '*.timeline' ;;
     expected-json) find scenarios fixtures -name '*.json' ;;
     geojson) find scenarios fixtures -name '*.geojson' ;;
@@ -72,9 +72,19 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 smoke_runs() {
   case "$1" in
     gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
-    expected-text) echo 2500 ;; expected-json) echo 150000 ;;
+    expected-text) echo 2500 ;; expected-json) echo 150000 ;; report) echo 2500 ;;
     geojson) echo GEOJSON_RUNS ;; places) echo PLACES_RUNS ;; scenario-files) echo BUNDLE_RUNS ;;
   esac
+}
+
+# The dictionary per target; the report's adds its own words to the scenario's.
+dictionary() {
+  if [ "$1" = report ]; then
+    cat Tests/Fuzz/dictionaries/scenario.dict Tests/Fuzz/dictionaries/report.dict >"$scratch/report.dict"
+    echo "$scratch/report.dict"
+  else
+    echo "Tests/Fuzz/dictionaries/$1.dict"
+  fi
 }
 
 status=0
@@ -98,7 +108,7 @@ for target in "${targets[@]}"; do
   # or one allocation over 512 MB) into a finding.
   if ! "$bin/fuzz-$target" "$corpus" \
       "${length[@]}" -seed=1 -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-      -dict="Tests/Fuzz/dictionaries/$target.dict" -artifact_prefix="$findings/$target-" \
+      -dict="$(dictionary "$target")" -artifact_prefix="$findings/$target-" \
       -print_final_stats=1 2>"$scratch/fuzz-$target.log"; then
     status=1
     echo "fuzz-$target FOUND A PROBLEM: see $scratch/fuzz-$target.log and $findings/" >&2

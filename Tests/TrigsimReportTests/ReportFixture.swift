@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TrigsimCore
 import TrigsimReport
 import TrigsimScenario
@@ -15,6 +16,28 @@ enum ReportFixture {
     let run = try Simulation(scenario).report()
     let comparison = expected.map { TimelineComparison(expected: $0(run.timeline), actual: run.timeline) }
     return ReportInput(scenario: scenario, path: "test.yaml", run: run, comparison: comparison, verdict: comparison.map { ReportInput.Verdict($0.matches ? "passed" : "FAILED", passed: $0.matches) })
+  }
+
+  /// The report `trigsim report` draws for the bundled scenario `file`
+  /// (relative to `scenarios/`): its run, and the comparison with its
+  /// expected timeline; nil when the scenario is skipped here (a corpus
+  /// scenario where `../shared/tracks` is absent).
+  static func bundled(_ file: String) throws -> ReportInput? {
+    try scenarioFile(RepositoryPaths.scenarios.appendingPathComponent(file).path, shownAs: file)
+  }
+
+  /// The report `trigsim report` draws for the scenario file at `path`,
+  /// named `shownAs` on the page; nil when it is skipped (its track is absent).
+  static func scenarioFile(_ path: String, shownAs name: String) throws -> ReportInput? {
+    let loaded: ScenarioFile
+    do { loaded = try ScenarioLoader().loadFile(path: path) } catch is ScenarioSkipped { return nil }
+    var verifier = ScenarioVerifier()
+    verifier.checksTrials = false
+    let verification = verifier.verify(loaded)
+    let run = try #require(verification.report, "\(name): \(verification.headline)")
+    return ReportInput(
+      scenario: loaded.scenario, path: name, run: run, comparison: verification.comparison,
+      verdict: ReportInput.Verdict(verification.headline, passed: verification.outcome == .passed))
   }
 
   /// A walk east along 55.68° N at 1.25 m/s, one fix every `every` seconds

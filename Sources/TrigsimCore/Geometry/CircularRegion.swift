@@ -96,10 +96,13 @@ public final class CircularRegion: RegionShape {
   public func boundaryClearance(from coordinate: Coordinate) -> Double { boundary.clearance(from: coordinate) }
 
   /// `circle [55.6761, 12.5683] r=100m`.
-  public var summary: String {
-    let metres =
-      radius == radius.rounded() && abs(radius) < 1e15 ? String(Int64(radius)) : String(radius)
-    return "circle \(center) r=\(metres)m"
+  public var summary: String { "circle \(center) r=\(radiusText)m" }
+
+  /// The radius in metres as every text shows it: a whole number of metres
+  /// below 10¹⁵ as an integer (`100`), anything else in Swift's shortest
+  /// form (`12.5`, `9.2e+18`); never a conversion that could trap.
+  public var radiusText: String {
+    radius == radius.rounded() && abs(radius) < 1e15 ? String(Int64(radius)) : String(radius)
   }
 
   public func appendCrossings(

@@ -115,17 +115,27 @@ public struct ChartDrawing: Sendable {
   /// Marks of one kind in one lane row closer than this many pixels are drawn as one.
   public static let markCell = 2.0
 
+  /// The instants a chart's window may span: the years 0001 to 9999 (UTC),
+  /// the years trigsim reads. A clock beyond them (only a `ReportInput`
+  /// built in code can have one) is drawn cut to them.
+  public static let drawableInstants =
+    SimulationInstant(millisecondsSinceEpoch: -62_135_596_800_000)...SimulationInstant(millisecondsSinceEpoch: 253_402_300_799_999)
+
   /// Draws the chart of `input`; `coverage` is the track's stretches (from the map's pass over it).
   public init(_ input: ReportInput, coverage: [ClosedRange<SimulationInstant>], options: ReportOptions) {
-    width = options.width
+    width = options.drawingWidth
     plotLeft = 210
-    plotRight = options.width - 16
-    let clock = input.clock
-    let startMs = clock.start.millisecondsSinceEpoch
-    let span = Double(max(clock.end.millisecondsSinceEpoch - startMs, 1))
+    plotRight = width - 16
+    var clock = input.clock
+    let drawable = Self.drawableInstants
+    clock.start = min(max(clock.start, drawable.lowerBound), drawable.upperBound)
+    clock.end = min(max(clock.end, clock.start), drawable.upperBound)
+    // In doubles: the difference of two far-apart instants does not fit an Int64.
+    let start = Double(clock.start.millisecondsSinceEpoch)
+    let span = max(Double(clock.end.millisecondsSinceEpoch) - start, 1)
     let left = plotLeft, plotWidth = plotRight - plotLeft
     func x(_ instant: SimulationInstant) -> Double {
-      left + Double(instant.millisecondsSinceEpoch - startMs) / span * plotWidth
+      left + (Double(instant.millisecondsSinceEpoch) - start) / span * plotWidth
     }
     hasExpected = input.comparison != nil
     window = (clock.local(clock.start), clock.local(clock.end))
@@ -236,7 +246,8 @@ public struct ChartDrawing: Sendable {
     }
     // A line a day while days are at least `minimumDaySpacing` apart, else a line a month.
     let pixelsPerDay = plotWidth / span * 86_400_000
-    days = Self.midnights(clock, monthly: pixelsPerDay < Self.minimumDaySpacing).map { Rule(x: x($0.instant), label: $0.label) }
+    let every: MidnightStep = pixelsPerDay >= Self.minimumDaySpacing ? .day : pixelsPerDay * 28 >= Self.minimumDaySpacing ? .month : .year
+    days = Self.midnights(clock, every: every).map { Rule(x: x($0.instant), label: $0.label) }
     let midnights = Set(days.map(\.x))
     ticks = Self.ticks(clock, pixelsPerMillisecond: plotWidth / span).map { Rule(x: x($0.instant), label: $0.label) }.filter { !midnights.contains($0.x) }
   }
@@ -353,23 +364,42 @@ public struct ChartDrawing: Sendable {
     }
   }
 
+  /// Which midnights the chart draws a line at.
+  enum MidnightStep {
+    /// Every one (`Sat 28 Mar`).
+    case day
+    /// The first of each month (`Apr 2027`), where days would be closer than `minimumDaySpacing`.
+    case month
+    /// The first of each year (`2027`), where even months would be (a window of centuries).
+    case year
+  }
+
   /// The device-local midnights inside the clock's window, each in the zone
-  /// in force at it, with its date (`Sat 28 Mar`); with `monthly`, only the
-  /// first of each month (`Apr 2027`), for windows too long for a line a day.
-  static func midnights(_ clock: ClockSettings, monthly: Bool = false) -> [(instant: SimulationInstant, label: String)] {
+  /// in force at it, with its date, at the step `every`.
+  static func midnights(_ clock: ClockSettings, every step: MidnightStep = .day) -> [(instant: SimulationInstant, label: String)] {
     var result: [(SimulationInstant, String)] = []
     var calendar = Calendar(identifier: .gregorian)
     calendar.locale = Locale(identifier: "en_US_POSIX")
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = monthly ? "MMM yyyy" : "EEE d MMM"
-    let components = monthly ? DateComponents(day: 1, hour: 0, minute: 0, second: 0) : DateComponents(hour: 0, minute: 0, second: 0)
+    let components: DateComponents
+    switch step {
+    case .day:
+      formatter.dateFormat = "EEE d MMM"
+      components = DateComponents(hour: 0, minute: 0, second: 0)
+    case .month:
+      formatter.dateFormat = "MMM yyyy"
+      components = DateComponents(day: 1, hour: 0, minute: 0, second: 0)
+    case .year:
+      formatter.dateFormat = "yyyy"
+      components = DateComponents(month: 1, day: 1, hour: 0, minute: 0, second: 0)
+    }
     func next(after cursor: SimulationInstant, in zone: TimeZone) -> SimulationInstant? {
       calendar.timeZone = zone
       return calendar.nextDate(after: cursor.date, matching: components, matchingPolicy: .nextTime).map(SimulationInstant.init)
     }
     var cursor = clock.start
-    // One line a day (or a month) over the clock's span, which the run limits bound.
+    // One line a day (a month, a year) over the clock's span, which the run limits (or `drawableInstants`) bound.
     while cursor <= clock.end {
       guard var midnight = next(after: cursor, in: clock.deviceZone(at: cursor)) else { break }
       // A zone change comes first: midnight is the new zone's. When the clock

@@ -13,7 +13,7 @@ enum ChartSVG {
   static let bandRowHeight = 14.0
   static let groupHeadingHeight = 18.0
 
-  static func render(_ chart: ChartDrawing, title: String) -> String {
+  static func render(_ chart: ChartDrawing, title: String) -> Markup {
     let laneHeight = chart.hasExpected ? 26.0 : 16.0
     // Vertical layout: axis, band rows, then each group's heading and lanes.
     var y = axisHeight
@@ -42,64 +42,65 @@ enum ChartSVG {
     let plotTop = axisHeight, plotBottom = legendY - 10
     let width = chart.width
 
-    var svg = "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Markup.px(width)) \(Markup.px(height))\" "
-      + "width=\"\(Markup.px(width))\" height=\"\(Markup.px(height))\" role=\"img\" aria-label=\"\(Markup.escaped("Timeline: \(title)"))\" "
-      + "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
-    svg += "<title>\(Markup.escaped("Timeline: \(title)"))</title>\n<style>\(style)</style>\n"
-    svg += "<rect class=\"chart-bg\" x=\"0\" y=\"0\" width=\"\(Markup.px(width))\" height=\"\(Markup.px(height))\"/>\n"
+    let p = Markup.px
+    var svg: Markup = "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(p(width)) \(p(height))\" "
+    svg += "width=\"\(p(width))\" height=\"\(p(height))\" role=\"img\" aria-label=\"Timeline: \(title)\" "
+    svg += "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+    svg += "<title>Timeline: \(title)</title>\n<style>\(style)</style>\n"
+    svg += "<rect class=\"chart-bg\" x=\"0\" y=\"0\" width=\"\(p(width))\" height=\"\(p(height))\"/>\n"
     // The clock's window.
-    svg += "<rect class=\"window\" x=\"\(Markup.px(chart.plotLeft))\" y=\"\(Markup.px(plotTop))\" width=\"\(Markup.px(chart.plotRight - chart.plotLeft))\" "
-      + "height=\"\(Markup.px(max(plotBottom - plotTop, 1)))\"><title>\(Markup.escaped("clock: \(chart.window.start) to \(chart.window.end)"))</title></rect>\n"
-    svg += "<text class=\"axis\" x=\"\(Markup.px(chart.plotLeft))\" y=\"12\">\(Markup.escaped(chart.window.start))</text>"
-      + "<text class=\"axis\" x=\"\(Markup.px(chart.plotRight))\" y=\"12\" text-anchor=\"end\">\(Markup.escaped(chart.window.end))</text>\n"
+    svg += "<rect class=\"window\" x=\"\(p(chart.plotLeft))\" y=\"\(p(plotTop))\" width=\"\(p(chart.plotRight - chart.plotLeft))\" "
+    svg += "height=\"\(p(max(plotBottom - plotTop, 1)))\"><title>clock: \(chart.window.start) to \(chart.window.end)</title></rect>\n"
+    svg += "<text class=\"axis\" x=\"\(p(chart.plotLeft))\" y=\"12\">\(chart.window.start)</text>"
+    svg += "<text class=\"axis\" x=\"\(p(chart.plotRight))\" y=\"12\" text-anchor=\"end\">\(chart.window.end)</text>\n"
     // Lane stripes and labels.
     for (index, lane) in chart.lanes.enumerated() {
       let top = laneY[index]
-      svg += "<g class=\"lane\" data-lane=\"\(Markup.escaped(lane.key))\" data-group=\"\(lane.group.rawValue.lowercased())\">"
+      svg += "<g class=\"lane\" data-lane=\"\(lane.key)\" data-group=\"\(lane.group.rawValue.lowercased())\">"
       if index % 2 == 0 {
-        svg += "<rect class=\"stripe\" x=\"0\" y=\"\(Markup.px(top))\" width=\"\(Markup.px(width))\" height=\"\(Markup.px(laneHeight))\"/>"
+        svg += "<rect class=\"stripe\" x=\"0\" y=\"\(p(top))\" width=\"\(p(width))\" height=\"\(p(laneHeight))\"/>"
       }
       // What fits before the plot (and its exp/act row labels); the whole label is on hover.
       let room = chart.hasExpected && lane.group.comparesRows ? 28 : 32
       let label = lane.label.count > room ? String(lane.label.prefix(room - 1)) + "…" : lane.label
-      svg += "<text class=\"lane-label\" x=\"8\" y=\"\(Markup.px(top + laneHeight / 2 + 4))\">\(Markup.escaped(label))<title>\(Markup.escaped(lane.label))</title></text>"
+      svg += "<text class=\"lane-label\" x=\"8\" y=\"\(p(top + laneHeight / 2 + 4))\">\(label)<title>\(lane.label)</title></text>"
       if chart.hasExpected && lane.group.comparesRows {
-        svg += "<text class=\"row-label\" x=\"\(Markup.px(chart.plotLeft - 4))\" y=\"\(Markup.px(top + 9))\" text-anchor=\"end\">exp</text>"
-          + "<text class=\"row-label\" x=\"\(Markup.px(chart.plotLeft - 4))\" y=\"\(Markup.px(top + 22))\" text-anchor=\"end\">act</text>"
+        svg += "<text class=\"row-label\" x=\"\(p(chart.plotLeft - 4))\" y=\"\(p(top + 9))\" text-anchor=\"end\">exp</text>"
+        svg += "<text class=\"row-label\" x=\"\(p(chart.plotLeft - 4))\" y=\"\(p(top + 22))\" text-anchor=\"end\">act</text>"
       }
       svg += "</g>\n"
     }
     for (group, top) in headings {
-      svg += "<text class=\"group\" x=\"4\" y=\"\(Markup.px(top + 13))\">\(group.rawValue)</text>\n"
+      svg += "<text class=\"group\" x=\"4\" y=\"\(p(top + 13))\">\(group.rawValue)</text>\n"
     }
     // Bands: a shade across the lanes and a bar in the band's own row.
     for name in chart.bandRows {
-      svg += "<text class=\"lane-label\" x=\"8\" y=\"\(Markup.px(bandRowY[name]! + 11))\">\(Markup.escaped(name))</text>\n"
+      svg += "<text class=\"lane-label\" x=\"8\" y=\"\(p(bandRowY[name]! + 11))\">\(name)</text>\n"
     }
     for band in chart.bands {
       let rowY = bandRowY[band.name] ?? axisHeight
-      let w = Markup.px(max(band.x2 - band.x, 1))
-      svg += "<rect class=\"band-shade \(bandClass(band.name))\" x=\"\(Markup.px(band.x))\" y=\"\(Markup.px(rowY))\" width=\"\(w)\" height=\"\(Markup.px(max(plotBottom - rowY, 1)))\"/>"
-        + "<rect class=\"band \(bandClass(band.name))\" data-band=\"\(Markup.escaped(band.name))\" x=\"\(Markup.px(band.x))\" y=\"\(Markup.px(rowY + 2))\" width=\"\(w)\" height=\"\(Markup.px(bandRowHeight - 4))\">"
-        + "<title>\(Markup.escaped(band.label))</title></rect>\n"
+      let w = p(max(band.x2 - band.x, 1))
+      svg += "<rect class=\"band-shade \(bandClass(band.name))\" x=\"\(p(band.x))\" y=\"\(p(rowY))\" width=\"\(w)\" height=\"\(p(max(plotBottom - rowY, 1)))\"/>"
+      svg += "<rect class=\"band \(bandClass(band.name))\" data-band=\"\(band.name)\" x=\"\(p(band.x))\" y=\"\(p(rowY + 2))\" width=\"\(w)\" height=\"\(p(bandRowHeight - 4))\">"
+      svg += "<title>\(band.label)</title></rect>\n"
     }
     // Day boundaries (labels only where there is room) and zone changes.
     var lastLabelX = -Double.infinity
     for day in chart.days {
-      svg += "<line class=\"day\" data-rule=\"day\" x1=\"\(Markup.px(day.x))\" y1=\"\(Markup.px(plotTop - 12))\" x2=\"\(Markup.px(day.x))\" y2=\"\(Markup.px(plotBottom))\"><title>\(Markup.escaped(day.label))</title></line>"
+      svg += "<line class=\"day\" data-rule=\"day\" x1=\"\(p(day.x))\" y1=\"\(p(plotTop - 12))\" x2=\"\(p(day.x))\" y2=\"\(p(plotBottom))\"><title>\(day.label)</title></line>"
       if day.x - lastLabelX >= 64, day.x + 30 <= chart.plotRight + 16 {
-        svg += "<text class=\"axis\" x=\"\(Markup.px(day.x))\" y=\"\(Markup.px(plotTop - 16))\" text-anchor=\"middle\">\(Markup.escaped(day.label))</text>"
+        svg += "<text class=\"axis\" x=\"\(p(day.x))\" y=\"\(p(plotTop - 16))\" text-anchor=\"middle\">\(day.label)</text>"
         lastLabelX = day.x
       }
       svg += "\n"
     }
     for tick in chart.ticks {
-      svg += "<line class=\"tick\" data-rule=\"time\" x1=\"\(Markup.px(tick.x))\" y1=\"\(Markup.px(plotTop - 4))\" x2=\"\(Markup.px(tick.x))\" y2=\"\(Markup.px(plotBottom))\"/>"
-        + "<text class=\"tick-label\" x=\"\(Markup.px(tick.x))\" y=\"\(Markup.px(plotTop - 6))\" text-anchor=\"middle\">\(Markup.escaped(tick.label))</text>\n"
+      svg += "<line class=\"tick\" data-rule=\"time\" x1=\"\(p(tick.x))\" y1=\"\(p(plotTop - 4))\" x2=\"\(p(tick.x))\" y2=\"\(p(plotBottom))\"/>"
+      svg += "<text class=\"tick-label\" x=\"\(p(tick.x))\" y=\"\(p(plotTop - 6))\" text-anchor=\"middle\">\(tick.label)</text>\n"
     }
     for change in chart.zoneChanges {
-      svg += "<line class=\"zone\" data-rule=\"timezone\" x1=\"\(Markup.px(change.x))\" y1=\"\(Markup.px(plotTop - 12))\" x2=\"\(Markup.px(change.x))\" y2=\"\(Markup.px(plotBottom))\">"
-        + "<title>\(Markup.escaped(change.label))</title></line>\n"
+      svg += "<line class=\"zone\" data-rule=\"timezone\" x1=\"\(p(change.x))\" y1=\"\(p(plotTop - 12))\" x2=\"\(p(change.x))\" y2=\"\(p(plotBottom))\">"
+      svg += "<title>\(change.label)</title></line>\n"
     }
     // Marks.
     for mark in chart.marks {
@@ -114,48 +115,47 @@ enum ChartSVG {
       let rowY = legendY + Double(index / legendColumns) * 16 + 8
       let sample = ChartDrawing.Mark(lane: 0, row: .actual, kind: kind, x: x + 6, x2: kind.isBar ? x + 18 : nil, count: 1, subjects: [], first: kind.rawValue, last: kind.rawValue)
       svg += self.mark(sample, centre: rowY, isLegend: true)
-      svg += "<text x=\"\(Markup.px(x + 24))\" y=\"\(Markup.px(rowY + 4))\">\(Markup.escaped(kind.legend))</text>\n"
+      svg += "<text x=\"\(p(x + 24))\" y=\"\(p(rowY + 4))\">\(kind.legend)</text>\n"
     }
     if chart.hasExpected {
-      svg += "<text class=\"note\" x=\"16\" y=\"\(Markup.px(height - 10))\">Each lane: expected (exp) above, actual (act) below; "
-        + "marks outlined in red differ between them (hover for how).</text>\n"
+      svg += "<text class=\"note\" x=\"16\" y=\"\(p(height - 10))\">Each lane: expected (exp) above, actual (act) below; "
+      svg += "marks outlined in red differ between them (hover for how).</text>\n"
     }
     return svg + "</svg>"
   }
 
   /// One mark centred vertically on `centre`. A legend's sample has no data attributes.
-  static func mark(_ mark: ChartDrawing.Mark, centre y: Double, isLegend: Bool = false) -> String {
+  static func mark(_ mark: ChartDrawing.Mark, centre y: Double, isLegend: Bool = false) -> Markup {
     let x = mark.x
     let kind = mark.kind
-    var classes = "mk c-\(kind.rawValue)"
-    if !mark.differences.isEmpty { classes += " diff" }
-    var data = ""
+    let diff: Markup = mark.differences.isEmpty ? "" : " diff"
+    var attributes: Markup = "class=\"mk c-\(kind.rawValue)\(diff)\""
     if !isLegend {
-      data = " data-mark=\"\(kind.rawValue)\" data-row=\"\(mark.row.rawValue)\" data-count=\"\(mark.count)\" data-subjects=\"\(Markup.escaped(mark.subjects.joined(separator: " ")))\""
-      if !mark.differences.isEmpty { data += " data-diff=\"\(mark.differences.joined(separator: " "))\"" }
+      attributes += " data-mark=\"\(kind.rawValue)\" data-row=\"\(mark.row.rawValue)\" data-count=\"\(mark.count)\" data-subjects=\"\(mark.subjects.joined(separator: " "))\""
+      if !mark.differences.isEmpty { attributes += " data-diff=\"\(mark.differences.joined(separator: " "))\"" }
     }
     var title = mark.label
     if !mark.differences.isEmpty { title += " [differs from the expected timeline: \(mark.differences.joined(separator: ", "))]" }
-    let tail = "<title>\(Markup.escaped(title))</title>"
+    let tail: Markup = "<title>\(title)</title>"
     let p = Markup.px
     switch kind {
     case .inside, .fixes:
       let width = max((mark.x2 ?? x) - x, 1.5)
-      return "<rect class=\"\(classes)\"\(data) x=\"\(p(x))\" y=\"\(p(y - 3.5))\" width=\"\(p(width))\" height=\"7\">\(tail)</rect>\n"
+      return "<rect \(attributes) x=\"\(p(x))\" y=\"\(p(y - 3.5))\" width=\"\(p(width))\" height=\"7\">\(tail)</rect>\n"
     case .scheduled, .rescheduled:  // a tick
-      return "<rect class=\"\(classes)\"\(data) x=\"\(p(x - 0.75))\" y=\"\(p(y - 5))\" width=\"1.5\" height=\"10\">\(tail)</rect>\n"
+      return "<rect \(attributes) x=\"\(p(x - 0.75))\" y=\"\(p(y - 5))\" width=\"1.5\" height=\"10\">\(tail)</rect>\n"
     case .fired, .detected, .doseCompleted, .doseDismissed, .doseUnanswered:
-      return "<circle class=\"\(classes)\"\(data) cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"4\">\(tail)</circle>\n"
+      return "<circle \(attributes) cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"4\">\(tail)</circle>\n"
     case .seen:  // a diamond outline, around a delivery's circle at the same instant
-      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x)),\(p(y - 6))L\(p(x + 6)),\(p(y))L\(p(x)),\(p(y + 6))L\(p(x - 6)),\(p(y))Z\">\(tail)</path>\n"
+      return "<path \(attributes) d=\"M\(p(x)),\(p(y - 6))L\(p(x + 6)),\(p(y))L\(p(x)),\(p(y + 6))L\(p(x - 6)),\(p(y))Z\">\(tail)</path>\n"
     case .doseMissed:  // a diamond
-      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x)),\(p(y + 5))L\(p(x - 5)),\(p(y))Z\">\(tail)</path>\n"
+      return "<path \(attributes) d=\"M\(p(x)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x)),\(p(y + 5))L\(p(x - 5)),\(p(y))Z\">\(tail)</path>\n"
     case .snoozed, .held:  // a triangle pointing right: later
-      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x - 3)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x - 3)),\(p(y + 5))Z\">\(tail)</path>\n"
+      return "<path \(attributes) d=\"M\(p(x - 3)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x - 3)),\(p(y + 5))Z\">\(tail)</path>\n"
     case .completed, .dismissed, .opened, .ignored:  // a square
-      return "<rect class=\"\(classes)\"\(data) x=\"\(p(x - 4))\" y=\"\(p(y - 4))\" width=\"8\" height=\"8\">\(tail)</rect>\n"
+      return "<rect \(attributes) x=\"\(p(x - 4))\" y=\"\(p(y - 4))\" width=\"8\" height=\"8\">\(tail)</rect>\n"
     case .dropped, .removed, .suppressed, .undetected:  // a cross
-      return "<path class=\"\(classes)\"\(data) d=\"M\(p(x - 4)),\(p(y - 4))L\(p(x + 4)),\(p(y + 4))M\(p(x + 4)),\(p(y - 4))L\(p(x - 4)),\(p(y + 4))\">\(tail)</path>\n"
+      return "<path \(attributes) d=\"M\(p(x - 4)),\(p(y - 4))L\(p(x + 4)),\(p(y + 4))M\(p(x + 4)),\(p(y - 4))L\(p(x - 4)),\(p(y + 4))\">\(tail)</path>\n"
     }
   }
 
@@ -168,7 +168,7 @@ enum ChartSVG {
     }
   }
 
-  static let style = """
+  static let style: Markup = """
     .chart-bg{fill:#fff}.window{fill:#fcfcfa;stroke:#999;stroke-width:1}.stripe{fill:#f3f4f6}\
     .lane-label{fill:#222}.row-label{fill:#888;font-size:9px}.group{font-weight:bold;fill:#444}.axis{fill:#333}.note{fill:#555}\
     .day{stroke:#bbb;stroke-width:1}.tick{stroke:#e2e2e2;stroke-width:1}.tick-label{fill:#777;font-size:9px}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\

@@ -80,20 +80,29 @@ public struct MapDrawing: Sendable {
   static let labelledRegionWidth = 40.0
   /// A region's circle is drawn with this many vertices (a true geodesic circle).
   static let circleVertices = 96
+  /// A circle is drawn at most this many metres across from its centre
+  /// (about half the Earth's circumference: a circle that large covers the
+  /// globe, and a geodesic longer than that winds round it again). Its label
+  /// keeps the radius the scenario gave.
+  static let largestDrawnRadius = 20_000_000.0
 
   /// Draws the map of `input`.
+  ///
+  /// Fixes whose coordinate is not valid (not finite, or outside ±90° and
+  /// ±180°: no reader of trigsim hands such a fix on) are left out of both
+  /// passes, so every drawn position is finite.
   ///
   /// - Throws: what reading the track throws (it was read once by the run
   ///   already, so only a file changed since).
   public init(_ input: ReportInput, options: ReportOptions) throws {
-    width = options.width
+    width = options.drawingWidth
     // Pass 1: the extent of the track and the regions.
     // The map fits the track and the regions that matter (see `framed`).
     var bounds = CoordinateBounds()
     let rings = input.regions.map { Self.outline(of: $0) }
     if let track = input.track {
       try track.readSamples { sample in
-        bounds.include(sample.coordinate)
+        if sample.coordinate.isValid { bounds.include(sample.coordinate) }
         return true
       }
     }
@@ -111,11 +120,11 @@ public struct MapDrawing: Sendable {
     let southWest = projection.project(Coordinate(latitude: bounds.south, longitude: bounds.west))
     let northEast = projection.project(Coordinate(latitude: bounds.north, longitude: bounds.east))
     let viewport = Viewport(
-      minX: southWest.x, maxX: northEast.x, minY: southWest.y, maxY: northEast.y, width: options.width, minHeight: 360,
+      minX: southWest.x, maxX: northEast.x, minY: southWest.y, maxY: northEast.y, width: width, minHeight: 360,
       maxHeight: 720, margin: 36)
     height = viewport.height
-    tolerance = options.simplificationTolerance ?? 1 / viewport.scale
-    scaleBar = Self.scaleBar(pixelsPerMetre: viewport.scale, width: options.width)
+    tolerance = options.drawingTolerance ?? 1 / viewport.scale
+    scaleBar = Self.scaleBar(pixelsPerMetre: viewport.scale, width: width)
 
     for (region, outline) in zip(input.regions, rings) {
       let ring = outline.vertices.map { viewport.pixel(projection.project($0)) }
@@ -137,6 +146,7 @@ public struct MapDrawing: Sendable {
     if let source = input.track {
       var builder = TrackBuilder(tolerance: tolerance, gapLimit: input.gapLimit.milliseconds)
       try source.readSamples { sample in
+        guard sample.coordinate.isValid else { return true }
         placement.consume(sample)
         builder.add(sample, at: projection.project(sample.coordinate))
         return true
@@ -155,20 +165,23 @@ public struct MapDrawing: Sendable {
   // MARK: - Regions
 
   /// A region's outline in coordinates: a circle as `circleVertices`
-  /// points at its radius along geodesics from the centre (a true circle
-  /// on the ellipsoid), a polygon as its vertices; a shape that cannot be
-  /// drawn has none.
+  /// points at its radius (at most `largestDrawnRadius`) along geodesics
+  /// from the centre (a true circle on the ellipsoid), a polygon as its
+  /// vertices; a shape that cannot be drawn has none. Vertices that are not
+  /// valid coordinates are left out.
   static func outline(of region: MonitoredRegion) -> (vertices: [Coordinate], shape: String, labelAt: Coordinate) {
     if let circle = region.shape as? CircularRegion {
+      let distance = min(circle.radius, largestDrawnRadius)
       let vertices = (0..<circleVertices).map {
-        Geodesic.destination(from: circle.center, azimuth: Double($0) * 360 / Double(circleVertices), distance: circle.radius)
+        Geodesic.destination(from: circle.center, azimuth: Double($0) * 360 / Double(circleVertices), distance: distance)
       }
-      return (vertices, "circle r=\(Int(circle.radius.rounded()))m", circle.center)
+      return (vertices.filter(\.isValid), "circle r=\(circle.radiusText)m", circle.center)
     }
     if let polygon = region.shape as? VertexRingShape {
+      let vertices = polygon.vertices.filter(\.isValid)
       var bounds = CoordinateBounds()
-      for vertex in polygon.vertices { bounds.include(vertex) }
-      return (polygon.vertices, "polygon n=\(polygon.vertices.count)", bounds.center)
+      for vertex in vertices { bounds.include(vertex) }
+      return (vertices, "polygon n=\(polygon.vertices.count)", bounds.isEmpty ? Coordinate(latitude: 0, longitude: 0) : bounds.center)
     }
     return ([], region.shape.summary, Coordinate(latitude: 0, longitude: 0))
   }
@@ -234,7 +247,7 @@ public struct MapDrawing: Sendable {
         unplaced[event.kind, default: 0] += 1
         continue
       }
-      let cell = Cell(kind: event.kind, x: Int((at.x / markerCell).rounded(.down)), y: Int((at.y / markerCell).rounded(.down)))
+      let cell = Cell(kind: event.kind, x: Self.cellIndex(at.x), y: Self.cellIndex(at.y))
       if var group = grouped[cell] {
         group.last = index
         group.count += 1
@@ -252,6 +265,11 @@ public struct MapDrawing: Sendable {
       return Marker(kind: cell.kind, at: positions[group.first]!, count: group.count, subjects: group.subjects.sorted(), label: label)
     }
   }
+
+  /// The `markerCell` a pixel coordinate falls in, along one axis (from a
+  /// coordinate within the picture's bounds, `Markup.pictureBound`, so the
+  /// conversion to an integer cannot trap).
+  static func cellIndex(_ pixel: Double) -> Int { Int((Markup.clampedToPicture(pixel) / markerCell).rounded(.down)) }
 
   // MARK: - Scale bar
 

@@ -8,25 +8,24 @@
 /// `data-mark` (a `MapDrawing.MarkerKind`), `data-count` (the events it
 /// stands for) and `data-subjects`, with its label as an SVG `title`.
 enum MapSVG {
-  static func render(_ map: MapDrawing, title: String) -> String {
-    let width = map.width, height = map.height
-    var svg = "<svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Markup.px(width)) \(Markup.px(height))\" "
-      + "width=\"\(Markup.px(width))\" height=\"\(Markup.px(height))\" role=\"img\" aria-label=\"\(Markup.escaped("Map: \(title)"))\" "
-      + "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
-    svg += "<title>\(Markup.escaped("Map: \(title)"))</title>\n"
-    svg += "<style>\(style)</style>\n"
-    svg += "<rect class=\"map-bg\" x=\"0\" y=\"0\" width=\"\(Markup.px(width))\" height=\"\(Markup.px(height))\"/>\n"
+  static func render(_ map: MapDrawing, title: String) -> Markup {
+    let width = Markup.px(map.width), height = Markup.px(map.height)
+    var svg: Markup = "<svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" "
+    svg += "width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"Map: \(title)\" "
+    svg += "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+    svg += "<title>Map: \(title)</title>\n<style>\(style)</style>\n"
+    svg += "<rect class=\"map-bg\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\"/>\n"
     if map.regions.isEmpty && map.track.isEmpty && map.markers.isEmpty {
-      svg += "<text x=\"\(Markup.px(width / 2))\" y=\"60\" text-anchor=\"middle\" class=\"note\">No track and no regions: nothing to draw.</text>\n</svg>"
+      svg += "<text x=\"\(Markup.px(map.width / 2))\" y=\"60\" text-anchor=\"middle\" class=\"note\">No track and no regions: nothing to draw.</text>\n</svg>"
       return svg
     }
     svg += "<g class=\"regions\">\n"
     for region in map.regions where !region.ring.isEmpty {
-      let d = "M" + region.ring.map { "\(Markup.px($0.x)),\(Markup.px($0.y))" }.joined(separator: "L") + "Z"
-      svg += "<path class=\"region\" data-region=\"\(Markup.escaped(region.id))\" data-subjects=\"\(Markup.escaped(region.id))\" d=\"\(d)\">"
-        + "<title>\(Markup.escaped("region \(region.id): \(region.shape)"))</title></path>\n"
+      let d: Markup = "M" + region.ring.map { point -> Markup in "\(Markup.px(point.x)),\(Markup.px(point.y))" }.joined(separator: "L") + "Z"
+      svg += "<path class=\"region\" data-region=\"\(region.id)\" data-subjects=\"\(region.id)\" d=\"\(d)\">"
+      svg += "<title>region \(region.id): \(region.shape)</title></path>\n"
       if let at = region.labelAt {
-        svg += "<text class=\"region-label\" x=\"\(Markup.px(at.x))\" y=\"\(Markup.px(at.y))\" text-anchor=\"middle\">\(Markup.escaped(region.id))</text>\n"
+        svg += "<text class=\"region-label\" x=\"\(Markup.px(at.x))\" y=\"\(Markup.px(at.y))\" text-anchor=\"middle\">\(region.id)</text>\n"
       }
     }
     svg += "</g>\n<g class=\"track\">\n"
@@ -39,15 +38,14 @@ enum MapSVG {
         svg += "<circle class=\"fix s-\(speed)\" data-track=\"segment\" data-speed=\"\(speed)\" cx=\"\(Markup.px(point.x))\" cy=\"\(Markup.px(point.y))\" r=\"2\"/>\n"
         continue
       }
-      var points = ""
-      points.reserveCapacity(piece.points.count * 12)
-      var previous: (String, String)?
+      var points: Markup = ""
+      var previous: (Markup, Markup)?
       for point in piece.points {
         let pair = (Markup.px(point.x), Markup.px(point.y))
         // Points that round to the same pixel tenth add nothing.
         if let previous, previous == pair { continue }
         if previous != nil { points += " " }
-        points += pair.0 + "," + pair.1
+        points += "\(pair.0),\(pair.1)"
         previous = pair
       }
       svg += "<polyline class=\"line s-\(speed)\" data-track=\"segment\" data-speed=\"\(speed)\" points=\"\(points)\"/>\n"
@@ -63,45 +61,45 @@ enum MapSVG {
   /// One marker: its shape by kind, a little larger when it stands for
   /// many events. A legend's sample (`isLegend`) has no data attributes, so
   /// it is never counted as an event.
-  static func marker(_ marker: MapDrawing.Marker, isLegend: Bool = false) -> String {
+  static func marker(_ marker: MapDrawing.Marker, isLegend: Bool = false) -> Markup {
     let x = marker.at.x, y = marker.at.y
     let size = marker.count == 1 ? 5.0 : 6.5
-    let shape: String
+    let p = Markup.px
+    let shape: Markup
     switch marker.kind {
     case .enter:  // a triangle pointing up
-      shape = "<path d=\"M\(Markup.px(x)),\(Markup.px(y - size))L\(Markup.px(x + size)),\(Markup.px(y + size * 0.8))L\(Markup.px(x - size)),\(Markup.px(y + size * 0.8))Z\""
+      shape = "<path d=\"M\(p(x)),\(p(y - size))L\(p(x + size)),\(p(y + size * 0.8))L\(p(x - size)),\(p(y + size * 0.8))Z\""
     case .exit:  // a triangle pointing down
-      shape = "<path d=\"M\(Markup.px(x)),\(Markup.px(y + size))L\(Markup.px(x + size)),\(Markup.px(y - size * 0.8))L\(Markup.px(x - size)),\(Markup.px(y - size * 0.8))Z\""
+      shape = "<path d=\"M\(p(x)),\(p(y + size))L\(p(x + size)),\(p(y - size * 0.8))L\(p(x - size)),\(p(y - size * 0.8))Z\""
     case .detected:  // a ring
-      shape = "<circle cx=\"\(Markup.px(x))\" cy=\"\(Markup.px(y))\" r=\"\(Markup.px(size + 2))\""
+      shape = "<circle cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"\(p(size + 2))\""
     case .undetected:  // a cross
       let a = size * 0.8
-      shape = "<path d=\"M\(Markup.px(x - a)),\(Markup.px(y - a))L\(Markup.px(x + a)),\(Markup.px(y + a))M\(Markup.px(x + a)),\(Markup.px(y - a))L\(Markup.px(x - a)),\(Markup.px(y + a))\""
+      shape = "<path d=\"M\(p(x - a)),\(p(y - a))L\(p(x + a)),\(p(y + a))M\(p(x + a)),\(p(y - a))L\(p(x - a)),\(p(y + a))\""
     case .fired:  // a filled circle
-      shape = "<circle cx=\"\(Markup.px(x))\" cy=\"\(Markup.px(y))\" r=\"\(Markup.px(size - 1))\""
+      shape = "<circle cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"\(p(size - 1))\""
     case .seen:  // a diamond outline, around a delivery's dot at the same place
       let a = size + 2
-      shape = "<path d=\"M\(Markup.px(x)),\(Markup.px(y - a))L\(Markup.px(x + a)),\(Markup.px(y))L\(Markup.px(x)),\(Markup.px(y + a))L\(Markup.px(x - a)),\(Markup.px(y))Z\""
+      shape = "<path d=\"M\(p(x)),\(p(y - a))L\(p(x + a)),\(p(y))L\(p(x)),\(p(y + a))L\(p(x - a)),\(p(y))Z\""
     }
-    let data = isLegend ? "" : " data-mark=\"\(marker.kind.rawValue)\" data-count=\"\(marker.count)\" "
-      + "data-subjects=\"\(Markup.escaped(marker.subjects.joined(separator: " ")))\""
-    return shape + " class=\"mk mk-\(marker.kind.rawValue)\"\(data)><title>\(Markup.escaped(marker.label))</title>"
-      + (marker.kind == .fired || marker.kind == .detected ? "</circle>\n" : "</path>\n")
+    let data: Markup = isLegend ? "" : " data-mark=\"\(marker.kind.rawValue)\" data-count=\"\(marker.count)\" data-subjects=\"\(marker.subjects.joined(separator: " "))\""
+    let end: Markup = marker.kind == .fired || marker.kind == .detected ? "</circle>\n" : "</path>\n"
+    return shape + " class=\"mk mk-\(marker.kind.rawValue)\"\(data)><title>\(marker.label)</title>\(end)"
   }
 
   /// The scale bar, the north arrow and the legend.
-  static func furniture(_ map: MapDrawing) -> String {
-    var svg = "<g class=\"furniture\">\n"
+  static func furniture(_ map: MapDrawing) -> Markup {
+    var svg: Markup = "<g class=\"furniture\">\n"
     if let bar = map.scaleBar {
       let x = 16.0, y = map.height - 18
-      let label = bar.metres >= 1000 ? "\(Markup.px(bar.metres / 1000)) km" : "\(Markup.px(bar.metres)) m"
+      let label: Markup = bar.metres >= 1000 ? "\(Markup.px(bar.metres / 1000)) km" : "\(Markup.px(bar.metres)) m"
       svg += "<path class=\"scale\" d=\"M\(Markup.px(x)),\(Markup.px(y - 5))V\(Markup.px(y))H\(Markup.px(x + bar.pixels))V\(Markup.px(y - 5))\"/>"
-        + "<text x=\"\(Markup.px(x + bar.pixels / 2))\" y=\"\(Markup.px(y - 8))\" text-anchor=\"middle\">\(label)</text>\n"
+      svg += "<text x=\"\(Markup.px(x + bar.pixels / 2))\" y=\"\(Markup.px(y - 8))\" text-anchor=\"middle\">\(label)</text>\n"
     }
     // North is up on the local projection.
     let nx = map.width - 28, ny = 20.0
     svg += "<path class=\"north\" d=\"M\(Markup.px(nx)),\(Markup.px(ny))L\(Markup.px(nx + 7)),\(Markup.px(ny + 20))L\(Markup.px(nx)),\(Markup.px(ny + 15))L\(Markup.px(nx - 7)),\(Markup.px(ny + 20))Z\"/>"
-      + "<text x=\"\(Markup.px(nx))\" y=\"\(Markup.px(ny + 33))\" text-anchor=\"middle\">N</text>\n"
+    svg += "<text x=\"\(Markup.px(nx))\" y=\"\(Markup.px(ny + 33))\" text-anchor=\"middle\">N</text>\n"
     // The legend, on a pale box: the speed bands drawn, then the marker kinds drawn.
     let bands = SpeedBand.allCases.filter { band in map.track.contains { $0.band == band } }
     let kinds = MapDrawing.MarkerKind.allCases.filter { kind in map.markers.contains { $0.kind == kind } }
@@ -112,7 +110,7 @@ enum MapSVG {
     var y = 18.0
     for band in bands {
       svg += "<line class=\"line s-\(band.name)\" x1=\"12\" y1=\"\(Markup.px(y - 4))\" x2=\"32\" y2=\"\(Markup.px(y - 4))\"/>"
-        + "<text x=\"38\" y=\"\(Markup.px(y))\">\(band.name) (\(band.range))</text>\n"
+      svg += "<text x=\"38\" y=\"\(Markup.px(y))\">\(band.name) (\(band.range))</text>\n"
       y += 15
     }
     if !map.gaps.isEmpty {
@@ -122,17 +120,17 @@ enum MapSVG {
     for kind in kinds {
       let sample = MapDrawing.Marker(kind: kind, at: PlanePoint(x: 22, y: y - 4), count: 1, subjects: [], label: kind.legend)
       svg += marker(sample, isLegend: true)
-      svg += "<text x=\"38\" y=\"\(Markup.px(y))\">\(Markup.escaped(kind.legend))</text>\n"
+      svg += "<text x=\"38\" y=\"\(Markup.px(y))\">\(kind.legend)</text>\n"
       y += 15
     }
     let placedNote = map.unplaced.isEmpty ? "" : "; not drawn (no position yet): "
       + MapDrawing.MarkerKind.allCases.compactMap { kind in map.unplaced[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
     svg += "<text class=\"note\" x=\"\(Markup.px(map.width - 12))\" y=\"\(Markup.px(map.height - 8))\" text-anchor=\"end\">"
-      + "\(map.fixesRead) fixes, \(map.pointsDrawn) points drawn (Douglas–Peucker, \(Markup.px(map.tolerance)) m)\(Markup.escaped(placedNote))</text>\n"
+    svg += "\(map.fixesRead) fixes, \(map.pointsDrawn) points drawn (Douglas–Peucker, \(Markup.px(map.tolerance)) m)\(placedNote)</text>\n"
     return svg + "</g>\n"
   }
 
-  static let style = """
+  static let style: Markup = """
     .map-bg{fill:#f7f7f4}.region{fill:#2b6cb0;fill-opacity:.12;stroke:#2b6cb0;stroke-width:1.2}\
     .region-label{fill:#1a4480;font-weight:bold}.line{fill:none;stroke-width:2.2;stroke-linejoin:round;stroke-linecap:round}\
     .fix{stroke:none}.s-still{stroke:#7b8794;fill:#7b8794}.s-walking{stroke:#2f855a;fill:#2f855a}.s-fast{stroke:#d69e2e;fill:#d69e2e}\

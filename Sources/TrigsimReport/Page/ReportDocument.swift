@@ -48,58 +48,61 @@ public struct ReportDocument: Sendable {
       case .map: MapSVG.render(map, title: title)
       case .chart: ChartSVG.render(chart, title: title)
       }
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + element + "\n"
+    let document: Markup = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\(element)\n"
+    return document.rendered
   }
 
   /// The whole report as one self-contained HTML page: inline SVG, CSS and
   /// a small script (hover highlighting); nothing loaded from anywhere.
   public var html: String {
-    var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    var page: Markup = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-    page += "<title>\(Markup.escaped("trigsim report: \(title)"))</title>\n<style>\(Self.pageStyle)</style>\n</head>\n<body>\n"
-    page += "<header><h1>\(Markup.escaped(title))</h1>\n<p class=\"meta\">\(Markup.escaped(scenarioPath)) · clock \(Markup.escaped(chart.window.start)) to "
-      + "\(Markup.escaped(chart.window.end)) · \(entryCount) timeline entries</p>\n"
+    page += "<title>trigsim report: \(title)</title>\n<style>\(Self.pageStyle)</style>\n</head>\n<body>\n"
+    page += "<header><h1>\(title)</h1>\n<p class=\"meta\">\(scenarioPath) · clock \(chart.window.start) to "
+    page += "\(chart.window.end) · \(entryCount) timeline entries</p>\n"
     if let verdict {
-      page += "<p class=\"verdict \(verdict.passed ? "passed" : "failed")\" id=\"verdict\">verify: \(Markup.escaped(verdict.text))</p>\n"
+      let outcome: Markup = verdict.passed ? "passed" : "failed"
+      page += "<p class=\"verdict \(outcome)\" id=\"verdict\">verify: \(verdict.text)</p>\n"
     }
-    page += "</header>\n<main>\n<section id=\"map-section\"><h2>Map</h2>\n" + MapSVG.render(map, title: title) + "\n</section>\n"
-    page += "<section id=\"chart-section\"><h2>Timeline</h2>\n" + ChartSVG.render(chart, title: title) + "\n</section>\n"
+    page += "</header>\n<main>\n<section id=\"map-section\"><h2>Map</h2>\n\(MapSVG.render(map, title: title))\n</section>\n"
+    page += "<section id=\"chart-section\"><h2>Timeline</h2>\n\(ChartSVG.render(chart, title: title))\n</section>\n"
     if let differencesText {
-      page += "<section id=\"differences\"><h2>Differences from the expected timeline</h2>\n<pre>\(Markup.escaped(differencesText))</pre>\n</section>\n"
+      page += "<section id=\"differences\"><h2>Differences from the expected timeline</h2>\n<pre>\(differencesText)</pre>\n</section>\n"
     }
     page += summarySection() + doseTable()
     page += "</main>\n<footer>Made by trigsim. Hover a mark for what it stands for; hovering highlights the same notification or region in both pictures.</footer>\n"
     page += "<script>\(Self.script)</script>\n</body>\n</html>\n"
-    return page
+    return page.rendered
   }
 
   /// The pending-slot accounting, the dose outcomes and the coverage warnings.
-  private func summarySection() -> String {
-    var html = "<section id=\"summary\"><h2>Summary</h2>\n<ul>\n"
+  private func summarySection() -> Markup {
+    var html: Markup = "<section id=\"summary\"><h2>Summary</h2>\n<ul>\n"
     let peakAt = summary.pendingPeakAt.map { " at \(clock.local($0))" } ?? ""
-    html += "<li>pending peak: \(summary.pendingPeak)\(Markup.escaped(peakAt))</li>\n"
+    html += "<li>pending peak: \(summary.pendingPeak)\(peakAt)</li>\n"
     html += "<li>dropped by the pending limit: \(summary.droppedByPendingLimit.count)</li>\n"
     if !summary.doses.isEmpty {
       let counts = DoseOutcome.allCases.map { outcome in "\(summary.doses.count { $0.outcome == outcome }) \(outcome.rawValue)" }
       html += "<li>doses: \(summary.doses.count) (\(counts.joined(separator: ", ")))</li>\n"
     }
-    for warning in summary.coverageWarnings { html += "<li class=\"warning\">\(Markup.escaped(warning))</li>\n" }
+    for warning in summary.coverageWarnings { html += "<li class=\"warning\">\(warning)</li>\n" }
     return html + "</ul>\n</section>\n"
   }
 
   /// The dose table: the columns of `trigsim run --summary`.
-  private func doseTable() -> String {
+  private func doseTable() -> Markup {
     guard !summary.doses.isEmpty else { return "<section id=\"doses\"><h2>Doses</h2>\n<p>No doses: the scenario has no medicines.</p>\n</section>\n" }
-    var html = "<section id=\"doses\"><h2>Doses</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
+    var html: Markup = "<section id=\"doses\"><h2>Doses</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
     for column in RunSummary.doseColumns { html += "<th>\(column)</th>" }
     html += "</tr></thead>\n<tbody>\n"
     for dose in summary.doses {
-      html += "<tr class=\"o-\(dose.outcome.rawValue)\">" + summary.doseCells(dose).map { "<td>\(Markup.escaped($0))</td>" }.joined() + "</tr>\n"
+      let cells = summary.doseCells(dose).map { cell -> Markup in "<td>\(cell)</td>" }.joined()
+      html += "<tr class=\"o-\(dose.outcome.rawValue)\">\(cells)</tr>\n"
     }
     return html + "</tbody>\n</table></div>\n</section>\n"
   }
 
-  static let pageStyle = """
+  static let pageStyle: Markup = """
     body{font:14px/1.45 "DejaVu Sans",Helvetica,Arial,sans-serif;margin:16px 24px;color:#1a202c;background:#fff}\
     h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:20px 0 6px}.meta{color:#555;margin:0}\
     .verdict{font-weight:bold;margin:6px 0}.verdict.passed{color:#2f855a}.verdict.failed{color:#c53030}\
@@ -111,7 +114,7 @@ public struct ReportDocument: Sendable {
 
   /// Hovering a mark highlights every mark and region of the same subjects
   /// in both pictures; the page says it is ready when the script has run.
-  static let script = """
+  static let script: Markup = """
     (function(){var on=[];function clear(){on.forEach(function(e){e.classList.remove('hl')});on=[]}\
     document.addEventListener('mouseover',function(ev){var t=ev.target.closest?ev.target.closest('[data-subjects]'):null;clear();\
     if(!t)return;t.getAttribute('data-subjects').split(' ').forEach(function(s){if(!s)return;\

@@ -1,6 +1,8 @@
 import Foundation
 import TrigsimCore
+import TrigsimReport
 import TrigsimScenario
+import TrigsimTestSupport
 import TrigsimTracks
 
 /// One reader of trigsim under coverage-guided fuzzing (libFuzzer), and the
@@ -36,6 +38,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// own and loaded as `--root` confines them to it; when it loads, it is
   /// run, and the expected timeline it names, if present, is read.
   case scenarioFiles = "scenario-files"
+  /// `ReportDocument`: the bytes as a scenario file beside the bundled
+  /// scenarios (see `FuzzWorkspace.scenarios`: the tracks and expected
+  /// timelines they name are found), loaded and verified as `trigsim report`
+  /// does; when it runs, its HTML report and both SVG pictures are drawn and
+  /// parsed back with libxml2 (the pictures as strict XML, the page with
+  /// the HTML parser), and a document that is not well-formed traps.
+  case report
 
   /// The file name the input is written under (its extension picks the reader).
   var fileName: String {
@@ -48,8 +57,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .geojson: "input.geojson"
     case .places: "input.csv"
     case .scenarioFiles: "input.bundle"
+    case .report: "input.yaml"
     }
   }
+
+  /// The folder of the workspace the input is written into: the report's
+  /// beside the bundled scenarios, the others' anywhere.
+  var folder: FuzzWorkspace.Folder { self == .report ? .scenarios : .plain }
 
   /// The longest message a diagnostic may carry: quoted input is cut to a
   /// short length, so a message never grows with the input.
@@ -69,7 +83,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// Runs the reader on `bytes`; traps (a finding) when a check fails.
   @discardableResult
   public func run(_ bytes: UnsafeRawBufferPointer) -> Outcome {
-    let path = FuzzWorkspace.shared.write(bytes, as: fileName)
+    let path = FuzzWorkspace.shared.write(bytes, as: fileName, in: folder)
     defer { unlink(path) }
     do {
       if self == .scenarioFiles {
@@ -112,6 +126,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       try Self.loadAndRun(scenario, confined: false)
     case .scenarioFiles:
       preconditionFailure("read through FuzzBundle")
+    case .report:
+      try Self.drawReport(path)
     }
   }
 
@@ -125,6 +141,39 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     if let expected = file.checks.expectedTimelinePath, FileManager.default.fileExists(atPath: expected) {
       _ = try ExpectedTimelineReader().read(path: expected)
     }
+  }
+
+  /// `trigsim report`'s path (`drawReport` in the command line): load,
+  /// verify but for the trials, draw; then every document is parsed back.
+  private static func drawReport(_ path: String) throws {
+    let file = try ScenarioLoader().loadFile(path: path)
+    var verifier = ScenarioVerifier()
+    verifier.checksTrials = false
+    let verification = verifier.verify(file)
+    switch verification.outcome {
+    case .error(let kind, let message):
+      // Bad input (the run's, an expected timeline's) is refused with its diagnostics; nothing else may happen.
+      precondition(kind == .invalidInput || kind == .cannotRead, "report: verification ended in \(kind): \(message.prefix(200))")
+      precondition(!verification.diagnostics.isEmpty, "report: an error without a diagnostic: \(message.prefix(200))")
+      throw InputError(verification.diagnostics)
+    case .skipped(let why):
+      throw ScenarioSkipped(location: InputLocation(file: path, line: 1, column: 1), reason: why)
+    case .passed, .failed:
+      break
+    }
+    guard let run = verification.report else { preconditionFailure("report: a verification that passed or failed has no run") }
+    let input = ReportInput(
+      scenario: file.scenario, path: path, run: run, comparison: verification.comparison,
+      verdict: ReportInput.Verdict(verification.headline, passed: verification.outcome == .passed))
+    let document = try ReportDocument(input)
+    checkWellFormed("report.html", MarkupWellFormedness.htmlProblems(document.html))
+    for picture in ReportDocument.Picture.allCases {
+      checkWellFormed("\(picture.rawValue).svg", MarkupWellFormedness.xmlProblems(document.svg(picture)))
+    }
+  }
+
+  static func checkWellFormed(_ name: String, _ problems: [MarkupWellFormedness.Problem]) {
+    precondition(problems.isEmpty, "report: \(name) is not well-formed: \(problems.prefix(3).map(\.description).joined(separator: "; "))")
   }
 
   static func check(_ diagnostic: Diagnostic) {
@@ -147,6 +196,18 @@ final class FuzzWorkspace: @unchecked Sendable {
   static let shared = FuzzWorkspace()
   let folder: String
 
+  /// Where in the workspace an input is written.
+  enum Folder {
+    /// The workspace's own folder.
+    case plain
+    /// `scenarios/` in the workspace: a link to every file and folder of the
+    /// repository's `scenarios/` beside it and a link `fixtures` to the
+    /// repository's `fixtures/` above it, so the paths a bundled scenario
+    /// names (`../fixtures/tracks/…`, `report-tour.timeline`) resolve as they
+    /// do in the repository. Made on first use.
+    case scenarios
+  }
+
   private init() {
     let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     var template = Array("\(base)/trigsim-fuzz-XXXXXX".utf8CString)
@@ -159,6 +220,7 @@ final class FuzzWorkspace: @unchecked Sendable {
 
   private let lock = NSLock()
   private var written = 0
+  private var scenariosFolder: String?
 
   /// A new, empty folder inside the workspace (numbered like the files).
   func newFolder() -> String {
@@ -171,14 +233,14 @@ final class FuzzWorkspace: @unchecked Sendable {
     return path
   }
 
-  /// Writes `bytes` to a new file named `N-name` (a number per call, so the
-  /// regression test's parallel cases never share a file).
-  func write(_ bytes: UnsafeRawBufferPointer, as name: String) -> String {
-    let number = lock.withLock {
+  /// Writes `bytes` to a new file named `N-name` in `place` (a number per
+  /// call, so the regression test's parallel cases never share a file).
+  func write(_ bytes: UnsafeRawBufferPointer, as name: String, in place: Folder = .plain) -> String {
+    let (number, directory) = lock.withLock {
       written += 1
-      return written
+      return (written, place == .plain ? folder : linkedScenarios())
     }
-    let path = folder + "/\(number)-" + name
+    let path = directory + "/\(number)-" + name
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     precondition(fd >= 0, "cannot write \(path)")
     var offset = 0
@@ -190,5 +252,23 @@ final class FuzzWorkspace: @unchecked Sendable {
     }
     close(fd)
     return path
+  }
+
+  /// The `scenarios` folder (see `Folder.scenarios`), made the first time. Called under `lock`.
+  private func linkedScenarios() -> String {
+    if let scenariosFolder { return scenariosFolder }
+    let made = folder + "/scenarios"
+    let files = FileManager.default
+    do {
+      try files.createDirectory(atPath: made, withIntermediateDirectories: false)
+      try files.createSymbolicLink(atPath: folder + "/fixtures", withDestinationPath: RepositoryPaths.fixtures.path)
+      for name in try files.contentsOfDirectory(atPath: RepositoryPaths.scenarios.path) {
+        try files.createSymbolicLink(atPath: made + "/" + name, withDestinationPath: RepositoryPaths.scenarios.appendingPathComponent(name).path)
+      }
+    } catch {
+      preconditionFailure("cannot lay out \(made): \(error)")
+    }
+    scenariosFolder = made
+    return made
   }
 }

@@ -18,19 +18,6 @@ struct ReportBrowserTests {
   /// regression tests).
   static let scenarioFiles = RepositoryPaths.bundledScenarioFiles
 
-  /// The report `trigsim report` draws for the scenario: its run, and the
-  /// comparison with its expected timeline; nil when the scenario is skipped here.
-  static func input(_ file: String) throws -> ReportInput? {
-    let path = RepositoryPaths.scenarios.appendingPathComponent(file).path
-    let loaded: ScenarioFile
-    do { loaded = try ScenarioLoader().loadFile(path: path) } catch is ScenarioSkipped { return nil }
-    var verifier = ScenarioVerifier()
-    verifier.checksTrials = false
-    let verification = verifier.verify(loaded)
-    let run = try #require(verification.report, "\(file): \(verification.headline)")
-    return ReportInput(scenario: loaded.scenario, path: file, run: run, comparison: verification.comparison, verdict: ReportInput.Verdict(verification.headline, passed: verification.outcome == .passed))
-  }
-
   /// What a chart row must hold, by mark kind, counted from a timeline and,
   /// for the actual row, the run's summary (what was seen, the doses).
   static func chartCounts(_ timeline: Timeline, summary: RunSummary? = nil) -> [String: Int] {
@@ -109,7 +96,7 @@ struct ReportBrowserTests {
 
   @Test(arguments: scenarioFiles)
   func theReportRendersWithEveryEventAndNoScriptError(_ file: String) throws {
-    guard let input = try Self.input(file) else { return }
+    guard let input = try ReportFixture.bundled(file) else { return }
     let html = try ReportDocument(input).html
     let page = try browser.render(html: html)
     #expect(page.scriptErrors.isEmpty, "\(file): \(page.scriptErrors)")
@@ -136,7 +123,7 @@ struct ReportBrowserTests {
   }
 
   @Test func aDifferenceFromTheExpectedTimelineIsOutlinedInTheBrowser() throws {
-    let original = try #require(try Self.input("morning-walk.yaml"))
+    let original = try #require(try ReportFixture.bundled("morning-walk.yaml"))
     var expected = original.run.timeline
     // The expected timeline lacks the clinic entry's delivery.
     let index = try #require(expected.entries.firstIndex { $0.kind == .fired && $0.subject == "pickup" })

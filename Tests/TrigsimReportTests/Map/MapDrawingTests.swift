@@ -116,7 +116,7 @@ import TrigsimTestSupport
     let map = try MapDrawing(input, options: ReportOptions())
     #expect(map.regions.isEmpty && map.track.isEmpty && map.markers.isEmpty)
     #expect(map.unplaced == [.fired: 12, .seen: 12])
-    #expect(MapSVG.render(map, title: "t").contains("nothing to draw"))
+    #expect(MapSVG.render(map, title: "t").rendered.contains("nothing to draw"))
   }
 }
 
