@@ -73,7 +73,7 @@ smoke_runs() {
   case "$1" in
     gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
     expected-text) echo 2500 ;; expected-json) echo 150000 ;; report) echo 2500 ;;
-    geojson) echo GEOJSON_RUNS ;; places) echo PLACES_RUNS ;; scenario-files) echo BUNDLE_RUNS ;;
+    geojson) echo 3500 ;; places) echo 3500 ;; scenario-files) echo 7000 ;;
   esac
 }
 
