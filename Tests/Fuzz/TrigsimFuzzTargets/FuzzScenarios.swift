@@ -52,7 +52,7 @@ enum FuzzScenarios {
   /// Writes `scenario` beside `file` under the file's name + `.yaml` and returns its path.
   static func write(_ scenario: String, beside file: String) -> String {
     let path = file + ".yaml"
-    FileManager.default.createFile(atPath: path, contents: Data(scenario.utf8))
+    precondition(FileManager.default.createFile(atPath: path, contents: Data(scenario.utf8)), "cannot write \(path)")
     return path
   }
 }
@@ -103,7 +103,7 @@ enum FuzzBundle {
     let folder = FuzzWorkspace.shared.newFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     for file in files(bytes) {
-      FileManager.default.createFile(atPath: folder + "/" + file.name, contents: Data(file.bytes))
+      precondition(FileManager.default.createFile(atPath: folder + "/" + file.name, contents: Data(file.bytes)), "cannot write \(file.name)")
     }
     try body(folder + "/scenario.yaml")
   }

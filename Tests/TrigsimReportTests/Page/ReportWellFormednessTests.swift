@@ -61,12 +61,14 @@ import TrigsimTestSupport
     // The page's own script is the only one.
     #expect(html.ranges(of: "<script>").count == 1 && html.ranges(of: "</script>").count == 1)
     #expect(html.contains("<p class=\"meta\">hostile &lt;path&gt;.yaml"))
-    #expect(html.contains("<td>Met&lt;/script&gt;&lt;b&gt;&amp;amp;\u{FFFD}\u{FFFD}\u{FFFD}</td>"))
+    // The dose table's cells and the chart's timeline lines are already text
+    // outputs, with control characters written `\u{HEX}` (`ControlCharacterEscape`).
+    #expect(html.contains(#"<td>Met&lt;/script&gt;&lt;b&gt;&amp;amp;\u{1B}\u{7}\u{0}</td>"#))
     let map = document.svg(.map), chart = document.svg(.chart)
     #expect(map.contains("data-region=\"home&lt;&amp;&quot;&apos;&gt;]]&gt;\""))
     #expect(map.contains(">&lt;/script&gt;&lt;!--</text>"))
     #expect(chart.contains("data-lane=\"tea&lt;&amp;&gt;&quot;&apos;\""))
-    #expect(chart.contains("title=&quot;Tea ]]&gt; &lt;![CDATA[ \u{FFFD}[1m\u{FFFD}&quot;"))
+    #expect(chart.contains(#"title=&quot;Tea ]]&gt; &lt;![CDATA[ \u{1B}[1m\u{7}&quot;"#))
     #expect(chart.contains("data-band=\"Focus Sleep&lt;&amp;&gt;&quot;\""))
   }
 
