@@ -53,9 +53,10 @@ public struct CalendarTriggerEvaluator: Sendable {
   /// `zone` shows the components' hour and minute (and second, else 0),
   /// when the components are only those and the zone's UTC offset is the
   /// same from `steadyMargin` before `instant` to `steadyMargin` after the
-  /// answer: then every wall-clock time in between occurs exactly once, the
-  /// DST and date policies have nothing to decide, and the answer is
-  /// Foundation's. Nil otherwise (the caller searches with Foundation).
+  /// answer, and is a whole number of minutes: then every wall-clock time in
+  /// between occurs exactly once, the DST and date policies have nothing to
+  /// decide, and the answer is Foundation's. Nil otherwise (the caller
+  /// searches with Foundation).
   static func steadyDailyTime(_ components: CalendarComponents, after instant: SimulationInstant, in zone: TimeZone) -> SimulationInstant? {
     guard components.year == nil, components.month == nil, components.day == nil, components.weekday == nil,
       let hour = components.hour, let minute = components.minute, (0...23).contains(hour), (0...59).contains(minute),
@@ -66,6 +67,8 @@ public struct CalendarTriggerEvaluator: Sendable {
     guard milliseconds > Self.earliestSteadyInstant, milliseconds < Self.latestSteadyInstant else { return nil }
     let day: Int64 = 86_400_000
     let offset = Int64(zone.secondsFromGMT(for: instant.date)) * 1000
+    // A local mean time with seconds (Apia's -11:26:56 until 1911): Foundation answers otherwise.
+    guard offset % 60_000 == 0 else { return nil }
     let wallTime = Int64(hour * 3600 + minute * 60 + (components.second ?? 0)) * 1000
     var next = floorDivide(milliseconds + offset, day).quotient * day + wallTime - offset
     if next <= milliseconds { next += day }

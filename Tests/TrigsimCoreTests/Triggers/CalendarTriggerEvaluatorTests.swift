@@ -97,7 +97,7 @@ import TrigsimTestSupport
     let zone = Build.zone(zoneName)
     var random = TrialRandom(seed: 27)
     var direct = 0
-    for _ in 0..<600 {
+    for _ in 0..<400 {
       // 1890 to 2040, so that the span's own bounds are crossed too.
       let instant = SimulationInstant(millisecondsSinceEpoch: Int64.random(in: -2_524_521_600_000...2_208_988_800_000, using: &random))
       let hour = Int.random(in: 0...23, using: &random)
@@ -118,8 +118,8 @@ import TrigsimTestSupport
           "\(zoneName) \(components) after \(after.millisecondsSinceEpoch)")
       }
     }
-    // Most instants are far from an offset change: the comparison covers the direct computation.
-    #expect(direct > 1200)
+    // Most instants (of 1200) are far from an offset change: the comparison covers the direct computation.
+    #expect(direct > 600)
   }
 
   @Test func aDayWithAnOffsetChangeIsLeftToFoundation() {
