@@ -147,15 +147,17 @@ final class ScenarioReader {
   var placeIDsBySet: [PlaceSetID: [PlaceID]] = [:]
   /// Set when the track is marked `ifMissing: skip` and its file is absent.
   var skipped: ScenarioSkipped?
-  /// Identifiers the scenario can produce, for checking patterns in assertions.
-  var notificationIDs: [String] = []
+  /// Identifiers of the raw notifications, for checking patterns in
+  /// assertions (a set: an identifier may repeat, and a scenario may list
+  /// many, so each is looked up in constant time; read only sorted).
+  var notificationIDs: Set<String> = []
   var medicineNotificationIDs: [String] = []
   /// Raw notifications with a region trigger.
-  var regionNotificationIDs: [String] = []
+  var regionNotificationIDs: Set<String> = []
   /// Every location request the scenario can produce: raw region
-  /// notifications and each medicine's location reminder.
+  /// notifications and each medicine's location reminder (in no order).
   var locationRequestIDs: [String] {
-    regionNotificationIDs + medicineNotificationIDs.filter { $0.hasSuffix("_location") }
+    Array(regionNotificationIDs) + medicineNotificationIDs.filter { $0.hasSuffix("_location") }
   }
   var medicineIDs: [String] = []
   /// Ids of medicines that are declared but could not be read (each problem
@@ -760,8 +762,8 @@ final class ScenarioReader {
       }
       let origin = document.location(item)
       unreadNotificationIDs.removeLast()
-      if !notificationIDs.contains(id) { notificationIDs.append(id) }
-      if case .region = trigger, !regionNotificationIDs.contains(id) { regionNotificationIDs.append(id) }
+      notificationIDs.insert(id)
+      if case .region = trigger { regionNotificationIDs.insert(id) }
       var request = NotificationRequest(id: NotificationID(id), title: title, body: body, trigger: trigger, origin: origin)
       if let level = level.flatMap({ $0 }) { request.interruptionLevel = level }
       if let sound = sound.flatMap({ $0 }) { request.sound = sound }

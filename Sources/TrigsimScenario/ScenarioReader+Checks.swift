@@ -227,7 +227,7 @@ extension ScenarioReader {
 
   /// The subjects entries of that scope can have, or nil when they are not known from the scenario.
   private func subjects(for scope: EntrySelector.Scope) -> [String]? {
-    let notifications = (notificationIDs + medicineNotificationIDs).sorted()
+    let notifications = (Array(notificationIDs) + medicineNotificationIDs).sorted()
     switch scope {
     case .geofence: return (notifications + regionIDs).sorted()
     case .kind(.enter), .kind(.exit), .kind(.detected), .kind(.undetected): return regionIDs.sorted()
@@ -599,7 +599,7 @@ extension ScenarioReader {
   /// and pushes the scenario can produce; one that matches none is an error.
   private func audibleSubject(_ text: String, at node: Node) -> IdentifierPattern? {
     let pattern = IdentifierPattern(text)
-    let candidates = (notificationIDs + medicineNotificationIDs + pushIDs).sorted()
+    let candidates = (Array(notificationIDs) + medicineNotificationIDs + pushIDs).sorted()
     if candidates.contains(where: { pattern.matches($0) }) { return pattern }
     if unreadNotificationIDs.contains(where: { pattern.matches($0) }) { return nil }  // follows from that entry's error
     var notes = ["it would never match anything; check for a typo"]

@@ -52,6 +52,8 @@ struct ReportCommand: ParsableCommand {
   }
 
   func run() throws {
+    // Checked before the scenario is loaded and run (see `openOutput`).
+    let output = try openOutput(self.output)
     let (document, summary) = try drawReport(
       of: scenario, overrides: try comparison.options(), expect: expect, loader: root.loader(),
       options: ReportOptions(simplificationTolerance: simplify))

@@ -3,7 +3,7 @@ import TrigsimCore
 import TrigsimScenario
 
 /// Runs `scenario` (or one trial of it) and writes its timeline in `format`
-/// to `path`, or standard output when nil, as the run produces it: memory
+/// to `output` (opened by `openOutput` before the scenario was loaded), as the run produces it: memory
 /// stays flat in the number of entries (see `StreamedTimelineWriter`).
 /// Coverage warnings (the track does not cover the clock) also go to standard
 /// error, named after `scenarioPath`.
@@ -14,9 +14,9 @@ import TrigsimScenario
 /// write, the temporary spill file included).
 func streamTimeline(
   of scenario: Scenario, at scenarioPath: String, trial: (index: Int, seed: UInt64)? = nil, format: TimelineFormat, summary: Bool,
-  to path: String?
+  to output: OutputFile
 ) throws {
-  let output = try writingOutput(to: path) { try OutputFile.open(path) }
+  let path = output.path
   var writer = try writingOutput(to: path) { try StreamedTimelineWriter(encoding: format.encoding) }
   let end: StreamedReport
   do {
@@ -64,13 +64,13 @@ private func reported(_ error: any Error, writing path: String?) -> any Error {
   return error
 }
 
-/// Runs `scenario` (or one trial of it) and writes it as GeoJSON to `path`,
-/// or standard output when nil: the regions, the track (read again from its
+/// Runs `scenario` (or one trial of it) and writes it as GeoJSON to
+/// `output` (opened by `openOutput`): the regions, the track (read again from its
 /// source and streamed) and the located events, which are held in memory
 /// until the run ends (see `GeoJSONCollector`). Nothing reaches the
 /// destination unless the document is complete.
-func streamGeoJSON(of scenario: Scenario, at scenarioPath: String, trial: (index: Int, seed: UInt64)? = nil, to path: String?) throws {
-  let output = try writingOutput(to: path) { try OutputFile.open(path) }
+func streamGeoJSON(of scenario: Scenario, at scenarioPath: String, trial: (index: Int, seed: UInt64)? = nil, to output: OutputFile) throws {
+  let path = output.path
   var collector = GeoJSONCollector()
   let end: StreamedReport
   do {

@@ -140,6 +140,10 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
+    // The destination is checked (a folder, a device, an unwritable folder
+    // are refused, exit 73) and its temporary file created before the
+    // scenario is loaded: a refused output costs no run.
+    let output = try openOutput(self.output)
     if let trials {
       let file = try loadScenario(at: scenario, loader: root.loader())
       let plan = TrialPlan(
@@ -230,10 +234,24 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 /// `path` is nil or `-`. A failed write leaves no partial file and exits 73.
 /// With `creatingFolders`, missing folders of `path` are created first.
 func emit(_ text: String, to path: String?, creatingFolders: Bool = false) throws {
-  try writingOutput(to: path) {
-    let file = try OutputFile.open(path, creatingFolders: creatingFolders)
-    try file.write(text)
-    try file.commit()
+  try emit(text, to: openOutput(path, creatingFolders: creatingFolders))
+}
+
+/// Opens the output `path` (standard output when nil or `-`) before any
+/// work is done: a destination that will be refused (a folder, a device
+/// such as `/dev/null`, a FIFO, a link, a missing or unwritable folder) is
+/// reported now and exits 73. Nothing is visible at `path` until `emit`
+/// (or a stream) commits; a command that fails first leaves it as it was.
+func openOutput(_ path: String?, creatingFolders: Bool = false) throws -> OutputFile {
+  try writingOutput(to: path) { try OutputFile.open(path, creatingFolders: creatingFolders) }
+}
+
+/// Writes `text` to `output`, opened by `openOutput`, and commits it; a
+/// failed write leaves no partial file and exits 73.
+func emit(_ text: String, to output: OutputFile) throws {
+  try writingOutput(to: output.path) {
+    try output.write(text)
+    try output.commit()
   }
 }
 

@@ -180,6 +180,45 @@ import TrigsimTestSupport
     #expect(try names(in: folder) == ["null"])
   }
 
+  /// Every way `run` and `report` write, with a destination that will be
+  /// refused: the refusal comes before the scenario is read, so it is the
+  /// only message (the scenario below is invalid) and costs no run.
+  @Test(arguments: [
+    ["run"], ["run", "--format", "json"], ["run", "--format", "geojson"], ["run", "--trials", "3"], ["run", "--trial", "1"],
+    ["run", "--expect", "expected.timeline"], ["report"], ["report", "--format", "svg", "--picture", "chart"],
+  ])
+  func aRefusedOutputIsReportedBeforeTheScenarioIsLoaded(command: [String]) throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try "trigsim: 1\nclock: { start: not-an-instant }\n".write(
+      to: folder.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: false)
+    let intoFolder = try TrigsimBinary.run([command[0], "bad.yaml"] + command.dropFirst() + ["--output", "out"], in: folder)
+    #expect(intoFolder.status == 73, "\(intoFolder.stderr)")
+    #expect(intoFolder.stderr == "error: cannot write 'out': it is a folder: name a file inside it\n")
+    let intoMissingFolder = try TrigsimBinary.run([command[0], "bad.yaml"] + command.dropFirst() + ["--output", "missing/t.txt"], in: folder)
+    #expect(intoMissingFolder.status == 73, "\(intoMissingFolder.stderr)")
+    #expect(
+      intoMissingFolder.stderr
+        == "error: cannot write 'missing/t.txt': its folder 'missing' does not exist: create it first, or name a file in another folder\n")
+    #expect(try names(in: folder) == ["bad.yaml", "out"])
+    // The same scenario with standard output: the scenario's own error, exit 65.
+    let toStandardOutput = try TrigsimBinary.run([command[0], "bad.yaml"] + command.dropFirst(), in: folder)
+    #expect(toStandardOutput.status == 65, "\(toStandardOutput.stderr)")
+    #expect(toStandardOutput.stderr.hasPrefix("bad.yaml:2:"))
+  }
+
+  @Test func outputOntoDevNullIsRefusedBeforeTheScenarioIsLoaded() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try "trigsim: 1\nclock: { start: not-an-instant }\n".write(
+      to: folder.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+    let result = try TrigsimBinary.run(["run", "bad.yaml", "--output", "/dev/null"], in: folder)
+    #expect(result.status == 73)
+    #expect(result.stderr.hasPrefix("error: cannot write '/dev/null': it is a device;"))
+    #expect(!result.stderr.contains("bad.yaml"))
+  }
+
   @Test func anExistingPrivateFileKeepsModeSixHundred() throws {
     let folder = try folder()
     defer { try? FileManager.default.removeItem(at: folder) }

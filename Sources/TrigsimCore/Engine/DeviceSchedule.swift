@@ -85,16 +85,18 @@ struct DeviceSchedule {
         CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true)
       }
       var intervals: [FocusInterval] = []
+      var gregorian = Calendar(identifier: .gregorian)
       // A span that began the evening before the start may be in force at the start.
       var cursor = clock.start.advanced(by: .seconds(-2 * 86_400))
       while let start = calendar.nextDelivery(of: daily(from), after: cursor, deviceTimeZone: clock.deviceZone(at: cursor)), start <= clock.end {
         cursor = start
         let zone = clock.deviceZone(at: start)
         guard let end = calendar.nextDelivery(of: daily(to), after: start, deviceTimeZone: zone) else { break }
-        var gregorian = Calendar(identifier: .gregorian)
-        gregorian.timeZone = zone
-        let weekday = gregorian.component(.weekday, from: start.date)
-        if (weekdays?.contains(weekday) ?? true) && end > clock.start {
+        let onDay = weekdays.map { weekdays in
+          if gregorian.timeZone != zone { gregorian.timeZone = zone }
+          return weekdays.contains(gregorian.component(.weekday, from: start.date))
+        } ?? true
+        if onDay && end > clock.start {
           intervals.append(FocusInterval(period: index, from: max(start, clock.start), to: end))
         }
       }

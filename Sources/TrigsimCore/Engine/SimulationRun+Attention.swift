@@ -22,7 +22,10 @@ struct HeldNotification {
 /// delivery and the patient (see `NotificationPresenter`).
 struct AttentionState {
   var settings = AppNotificationSettings()
-  /// Indices into `DeviceSchedule.focusIntervals` of the Focus occurrences in force.
+  /// Indices into `DeviceSchedule.focusIntervals` of the Focus occurrences
+  /// in force, ascending: as the intervals are sorted by start, the last is
+  /// the one that began last (see `focusInForce()`), and a start or an end
+  /// finds its place by binary search however many are in force.
   var focusInForce: [Int] = []
   var phoneOn = true
   /// Switched on and not unlocked since.
@@ -72,11 +75,10 @@ extension SimulationRun {
       focus: focusInForce(), nextSummary: summaryAt)
   }
 
-  /// The Focus in force: of the occurrences on, the one that began last.
+  /// The Focus in force: of the occurrences on, the one that began last
+  /// (the latest start; of equal starts, the one listed last).
   func focusInForce() -> ActiveFocus? {
-    guard let index = attention.focusInForce.max(by: { a, b in
-      (deviceSchedule.focusIntervals[a].from, a) < (deviceSchedule.focusIntervals[b].from, b)
-    }) else { return nil }
+    guard let index = attention.focusInForce.last else { return nil }
     let interval = deviceSchedule.focusIntervals[index]
     let period = scenario.device.focus[interval.period]
     return ActiveFocus(
@@ -98,7 +100,8 @@ extension SimulationRun {
   mutating func applyDeviceChange(_ index: Int, at now: SimulationInstant) {
     switch deviceSchedule.changes[index].change {
     case .focusStart(let interval):
-      attention.focusInForce.append(interval)
+      let place = attention.focusInForce.partitioningIndex { $0 >= interval }
+      attention.focusInForce.insert(interval, at: place)
       let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
       let until = deviceSchedule.focusIntervals[interval].to
       record(.focus, period.name, at: now, [
@@ -107,7 +110,8 @@ extension SimulationRun {
         TimelineField("time-sensitive", period.allowsTimeSensitive ? "allowed" : "silenced"),
       ])
     case .focusEnd(let interval):
-      attention.focusInForce.removeAll { $0 == interval }
+      let place = attention.focusInForce.partitioningIndex { $0 >= interval }
+      if place < attention.focusInForce.count && attention.focusInForce[place] == interval { attention.focusInForce.remove(at: place) }
       let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
       record(.focus, period.name, at: now, [TimelineField("state", "off")])
       releaseHeld(at: now, cause: "Focus '\(period.name)' ended")

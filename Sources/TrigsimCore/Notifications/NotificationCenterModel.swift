@@ -1,3 +1,5 @@
+import HeapModule
+
 /// A request the notification center holds as pending.
 struct PendingRequest {
   var request: NotificationRequest
@@ -33,9 +35,26 @@ struct DeliveredNotification {
 ///   distinct regions; an `add` that would monitor one more is dropped.
 /// - A non-repeating request stops being pending once it delivers.
 /// - Delivered notifications do not count toward the pending limit.
+///
+/// Cost: the limit is 64 on the platform but a scenario may raise it to
+/// 100,000, so nothing scans every pending request per operation. The
+/// retention victim comes from a heap (`retentionOrder`) and location
+/// requests are indexed by region (`locationRequests`): an add, a removal,
+/// a delivery or a reschedule costs O(log n), a crossing O(k log k) for
+/// the k requests of its region.
 struct NotificationCenterModel {
   let settings: PlatformSettings
   private(set) var pending: [NotificationID: PendingRequest] = [:]
+  /// Every pending request's place in the retention order, and entries of
+  /// requests since removed, replaced or rescheduled (stale: their token is
+  /// no longer the pending request's), dropped when they reach the top or
+  /// when they outnumber the pending requests (`compactRetentionOrder`).
+  private var retentionOrder = Heap<RetentionKey>()
+  /// The identifiers of the pending location requests, by region.
+  private var locationRequests: [RegionID: Set<NotificationID>] = [:]
+  /// Heap entries looked at to find victims, and to rebuild the heap: the
+  /// work the retention policy costs (see the tests: at most a few per add).
+  private(set) var retentionEntriesExamined = 0
   /// Notifications shown in Notification Center: delivered and not yet
   /// removed by the user or the app. A new delivery with the same identifier
   /// replaces the one shown.
@@ -65,15 +84,12 @@ struct NotificationCenterModel {
 
   mutating func add(_ request: NotificationRequest, firstDelivery: SimulationInstant?, at instant: SimulationInstant) -> AddOutcome {
     var outcome = AddOutcome()
-    outcome.replaced = pending.removeValue(forKey: request.id)
+    outcome.replaced = removePending(request.id)
     if case .region(let trigger) = request.trigger {
-      let monitored = Set(pending.values.compactMap { pending -> RegionID? in
-        if case .region(let other) = pending.request.trigger { return other.region }
-        return nil
-      })
-      if !monitored.contains(trigger.region) && monitored.count >= settings.monitoredRegionLimit {
+      // The regions pending location requests monitor: the keys of `locationRequests`.
+      if locationRequests[trigger.region] == nil && locationRequests.count >= settings.monitoredRegionLimit {
         outcome.rejectedReason =
-          "region monitoring limit of \(settings.monitoredRegionLimit) reached: pending location requests already monitor \(monitored.count) regions"
+          "region monitoring limit of \(settings.monitoredRegionLimit) reached: pending location requests already monitor \(locationRequests.count) regions"
         return outcome
       }
     }
@@ -81,9 +97,9 @@ struct NotificationCenterModel {
       request: request, addOrdinal: nextAddOrdinal, addedAt: instant, nextDelivery: firstDelivery, token: nextToken)
     nextAddOrdinal += 1
     nextToken += 1
-    pending[request.id] = added
+    insertPending(added)
     while pending.count > settings.pendingLimit, let victim = retentionVictim() {
-      pending.removeValue(forKey: victim.request.id)
+      _ = removePending(victim.request.id)
       if victim.request.id == request.id {
         outcome.rejectedReason = pendingLimitReason
       } else {
@@ -94,22 +110,72 @@ struct NotificationCenterModel {
     return outcome
   }
 
-  /// The pending request the retention policy gives up first.
-  private func retentionVictim() -> PendingRequest? {
+  /// Where a pending request stands in the retention order: the heap's
+  /// largest key is the request given up first.
+  struct RetentionKey: Comparable {
+    /// `last-added`: 0; `soonest`: the next delivery (none counts as latest).
+    var delivery: Int64
+    /// `last-added`: minus the add ordinal (the oldest-added is largest);
+    /// `soonest`: the add ordinal (of equal deliveries, the most recently added).
+    var ordinal: Int
+    var id: NotificationID
+    /// The pending request's token when the key was made: a different one means the key is stale.
+    var token: Int
+
+    static func < (lhs: Self, rhs: Self) -> Bool { (lhs.delivery, lhs.ordinal) < (rhs.delivery, rhs.ordinal) }
+    static func == (lhs: Self, rhs: Self) -> Bool { (lhs.delivery, lhs.ordinal) == (rhs.delivery, rhs.ordinal) }
+  }
+
+  private func retentionKey(_ request: PendingRequest) -> RetentionKey {
     switch settings.retention {
     case .lastAdded:
-      return pending.values.min { $0.addOrdinal < $1.addOrdinal }
+      RetentionKey(delivery: 0, ordinal: -request.addOrdinal, id: request.request.id, token: request.token)
     case .soonest:
-      // Latest delivery first; no date counts as latest; among equals the most recently added.
-      return pending.values.max { lhs, rhs in
-        let l = lhs.nextDelivery?.millisecondsSinceEpoch ?? .max
-        let r = rhs.nextDelivery?.millisecondsSinceEpoch ?? .max
-        return (l, lhs.addOrdinal) < (r, rhs.addOrdinal)
-      }
+      RetentionKey(
+        delivery: request.nextDelivery?.millisecondsSinceEpoch ?? .max, ordinal: request.addOrdinal, id: request.request.id,
+        token: request.token)
     }
   }
 
-  mutating func removePending(_ id: NotificationID) -> PendingRequest? { pending.removeValue(forKey: id) }
+  /// Makes `request` pending (its identifier is not) and indexes it.
+  private mutating func insertPending(_ request: PendingRequest) {
+    pending[request.request.id] = request
+    if case .region(let trigger) = request.request.trigger {
+      locationRequests[trigger.region, default: []].insert(request.request.id)
+    }
+    retentionOrder.insert(retentionKey(request))
+    if retentionOrder.count > 2 * pending.count + 64 { compactRetentionOrder() }
+  }
+
+  /// Rebuilds the heap from the pending requests alone, once stale entries
+  /// outnumber them: memory stays proportional to the pending requests, and
+  /// each rebuild is paid for by the insertions that made the stale entries.
+  private mutating func compactRetentionOrder() {
+    retentionEntriesExamined += pending.count
+    retentionOrder = Heap(pending.values.map(retentionKey))
+  }
+
+  /// The pending request the retention policy gives up first: the largest
+  /// key that is not stale (stale keys on top are dropped on the way).
+  private mutating func retentionVictim() -> PendingRequest? {
+    while let top = retentionOrder.max {
+      retentionEntriesExamined += 1
+      if let request = pending[top.id], request.token == top.token { return request }
+      retentionOrder.removeMax()
+    }
+    return nil
+  }
+
+  /// Removes a pending request (`removePendingNotificationRequests`, or the
+  /// center's own bookkeeping); its heap entry goes stale.
+  mutating func removePending(_ id: NotificationID) -> PendingRequest? {
+    guard let removed = pending.removeValue(forKey: id) else { return nil }
+    if case .region(let trigger) = removed.request.trigger {
+      locationRequests[trigger.region]?.remove(id)
+      if locationRequests[trigger.region]?.isEmpty == true { locationRequests[trigger.region] = nil }
+    }
+    return removed
+  }
 
   /// Records a delivery; a request that does not repeat stops being pending.
   /// A shown delivery (`shown`) enters Notification Center, replacing one
@@ -118,7 +184,7 @@ struct NotificationCenterModel {
   mutating func markDelivered(_ id: NotificationID, at instant: SimulationInstant, keepPending: Bool, shown: Bool = true)
     -> DeliveredNotification?
   {
-    if !keepPending { pending.removeValue(forKey: id) }
+    if !keepPending { _ = removePending(id) }
     guard shown else { return nil }
     let notification = DeliveredNotification(id: id, instant: instant, serial: nextDeliverySerial)
     nextDeliverySerial += 1
@@ -140,7 +206,7 @@ struct NotificationCenterModel {
     request.nextDelivery = nextDelivery
     request.token = nextToken
     nextToken += 1
-    pending[id] = request
+    insertPending(request)
     return request
   }
 
@@ -148,8 +214,8 @@ struct NotificationCenterModel {
   /// crossing, in add order; with `addedAtOrBefore`, only those that were
   /// already monitoring the region at that instant.
   func regionRequests(for region: RegionID, entering: Bool, addedAtOrBefore instant: SimulationInstant? = nil) -> [PendingRequest] {
-    pending.values.filter { pending in
-      guard case .region(let trigger) = pending.request.trigger, trigger.region == region else { return false }
+    (locationRequests[region] ?? []).compactMap { pending[$0] }.filter { pending in
+      guard case .region(let trigger) = pending.request.trigger else { return false }
       if let instant, pending.addedAt > instant { return false }
       return entering ? trigger.notifyOnEntry : trigger.notifyOnExit
     }.sorted { $0.addOrdinal < $1.addOrdinal }
@@ -158,10 +224,9 @@ struct NotificationCenterModel {
   /// Whether any pending location request monitors `region` (on entry or
   /// exit); with `addedAtOrBefore`, one that was already monitoring it then.
   func monitors(_ region: RegionID, addedAtOrBefore instant: SimulationInstant? = nil) -> Bool {
-    pending.values.contains { pending in
-      guard case .region(let trigger) = pending.request.trigger, trigger.region == region else { return false }
-      return instant.map { pending.addedAt <= $0 } ?? true
-    }
+    guard let ids = locationRequests[region] else { return false }
+    guard let instant else { return true }
+    return ids.contains { pending[$0].map { $0.addedAt <= instant } ?? false }
   }
 
   /// Pending calendar requests without a time zone, in add order.

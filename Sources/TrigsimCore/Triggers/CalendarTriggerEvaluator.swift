@@ -32,7 +32,62 @@ public struct CalendarTriggerEvaluator: Sendable {
   }
 
   /// The first instant strictly after `instant` that matches, or nil when none does.
+  ///
+  /// A daily time (`steadyDailyTime`) where the zone's offset is steady is
+  /// computed directly, about 50 times faster than Foundation's search and
+  /// with the same answer; everything else is Foundation's search.
   public func nextDelivery(
+    of trigger: CalendarTrigger, after instant: SimulationInstant, deviceTimeZone: TimeZone
+  ) -> SimulationInstant? {
+    let zone = trigger.timeZone ?? deviceTimeZone
+    if let next = Self.steadyDailyTime(trigger.components, after: instant, in: zone) { return next }
+    return searchedDelivery(of: trigger, after: instant, deviceTimeZone: deviceTimeZone)
+  }
+
+  /// The margin around a daily time within which the zone's offset must not
+  /// change for `steadyDailyTime` to answer: wider than any offset change a
+  /// zone has made (Samoa skipped a whole day in 2011).
+  static let steadyMargin: Int64 = 2 * 86_400_000
+
+  /// The next instant strictly after `instant` at which the wall clock in
+  /// `zone` shows the components' hour and minute (and second, else 0),
+  /// when the components are only those and the zone's UTC offset is the
+  /// same from `steadyMargin` before `instant` to `steadyMargin` after the
+  /// answer, and is a whole number of minutes: then every wall-clock time in
+  /// between occurs exactly once, the DST and date policies have nothing to
+  /// decide, and the answer is Foundation's. Nil otherwise (the caller
+  /// searches with Foundation).
+  static func steadyDailyTime(_ components: CalendarComponents, after instant: SimulationInstant, in zone: TimeZone) -> SimulationInstant? {
+    guard components.year == nil, components.month == nil, components.day == nil, components.weekday == nil,
+      let hour = components.hour, let minute = components.minute, (0...23).contains(hour), (0...59).contains(minute),
+      (0...59).contains(components.second ?? 0)
+    else { return nil }
+    let milliseconds = instant.millisecondsSinceEpoch
+    // Far from the era of time zones and of Foundation's Julian calendar, nothing is assumed.
+    guard milliseconds > Self.earliestSteadyInstant, milliseconds < Self.latestSteadyInstant else { return nil }
+    let day: Int64 = 86_400_000
+    let offset = Int64(zone.secondsFromGMT(for: instant.date)) * 1000
+    // A local mean time with seconds (Apia's -11:26:56 until 1911): Foundation answers otherwise.
+    guard offset % 60_000 == 0 else { return nil }
+    let wallTime = Int64(hour * 3600 + minute * 60 + (components.second ?? 0)) * 1000
+    var next = floorDivide(milliseconds + offset, day).quotient * day + wallTime - offset
+    if next <= milliseconds { next += day }
+    let windowStart = SimulationInstant(millisecondsSinceEpoch: milliseconds - steadyMargin)
+    let windowEnd = SimulationInstant(millisecondsSinceEpoch: next + steadyMargin)
+    guard Int64(zone.secondsFromGMT(for: windowStart.date)) * 1000 == offset,
+      Int64(zone.secondsFromGMT(for: windowEnd.date)) * 1000 == offset,
+      zone.nextDaylightSavingTimeTransition(after: windowStart.date).map({ SimulationInstant($0) > windowEnd }) ?? true
+    else { return nil }
+    return SimulationInstant(millisecondsSinceEpoch: next)
+  }
+
+  /// 1900-01-01T00:00:00Z and 9999-12-31T00:00:00Z: the span where `steadyDailyTime` answers.
+  static let earliestSteadyInstant: Int64 = -2_208_988_800_000
+  static let latestSteadyInstant: Int64 = 253_402_214_400_000
+
+  /// `nextDelivery` by Foundation's search alone, whatever the components
+  /// (the tests compare `steadyDailyTime` with it).
+  func searchedDelivery(
     of trigger: CalendarTrigger, after instant: SimulationInstant, deviceTimeZone: TimeZone
   ) -> SimulationInstant? {
     var calendar = Calendar(identifier: .gregorian)

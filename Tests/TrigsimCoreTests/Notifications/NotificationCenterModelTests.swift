@@ -103,3 +103,107 @@ import TrigsimTestSupport
     #expect(center.removeDelivered("a") == nil)
   }
 }
+
+/// The pending set's indexes (the retention heap, location requests by
+/// region) give the answers a scan of every pending request gives, and the
+/// work they do per operation does not grow with the number pending.
+@Suite struct NotificationCenterIndexTests {
+  func settings(limit: Int, retention: PendingRetentionPolicy, regionLimit: Int = 20) -> PlatformSettings {
+    var settings = PlatformSettings()
+    settings.pendingLimit = limit
+    settings.retention = retention
+    settings.monitoredRegionLimit = regionLimit
+    return settings
+  }
+
+  /// The victim by the rule, found by looking at every pending request.
+  func scannedVictim(_ pending: [PendingRequest], retention: PendingRetentionPolicy) -> NotificationID? {
+    switch retention {
+    case .lastAdded:
+      return pending.min { $0.addOrdinal < $1.addOrdinal }?.request.id
+    case .soonest:
+      return pending.max { lhs, rhs in
+        (lhs.nextDelivery?.millisecondsSinceEpoch ?? .max, lhs.addOrdinal) < (rhs.nextDelivery?.millisecondsSinceEpoch ?? .max, rhs.addOrdinal)
+      }?.request.id
+    }
+  }
+
+  @Test(arguments: [PendingRetentionPolicy.lastAdded, .soonest])
+  func randomAddsRemovalsDeliveriesAndReschedulesDropWhatAScanWouldDrop(retention: PendingRetentionPolicy) {
+    var random = TrialRandom(seed: 8)
+    var center = NotificationCenterModel(settings: settings(limit: 7, retention: retention, regionLimit: 3))
+    let regions: [RegionID] = ["a", "b", "c", "d"]
+    for step in 0..<4000 {
+      let now = SimulationInstant(millisecondsSinceEpoch: Int64(step) * 1000)
+      let id = NotificationID("n\(Int.random(in: 0..<20, using: &random))")
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<5:
+        let location = Int.random(in: 0..<4, using: &random) == 0
+        let trigger: Trigger = location
+          ? .region(RegionTrigger(region: regions.randomElement(using: &random)!, notifyOnEntry: Bool.random(using: &random), repeats: true))
+          : Build.interval(.hours(1), repeats: false)
+        let delivery = location ? nil : now.advanced(byMilliseconds: Int64.random(in: 1...50, using: &random) * 1000)
+        var before = center.pending
+        before[id] = nil
+        let wouldMonitor = Set(before.values.compactMap { if case .region(let t) = $0.request.trigger { t.region } else { nil } })
+        let outcome = center.add(NotificationRequest(id: id, title: "t", trigger: trigger), firstDelivery: delivery, at: now)
+        if case .region(let t) = trigger, !wouldMonitor.contains(t.region) && wouldMonitor.count >= 3 {
+          #expect(outcome.rejectedReason?.hasPrefix("region monitoring limit") == true)
+          continue
+        }
+        // What a scan of the pending requests after the add would have given up.
+        guard let added = outcome.added ?? (outcome.rejectedReason != nil ? PendingRequest(
+          request: NotificationRequest(id: id, title: "t", trigger: trigger), addOrdinal: .max, addedAt: now, nextDelivery: delivery, token: 0) : nil)
+        else { continue }
+        var after = before
+        after[id] = added
+        if after.count > 7 {
+          let victim = scannedVictim(Array(after.values), retention: retention)
+          #expect((outcome.dropped.first?.request.id ?? (outcome.rejectedReason != nil ? id : nil)) == victim, "step \(step)")
+        }
+      case 5, 6:
+        _ = center.removePending(id)
+      case 7:
+        center.markDelivered(id, at: now, keepPending: false)
+      default:
+        _ = center.reschedule(id, nextDelivery: now.advanced(byMilliseconds: Int64.random(in: 1...50, using: &random) * 1000))
+      }
+      #expect(center.pending.count <= 7)
+      for region in regions {
+        let scanned = center.pending.values.filter { if case .region(let t) = $0.request.trigger { t.region == region && t.notifyOnEntry } else { false } }
+          .sorted { $0.addOrdinal < $1.addOrdinal }.map(\.request.id)
+        #expect(center.regionRequests(for: region, entering: true).map(\.request.id) == scanned)
+        #expect(center.monitors(region) == center.pending.values.contains { if case .region(let t) = $0.request.trigger { t.region == region } else { false } })
+      }
+    }
+  }
+
+  /// 20,000 adds against a limit of 5,000, with removals and reschedules: a
+  /// scan would look at 5,000 requests per drop (75 million in all); the
+  /// heap looks at a few entries per operation.
+  @Test(arguments: [PendingRetentionPolicy.lastAdded, .soonest])
+  func theRetentionWorkPerOperationDoesNotGrowWithThePendingCount(retention: PendingRetentionPolicy) {
+    var center = NotificationCenterModel(settings: settings(limit: 5000, retention: retention))
+    var operations = 0
+    var dropped = 0
+    for index in 0..<20_000 {
+      let now = SimulationInstant(millisecondsSinceEpoch: Int64(index) * 1000)
+      let outcome = center.add(
+        NotificationRequest(id: NotificationID("n\(index)"), title: "t", trigger: Build.interval(.hours(1), repeats: false)),
+        firstDelivery: now.advanced(byMilliseconds: Int64((index * 7919) % 100_000) * 1000), at: now)
+      operations += 1
+      dropped += outcome.dropped.count + (outcome.rejectedReason == nil ? 0 : 1)
+      if index % 3 == 0 {
+        _ = center.reschedule(NotificationID("n\(index - index % 6)"), nextDelivery: now.advanced(by: .hours(2)))
+        operations += 1
+      }
+      if index % 5 == 0 {
+        _ = center.removePending(NotificationID("n\(index / 2)"))
+        operations += 1
+      }
+    }
+    #expect(center.pending.count == 5000)
+    #expect(dropped > 10_000)
+    #expect(center.retentionEntriesExamined <= 4 * operations, "\(center.retentionEntriesExamined) entries for \(operations) operations")
+  }
+}
