@@ -127,39 +127,46 @@ extension TimelineEntry {
     }
     guard needsQuotes else { return value }
     var quoted = "\""
-    for scalar in value.unicodeScalars {
+    appendEscaped(value, to: &quoted) { scalar in
       switch scalar {
-      case "\"": quoted += "\\\""
-      case "\\": quoted += "\\\\"
-      case "\n": quoted += "\\n"
-      case "\r": quoted += "\\r"
-      case "\t": quoted += "\\t"
-      default:
-        if ControlCharacterEscape.isEscaped(scalar) {
-          quoted += ControlCharacterEscape.escape(scalar)
-        } else {
-          quoted.unicodeScalars.append(scalar)
-        }
+      case "\"": "\\\""
+      case "\\": "\\\\"
+      case "\n": "\\n"
+      case "\r": "\\r"
+      case "\t": "\\t"
+      default: nil
       }
     }
     return quoted + "\""
+  }
+
+  /// Appends `value` to `text`, each scalar `short` gives an escape for as
+  /// that escape, every other scalar `ControlCharacterEscape` escapes as
+  /// `\u{HEX}`, and the rest as it is.
+  @inline(__always)
+  private static func appendEscaped(_ value: String, to text: inout String, short: (Unicode.Scalar) -> String?) {
+    for scalar in value.unicodeScalars {
+      if let escape = short(scalar) {
+        text += escape
+      } else if ControlCharacterEscape.isEscaped(scalar) {
+        text += ControlCharacterEscape.escape(scalar)
+      } else {
+        text.unicodeScalars.append(scalar)
+      }
+    }
   }
 
   /// A header value as written after `# key: `: `\\`, `\n`, `\r` and
   /// `\u{HEX}` escapes, so it never ends its line early nor holds a control.
   static func escapedHeaderValue(_ value: String) -> String {
     var escaped = ""
-    for scalar in value.unicodeScalars {
+    appendEscaped(value, to: &escaped) { scalar in
       switch scalar {
-      case "\\": escaped += "\\\\"
-      case "\n": escaped += "\\n"
-      case "\r": escaped += "\\r"
-      default:
-        if ControlCharacterEscape.isEscaped(scalar) && scalar != "\t" {
-          escaped += ControlCharacterEscape.escape(scalar)
-        } else {
-          escaped.unicodeScalars.append(scalar)
-        }
+      case "\\": "\\\\"
+      case "\n": "\\n"
+      case "\r": "\\r"
+      case "\t": "\t"  // kept as it is: a tab cannot end the line
+      default: nil
       }
     }
     return escaped

@@ -3,13 +3,20 @@ import TrigsimTestSupport
 
 @testable import TrigsimCore
 
-@Suite struct NotificationCenterModelTests {
-  func settings(limit: Int, retention: PendingRetentionPolicy, regionLimit: Int = 20) -> PlatformSettings {
+extension PlatformSettings {
+  /// Defaults but for the pending limit, its retention and the region limit.
+  static func forCenterTests(limit: Int, retention: PendingRetentionPolicy, regionLimit: Int) -> PlatformSettings {
     var settings = PlatformSettings()
     settings.pendingLimit = limit
     settings.retention = retention
     settings.monitoredRegionLimit = regionLimit
     return settings
+  }
+}
+
+@Suite struct NotificationCenterModelTests {
+  func settings(limit: Int, retention: PendingRetentionPolicy, regionLimit: Int = 20) -> PlatformSettings {
+    PlatformSettings.forCenterTests(limit: limit, retention: retention, regionLimit: regionLimit)
   }
 
   func request(_ id: String, _ trigger: Trigger = Build.interval(.hours(1), repeats: false)) -> NotificationRequest {
@@ -109,11 +116,7 @@ import TrigsimTestSupport
 /// work they do per operation does not grow with the number pending.
 @Suite struct NotificationCenterIndexTests {
   func settings(limit: Int, retention: PendingRetentionPolicy, regionLimit: Int = 20) -> PlatformSettings {
-    var settings = PlatformSettings()
-    settings.pendingLimit = limit
-    settings.retention = retention
-    settings.monitoredRegionLimit = regionLimit
-    return settings
+    PlatformSettings.forCenterTests(limit: limit, retention: retention, regionLimit: regionLimit)
   }
 
   /// The victim by the rule, found by looking at every pending request.
