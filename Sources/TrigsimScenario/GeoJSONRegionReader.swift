@@ -106,9 +106,8 @@ struct GeoJSONRegionReader {
       error(idValue.position, "the region id must be a non-empty string, not \(idValue.described)")
       return nil
     }
-    if TextLimit.exceeds(id, TextLimit.identifier) {
-      error(idValue.position, "the region id \(idValue.described) \(TextLimit.tooLong(id, TextLimit.identifier))",
-            notes: [YAMLDocument.lengthNote(what: "region id", limit: TextLimit.identifier)])
+    if let problem = TextLimit.problem(id, .identifier, what: "the region id") {
+      error(idValue.position, problem.message, notes: problem.notes)
       return nil
     }
     guard let geometry = members["geometry"] else {

@@ -213,7 +213,7 @@ final class ScenarioReader {
     } else {
       document.error(root, "missing 'trigsim: 1'", notes: ["add 'trigsim: 1' as the first line to name the format version"])
     }
-    let name = top["name"].flatMap { document.string($0, what: "'name'", limit: TextLimit.name) } ?? defaultName
+    let name = top["name"].flatMap { document.string($0, what: "'name'", limit: .name) } ?? defaultName
     if top["clock"] == nil {
       document.error(root, "missing 'clock'", notes: ["add 'clock: { start: ..., end: ..., timezone: ... }'"])
     }
@@ -530,7 +530,7 @@ final class ScenarioReader {
         continue
       }
       let idNode = fields["id"]
-      guard let idNode, let id = document.string(idNode, what: "region id", limit: TextLimit.identifier), !id.isEmpty else {
+      guard let idNode, let id = document.string(idNode, what: "region id", limit: .identifier), !id.isEmpty else {
         if idNode == nil || idNode?.scalar?.string == "" { document.error(item, "a region needs an 'id'") }
         continue
       }
@@ -733,7 +733,7 @@ final class ScenarioReader {
         continue
       }
       let idNode = fields["id"]
-      guard let idNode, let id = document.string(idNode, what: "notification id", limit: TextLimit.identifier), !id.isEmpty else {
+      guard let idNode, let id = document.string(idNode, what: "notification id", limit: .identifier), !id.isEmpty else {
         if idNode == nil || idNode?.scalar?.string == "" {
           document.error(item, "a notification needs an 'id'", notes: ["the id is the request identifier the app passes to add()"])
         }
@@ -742,7 +742,7 @@ final class ScenarioReader {
       // Until the notification is read in full, its id stands for an entry
       // that exists but is invalid: checks naming it are not reported again.
       unreadNotificationIDs.append(id)
-      let title = fields["title"].flatMap { document.string($0, what: "title", limit: TextLimit.name) } ?? ""
+      let title = fields["title"].flatMap { document.string($0, what: "title", limit: .name) } ?? ""
       let body = fields["body"].flatMap { document.string($0, what: "body") }
       guard let triggerNode = fields["trigger"] else {
         document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the README"])

@@ -173,7 +173,7 @@ extension ScenarioReader {
         document.error(item, "a Focus needs a 'name'", notes: ["e.g. 'name: Sleep' or 'name: Do Not Disturb'"])
         continue
       }
-      guard let name = document.string(nameNode, what: "Focus name", limit: TextLimit.identifier) else { continue }
+      guard let name = document.string(nameNode, what: "Focus name", limit: .identifier) else { continue }
       guard !name.isEmpty else {
         document.error(nameNode, "a Focus's name cannot be empty", notes: ["the name is printed in the timeline's entries"])
         continue
@@ -358,7 +358,7 @@ extension ScenarioReader {
     var categories: [String: [String]] = [:]
     var order: [String] = []
     for (keyNode, value) in mapping {
-      guard let id = document.string(keyNode, what: "a category identifier", limit: TextLimit.identifier) else { continue }
+      guard let id = document.string(keyNode, what: "a category identifier", limit: .identifier) else { continue }
       guard !id.isEmpty else {
         document.error(keyNode, "a category identifier cannot be empty")
         continue
@@ -374,7 +374,7 @@ extension ScenarioReader {
       var seen: Set<String> = []
       var valid = true
       for item in list {
-        guard let action = document.string(item, what: "an action", limit: TextLimit.identifier) else {
+        guard let action = document.string(item, what: "an action", limit: .identifier) else {
           valid = false
           continue
         }
@@ -406,7 +406,7 @@ extension ScenarioReader {
         document.error(item, "a push needs 'at' and 'id'", notes: ["e.g. { at: 2026-03-28T09:00:00, id: c1, title: New comment }"])
         continue
       }
-      guard let id = document.string(idNode, what: "push id", limit: TextLimit.identifier) else { continue }
+      guard let id = document.string(idNode, what: "push id", limit: .identifier) else { continue }
       guard !id.isEmpty else {
         document.error(idNode, "a push's 'id' cannot be empty", notes: ["the id names the push in the timeline"])
         continue
@@ -451,11 +451,11 @@ extension ScenarioReader {
     let at = instantDuringRun(atNode, what: "push 'at'")
     var push = RemotePush(id: PushID(id), instant: at ?? SimulationInstant(millisecondsSinceEpoch: 0), origin: document.location(item))
     push.type = type
-    push.title = read("title") { document.string($0, what: "title", limit: TextLimit.name) }
+    push.title = read("title") { document.string($0, what: "title", limit: .name) }
     push.body = read("body") { document.string($0, what: "body") }
     push.badge = read("badge") { badgeNumber($0) }
     push.sound = read("sound") { document.bool($0, what: "sound") } ?? false
-    push.thread = read("thread") { document.string($0, what: "thread", limit: TextLimit.identifier) }
+    push.thread = read("thread") { document.string($0, what: "thread", limit: .identifier) }
     push.interruptionLevel = read("interruptionLevel") { interruptionLevel($0) } ?? .active
     let contentAvailable = read("contentAvailable") { document.bool($0, what: "contentAvailable") }
     push.contentAvailable = contentAvailable ?? false

@@ -88,7 +88,7 @@ extension ScenarioReader {
       document.error(item, "a medicine needs an 'id'", notes: ["the id names its requests: medicine_{id}_reminder_{n}"])
       return nil
     }
-    guard let idText = document.string(idNode, what: "medicine id", limit: TextLimit.identifierPart) else { return nil }
+    guard let idText = document.string(idNode, what: "medicine id", limit: .identifierPart) else { return nil }
     guard !idText.isEmpty, idText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
       document.error(idNode, "medicine id '\(Diagnostic.excerpt(idText))' must be letters and digits only", notes: ["it becomes part of request identifiers such as medicine_\(Diagnostic.excerpt(idText))_reminder_0"])
       markUnread(idText, fields: fields)
@@ -105,7 +105,7 @@ extension ScenarioReader {
     var valid = true
     var regions: [MonitoredRegion] = []
     let origin = document.location(item)
-    let name = fields["name"].flatMap { document.string($0, what: "medicine name", limit: TextLimit.name) }
+    let name = fields["name"].flatMap { document.string($0, what: "medicine name", limit: .name) }
     if fields["name"] == nil || name == "" {
       document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'name'", notes: ["the name is the notification title, e.g. 'name: Metformin'"])
     }
@@ -115,7 +115,7 @@ extension ScenarioReader {
       document.error(item, "medicine '\(Diagnostic.excerpt(idText))' needs a 'dosage'", notes: ["write the amount, e.g. 'dosage: 500' with 'unit: mg'"])
     }
     if dosage == nil { valid = false }
-    let unit = fields["unit"].flatMap { document.string($0, what: "unit", limit: TextLimit.name) } ?? ""
+    let unit = fields["unit"].flatMap { document.string($0, what: "unit", limit: .name) } ?? ""
     var times: [DailyTime] = []
     var remindersRead = true
     if let node = fields["times"] {
@@ -175,12 +175,12 @@ extension ScenarioReader {
           continue
         }
         var next = versions[versions.count - 1]
-        if let node = edit["name"], let value = document.string(node, what: "medicine name", limit: TextLimit.name) {
+        if let node = edit["name"], let value = document.string(node, what: "medicine name", limit: .name) {
           if value.isEmpty { document.error(node, "a medicine's name cannot be empty", notes: ["the name is the notification title"]) }
           next.name = value
         }
         if let node = edit["dosage"], let value = readDosage(node) { next.dosage = value }
-        if let node = edit["unit"], let value = document.string(node, what: "unit", limit: TextLimit.name) { next.unit = value }
+        if let node = edit["unit"], let value = document.string(node, what: "unit", limit: .name) { next.unit = value }
         if let node = edit["times"], let value = readTimes(node) { next.times = value }
         if let node = edit["location"] {
           if node.scalar?.string == "none" {

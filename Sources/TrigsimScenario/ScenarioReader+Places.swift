@@ -91,7 +91,7 @@ extension ScenarioReader {
         document.error(item, "a place needs an 'id'")
         continue
       }
-      guard let id = document.string(idNode, what: "place id", limit: TextLimit.identifierPart) else { continue }
+      guard let id = document.string(idNode, what: "place id", limit: .identifierPart) else { continue }
       guard Self.isPlainIdentifier(id) else {
         document.error(idNode, "place id '\(Diagnostic.excerpt(id))' must be letters, digits, '-' and '_'",
                        notes: ["it becomes part of request identifiers such as medicine_1_location_\(Diagnostic.excerpt(id))"])
@@ -303,9 +303,8 @@ struct PlaceCSVReader {
               notes: ["it becomes part of request identifiers such as medicine_1_location_p001"])
         continue
       }
-      if TextLimit.exceeds(id, TextLimit.identifierPart) {
-        error(line: line, column: idField.column, "place id '\(Diagnostic.excerpt(id))' \(TextLimit.tooLong(id, TextLimit.identifierPart))",
-              notes: [YAMLDocument.lengthNote(what: "place id", limit: TextLimit.identifierPart)])
+      if let problem = TextLimit.problem(id, .identifierPart, what: "place id") {
+        error(line: line, column: idField.column, problem.message, notes: problem.notes)
         continue
       }
       if let first = seen[id] {

@@ -152,30 +152,20 @@ final class YAMLDocument {
 
   /// A single value; a list or mapping is reported with an example of the form.
   /// The node's text; nil, with a diagnostic, when it is a list or mapping,
-  /// or longer than `limit` Unicode scalars (`TextLimit`; every value is
-  /// already at most `TextLimit.value`).
-  func string(_ node: Node, what: String, limit: Int? = nil) -> String? {
+  /// or longer than `limit` allows (`TextLimit`; every value is already at
+  /// most `TextLimit.value`).
+  func string(_ node: Node, what: String, limit: TextLimit.Kind? = nil) -> String? {
     guard let scalar = node.scalar else {
       let key = Self.keyName(what)
       let example = key.map { "e.g. '\($0): value', with one value after the colon" } ?? "write one value, not '- ' items or 'key: value' lines"
       error(node, "\(what) must be a single value, not a list or mapping", notes: [example])
       return nil
     }
-    if let limit, TextLimit.exceeds(scalar.string, limit) {
-      error(node, "\(what) '\(Diagnostic.excerpt(scalar.string))' \(TextLimit.tooLong(scalar.string, limit))",
-            notes: [Self.lengthNote(what: what, limit: limit)])
+    if let limit, let problem = TextLimit.problem(scalar.string, limit, what: what) {
+      error(node, problem.message, notes: problem.notes)
       return nil
     }
     return scalar.string
-  }
-
-  /// Why a value of this kind is bounded, and what to do.
-  static func lengthNote(what: String, limit: Int) -> String {
-    switch limit {
-    case TextLimit.identifierPart: "it becomes part of every request identifier made from it; use a short id (at most \(limit) characters)"
-    case TextLimit.identifier: "identifiers are at most \(limit) characters; use a short, stable one"
-    default: "\(what) is at most \(limit) characters; shorten it"
-    }
   }
 
   // MARK: - Examples of the expected form

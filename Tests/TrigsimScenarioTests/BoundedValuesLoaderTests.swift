@@ -127,8 +127,12 @@ import TrigsimTestSupport
         - { id: \(String(repeating: "i", count: 256)), title: \(String(repeating: "t", count: 256)), trigger: { interval: 2h } }
       """, [
         Expected(marker: "1️⃣", message: "'name' '\(String(repeating: "t", count: 40))…' is 257 characters long, more than 256"),
-        Expected(marker: "2️⃣", message: "notification id '\(String(repeating: "i", count: 40))…' is 257 characters long, more than 256"),
-        Expected(marker: "3️⃣", message: "title '\(String(repeating: "t", count: 40))…' is 257 characters long, more than 256"),
+        Expected(
+          marker: "2️⃣", message: "notification id '\(String(repeating: "i", count: 40))…' is 257 characters long, more than 256",
+          note: "identifiers are at most 256 characters; use a short, stable one"),
+        Expected(
+          marker: "3️⃣", message: "title '\(String(repeating: "t", count: 40))…' is 257 characters long, more than 256",
+          note: "title is at most 256 characters; shorten it"),
       ])
   }
 }

@@ -29,19 +29,39 @@ public enum TextLimit {
   /// payload (Apple, "Generating a remote notification": at most 4 KB).
   public static let body = 4096
 
-  /// The length of `text` in Unicode scalars, counting at most `limit + 1`
-  /// of them (so a long text costs no more than the limit to check).
-  public static func exceeds(_ text: some StringProtocol, _ limit: Int) -> Bool {
+  /// The kinds of text a reader bounds one by one (the value bound is
+  /// checked on the parser's events, for every value).
+  public enum Kind: Sendable {
+    case identifier, identifierPart, name
+
+    /// The most Unicode scalars a text of this kind may have.
+    public var characters: Int {
+      switch self {
+      case .identifier: TextLimit.identifier
+      case .identifierPart: TextLimit.identifierPart
+      case .name: TextLimit.name
+      }
+    }
+  }
+
+  /// The problem of `text`, given as `what` ("medicine id"), when it is
+  /// longer than `kind` allows: the message (`medicine id 'mmm…' is 14000
+  /// characters long, more than 64`) and what to do; nil when it fits.
+  /// Counts at most `kind.characters + 1` scalars of a text that fits.
+  public static func problem(_ text: some StringProtocol, _ kind: Kind, what: String) -> (message: String, notes: [String])? {
     var count = 0
     for _ in text.unicodeScalars {
       count += 1
-      if count > limit { return true }
+      if count > kind.characters { break }
     }
-    return false
-  }
-
-  /// `is 14000 characters long, more than 64`: completes a message about the value.
-  public static func tooLong(_ text: some StringProtocol, _ limit: Int) -> String {
-    "is \(text.unicodeScalars.count) characters long, more than \(limit)"
+    guard count > kind.characters else { return nil }
+    let message = "\(what) \(Diagnostic.quote(text)) is \(text.unicodeScalars.count) characters long, more than \(kind.characters)"
+    let note =
+      switch kind {
+      case .identifierPart: "it becomes part of every request identifier made from it; use a short id (at most \(kind.characters) characters)"
+      case .identifier: "identifiers are at most \(kind.characters) characters; use a short, stable one"
+      case .name: "\(what) is at most \(kind.characters) characters; shorten it"
+      }
+    return (message, [note])
   }
 }
