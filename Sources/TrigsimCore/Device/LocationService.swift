@@ -81,6 +81,39 @@ protocol LocationService {
 
   /// The track ended at `last`: the device stays there until `end`.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport])
+
+  /// A quiet stretch: the device moved continuously from `start` through
+  /// each of `fixes` in turn, with no geometric crossing on the way and
+  /// nothing else happening before the last fix (the engine checks that). The
+  /// same as `advance` for each fix with no crossings, stopping after the
+  /// first fix that reports something (its reports in `reports`). Returns
+  /// how many fixes it took (all of them when none reported).
+  mutating func advanceQuietly(
+    from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) -> Int
+}
+
+extension LocationService {
+  mutating func advanceQuietly(
+    from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) -> Int {
+    defaultAdvanceQuietly(from: start, through: fixes, appInForeground: appInForeground, into: &reports)
+  }
+
+  /// `advanceQuietly` fix by fix, through `advance`.
+  mutating func defaultAdvanceQuietly(
+    from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) -> Int {
+    var previous = start
+    var taken = 0
+    for fix in fixes {
+      advance(from: previous, to: fix, crossings: [], appInForeground: appInForeground, into: &reports)
+      taken += 1
+      if !reports.isEmpty { return taken }
+      previous = fix
+    }
+    return taken
+  }
 }
 
 /// The `ideal` profile: the device detects every geometric crossing at its

@@ -190,7 +190,83 @@ struct RegionMonitoringService: LocationService {
     into reports: inout [DeviceRegionReport]
   ) {
     guard let previous = previousObserved else { return }
-    let observed = observe(b, after: previous)
+    advance(from: a, to: b, observed: observe(b, after: previous), previousObserved: previous, crossings: crossings,
+      appInForeground: appInForeground, into: &reports)
+  }
+
+  /// A quiet stretch (see `LocationService.advanceQuietly`) in one loop: a
+  /// fix the continuous fast path takes costs its GPS error and one distance
+  /// bound, with none of the engine's per-fix work around it. The first fix
+  /// it does not take is evaluated in full, as `advance` would; the stretch
+  /// ends there when that evaluation reports something.
+  mutating func advanceQuietly(
+    from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) -> Int {
+    guard let first = previousObserved, random != nil else {
+      return defaultAdvanceQuietly(from: start, through: fixes, appInForeground: appInForeground, into: &reports)
+    }
+    let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
+    // The last observation is `fixes[last]` seen at `lastCoordinate` (`first` before any);
+    // `previousObserved` is set to it on leaving, as `advance` leaves it after each fix.
+    var last = fixes.startIndex - 1
+    var lastCoordinate = first.coordinate
+    defer {
+      if last >= fixes.startIndex {
+        var observed = fixes[last]
+        observed.coordinate = lastCoordinate
+        previousObserved = observed
+      }
+    }
+    for index in fixes.indices {
+      let b = fixes[index]
+      let previousInstant = index == fixes.startIndex ? first.instant : fixes[index - 1].instant
+      let previousAccuracy = index == fixes.startIndex ? accuracyOf(first) : accuracyOf(fixes[index - 1])
+      let coordinate = observedCoordinate(of: b, after: previousInstant)
+      let accuracy = max(previousAccuracy, b.horizontalAccuracy ?? rules.assumedAccuracy)
+      if takesContinuousFastPath(to: coordinate, accuracy: accuracy, interval: interval) {
+        updateInterval = interval
+        cosPrevious = cosineBound.value(atLatitude: coordinate.latitude)
+      } else {
+        var previous = index == fixes.startIndex ? first : fixes[index - 1]
+        if index > fixes.startIndex { previous.coordinate = lastCoordinate }
+        var observed = b
+        observed.coordinate = coordinate
+        advance(
+          from: index == fixes.startIndex ? start : fixes[index - 1], to: b, observed: observed, previousObserved: previous,
+          crossings: [], appInForeground: appInForeground, into: &reports)
+        if !reports.isEmpty {
+          last = index
+          lastCoordinate = coordinate
+          return index - fixes.startIndex + 1
+        }
+      }
+      last = index
+      lastCoordinate = coordinate
+    }
+    return fixes.count
+  }
+
+  /// The continuous fast path of `advance` (see there) for a segment with no
+  /// crossing: whether it takes the segment to `observed`, counted as skipped.
+  @inline(__always)
+  private mutating func takesContinuousFastPath(to observed: Coordinate, accuracy: Double, interval: Int64) -> Bool {
+    guard usesFastPath && interval == 0 && quiet && circlesUnchanged(accuracy)
+      && abs(observed.longitude) < 179 && abs(anchor.longitude) < 179
+    else { return false }
+    let distance = Geodesic.lengthUpperBound(anchor, observed, cosLatitudeA: anchorCosine)
+    guard distance < slack else { return false }
+    // The fast anchor is where the last full evaluation left the device.
+    skippedRadius = max(skippedRadius, distance)
+    fastPathSegments &+= 1
+    return true
+  }
+
+  /// `advance` once the device has observed `b` (`observed`, after `previous`).
+  @inline(__always)
+  private mutating func advance(
+    from a: TrackSample, to b: TrackSample, observed: TrackSample, previousObserved previous: TrackSample,
+    crossings: [GeometricCrossing], appInForeground: Bool, into reports: inout [DeviceRegionReport]
+  ) {
     defer {
       previousObserved = observed
       cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
@@ -208,17 +284,7 @@ struct RegionMonitoringService: LocationService {
     // device standing still with GPS jitter stays on this path for hours,
     // where summing the jitter's path lengths would exhaust any budget.
     // (`quiet` is false after coarse updates, so `startsContinuousUpdates` never takes it.)
-    if usesFastPath && interval == 0 && crossings.isEmpty && quiet && circlesUnchanged(accuracy)
-      && abs(observed.coordinate.longitude) < 179 && abs(anchor.longitude) < 179
-    {
-      let distance = Geodesic.lengthUpperBound(anchor, observed.coordinate, cosLatitudeA: anchorCosine)
-      if distance < slack {
-        // The fast anchor is where the last full evaluation left the device.
-        skippedRadius = max(skippedRadius, distance)
-        fastPathSegments &+= 1
-        return
-      }
-    }
+    if crossings.isEmpty && takesContinuousFastPath(to: observed.coordinate, accuracy: accuracy, interval: interval) { return }
     // Coarse updates: between two update instants the device learns nothing,
     // so a segment with no update instant, no crossing and the circles
     // unchanged only widens the reach.
@@ -593,12 +659,18 @@ struct RegionMonitoringService: LocationService {
   /// The fix as the device observes it: with GPS error in a trial, as recorded otherwise.
   private mutating func observe(_ fix: TrackSample, after previous: TrackSample?) -> TrackSample {
     guard random != nil else { return fix }
-    let dt = previous.map { Double($0.instant.duration(to: fix.instant).milliseconds) } ?? .infinity
+    var observed = fix
+    observed.coordinate = observedCoordinate(of: fix, after: previous?.instant)
+    return observed
+  }
+
+  /// Where the device observes `fix` in a trial (the previous fix was at `previous`).
+  @inline(__always)
+  private mutating func observedCoordinate(of fix: TrackSample, after previous: SimulationInstant?) -> Coordinate {
+    let dt = previous.map { Double($0.duration(to: fix.instant).milliseconds) } ?? .infinity
     let sigma = accuracyOf(fix) / PositionError.accuracyPerSigma
     let (east, north) = errorState.advance(by: dt, correlationMilliseconds: Double(rules.errorCorrelation.milliseconds), random: &random!)
-    var observed = fix
-    observed.coordinate = errorState.offset(fix.coordinate, east: east * sigma, north: north * sigma)
-    return observed
+    return errorState.offset(fix.coordinate, east: east * sigma, north: north * sigma)
   }
 
   private func accuracyOf(_ fix: TrackSample) -> Double { fix.horizontalAccuracy ?? rules.assumedAccuracy }

@@ -38,16 +38,19 @@ public struct TrialRandom: RandomNumberGenerator, Sendable {
   /// draws normals; it replaced the polar Box–Muller method, whose logarithm
   /// and square root per pair were a tenth of a trial's time.
   @inline(__always)
-  public mutating func nextGaussian() -> Double {
+  public mutating func nextGaussian() -> Double { nextGaussian(Ziggurat.shared) }
+
+  /// `nextGaussian()` with the tables at hand (a caller drawing at every fix fetches them once).
+  @inline(__always)
+  mutating func nextGaussian(_ table: Ziggurat) -> Double {
     let bits = next()
     let layer = Int(bits & 0x7F)
     let value = Int32(truncatingIfNeeded: bits >> 32)
-    if Int64(value).magnitude < Ziggurat.shared.k[layer] { return Double(value) * Ziggurat.shared.w[layer] }
-    return gaussianSlowPath(value: value, layer: layer)
+    if Int64(value).magnitude < table.k[layer] { return Double(value) * table.w[layer] }
+    return gaussianSlowPath(value: value, layer: layer, table: table)
   }
 
-  private mutating func gaussianSlowPath(value first: Int32, layer first_: Int) -> Double {
-    let table = Ziggurat.shared
+  private mutating func gaussianSlowPath(value first: Int32, layer first_: Int, table: Ziggurat) -> Double {
     var value = first, layer = first_
     while true {
       let x = Double(value) * table.w[layer]
@@ -78,18 +81,22 @@ public struct TrialRandom: RandomNumberGenerator, Sendable {
 }
 
 /// The ziggurat's layer tables for the standard normal (see `TrialRandom.nextGaussian`).
-struct Ziggurat: Sendable {
+///
+/// Held in fixed storage of 128 entries each, read without bounds checks: a
+/// layer index is 7 bits of a draw, and trials draw two normals at every fix.
+/// (`@unchecked Sendable`: the storage is written once, in `init`, and only read after.)
+final class Ziggurat: @unchecked Sendable {
   /// The right edge of the base layer, and the area of each layer (128 layers).
   static let r = 3.442_619_855_899
   static let area = 9.912_563_035_262_17e-3
   static let shared = Ziggurat()
 
   /// Accept `value` in layer i at once when |value| < k[i].
-  let k: [UInt64]
+  let k: UnsafePointer<UInt64>
   /// Scale from a 32-bit signed value to x in layer i.
-  let w: [Double]
+  let w: UnsafePointer<Double>
   /// The density exp(−x²/2) at each layer's edge.
-  let f: [Double]
+  let f: UnsafePointer<Double>
 
   private init() {
     let m = 2_147_483_648.0  // 2^31
@@ -109,9 +116,21 @@ struct Ziggurat: Sendable {
       f[i] = exp(-0.5 * d * d)
       w[i] = d / m
     }
-    self.k = k
-    self.w = w
-    self.f = f
+    self.k = Self.stored(k)
+    self.w = Self.stored(w)
+    self.f = Self.stored(f)
+  }
+
+  deinit {
+    k.deallocate()
+    w.deallocate()
+    f.deallocate()
+  }
+
+  private static func stored<Element>(_ values: [Element]) -> UnsafePointer<Element> {
+    let storage = UnsafeMutablePointer<Element>.allocate(capacity: values.count)
+    storage.initialize(from: values, count: values.count)
+    return UnsafePointer(storage)
   }
 }
 
@@ -120,6 +139,7 @@ struct Ziggurat: Sendable {
 /// apart are correlated by `exp(−dt / τ)`, so the observed track wanders
 /// smoothly instead of jumping independently at every fix.
 struct PositionError {
+  private let ziggurat = Ziggurat.shared
   private var east = 0.0
   private var north = 0.0
   private var started = false
@@ -135,6 +155,7 @@ struct PositionError {
   static let accuracyPerSigma = 1.51
 
   /// The unit errors after `dt` more milliseconds (infinite at the first fix).
+  @inline(__always)
   mutating func advance(by dt: Double, correlationMilliseconds tau: Double, random: inout TrialRandom) -> (Double, Double) {
     if dt != lastStep.dt || tau != lastStep.tau {
       let rho = tau > 0 && dt.isFinite ? exp(-dt / tau) : 0
@@ -142,8 +163,8 @@ struct PositionError {
     }
     let rho = started ? lastStep.rho : 0
     let fresh = started ? lastStep.fresh : 1
-    east = rho * east + fresh * random.nextGaussian()
-    north = rho * north + fresh * random.nextGaussian()
+    east = rho * east + fresh * random.nextGaussian(ziggurat)
+    north = rho * north + fresh * random.nextGaussian(ziggurat)
     started = true
     return (east, north)
   }

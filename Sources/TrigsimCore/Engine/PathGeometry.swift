@@ -138,14 +138,29 @@ struct RecordedPathGeometry: Sendable {
   private var ends: [Int] = []
   private var crossings: [StepCrossing] = []
 
+  /// The steps that are not a plain segment without crossings, in order.
+  private var eventful: [Int] = []
+
   init(shapes: [any RegionShape], gapLimit: SimulationDuration, samples: [TrackSample]) {
     var geometry = PathGeometry(shapes: shapes, gapLimit: gapLimit)
     steps.reserveCapacity(samples.count)
     ends.reserveCapacity(samples.count)
     for sample in samples {
-      steps.append(geometry.step(to: sample, into: &crossings))
+      let step = geometry.step(to: sample, into: &crossings)
+      if case .segment = step, crossings.count == (ends.last ?? 0) {} else { eventful.append(steps.count) }
+      steps.append(step)
       ends.append(crossings.count)
     }
+  }
+
+  /// How many steps from `index` on are plain segments without crossings.
+  func quietSteps(from index: Int) -> Int {
+    var low = 0, high = eventful.count
+    while low < high {
+      let middle = (low + high) / 2
+      if eventful[middle] < index { low = middle + 1 } else { high = middle }
+    }
+    return (low < eventful.count ? eventful[low] : steps.count) - index
   }
 
   /// Step `index`, its crossings appended to `into`.

@@ -125,6 +125,10 @@ struct SimulationRun {
   var geometry: PathGeometry
   /// ... or replayed from a recording (trials: the same track in every trial).
   var recordedGeometry: RecordedPathGeometry?
+  /// Off, a replayed recording goes fix by fix too (the reference the property tests compare with).
+  var usesQuietStretches = true
+  /// Fixes replayed in quiet stretches (for the tests: proof that they ran).
+  private(set) var quietStretchFixes = 0
   var stepCrossings: [StepCrossing] = []
   var fixesRead = 0
   var firstFixInstant: SimulationInstant?
@@ -212,16 +216,10 @@ struct SimulationRun {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
     if let track = scenario.track {
-      try track.readSamples { sample in
-        replay(sample)
-        if !scenario.placeSets.isEmpty { observeForRegionSets(sample) }
-        handleEvents(notAfter: min(sample.instant, end))
-        // Said once the events before the first fix are in the timeline.
-        if let first = firstFixToWarn {
-          firstFixToWarn = nil
-          warnTrackStartsLate(first)
-        }
-        return sample.instant < end && stopReason == nil
+      if usesQuietStretches, recordedGeometry != nil, let blocks = track as? any SampleBlockSource {
+        try blocks.readSampleBlocks { replay(block: $0) }
+      } else {
+        try track.readSamples { replayAndHandle($0) }
       }
     }
     if let stopReason { throw stopReason }
@@ -238,6 +236,73 @@ struct SimulationRun {
   }
 
   // MARK: - Track replay
+
+  /// One fix: its position events, then every event due by its instant.
+  /// Returns whether the run goes on.
+  mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
+    replay(sample)
+    if !scenario.placeSets.isEmpty { observeForRegionSets(sample) }
+    handleEvents(notAfter: min(sample.instant, end))
+    // Said once the events before the first fix are in the timeline.
+    if let first = firstFixToWarn {
+      firstFixToWarn = nil
+      warnTrackStartsLate(first)
+    }
+    return sample.instant < end && stopReason == nil
+  }
+
+  /// A run of fixes (a trial replaying the recorded geometry). Most fixes of
+  /// a day are quiet: no crossing, nothing due, the device's fast path. The
+  /// location service takes each stretch of them in one call
+  /// (`advanceQuietly`); the rest go fix by fix. The events and entries are
+  /// those of `replayAndHandle` for every fix (the property tests compare).
+  mutating func replay(block: ArraySlice<TrackSample>) -> Bool {
+    var position = block.startIndex
+    while position < block.endIndex {
+      let quiet = quietFixes(in: block[position...])
+      guard quiet > 0 else {
+        guard replayAndHandle(block[position]) else { return false }
+        position += 1
+        continue
+      }
+      let taken = locationService.advanceQuietly(
+        from: previousFix!, through: block[position..<position + quiet], appInForeground: app.state == .foreground,
+        into: &reportBuffer)
+      let last = block[position + taken - 1]
+      fixesRead += taken
+      quietStretchFixes += taken
+      lastFixInstant = last.instant
+      previousFix = last
+      position += taken
+      if !reportBuffer.isEmpty {
+        queueDeviceReports()
+        handleEvents(notAfter: last.instant)
+        guard stopReason == nil else { return false }
+      }
+    }
+    return true
+  }
+
+  /// How many of the leading `fixes` are quiet for the engine: the recorded
+  /// geometry has no crossing and no gap at them, and each comes before the
+  /// next queued event, the next monitoring restart and the clock's end (so
+  /// replaying them fix by fix would hand nothing but the fix to the location
+  /// service and handle no event). None before the first fix is replayed, or
+  /// with place sets (their app observes every fix).
+  func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
+    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, scenario.placeSets.isEmpty,
+      let recordedGeometry
+    else { return 0 }
+    var limit = min(queue.nextInstant ?? end, end)
+    if nextMonitoringRestart < monitoringRestarts.count { limit = min(limit, monitoringRestarts[nextMonitoringRestart]) }
+    // Instants do not decrease: the fixes before `limit` are a prefix.
+    var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: fixesRead), fixes.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if fixes[middle].instant < limit { low = middle + 1 } else { high = middle }
+    }
+    return low - fixes.startIndex
+  }
 
   /// Queues the position events between the previous fix and `fix`: the
   /// geometric crossings (`PathGeometry`) and, after a gap, a `gap` event,

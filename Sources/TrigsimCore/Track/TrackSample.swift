@@ -53,3 +53,16 @@ public struct InMemoryTrack: TrackSource, Sendable {
     for sample in samples where try !consume(sample) { return }
   }
 }
+
+/// A track whose decoded fixes can be read in runs: a trial replays runs of
+/// quiet fixes in one call (`SimulationRun.replay(block:)`).
+protocol SampleBlockSource {
+  /// Calls `consume` with consecutive runs of the fixes, in order, until it returns false.
+  func readSampleBlocks(_ consume: (ArraySlice<TrackSample>) throws -> Bool) throws
+}
+
+extension InMemoryTrack: SampleBlockSource {
+  func readSampleBlocks(_ consume: (ArraySlice<TrackSample>) throws -> Bool) throws {
+    _ = try consume(samples[...])
+  }
+}

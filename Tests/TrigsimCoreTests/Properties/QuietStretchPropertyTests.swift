@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// A trial replays runs of quiet fixes in one call to the location service
+/// (`SimulationRun.replay(block:)`, `LocationService.advanceQuietly`). Over
+/// seeded 1 Hz walks with stops, GPS jitter, gaps, segment breaks, changing
+/// accuracy, app state and location authorization changes, a trial with quiet
+/// stretches makes the same timeline, the same location log and the same
+/// dose outcomes as the same trial replayed fix by fix.
+@Suite struct QuietStretchPropertyTests {
+  static let seeds: [UInt64] = Array(0..<40)
+  static let start = SimulationInstant(millisecondsSinceEpoch: 1_780_000_000_000)
+
+  /// A walk of about `fixes` seconds from a random place: stops with a few
+  /// metres of jitter, walks at 1.3 m/s, an occasional gap or new segment.
+  static func walk(_ random: inout SplitMix64, fixes: Int) -> [TrackSample] {
+    var samples: [TrackSample] = []
+    var position = Coordinate(latitude: Double.random(in: -60...60, using: &random), longitude: Double.random(in: -170...170, using: &random))
+    var instant = start
+    var heading = 0.0
+    var legLeft = 0
+    var standing = true
+    var newSegment = false
+    while samples.count < fixes {
+      if legLeft == 0 {
+        standing.toggle()
+        legLeft = Int.random(in: standing ? 60...400 : 30...300, using: &random)
+        heading = Double.random(in: 0..<360, using: &random)
+      }
+      legLeft -= 1
+      if standing {
+        let jitter = Geodesic.destination(from: position, azimuth: Double.random(in: 0..<360, using: &random), distance: Double.random(in: 0...3, using: &random))
+        samples.append(sample(instant, jitter, &random, startsSegment: newSegment))
+      } else {
+        position = Geodesic.destination(from: position, azimuth: heading, distance: 1.3)
+        samples.append(sample(instant, position, &random, startsSegment: newSegment))
+      }
+      newSegment = Int.random(in: 0..<1500, using: &random) == 0
+      // Mostly 1 s apart; now and then a gap longer than the limit.
+      instant = instant.advanced(byMilliseconds: Int.random(in: 0..<700, using: &random) == 0 ? Int64.random(in: 20_000...120_000, using: &random) : 1000)
+    }
+    return samples
+  }
+
+  static func sample(_ instant: SimulationInstant, _ position: Coordinate, _ random: inout SplitMix64, startsSegment: Bool) -> TrackSample {
+    // Accuracy drifts between fixes, is sometimes missing, sometimes poor.
+    let accuracy: Double? = switch Int.random(in: 0..<20, using: &random) {
+    case 0: nil
+    case 1: Double.random(in: 40...120, using: &random)
+    default: Double(Int.random(in: 50...200, using: &random)) / 10
+    }
+    return TrackSample(instant: instant, coordinate: position, horizontalAccuracy: accuracy, startsSegment: startsSegment)
+  }
+
+  static func scenario(seed: UInt64) -> (Scenario, [TrackSample]) {
+    var random = SplitMix64(seed: seed)
+    let samples = walk(&random, fixes: 2500)
+    let origin = samples[0].coordinate
+    let regions = (0..<Int.random(in: 2...5, using: &random)).map { index in
+      MonitoredRegion(
+        id: RegionID("r\(index)"),
+        shape: CircularRegion(
+          center: Geodesic.destination(from: origin, azimuth: Double.random(in: 0..<360, using: &random), distance: Double.random(in: 0...400, using: &random)),
+          radius: Double.random(in: 50...200, using: &random)))
+    }
+    var rules = RegionMonitoringRules()
+    if seed % 2 == 1 {
+      // Margins below the accuracy (the offset circles move with it), a dwell, a latency.
+      rules = LocationProfilePropertyTests.randomRules(&random)
+      rules.latency = .seconds(Int64.random(in: 0...60, using: &random))
+    }
+    rules.backgroundInterval = .seconds(Int64.random(in: 10...120, using: &random))
+    var platform = PlatformSettings()
+    platform.location = .ios(rules)
+    platform.trackGapLimit = .seconds(10)
+    let end = samples.last!.instant.advanced(by: .minutes(5))
+    // The app comes and goes; location authorization is withdrawn and given back (monitoring restarts).
+    var changes: [AppChange] = [AppChange(instant: start, state: .foreground)]
+    var instant = start
+    for _ in 0..<Int.random(in: 1...6, using: &random) {
+      instant = instant.advanced(byMilliseconds: Int64.random(in: 60_000...900_000, using: &random))
+      switch Int.random(in: 0..<4, using: &random) {
+      case 0: changes.append(AppChange(instant: instant, state: .background))
+      case 1: changes.append(AppChange(instant: instant, state: .foreground))
+      case 2:
+        changes.append(AppChange(instant: instant, location: .denied))
+        changes.append(AppChange(instant: instant.advanced(byMilliseconds: Int64.random(in: 1000...300_000, using: &random)), location: .always))
+      default: break
+      }
+    }
+    changes.sort { $0.instant < $1.instant }
+    let scenario = Scenario(
+      name: "quiet \(seed)",
+      clock: ClockSettings(start: start, end: end, timeZone: TimeZone(identifier: "UTC")!),
+      regions: regions,
+      actions: regions.indices.map { index in
+        ScheduledAppAction(instant: start, action: .add(NotificationRequest(
+          id: NotificationID("n\(index)"), title: "",
+          trigger: .region(RegionTrigger(region: regions[index].id, notifyOnEntry: true, notifyOnExit: index % 2 == 0, repeats: true)))))
+      },
+      track: InMemoryTrack(samples: samples), platform: platform,
+      medicineApp: MedicineApp(appChanges: changes))
+    return (scenario, samples)
+  }
+
+  /// One trial of `seed`'s scenario, with or without quiet stretches: what it
+  /// recorded, and how many fixes went through quiet stretches.
+  static func trial(seed: UInt64, quiet: Bool) throws -> (entries: [String], log: String, doses: String, quietFixes: Int) {
+    let (scenario, samples) = scenario(seed: seed)
+    let variation = TrialRunner.variation(trial: Int(seed), seed: 2026, profile: scenario.platform.location)
+    var run = SimulationRun(scenario, variation: variation)
+    run.recordedGeometry = RecordedPathGeometry(
+      shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit, samples: samples)
+    run.usesQuietStretches = quiet
+    run.locationLog = LocationRequestLog()
+    try run.execute()
+    return (run.timeline().entries.map(\.canonicalLine), "\(run.locationLog!)", run.summary().text, run.quietStretchFixes)
+  }
+
+  @Test(arguments: seeds)
+  func aTrialWithQuietStretchesRecordsWhatItRecordsFixByFix(seed: UInt64) throws {
+    let stretched = try Self.trial(seed: seed, quiet: true)
+    let fixByFix = try Self.trial(seed: seed, quiet: false)
+    #expect(fixByFix.quietFixes == 0)
+    #expect(stretched.entries == fixByFix.entries, "seed \(seed)")
+    #expect(stretched.log == fixByFix.log, "seed \(seed)")
+    #expect(stretched.doses == fixByFix.doses, "seed \(seed)")
+  }
+
+  /// The comparison above is not vacuous: most fixes of most cases go
+  /// through quiet stretches, and the cases have device events to get right.
+  @Test func quietStretchesCarryMostFixesOfTheCases() throws {
+    var carried: [Double] = []
+    var detections = 0
+    for seed in Self.seeds.prefix(10) {
+      let trial = try Self.trial(seed: seed, quiet: true)
+      carried.append(Double(trial.quietFixes) / 2500)
+      detections += trial.entries.count { $0.contains(" fired ") }
+    }
+    #expect(carried.count { $0 > 0.5 } >= 7, "\(carried)")
+    #expect(detections >= 10)
+  }
+}
