@@ -15,7 +15,8 @@ struct TrigsimCommand: ParsableCommand {
             expected timeline is missing, or an assertion failed
         64  the command line is wrong (unknown option, missing argument)
         65  the input is invalid: every problem is printed as file:line:column
-            (scenario, track, expected timeline or assertion)
+            (scenario, track, expected timeline, assertion, or a partial
+            file of 'merge'; shards missing, given twice or of another run)
         66  the scenario file cannot be read (missing, unreadable, not UTF-8)
         70  internal error in trigsim (please report it)
         73  an output cannot be written (a file, or standard output)
