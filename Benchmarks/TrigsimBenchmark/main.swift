@@ -41,7 +41,7 @@
 // gives 2.0×, n^1.6 gives 3.03×), and 3,000 daily Focus periods over a year,
 // which stop at the default limit of a million entries.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|io|attention|places|report|scale] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -123,7 +123,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|io|attention|places|report|scale] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -519,7 +519,10 @@ func runTrialChild(_ arguments: [String]) {
   }
 }
 
-if only == nil || only == "trials" {
+/// Writes the trials benchmark's scenario (a 1-day 1 Hz synthetic track, four
+/// circles, five location requests, the app in the foreground) into the work
+/// folder; returns its path and the track's fix count.
+@MainActor func writeTrialsScenario() throws -> (path: String, fixes: Int) {
   let trackPath = "\(workDirectory)/synthetic-1d-1hz.csv"
   let track = SyntheticTrack(start: start, days: 1, sampleRate: 1, seed: 7, stops: stops)
   if !FileManager.default.fileExists(atPath: trackPath) { try TrackWriter.write(track, to: trackPath, format: .csv) }
@@ -545,8 +548,13 @@ if only == nil || only == "trials" {
       - { at: \(InstantFormatter.utc.string(for: start)), state: foreground }
 
     """.write(toFile: trialsPath, atomically: true, encoding: .utf8)
+  return (trialsPath, Int(track.sampleCount))
+}
+
+if only == nil || only == "trials" {
+  let (trialsPath, fixCount) = try writeTrialsScenario()
   let scenario = try ScenarioLoader().load(path: trialsPath)
-  let fixes = Double(track.sampleCount)
+  let fixes = Double(fixCount)
   var singles: [Double] = []
   var batches: [Double] = []
   for _ in 0..<max(1, runs) {
@@ -574,6 +582,46 @@ if only == nil || only == "trials" {
   print(String(
     format: "peak RSS: %.1f MB at 100 trials, %.1f MB at %d trials (%.2f×)", Double(small.peakResidentBytes) / 1_048_576,
     Double(large.peakResidentBytes) / 1_048_576, trialCount, Double(large.peakResidentBytes) / Double(small.peakResidentBytes)))
+}
+
+// MARK: - Sharded trials: the merge's cost
+
+if only == nil || only == "shards" {
+  let (trialsPath, _) = try writeTrialsScenario()
+  let file = try ScenarioLoader().loadFile(path: trialsPath)
+  let identity = PartialTrialReport.ScenarioIdentity(path: trialsPath, digest: try file.inputDigest())
+  let shardCount = 4
+  var wholeTimes: [Double] = []
+  var mergeTimes: [Double] = []
+  var partialBytes: [Int] = []
+  for _ in 0..<max(1, runs) {
+    var started = monotonicSeconds()
+    let whole = try TrialRunner(file.scenario).run(TrialPlan(count: trialCount, seed: 1))
+    wholeTimes.append(monotonicSeconds() - started)
+    let texts = try (1...shardCount).map { index in
+      let shard = Shard(index: index, count: shardCount)!
+      let report = try TrialRunner(file.scenario).run(TrialPlan(count: trialCount, seed: 1, shard: shard))
+      return PartialTrialReport(report, shard: shard, scenario: identity).canonicalJSON()
+    }
+    partialBytes = texts.map(\.utf8.count)
+    // What 'trigsim merge' does after reading the files: decode, check, add up, render.
+    started = monotonicSeconds()
+    let parts = try texts.map { try JSONDecoder().decode(PartialTrialReport.self, from: Data($0.utf8)).report(largestTrialCount: 1_000_000) }
+    let merged = TrialReport.merging(parts).text
+    mergeTimes.append(monotonicSeconds() - started)
+    guard merged == whole.text else { fatalError("the merged shards differ from the unsharded report") }
+  }
+  let whole = wholeTimes.sorted()[wholeTimes.count / 2]
+  let merge = mergeTimes.sorted()[mergeTimes.count / 2]
+  print("")
+  print("shards: median of \(runs) runs in this process; \(trialCount) trials of the trials scenario in \(shardCount) shards, merged in memory (decode, check, add up, render)")
+  print("| trials | shards | unsharded run s | merge s | merge / run | partial files bytes | bytes per trial |")
+  print("|---:|---:|---:|---:|---:|---:|---:|")
+  let total = partialBytes.reduce(0, +)
+  print(
+    String(format: "| %d | %d | %.3f | %.4f | %.4f× | %d", trialCount, shardCount, whole, merge, merge / whole, total)
+      + " (\(partialBytes.map(String.init).joined(separator: ", ")))"
+      + String(format: " | %.1f |", Double(total) / Double(trialCount)))
 }
 
 // MARK: - Track reading

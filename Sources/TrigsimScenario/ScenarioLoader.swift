@@ -112,7 +112,7 @@ public struct ScenarioLoader: Sendable {
     guard let scenario, let checks = reader.checks else {
       throw InputError(Diagnostic(at: InputLocation(file: file, line: 1, column: 1), "the scenario could not be read"))
     }
-    return ScenarioFile(path: file, scenario: scenario, checks: checks)
+    return ScenarioFile(path: file, scenario: scenario, checks: checks, yaml: yaml, inputFiles: reader.inputFiles)
   }
 }
 
@@ -147,6 +147,8 @@ final class ScenarioReader {
   var placeIDsBySet: [PlaceSetID: [PlaceID]] = [:]
   /// Set when the track is marked `ifMissing: skip` and its file is absent.
   var skipped: ScenarioSkipped?
+  /// The files the scenario named and the loader reads (or the run will), in reading order.
+  var inputFiles: [ScenarioFile.Input] = []
   /// Identifiers of the raw notifications, for checking patterns in
   /// assertions (a set: an identifier may repeat, and a scenario may list
   /// many, so each is looked up in constant time; read only sorted).
@@ -613,6 +615,7 @@ final class ScenarioReader {
         return []
       }
       data = try RegularFile.contents(path)
+      inputFiles.append(ScenarioFile.Input(role: "regions", path: path))
     } catch .system(ENOENT) {
       document.error(fileNode, "regions file '\(Diagnostic.excerpt(file))' does not exist",
                      notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])
@@ -704,6 +707,7 @@ final class ScenarioReader {
         reason: "track file '\(Diagnostic.excerpt(file))' is absent (looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)') and the scenario says 'ifMissing: skip'")
     }
     let source = TrackFile(path: path, options: options, referencedAt: document.location(fileNode))
+    inputFiles.append(ScenarioFile.Input(role: "track", path: path))
     return (source, file)
   }
 

@@ -8,6 +8,17 @@ public struct ScenarioFile {
   public var path: String
   public var scenario: Scenario
   public var checks: ScenarioChecks
+  /// The scenario's text as read.
+  public var yaml: String = ""
+  /// The files the scenario names that decide its run (track, regions and
+  /// places files), in reading order: what `inputDigest()` covers besides the scenario's text.
+  public var inputFiles: [Input] = []
+
+  /// A file a scenario names, with its role (`track`, `regions`, `places`).
+  public struct Input: Sendable, Equatable {
+    public var role: String
+    public var path: String
+  }
 }
 
 /// What a scenario says about checking its run (`expect:` and `assert:`).

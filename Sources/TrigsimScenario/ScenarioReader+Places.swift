@@ -138,6 +138,7 @@ extension ScenarioReader {
         return nil
       }
       data = try RegularFile.contents(path)
+      inputFiles.append(ScenarioFile.Input(role: "places", path: path))
     } catch .system(ENOENT) {
       document.error(fileNode, "places file '\(Diagnostic.excerpt(file))' does not exist",
                      notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrigsimCore
 
 #if canImport(Glibc)
   import Glibc
@@ -83,24 +84,14 @@ enum ScenarioCollection {
   }
 }
 
-/// `--shard i/n`: the i-th of n deterministic parts of a sorted list (1-based),
-/// dealt round-robin so each part gets a similar mix.
-struct Shard: ExpressibleByArgument, CustomStringConvertible {
-  var index: Int
-  var count: Int
-
-  init?(argument: String) {
+/// `--shard I/K` (`Shard`, whose documentation states how trials and
+/// scenarios are dealt): two whole numbers with 1 ≤ I ≤ K.
+extension Shard: ExpressibleByArgument {
+  public init?(argument: String) {
     let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
-    self.index = index
-    self.count = count
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+    self.init(index: index, count: count)
   }
 
-  static var defaultCompletionKind: CompletionKind { .default }
-
-  var description: String { "\(index)/\(count)" }
-
-  func select<T>(_ items: [T]) -> [T] {
-    items.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
-  }
+  public static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrigsimReport
+import TrigsimCore
 import TrigsimScenario
 
 struct TestCommand: ParsableCommand {
@@ -11,7 +12,9 @@ struct TestCommand: ParsableCommand {
       Paths may be scenario files, folders (searched recursively for *.yaml and \
       *.yml) or globs. Scenarios are sorted by path; --shard i/n keeps every n-th \
       one starting at the i-th, so n CI jobs with shards 1/n ... n/n run each \
-      scenario exactly once. Failures are printed in full (diff, failed \
+      scenario exactly once, and with --partial FILE each writes its results for \
+      'trigsim merge', which prints the summary and writes the JUnit report one \
+      unsharded 'test' would. Failures are printed in full (diff, failed \
       assertions, diagnostics), then the table. The exit code is that of the most \
       serious outcome (see 'trigsim --help'). Each job is a worker process: a \
       scenario that crashes trigsim is reported as CRASH (exit 70), one that \
@@ -35,6 +38,9 @@ struct TestCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (atomically; missing folders are created).", valueName: "file"))
   var junit: String?
 
+  @Option(help: ArgumentHelp("Also write this shard's results to this file (atomically; missing folders are created) for 'trigsim merge'; without --shard, the whole batch is shard 1/1.", valueName: "file"))
+  var partial: String?
+
   @Option(help: ArgumentHelp("Write the HTML report ('trigsim report') of every failed scenario into this folder (created when missing).", valueName: "dir"))
   var reports: String?
 
@@ -49,9 +55,12 @@ struct TestCommand: ParsableCommand {
   }
 
   func run() throws {
-    var files: [String]
-    do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
-    if let shard { files = shard.select(files) }
+    let collected: [String]
+    do { collected = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
+    // The partial file is checked (and its temporary file created) before any scenario runs.
+    let partialOutput = try partial.map { try openOutput($0, creatingFolders: true) }
+    let positions = (shard ?? .whole).select(Array(collected.indices))
+    let files = positions.map { collected[$0] }
     let batch = ScenarioBatch(
       comparison: comparison, diff: diffFlags.diff, record: recording.record, force: recording.force, isCI: runningOnCI, root: root,
       limits: try workerLimits.limits())
@@ -60,33 +69,16 @@ struct TestCommand: ParsableCommand {
     let results = batch.run(files, jobs: jobCount)
     let totalSeconds = start.duration(to: clock.now).seconds
 
-    var output = ""
-    for result in results where result.status != .passed && result.status != .skipped {
-      output += "=== \(result.resultWord) \(result.scenarioPath): \(result.headline)\n"
-      output += result.details + "\n"
-    }
-    if diffFlags.colors(descriptor: STDOUT_FILENO) { output = DiffColoring.colored(output) }
-    output += Self.table(results)
-    let passed = results.count { $0.status == .passed }
-    let failed = results.count { $0.status == .failed }
-    let errors = results.count(where: \.isError)
-    let skipped = results.count { $0.status == .skipped }
-    let recorded = results.count { $0.recorded == .created || $0.recorded == .rewritten }
-    output += "\(passed) passed, \(failed) failed, \(errors) errors, \(skipped) skipped"
-    if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
-    output += " in \(String(format: "%.2f", totalSeconds))s"
-    output += " (\(jobCount) job\(jobCount == 1 ? "" : "s")\(shard.map { ", shard \($0)" } ?? ""))\n"
-    writeToStandardOutput(output)
+    writeToStandardOutput(
+      Self.summary(
+        results, colored: diffFlags.colors(descriptor: STDOUT_FILENO), seconds: totalSeconds,
+        jobs: Self.jobsWords(jobCount) + (shard.map { ", shard \($0)" } ?? "")))
 
     var code = batchExitCode(results)
-    if let junit {
-      do {
-        try emit(JUnitReport.xml(results, suiteSeconds: totalSeconds), to: junit, creatingFolders: true)
-      } catch let failure as ExitCode {
-        // A failed report write must not hide a more serious outcome (70, 65, 66).
-        code = moreSerious(code, failure.rawValue)
-      }
-    }
+    code = moreSerious(code, Self.writeJUnit(results, seconds: totalSeconds, to: junit))
+    // What the shard's own outputs cost (a report that could not be written): 'merge' keeps it.
+    var outputsCode = TrigsimExitCode.success
+    var reportFiles: [String] = []
     if let reports {
       for result in results where result.status == .failed {
         let target = (reports as NSString).appendingPathComponent(Self.reportName(result.scenarioPath))
@@ -95,12 +87,64 @@ struct TestCommand: ParsableCommand {
             of: result.scenarioPath, overrides: try comparison.options(), expect: nil, loader: root.loader(), options: ReportOptions())
           try emit(document.html, to: target, creatingFolders: true)
           writeToStandardOutput("report: \(target)\n")
+          reportFiles.append(target)
         } catch let failure as ExitCode {
-          code = moreSerious(code, failure.rawValue)
+          outputsCode = moreSerious(outputsCode, failure.rawValue)
         }
       }
     }
+    code = moreSerious(code, outputsCode)
+    if let partialOutput {
+      let partial = PartialTestResults(
+        shard: shard ?? .whole, collected: collected, settings: batch.workerArguments, jobs: jobCount, seconds: totalSeconds,
+        positions: positions, results: results, reportFiles: reportFiles, outputsExitCode: outputsCode)
+      do {
+        try emit(partial.canonicalJSON(), to: partialOutput)
+      } catch let failure as ExitCode {
+        code = moreSerious(code, failure.rawValue)
+      }
+    }
     if code != TrigsimExitCode.success { throw ExitCode(code) }
+  }
+
+  /// `2 jobs`, `1 job`.
+  static func jobsWords(_ count: Int) -> String { "\(count) job\(count == 1 ? "" : "s")" }
+
+  /// What `test` prints (and `merge` of its partials): every result that
+  /// did not pass or skip in full (coloured when `colored`), the table, and
+  /// the count line ending `in SECONDS (JOBS)`.
+  static func summary(_ results: [ScenarioResult], colored: Bool, seconds: Double, jobs: String) -> String {
+    var output = ""
+    for result in results where result.status != .passed && result.status != .skipped {
+      output += "=== \(result.resultWord) \(result.scenarioPath): \(result.headline)\n"
+      output += result.details + "\n"
+    }
+    if colored { output = DiffColoring.colored(output) }
+    output += Self.table(results)
+    let passed = results.count { $0.status == .passed }
+    let failed = results.count { $0.status == .failed }
+    let errors = results.count(where: \.isError)
+    let skipped = results.count { $0.status == .skipped }
+    let recorded = results.count { $0.recorded == .created || $0.recorded == .rewritten }
+    output += "\(passed) passed, \(failed) failed, \(errors) errors, \(skipped) skipped"
+    if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
+    output += " in \(String(format: "%.2f", seconds))s (\(jobs))\n"
+    return output
+  }
+
+  /// Writes the JUnit report of `results` to `path` (nothing when nil) and
+  /// returns the exit code of the write: 0, or 73 when it failed (a failed
+  /// report write must not hide a more serious outcome, so the caller keeps the more serious).
+  static func writeJUnit(_ results: [ScenarioResult], seconds: Double, to path: String?) -> Int32 {
+    guard let path else { return TrigsimExitCode.success }
+    do {
+      try emit(JUnitReport.xml(results, suiteSeconds: seconds), to: path, creatingFolders: true)
+      return TrigsimExitCode.success
+    } catch let failure as ExitCode {
+      return failure.rawValue
+    } catch {
+      return TrigsimExitCode.cannotWriteOutput
+    }
   }
 
   /// The file name of a scenario's report in `--reports`: its path with `/`

@@ -15,7 +15,8 @@ struct TrigsimCommand: ParsableCommand {
             expected timeline is missing, or an assertion failed
         64  the command line is wrong (unknown option, missing argument)
         65  the input is invalid: every problem is printed as file:line:column
-            (scenario, track, expected timeline or assertion)
+            (scenario, track, expected timeline, assertion, or a partial
+            file of 'merge'; shards missing, given twice or of another run)
         66  the scenario file cannot be read (missing, unreadable, not UTF-8)
         70  internal error in trigsim (please report it)
         73  an output cannot be written (a file, or standard output)
@@ -24,9 +25,9 @@ struct TrigsimCommand: ParsableCommand {
       With several scenarios ('test', 'record'), the most serious outcome
       decides: 70, then 124, 65, 66, 73, 1, 0.
       """,
-    version: "0.1.0",
+    version: TrigsimVersion.current,
     subcommands: [
-      RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, ReportCommand.self, GenerateTrackCommand.self, InitCommand.self,
+      RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, MergeCommand.self, ReportCommand.self, GenerateTrackCommand.self, InitCommand.self,
       ScenarioWorkerCommand.self,  // hidden: the worker processes of 'test' and 'record'
     ])
 }
@@ -100,6 +101,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Worker threads for --trials (default: every core).", valueName: "J"))
   var jobs: Int?
 
+  @Option(help: ArgumentHelp("Run only shard I of K of the --trials N trials (trials ⌊(I−1)·N/K⌋ to ⌊I·N/K⌋−1) and write its partial report (JSON) for 'trigsim merge', which gives the report of the unsharded run.", valueName: "I/K"))
+  var shard: Shard?
+
   @Option(help: ArgumentHelp("Print the timeline of trial K of a --seed S trial run (the trial a report line names), instead of the deterministic run.", valueName: "K"))
   var trial: Int?
 
@@ -110,6 +114,11 @@ struct RunCommand: ParsableCommand {
     }
     if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs takes 1 to 1024 worker threads, not \(jobs)") }
     if let trial, trial < 0 { throw ValidationError("--trial counts from 0, not \(trial)") }
+    if let shard {
+      guard let trials else { throw ValidationError("--shard I/K goes with --trials N (a shard runs a block of the N trials)") }
+      if shard.count > trials { throw ValidationError("--shard \(shard): \(shard.count) shards of \(trials) trials; a shard holds at least one trial") }
+      if format != .text { throw ValidationError("--shard writes a partial report (JSON) for 'trigsim merge'; choose the report's format there: 'trigsim merge --format \(format.rawValue)'") }
+    }
     if trials != nil && trial != nil {
       throw ValidationError("--trials runs many trials and --trial replays one: use one of them")
     }
@@ -148,7 +157,14 @@ struct RunCommand: ParsableCommand {
       let file = try loadScenario(at: scenario, loader: root.loader())
       let plan = TrialPlan(
         count: trials, seed: seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed,
-        jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: shard ?? .whole)
+      if let shard {
+        // The files are digested before the run: one that cannot be read costs no trials.
+        let identity = PartialTrialReport.ScenarioIdentity(path: scenario, digest: try reportingErrors { try file.inputDigest() })
+        let report = try reportingErrors { try TrialRunner(file.scenario).run(plan) }
+        try emit(PartialTrialReport(report, shard: shard, scenario: identity).canonicalJSON(), to: output)
+        return
+      }
       let report = try reportingErrors { try TrialRunner(file.scenario).run(plan) }
       try emit(format == .json ? report.json : report.text, to: output)
       return

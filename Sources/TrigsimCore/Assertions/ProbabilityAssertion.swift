@@ -48,7 +48,7 @@ public struct ProbabilityAssertion: Sendable {
         let successes = dose.latencies.count(atMost: within.milliseconds)
         if !bound.contains(successes: successes, of: dose.due) {
           evidence.append(
-            "\(report.clock.local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel): "
+            "\(report.local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel): "
               + "\(TrialReport.fraction(successes, dose.due)) (\(successes) of \(dose.due) trials)")
         }
       }
@@ -61,7 +61,7 @@ public struct ProbabilityAssertion: Sendable {
         let successes = within.map { chance.latencies.count(atMost: $0.milliseconds) } ?? chance.fired
         if !bound.contains(successes: successes, of: chance.pending) {
           evidence.append(
-            "\(report.clock.local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(chance.region) visit \(chance.visit): "
+            "\(report.local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(chance.region) visit \(chance.visit): "
               + "\(chance.request) \(TrialReport.fraction(successes, chance.pending)) (\(successes) of \(chance.pending) trials)")
         }
       }

@@ -91,8 +91,11 @@ extension ClockSettings {
 
   /// The device-local form of an instant, with the zone in force at it.
   public func local(_ instant: SimulationInstant) -> String {
-    InstantFormatter.format(instant, offsetSeconds: deviceZone(at: instant).secondsFromGMT(for: instant.date))
+    InstantFormatter.format(instant, offsetSeconds: utcOffset(at: instant))
   }
+
+  /// The UTC offset in seconds of the zone in force at `instant`.
+  public func utcOffset(at instant: SimulationInstant) -> Int { deviceZone(at: instant).secondsFromGMT(for: instant.date) }
 }
 
 /// The device switches to another time zone at an instant (arrival after a flight, say).

@@ -13,7 +13,7 @@ extension TrialReport {
     text += "\nlocation requests: how often each fired for a true crossing, and its latency after the crossing\n"
     if locationChances.isEmpty { text += "  none: no location request was pending at a crossing of its region\n" }
     for chance in locationChances {
-      text += "  \(clock.local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(chance.region) visit \(chance.visit): \(chance.request)\n"
+      text += "  \(local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(chance.region) visit \(chance.visit): \(chance.request)\n"
       var line = "    fired \(Self.proportion(chance.fired, of: chance.pending, trials: plan.count, pendingWord: "pending"))"
       line += Self.percentiles(chance.latencies, word: "latency")
       if let trial = chance.firstMissTrial { line += "; not fired in trial \(trial) (replay it with --trial \(trial))" }
@@ -28,7 +28,7 @@ extension TrialReport {
     if !doses.isEmpty {
       text += "\ndoses: how often each was notified, and the delay after it was due\n"
       for dose in doses {
-        text += "  \(clock.local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel)\n"
+        text += "  \(local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel)\n"
         var line = "    notified \(Self.proportion(dose.notified, of: dose.due, trials: plan.count, pendingWord: "due"))"
         line += Self.percentiles(dose.latencies, word: "delay")
         if let miss = dose.firstMiss { line += "; missed in trial \(miss.trial): \(miss.reason)" }
@@ -76,7 +76,7 @@ extension TrialReport {
       let members: [(String, String)] = [
         ("request", JSONText.string(chance.request.rawValue)), ("region", JSONText.string(chance.region.rawValue)),
         ("event", JSONText.string(chance.entering ? "enter" : "exit")), ("visit", String(chance.visit)),
-        ("crossing", JSONText.string(clock.local(chance.crossing))), ("pending", String(chance.pending)),
+        ("crossing", JSONText.string(local(chance.crossing))), ("pending", String(chance.pending)),
         ("fired", String(chance.fired)), ("probability", Self.decimal(chance.probability)),
         ("interval95", interval(chance.fired, chance.pending)), ("latency", latencyObject(chance.latencies)),
         ("firstMissTrial", chance.firstMissTrial.map(String.init) ?? "null"),
@@ -90,7 +90,7 @@ extension TrialReport {
     for (index, dose) in doses.enumerated() {
       let members: [(String, String)] = [
         ("medicine", JSONText.string(dose.key.medicine.rawValue)), ("reminder", JSONText.string(dose.reminder)),
-        ("occurrence", JSONText.string(dose.key.occurrenceLabel)), ("scheduled", JSONText.string(clock.local(dose.scheduled))),
+        ("occurrence", JSONText.string(dose.key.occurrenceLabel)), ("scheduled", JSONText.string(local(dose.scheduled))),
         ("due", String(dose.due)), ("notified", String(dose.notified)), ("probability", Self.decimal(dose.probability)),
         ("interval95", interval(dose.notified, dose.due)), ("delay", latencyObject(dose.latencies)),
         ("firstMiss", dose.firstMiss.map { "{\"trial\": \($0.trial), \"reason\": \(JSONText.string($0.reason))}" } ?? "null"),

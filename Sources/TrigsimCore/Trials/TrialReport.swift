@@ -13,8 +13,10 @@ public struct TrialReport: Sendable {
   public var locationChances: [LocationChance]
   public var falseFirings: [FalseFiring]
   public var doses: [DoseChance]
-  /// For printing instants in device time.
-  let clock: ClockSettings
+  /// The device's UTC offset, in seconds, at each instant the report prints
+  /// (crossings and due times): the report prints in device time without
+  /// the scenario's clock, so a merge of partial reports needs no time-zone data.
+  var utcOffsets: [SimulationInstant: Int]
 
   /// A location request that was pending when the true path crossed its region.
   public struct LocationChance: Sendable {
@@ -73,7 +75,6 @@ public struct TrialReport: Sendable {
     scenarioName = scenario.name
     platformSummary = scenario.platform.summary
     self.plan = plan
-    clock = scenario.clock
     switch scenario.platform.location {
     case .ideal:
       variationSummary = "nothing (the ideal profile has no GPS error, update grid or latency: every trial is the same)"
@@ -83,23 +84,58 @@ public struct TrialReport: Sendable {
         + "the phase of the location-update grid; latency log-normal with median \(rules.latency) and spread \(rules.latencySpread)"
     }
     let regionIDs = scenario.regions.map(\.id)
-    locationChances = tally.chances.map { key, chance in
+    locationChances = Self.inReportOrder(tally.chances.map { key, chance in
       LocationChance(
         request: key.request, region: regionIDs[key.region], entering: key.entering, visit: key.visit, crossing: chance.crossing,
         pending: chance.pending, fired: chance.fired, latencies: LatencyDistribution(chance.latencies), firstMissTrial: chance.firstMiss)
-    }.sorted {
-      ($0.crossing, $0.request.rawValue, $0.region.rawValue, $0.entering ? 0 : 1)
-        < ($1.crossing, $1.request.rawValue, $1.region.rawValue, $1.entering ? 0 : 1)
-    }
-    falseFirings = tally.falseFirings.map { FalseFiring(request: $0.key, trials: $0.value) }.sorted { $0.request.rawValue < $1.request.rawValue }
-    doses = tally.doses.values.map { dose in
+    })
+    falseFirings = Self.inReportOrder(tally.falseFirings.map { FalseFiring(request: $0.key, trials: $0.value) })
+    doses = Self.inReportOrder(tally.doses.values.map { dose in
       DoseChance(
         key: dose.record.key, medicineName: dose.record.medicineName, reminder: dose.record.reminder, scheduled: dose.record.scheduled,
         due: dose.due, latencies: LatencyDistribution(dose.latencies), firstMiss: dose.firstMiss)
-    }.sorted { a, b in
+    })
+    utcOffsets = [:]
+    for instant in locationChances.map(\.crossing) + doses.map(\.scheduled) { utcOffsets[instant] = scenario.clock.utcOffset(at: instant) }
+  }
+
+  /// A report made of its parts (a merge of partial reports), rows in any order.
+  init(
+    scenarioName: String, platformSummary: String, plan: TrialPlan, variationSummary: String, locationChances: [LocationChance],
+    falseFirings: [FalseFiring], doses: [DoseChance], utcOffsets: [SimulationInstant: Int]
+  ) {
+    self.scenarioName = scenarioName
+    self.platformSummary = platformSummary
+    self.plan = plan
+    self.variationSummary = variationSummary
+    self.locationChances = Self.inReportOrder(locationChances)
+    self.falseFirings = Self.inReportOrder(falseFirings)
+    self.doses = Self.inReportOrder(doses)
+    self.utcOffsets = utcOffsets
+  }
+
+  /// Chances by crossing time, then request, region, enter before exit.
+  static func inReportOrder(_ chances: [LocationChance]) -> [LocationChance] {
+    chances.sorted {
+      ($0.crossing, $0.request.rawValue, $0.region.rawValue, $0.entering ? 0 : 1)
+        < ($1.crossing, $1.request.rawValue, $1.region.rawValue, $1.entering ? 0 : 1)
+    }
+  }
+
+  /// False firings by request.
+  static func inReportOrder(_ firings: [FalseFiring]) -> [FalseFiring] { firings.sorted { $0.request.rawValue < $1.request.rawValue } }
+
+  /// Doses by due time, then medicine, reminder slot, occurrence.
+  static func inReportOrder(_ doses: [DoseChance]) -> [DoseChance] {
+    doses.sorted { a, b in
       (a.scheduled, a.key.medicine.rawValue, a.key.slot, a.key.occurrence, a.key.repeatOnDay)
         < (b.scheduled, b.key.medicine.rawValue, b.key.slot, b.key.occurrence, b.key.repeatOnDay)
     }
+  }
+
+  /// `instant` in device time, at the offset the report recorded for it.
+  func local(_ instant: SimulationInstant) -> String {
+    InstantFormatter.format(instant, offsetSeconds: utcOffsets[instant] ?? 0)
   }
 }
 
@@ -108,6 +144,28 @@ public struct LatencyDistribution: Sendable, Equatable {
   public let sorted: [Int64]
 
   public init(_ values: [Int64]) { sorted = values.sorted() }
+
+  /// Values already in ascending order (checked by the caller).
+  init(ascending values: [Int64]) { sorted = values }
+
+  /// The multiset union of `self` and `other`, merged in linear time.
+  public func merging(_ other: LatencyDistribution) -> LatencyDistribution {
+    var merged: [Int64] = []
+    merged.reserveCapacity(sorted.count + other.sorted.count)
+    var left = 0, right = 0
+    while left < sorted.count && right < other.sorted.count {
+      if sorted[left] <= other.sorted[right] {
+        merged.append(sorted[left])
+        left += 1
+      } else {
+        merged.append(other.sorted[right])
+        right += 1
+      }
+    }
+    merged += sorted[left...]
+    merged += other.sorted[right...]
+    return LatencyDistribution(ascending: merged)
+  }
 
   public var count: Int { sorted.count }
 

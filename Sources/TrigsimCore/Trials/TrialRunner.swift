@@ -31,7 +31,8 @@ public struct TrialRunner {
 
   public init(_ scenario: Scenario) { self.scenario = scenario }
 
-  /// Runs `plan.count` trials on `plan.jobs` workers.
+  /// Runs the trials `plan.trials` (all `plan.count` of them unless the plan
+  /// is one shard's, `Shard`) on `plan.jobs` workers.
   ///
   /// - Throws: `InputError` when the track has bad input or a scripted user
   ///   action is impossible (found by the first trial, as in a single run).
@@ -53,8 +54,8 @@ public struct TrialRunner {
     }
     let frozen = UncheckedSendable(shared)
     let recorded = geometry
-    let workers = max(1, min(plan.jobs, plan.count))
-    let trials = IndexedResults<Never>(count: plan.count)  // hands out trial numbers; the tallies are per worker
+    let workers = max(1, min(plan.jobs, plan.trials.count))
+    let trials = IndexedResults<Never>(count: plan.trials.count)  // hands out trial numbers; the tallies are per worker
     let tallies = IndexedResults<TrialTally>(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       // Every worker replays the same decoded samples (an immutable array);
@@ -66,7 +67,8 @@ public struct TrialRunner {
       // Whichever worker runs a trial, it draws from the trial's own stream,
       // and the tallies merge in any grouping to the same report.
       var tally = TrialTally()
-      while let trial = trials.claimNext() {
+      while let claimed = trials.claimNext() {
+        let trial = plan.trials.lowerBound + claimed
         do {
           try Self.runTrial(trial, of: scenario, geometry: recorded, seed: plan.seed, into: &tally)
         } catch {
@@ -109,15 +111,20 @@ public struct TrialRunner {
 
 /// How many trials, from which seed, on how many workers.
 public struct TrialPlan: Sendable, Equatable {
+  /// The run's trial count N: the report's "of N trials".
   public var count: Int
   public var seed: UInt64
   /// Worker threads; the report does not depend on it.
   public var jobs: Int
+  /// The trial numbers this plan runs: all of `0..<count`, or one shard's
+  /// block of them (`Shard.trials(of:)`).
+  public var trials: Range<Int>
 
-  public init(count: Int, seed: UInt64, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  public init(count: Int, seed: UInt64, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .whole) {
     self.count = count
     self.seed = seed
     self.jobs = max(1, jobs)
+    trials = shard.trials(of: count)
   }
 }
 
