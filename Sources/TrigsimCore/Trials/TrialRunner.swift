@@ -21,9 +21,11 @@ import Foundation
 /// latency multisets), so the report is byte-identical for the same seed
 /// whatever the number of workers and however the scheduler interleaves them.
 ///
-/// **Memory.** The track is read and decoded once and shared by every
-/// worker; a trial's timeline entries are counted, never kept (each trial is
-/// bounded by the scenario's `limits`, as a single run is).
+/// **Memory.** The track is read and decoded once, kept as a `CompactTrack`
+/// (a few bytes a fix) with its geometry recorded sparsely
+/// (`RecordedPathGeometry`), and shared by every worker, each decoding it as
+/// its trial goes; a trial's timeline entries are counted, never kept (each
+/// trial is bounded by the scenario's `limits`, as a single run is).
 /// What grows with the number of trials is one latency per fired request or
 /// notified dose per trial (8 bytes each), for exact percentiles.
 public struct TrialRunner {
@@ -40,16 +42,9 @@ public struct TrialRunner {
     var shared = scenario
     var geometry: RecordedPathGeometry?
     if let track = scenario.track {
-      // Read and decode once; every trial replays the same samples.
-      var samples: [TrackSample] = []
-      try track.readSamples { sample in
-        samples.append(sample)
-        return sample.instant < scenario.clock.end
-      }
-      shared.track = InMemoryTrack(name: track.name, samples: samples)
-      // The world is the same in every trial: its geometry is computed once.
-      geometry = RecordedPathGeometry(
-        shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit, samples: samples)
+      let replay = try Self.sharedReplay(of: track, in: scenario)
+      shared.track = replay.track
+      geometry = replay.geometry
     }
     let frozen = UncheckedSendable(shared)
     let recorded = geometry
@@ -57,8 +52,8 @@ public struct TrialRunner {
     let trials = IndexedResults<Never>(count: plan.count)  // hands out trial numbers; the tallies are per worker
     let tallies = IndexedResults<TrialTally>(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      // Every worker replays the same decoded samples (an immutable array);
-      // region shapes that hold per-thread state are copied.
+      // Every worker replays the same compact track (immutable, decoded as
+      // each trial goes); region shapes that hold per-thread state are copied.
       var scenario = frozen.value
       if worker > 0 {
         for index in scenario.regions.indices { scenario.regions[index].shape = scenario.regions[index].shape.copyForAnotherThread() }
@@ -80,6 +75,20 @@ public struct TrialRunner {
     for tally in tallies.all() { if let tally { merged.merge(tally) } }
     if let failure = merged.failure { throw failure.error }
     return TrialReport(scenario: scenario, plan: plan, tally: merged)
+  }
+
+  /// The track as every trial replays it, read once and held compactly, and
+  /// the geometry of the true path, computed in the same pass. Reading stops
+  /// after the first fix at or after the clock's end, as a run's does.
+  static func sharedReplay(of track: any TrackSource, in scenario: Scenario) throws -> (track: CompactTrack, geometry: RecordedPathGeometry) {
+    var samples = CompactTrack.Builder(name: track.name)
+    var geometry = RecordedPathGeometry.Recorder(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
+    try track.readSamples { sample in
+      samples.append(sample)
+      geometry.record(sample)
+      return sample.instant < scenario.clock.end
+    }
+    return (samples.finish(), geometry.recorded)
   }
 
   /// The variation trial `index` of a run seeded with `seed` gets.
@@ -121,8 +130,8 @@ public struct TrialPlan: Sendable, Equatable {
   }
 }
 
-/// The scenario handed to worker threads. Its track is an in-memory array
-/// and its region shapes are copied per worker (`copyForAnotherThread`), so
+/// The scenario handed to worker threads. Its track is an immutable
+/// `CompactTrack` and its region shapes are copied per worker (`copyForAnotherThread`), so
 /// nothing mutable is shared.
 private struct UncheckedSendable<Value>: @unchecked Sendable {
   let value: Value
