@@ -1,34 +1,45 @@
 /// A decoded track held in memory in a few bytes a fix, for replaying it many
 /// times (trials): lossless, immutable, and shared by every reader, each of
-/// which decodes it as it goes (`readSamples`), so that replaying costs one
-/// cursor rather than a copy.
+/// which decodes it a block at a time as it goes (`readSamples`), so that
+/// replaying costs one block of decoded fixes rather than a copy.
 ///
 /// Every fix read back is the fix appended, bit for bit (`TrackSample`'s
 /// `==` and every coordinate's and accuracy's sign and bit pattern).
 ///
-/// **Encoding.** Fixes are kept in blocks of `CompactTrack.blockSize`, each
-/// block a byte string written fix by fix, every number an unsigned LEB128
-/// varint of a zigzag-mapped signed difference (small either way → few bytes).
-/// Each block starts from zero, so it can be read alone:
+/// **Encoding.** Fixes are kept in blocks of `CompactTrack.blockSize`. Each
+/// fix gives five tokens, unsigned numbers, small when the track is regular
+/// (a signed difference is zigzag-mapped: small either way → small); each
+/// block starts from zero, so it can be read alone:
 ///
-/// - the instant, as the difference between this fix's step (milliseconds
-///   since the previous fix) and the previous step: 0 at a steady rate, 1 byte;
-/// - the line, as the difference from the previous fix's line;
+/// - the instant: the difference between this fix's step (milliseconds
+///   since the previous fix) and the previous step, 0 at a steady rate;
+/// - the line: the difference from the previous fix's line;
 /// - latitude, longitude and accuracy, each in the block's decimal scale
 ///   10^k (k in 0...15, the smallest that holds every value of the column in
 ///   the block): a value v is stored as the integer n with `Double(n) / 10^k`
 ///   equal to v bit for bit (checked for each value, `DecimalScale.integer`),
-///   as the difference from the previous such n. A value with no such n
-///   (more significant digits than a double's 15, -0.0, a coordinate computed
-///   rather than read) is escaped and stored as its 8-byte bit pattern; an
-///   absent accuracy is a 1-byte mark.
+///   as the difference from the previous such n. Reading multiplies by the
+///   rounded reciprocal 1/10^k instead of dividing (three divisions a fix
+///   were most of the cost of reading), which is within one unit in the last
+///   place of the quotient: two bits of the token say which bit pattern (the
+///   product's, one above, one below) is v's. A value with no such n, or
+///   further from the product (more significant digits than a double's 15,
+///   -0.0, a coordinate computed rather than read), is escaped: its 8-byte bit
+///   pattern is kept in a list beside the block. An absent accuracy is a token.
+///
+/// A block stores each of the five columns of tokens at one width, 0 to 8
+/// bytes a token, the width that takes the fewest bytes with the tokens that
+/// do not fit kept in an exception list beside the block (a gap, a jump of
+/// line): a steady 1 Hz clock costs 0 bytes a fix. Fixed widths are read
+/// without a branch or a dependency from one token to the next (a varint's
+/// length would be both, and cost more than the bytes it saves).
 ///
 /// A value parsed from a decimal with k or fewer fraction digits and fewer
 /// than 16 significant digits always has such an n: the parse is the
 /// correctly rounded quotient of its digits by a power of ten, and so is
 /// `Double(n) / 10^k`, of the same rational number (the property tests check
 /// this over random decimals). A 1 Hz track of 7-decimal coordinates and
-/// 1-decimal accuracies takes about 7 bytes a fix.
+/// 1-decimal accuracies takes about 6 to 7 bytes a fix.
 ///
 /// Segment starts are rare; their fix indices are kept in a sorted list.
 public struct CompactTrack: TrackSource, Sendable {
@@ -42,9 +53,13 @@ public struct CompactTrack: TrackSource, Sendable {
   /// Indices of the fixes that start a segment, ascending.
   private let segmentStarts: [Int]
 
-  /// Bytes the encoded fixes take (blocks and segment starts, without the
-  /// arrays' fixed overheads).
-  public var byteCount: Int { blocks.reduce(0) { $0 + $1.bytes.count } + segmentStarts.count * MemoryLayout<Int>.stride }
+  /// Bytes the encoded fixes take (blocks, their exceptions and escaped
+  /// values, segment starts; without the arrays' fixed overheads).
+  public var byteCount: Int {
+    blocks.reduce(0) { total, block in
+      total + block.bytes.count + block.exceptions.count * MemoryLayout<TokenException>.stride + block.rawValues.count * 8
+    } + segmentStarts.count * MemoryLayout<Int>.stride
+  }
 
   /// A track holding `samples`, in their order.
   public init(name: String, samples: some Sequence<TrackSample>) {
@@ -60,28 +75,33 @@ public struct CompactTrack: TrackSource, Sendable {
     self.segmentStarts = segmentStarts
   }
 
-  /// Decodes the fixes in order, block by block, into `consume`; holds one
-  /// fix at a time.
+  /// Decodes the fixes in order into `consume`, `decodingChunk` fixes at a
+  /// time: holds that many tokens and decoded fixes (small enough to stay in
+  /// the processor's first-level cache while the consumer works).
   public func readSamples(_ consume: (TrackSample) throws -> Bool) throws {
+    let capacity = Swift.min(count, Self.decodingChunk)
+    var tokens = [UInt64](repeating: 0, count: tokenColumns * capacity)
+    var decoded: [TrackSample] = []
+    decoded.reserveCapacity(capacity)
     var index = 0
     var nextSegmentStart = 0
     for block in blocks {
-      let finished = try block.bytes.withUnsafeBufferPointer { bytes -> Bool in
-        var reader = BlockReader(bytes: bytes, block: block)
-        for _ in 0..<block.count {
-          var sample = reader.next()
-          if nextSegmentStart < segmentStarts.count && segmentStarts[nextSegmentStart] == index {
-            sample.startsSegment = true
-            nextSegmentStart += 1
-          }
-          index += 1
-          if try !consume(sample) { return true }
+      var decoder = BlockDecoder(block)
+      while decoder.next < block.count {
+        decoded.removeAll(keepingCapacity: true)
+        decoder.decode(Self.decodingChunk, tokens: &tokens, into: &decoded)
+        while nextSegmentStart < segmentStarts.count && segmentStarts[nextSegmentStart] < index + decoded.count {
+          decoded[segmentStarts[nextSegmentStart] - index].startsSegment = true
+          nextSegmentStart += 1
         }
-        return false
+        index += decoded.count
+        for sample in decoded where try !consume(sample) { return }
       }
-      if finished { return }
     }
   }
+
+  /// Fixes decoded at once by `readSamples`.
+  static let decodingChunk = 256
 
   /// Appends fixes one at a time, encoding each block once it is full:
   /// holds at most one block of decoded fixes.
@@ -91,7 +111,6 @@ public struct CompactTrack: TrackSource, Sendable {
     private var blocks: [Block] = []
     private var segmentStarts: [Int] = []
     private var pending: [TrackSample] = []
-    private var scratch: [UInt8] = []
     private let powers = DecimalScale.powers
 
     public init(name: String) {
@@ -114,29 +133,13 @@ public struct CompactTrack: TrackSource, Sendable {
 
     private mutating func encodePending() {
       guard !pending.isEmpty else { return }
-      let latitudeScale = DecimalScale.smallest(for: pending.lazy.map(\.coordinate.latitude), powers: powers)
-      let longitudeScale = DecimalScale.smallest(for: pending.lazy.map(\.coordinate.longitude), powers: powers)
-      let accuracyScale = DecimalScale.smallest(for: pending.lazy.compactMap(\.horizontalAccuracy), powers: powers)
-      scratch.removeAll(keepingCapacity: true)
-      var writer = BlockWriter(
-        latitudeScale: powers[latitudeScale], longitudeScale: powers[longitudeScale], accuracyScale: powers[accuracyScale])
-      for sample in pending { writer.append(sample, to: &scratch) }
-      // A copy of exactly the block's size (the scratch buffer keeps its capacity for the next block).
-      blocks.append(Block(
-        bytes: Array(scratch[...]), count: pending.count, latitudeScale: writer.latitudeScale, longitudeScale: writer.longitudeScale,
-        accuracyScale: writer.accuracyScale))
+      let latitude = DecimalColumn(scale: powers[DecimalScale.smallest(for: pending.lazy.map(\.coordinate.latitude), powers: powers)])
+      let longitude = DecimalColumn(scale: powers[DecimalScale.smallest(for: pending.lazy.map(\.coordinate.longitude), powers: powers)])
+      let accuracy = DecimalColumn(scale: powers[DecimalScale.smallest(for: pending.lazy.compactMap(\.horizontalAccuracy), powers: powers)])
+      blocks.append(Block(encoding: pending, latitude: latitude, longitude: longitude, accuracy: accuracy))
       pending.removeAll(keepingCapacity: true)
     }
   }
-}
-
-/// One block of encoded fixes and the decimal scales of its columns.
-private struct Block: Sendable {
-  var bytes: [UInt8]
-  var count: Int
-  var latitudeScale: Double
-  var longitudeScale: Double
-  var accuracyScale: Double
 }
 
 /// Decimal scales 10^k and the exact integer a value has in one.
@@ -174,6 +177,9 @@ enum DecimalScale {
 
 // MARK: - Tokens
 
+/// Tokens a fix gives: instant, line, latitude, longitude, accuracy.
+private let tokenColumns = 5
+
 /// Maps a signed difference to an unsigned one, small magnitudes of either sign to small numbers.
 @inline(__always)
 private func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
@@ -181,145 +187,227 @@ private func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) 
 @inline(__always)
 private func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
-/// A decimal column's token: an even number is a zigzag difference shifted
-/// left by one; odd numbers are escapes: 1 (the value's 8-byte bit pattern
-/// follows), 3 (no value: an absent accuracy).
-private let rawValueToken: UInt64 = 1
-private let absentValueToken: UInt64 = 3
+/// A decimal column's token: the zigzag difference of n shifted left by two,
+/// its two low bits saying which bit pattern is the value: 0 the product
+/// `Double(n) * inverse`, 1 one above it, 2 one below; or an escape (low
+/// bits 3): `rawValueToken` (the value's bit pattern is the block's next raw
+/// value) or `absentValueToken` (no value: an absent accuracy).
+private let escapeBits: UInt64 = 3
+private let rawValueToken: UInt64 = 0 << 2 | escapeBits
+private let absentValueToken: UInt64 = 1 << 2 | escapeBits
 
-private struct BlockWriter {
-  let latitudeScale: Double
-  let longitudeScale: Double
-  let accuracyScale: Double
-  private var previousInstant: Int64 = 0
-  private var previousStep: Int64 = 0
-  private var previousLine: Int64 = 0
-  private var latitude: Int64 = 0
-  private var longitude: Int64 = 0
-  private var accuracy: Int64 = 0
+/// A column's decimal scale 10^k in a block, and the reciprocal reading multiplies by.
+private struct DecimalColumn: Sendable {
+  let scale: Double
+  /// 1 / 10^k, rounded (the same bits wherever it is computed).
+  let inverse: Double
 
-  init(latitudeScale: Double, longitudeScale: Double, accuracyScale: Double) {
-    self.latitudeScale = latitudeScale
-    self.longitudeScale = longitudeScale
-    self.accuracyScale = accuracyScale
+  init(scale: Double) {
+    self.scale = scale
+    inverse = 1 / scale
   }
 
-  /// Writes one fix; differences wrap, so any instant and line round-trips.
-  mutating func append(_ sample: TrackSample, to bytes: inout [UInt8]) {
-    let instant = sample.instant.millisecondsSinceEpoch
-    let step = instant &- previousInstant
-    Self.appendVarint(zigzag(step &- previousStep), to: &bytes)
-    previousInstant = instant
-    previousStep = step
-    let line = Int64(truncatingIfNeeded: sample.line)
-    Self.appendVarint(zigzag(line &- previousLine), to: &bytes)
-    previousLine = line
-    Self.appendDecimal(sample.coordinate.latitude, scale: latitudeScale, previous: &latitude, to: &bytes)
-    Self.appendDecimal(sample.coordinate.longitude, scale: longitudeScale, previous: &longitude, to: &bytes)
-    Self.appendDecimal(sample.horizontalAccuracy, scale: accuracyScale, previous: &accuracy, to: &bytes)
-  }
-
-  private static func appendDecimal(_ value: Double?, scale: Double, previous: inout Int64, to bytes: inout [UInt8]) {
-    guard let value else { return appendVarint(absentValueToken, to: &bytes) }
-    guard let n = DecimalScale.integer(value, scale: scale) else {
-      appendVarint(rawValueToken, to: &bytes)
-      var bits = value.bitPattern
-      for _ in 0..<8 {
-        bytes.append(UInt8(truncatingIfNeeded: bits))
-        bits >>= 8
-      }
-      return
+  /// The token of `value` (nil: absent), the difference from `previous`
+  /// (updated); an escaped value's bit pattern is appended to `raw`.
+  func token(_ value: Double?, previous: inout Int64, raw: inout [UInt64]) -> UInt64 {
+    guard let value else { return absentValueToken }
+    // The bit pattern's distance from the product the reader computes: -1, 0 or 1, or the value is escaped.
+    let n = DecimalScale.integer(value, scale: scale)
+    let distance = n.map { Int64(bitPattern: value.bitPattern &- (Double($0) * inverse).bitPattern) }
+    guard let n, let distance, (-1...1).contains(distance) else {
+      raw.append(value.bitPattern)
+      return rawValueToken
     }
+    defer { previous = n }
     // |n| < 2^53, so the difference's zigzag is below 2^55 and shifts without loss.
-    appendVarint(zigzag(n - previous) << 1, to: &bytes)
-    previous = n
+    return zigzag(n - previous) << 2 | (distance == 0 ? 0 : distance == 1 ? 1 : 2)
   }
 
-  private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-    var value = value
-    while value >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-      value >>= 7
-    }
-    bytes.append(UInt8(value))
-  }
-}
-
-/// Reads a block written by `BlockWriter`, one fix at a time.
-private struct BlockReader {
-  private var cursor: ByteCursor
-  private let latitudeScale: Double
-  private let longitudeScale: Double
-  private let accuracyScale: Double
-  private var previousInstant: Int64 = 0
-  private var previousStep: Int64 = 0
-  private var previousLine: Int64 = 0
-  private var latitude: Int64 = 0
-  private var longitude: Int64 = 0
-  private var accuracy: Int64 = 0
-
-  init(bytes: UnsafeBufferPointer<UInt8>, block: Block) {
-    cursor = ByteCursor(bytes: bytes)
-    latitudeScale = block.latitudeScale
-    longitudeScale = block.longitudeScale
-    accuracyScale = block.accuracyScale
-  }
-
-  /// The next fix (its `startsSegment` is false: segment starts are kept apart).
+  /// The value of `token`, `previous` updated; an escaped value is the next of `raw`.
   @inline(__always)
-  mutating func next() -> TrackSample {
-    previousStep &+= unzigzag(cursor.readVarint())
-    previousInstant &+= previousStep
-    previousLine &+= unzigzag(cursor.readVarint())
-    // A coordinate is never written absent.
-    let coordinate = Coordinate(
-      latitude: Self.readDecimal(&cursor, scale: latitudeScale, previous: &latitude)!,
-      longitude: Self.readDecimal(&cursor, scale: longitudeScale, previous: &longitude)!)
-    return TrackSample(
-      instant: SimulationInstant(millisecondsSinceEpoch: previousInstant), coordinate: coordinate,
-      horizontalAccuracy: Self.readDecimal(&cursor, scale: accuracyScale, previous: &accuracy), line: Int(truncatingIfNeeded: previousLine))
-  }
-
-  @inline(__always)
-  private static func readDecimal(_ cursor: inout ByteCursor, scale: Double, previous: inout Int64) -> Double? {
-    let token = cursor.readVarint()
-    if token & 1 == 0 {
-      previous &+= unzigzag(token >> 1)
-      return Double(previous) / scale
+  func value(_ token: UInt64, previous: inout Int64, raw: [UInt64], nextRaw: inout Int) -> Double? {
+    let low = token & 3
+    if low != escapeBits {
+      previous &+= unzigzag(token >> 2)
+      // 0 → 0, 1 → +1, 2 → -1, without a branch.
+      let distance = UInt64(bitPattern: Int64(low & 1) - Int64(low >> 1))
+      return Double(bitPattern: (Double(previous) * inverse).bitPattern &+ distance)
     }
     if token == absentValueToken { return nil }
-    return Double(bitPattern: cursor.readUInt64())
+    nextRaw += 1
+    return Double(bitPattern: raw[nextRaw - 1])
   }
 }
 
-/// A position in a block's bytes.
-private struct ByteCursor {
-  let bytes: UnsafeBufferPointer<UInt8>
-  var position = 0
+/// A token too wide for its column's width: its place among the block's
+/// tokens (column × count + fix) and its value.
+private struct TokenException: Sendable {
+  var slot: Int
+  var token: UInt64
+}
 
-  @inline(__always)
-  mutating func readVarint() -> UInt64 {
-    var byte = bytes[position]
-    position += 1
-    if byte < 0x80 { return UInt64(byte) }
-    var value = UInt64(byte & 0x7F)
-    var shift: UInt64 = 7
-    repeat {
-      byte = bytes[position]
-      position += 1
-      value |= UInt64(byte & 0x7F) << shift
-      shift += 7
-    } while byte >= 0x80
-    return value
+/// One block of fixes: five columns of fixed-width tokens.
+private struct Block: Sendable {
+  /// Bytes after the last column, so that reading 8 bytes at any token stays inside.
+  static let padding = 7
+
+  /// The columns one after another, each `count` tokens of its width in
+  /// bytes (least significant first), then `padding` zero bytes.
+  let bytes: [UInt8]
+  let count: Int
+  /// Bytes a token of each column takes, 0...8.
+  let widths: [Int]
+  /// Tokens wider than their column (stored there as 0), by slot.
+  let exceptions: [TokenException]
+  /// The bit patterns of escaped values, in the order of their tokens.
+  let rawValues: [UInt64]
+  let latitude: DecimalColumn
+  let longitude: DecimalColumn
+  let accuracy: DecimalColumn
+
+  init(encoding samples: [TrackSample], latitude: DecimalColumn, longitude: DecimalColumn, accuracy: DecimalColumn) {
+    count = samples.count
+    self.latitude = latitude
+    self.longitude = longitude
+    self.accuracy = accuracy
+    var tokens = [UInt64](repeating: 0, count: tokenColumns * count)
+    var raw: [UInt64] = []
+    var previousInstant: Int64 = 0
+    var previousStep: Int64 = 0
+    var previousLine: Int64 = 0
+    var previous = (latitude: Int64(0), longitude: Int64(0), accuracy: Int64(0))
+    // Differences wrap, so any instant and line round-trips.
+    for (index, sample) in samples.enumerated() {
+      let instant = sample.instant.millisecondsSinceEpoch
+      let step = instant &- previousInstant
+      tokens[index] = zigzag(step &- previousStep)
+      previousInstant = instant
+      previousStep = step
+      let line = Int64(truncatingIfNeeded: sample.line)
+      tokens[count + index] = zigzag(line &- previousLine)
+      previousLine = line
+      tokens[2 * count + index] = latitude.token(sample.coordinate.latitude, previous: &previous.latitude, raw: &raw)
+      tokens[3 * count + index] = longitude.token(sample.coordinate.longitude, previous: &previous.longitude, raw: &raw)
+      tokens[4 * count + index] = accuracy.token(sample.horizontalAccuracy, previous: &previous.accuracy, raw: &raw)
+    }
+    var bytes: [UInt8] = []
+    var widths: [Int] = []
+    var exceptions: [TokenException] = []
+    for column in 0..<tokenColumns {
+      let slots = column * count..<(column + 1) * count
+      let width = Self.cheapestWidth(tokens[slots])
+      widths.append(width)
+      for slot in slots {
+        var token = tokens[slot]
+        if Self.byteLength(token) > width {
+          exceptions.append(TokenException(slot: slot, token: token))
+          token = 0
+        }
+        for _ in 0..<width {
+          bytes.append(UInt8(truncatingIfNeeded: token))
+          token >>= 8
+        }
+      }
+    }
+    bytes.append(contentsOf: repeatElement(0, count: Self.padding))
+    self.bytes = bytes
+    self.widths = widths
+    self.exceptions = exceptions
+    rawValues = raw
   }
 
-  /// Eight bytes, least significant first.
-  mutating func readUInt64() -> UInt64 {
-    var value: UInt64 = 0
-    for shift in stride(from: 0, to: 64, by: 8) {
-      value |= UInt64(bytes[position]) << UInt64(shift)
-      position += 1
+  /// Bytes `token` needs: 0 for 0.
+  private static func byteLength(_ token: UInt64) -> Int { (64 - token.leadingZeroBitCount + 7) / 8 }
+
+  /// The width with the fewest bytes for `tokens`, counting an exception as its size.
+  private static func cheapestWidth(_ tokens: ArraySlice<UInt64>) -> Int {
+    var atLength = [Int](repeating: 0, count: 9)
+    for token in tokens { atLength[byteLength(token)] += 1 }
+    var wider = tokens.count  // tokens longer than the width tried
+    var best = (width: 0, bytes: Int.max)
+    for width in 0...8 {
+      wider -= atLength[width]
+      let bytes = width * tokens.count + wider * MemoryLayout<TokenException>.stride
+      if bytes < best.bytes { best = (width, bytes) }
     }
-    return value
+    return best.width
+  }
+}
+
+/// Decodes a block's fixes in order, a chunk at a time.
+private struct BlockDecoder {
+  let block: Block
+  /// The first fix not decoded yet.
+  private(set) var next = 0
+  /// Where each column starts in the block's bytes.
+  private var columnOffsets: [Int] = []
+  /// Per column, the first of its exceptions not applied yet (exceptions are ordered by slot, so column by column).
+  private var nextException: [Int] = []
+  private var nextRaw = 0
+  private var instant: Int64 = 0
+  private var step: Int64 = 0
+  private var line: Int64 = 0
+  private var latitude: Int64 = 0
+  private var longitude: Int64 = 0
+  private var accuracy: Int64 = 0
+
+  init(_ block: Block) {
+    self.block = block
+    var offset = 0
+    var exception = 0
+    for (column, width) in block.widths.enumerated() {
+      columnOffsets.append(offset)
+      offset += width * block.count
+      nextException.append(exception)
+      while exception < block.exceptions.count && block.exceptions[exception].slot < (column + 1) * block.count { exception += 1 }
+    }
+  }
+
+  /// Decodes up to `limit` more fixes into `samples` (`startsSegment` false:
+  /// segment starts are kept apart), with `tokens` (`tokenColumns` × `limit`) as scratch.
+  mutating func decode(_ limit: Int, tokens: inout [UInt64], into samples: inout [TrackSample]) {
+    let first = next
+    let count = Swift.min(limit, block.count - first)
+    next += count
+    let blockCount = block.count
+    block.bytes.withUnsafeBytes { bytes in
+      tokens.withUnsafeMutableBufferPointer { tokens in
+        for (column, width) in block.widths.enumerated() {
+          let output = tokens.baseAddress! + column * count
+          if width == 0 {
+            output.update(repeating: 0, count: count)
+          } else {
+            let mask: UInt64 = width == 8 ? .max : (1 << UInt64(8 * width)) &- 1
+            let input = bytes.baseAddress! + columnOffsets[column] + first * width
+            // Offsets stay within the block's bytes: no overflow to check.
+            for index in 0..<count {
+              output[index] = UInt64(littleEndian: (input + index &* width).loadUnaligned(as: UInt64.self)) & mask
+            }
+          }
+          // The column's exceptions within the chunk.
+          let end = column * blockCount + first + count
+          while nextException[column] < block.exceptions.count && block.exceptions[nextException[column]].slot < end {
+            let exception = block.exceptions[nextException[column]]
+            output[exception.slot - column * blockCount - first] = exception.token
+            nextException[column] += 1
+          }
+        }
+      }
+    }
+    tokens.withUnsafeBufferPointer { tokens in
+      for index in 0..<count {
+        step &+= unzigzag(tokens[index])
+        instant &+= step
+        line &+= unzigzag(tokens[count &+ index])
+        // A coordinate is never written absent.
+        let coordinate = Coordinate(
+          latitude: block.latitude.value(tokens[2 &* count &+ index], previous: &latitude, raw: block.rawValues, nextRaw: &nextRaw)!,
+          longitude: block.longitude.value(tokens[3 &* count &+ index], previous: &longitude, raw: block.rawValues, nextRaw: &nextRaw)!)
+        samples.append(TrackSample(
+          instant: SimulationInstant(millisecondsSinceEpoch: instant), coordinate: coordinate,
+          horizontalAccuracy: block.accuracy.value(tokens[4 &* count &+ index], previous: &accuracy, raw: block.rawValues, nextRaw: &nextRaw),
+          line: Int(truncatingIfNeeded: line)))
+      }
+    }
   }
 }

@@ -163,15 +163,28 @@ import TrigsimTestSupport
     let quickStop = Self.scenario(Self.stop(depth: 60, stay: 90, accuracy: 25))
     for (name, scenario, count) in [("broken", broken, 12), ("quick stop", quickStop, 60)] {
       let plan = TrialPlan(count: count, seed: 2026, jobs: 2)
-      let compact = try TrialRunner(scenario).run(plan)
+      var runner = TrialRunner(scenario)
+      runner.arrayReplayLimit = 0  // compact, as a track past 2^20 fixes
+      let compact = try runner.run(plan)
       let array = try Self.reportReplayingAnArray(scenario, plan)
       #expect(compact.text == array.text, "\(name)")
       #expect(compact.json == array.json, "\(name)")
+      #expect(try TrialRunner(scenario).run(plan).text == array.text, "\(name), from an array")
       // Not vacuous: trials fire, and the broken walk has several chances.
       #expect(compact.locationChances.contains { $0.fired > 0 }, "\(name)")
     }
     let chances = try TrialRunner(broken).run(TrialPlan(count: 2, seed: 1, jobs: 1)).locationChances.count
     #expect(chances >= 5)
+  }
+
+  @Test func aTrackPastTheArrayLimitIsReplayedCompactAndAShorterOneFromAnArray() throws {
+    let scenario = Self.scenario(Self.stop(depth: 60, stay: 90, accuracy: 25))
+    let fixes = (scenario.track as! InMemoryTrack).samples.count
+    let short = try TrialRunner.sharedReplay(of: scenario.track!, in: scenario, arrayLimit: fixes)
+    #expect((short.track as? InMemoryTrack)?.samples == (scenario.track as! InMemoryTrack).samples)
+    let long = try TrialRunner.sharedReplay(of: scenario.track!, in: scenario, arrayLimit: fixes - 1)
+    #expect((long.track as? CompactTrack)?.count == fixes)
+    #expect(long.geometry.count == fixes && short.geometry.count == fixes)
   }
 }
 
