@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the exact geometry says at one fix of the true path.
-enum PathStep: Sendable {
+enum PathStep: Sendable, Equatable {
   /// The first fix: the side of each region the device starts on (no crossing is reported).
   case first(inside: [Bool])
   /// The position was unknown since `since` (a gap longer than the limit, or
@@ -12,7 +12,7 @@ enum PathStep: Sendable {
 }
 
 /// A boundary crossing of one region, found at one fix.
-struct StepCrossing: Sendable {
+struct StepCrossing: Sendable, Equatable {
   var region: Int
   var entering: Bool
   var instant: SimulationInstant
@@ -130,45 +130,77 @@ struct PathGeometry {
 }
 
 /// The geometry of a whole track, computed once and replayed by every trial
-/// (trials vary the device, never the world). Step `i` is what
-/// `PathGeometry.step` said at fix `i`.
+/// (trials vary the device, never the world): what `PathGeometry.step` said
+/// at each fix, recorded sparsely. Most fixes are a `.segment` step with no
+/// crossing, so only the other steps (the first fix, gaps and segment
+/// breaks) and the crossings are kept, each with its fix index: memory grows
+/// with the crossings and gaps, not with the fixes.
+///
+/// A copy is a replay: `step(_:into:)` moves a cursor, so asking for fixes
+/// in order costs O(1) each; asking out of order finds the place by binary search.
 struct RecordedPathGeometry: Sendable {
-  private var steps: [PathStep] = []
-  /// Crossings of step `i`: `crossings[ends[i - 1] ..< ends[i]]`.
-  private var ends: [Int] = []
+  /// The fixes whose step is not `.segment`, ascending, and their steps.
+  private var breakFixes: [Int] = []
+  private var breaks: [PathStep] = []
+  /// The fix each crossing was found at, ascending, and the crossings in the order found.
+  private var crossingFixes: [Int] = []
   private var crossings: [StepCrossing] = []
+  /// How many fixes were recorded.
+  private(set) var count = 0
 
-  /// The steps that are not a plain segment without crossings, in order.
-  private var eventful: [Int] = []
+  // The replay cursor: the fix expected next, and where its steps and crossings start.
+  private var nextFix = 0
+  private var nextBreak = 0
+  private var nextCrossing = 0
 
-  init(shapes: [any RegionShape], gapLimit: SimulationDuration, samples: [TrackSample]) {
-    var geometry = PathGeometry(shapes: shapes, gapLimit: gapLimit)
-    steps.reserveCapacity(samples.count)
-    ends.reserveCapacity(samples.count)
-    for sample in samples {
-      let step = geometry.step(to: sample, into: &crossings)
-      if case .segment = step, crossings.count == (ends.last ?? 0) {} else { eventful.append(steps.count) }
-      steps.append(step)
-      ends.append(crossings.count)
+  /// Records the geometry of a track fix by fix, as it is read.
+  struct Recorder {
+    private var geometry: PathGeometry
+    private var recording = RecordedPathGeometry()
+    private var stepCrossings: [StepCrossing] = []
+
+    init(shapes: [any RegionShape], gapLimit: SimulationDuration) {
+      geometry = PathGeometry(shapes: shapes, gapLimit: gapLimit)
     }
+
+    mutating func record(_ fix: TrackSample) {
+      stepCrossings.removeAll(keepingCapacity: true)
+      let step = geometry.step(to: fix, into: &stepCrossings)
+      if step != .segment {
+        recording.breakFixes.append(recording.count)
+        recording.breaks.append(step)
+      }
+      for crossing in stepCrossings {
+        recording.crossingFixes.append(recording.count)
+        recording.crossings.append(crossing)
+      }
+      recording.count += 1
+    }
+
+    /// The geometry of every fix recorded, its replay at the first fix.
+    var recorded: RecordedPathGeometry { recording }
   }
 
   /// How many steps from `index` on are plain segments without crossings.
   func quietSteps(from index: Int) -> Int {
-    var low = 0, high = eventful.count
-    while low < high {
-      let middle = (low + high) / 2
-      if eventful[middle] < index { low = middle + 1 } else { high = middle }
-    }
-    return (low < eventful.count ? eventful[low] : steps.count) - index
+    let nextBreakFix = breakFixes[breakFixes.partitioningIndex { $0 >= index }...].first ?? count
+    let nextCrossingFix = crossingFixes[crossingFixes.partitioningIndex { $0 >= index }...].first ?? count
+    return min(nextBreakFix, nextCrossingFix) - index
   }
 
   /// Step `index`, its crossings appended to `into`.
-  func step(_ index: Int, into output: inout [StepCrossing]) -> PathStep {
-    let start = index == 0 ? 0 : ends[index - 1]
-    if start < ends[index] { output.append(contentsOf: crossings[start..<ends[index]]) }
-    return steps[index]
+  mutating func step(_ index: Int, into output: inout [StepCrossing]) -> PathStep {
+    if index != nextFix {
+      nextBreak = breakFixes.partitioningIndex { $0 >= index }
+      nextCrossing = crossingFixes.partitioningIndex { $0 >= index }
+    }
+    nextFix = index + 1
+    while nextCrossing < crossingFixes.count && crossingFixes[nextCrossing] == index {
+      output.append(crossings[nextCrossing])
+      nextCrossing += 1
+    }
+    guard nextBreak < breakFixes.count && breakFixes[nextBreak] == index else { return .segment }
+    nextBreak += 1
+    return breaks[nextBreak - 1]
   }
-
-  var count: Int { steps.count }
 }

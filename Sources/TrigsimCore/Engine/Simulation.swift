@@ -316,7 +316,7 @@ struct SimulationRun {
     lastFixInstant = fix.instant
     defer { previousFix = fix }
     if !stepCrossings.isEmpty { stepCrossings.removeAll(keepingCapacity: true) }
-    // Not `recordedGeometry.map { … }`: that copies the recording (three array retains) at every fix.
+    // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = recordedGeometry != nil ? recordedGeometry!.step(index, into: &stepCrossings) : geometry.step(to: fix, into: &stepCrossings)
     if !segmentCrossings.isEmpty { segmentCrossings.removeAll(keepingCapacity: true) }
     let foreground = app.state == .foreground

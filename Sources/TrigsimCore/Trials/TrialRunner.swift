@@ -21,13 +21,21 @@ import Foundation
 /// latency multisets), so the report is byte-identical for the same seed
 /// whatever the number of workers and however the scheduler interleaves them.
 ///
-/// **Memory.** The track is read and decoded once and shared by every
-/// worker; a trial's timeline entries are counted, never kept (each trial is
-/// bounded by the scenario's `limits`, as a single run is).
+/// **Memory.** The track is read and decoded once, with its geometry
+/// recorded sparsely (`RecordedPathGeometry`), and shared by every worker:
+/// as an array up to 2^20 fixes, beyond as a `CompactTrack` (about 6 bytes a
+/// fix) that each trial decodes as it goes (see `sharedReplay`). A trial's
+/// timeline entries are counted, never kept (each trial is bounded by the
+/// scenario's `limits`, as a single run is).
 /// What grows with the number of trials is one latency per fired request or
 /// notified dose per trial (8 bytes each), for exact percentiles.
 public struct TrialRunner {
   public let scenario: Scenario
+  /// The longest track trials replay from an array of fixes (see `sharedReplay`).
+  var arrayReplayLimit = TrialRunner.defaultArrayReplayLimit
+
+  /// 2^20 fixes: 56 MB as an array of `TrackSample` (12 days at 1 Hz).
+  static let defaultArrayReplayLimit = 1 << 20
 
   public init(_ scenario: Scenario) { self.scenario = scenario }
 
@@ -41,16 +49,9 @@ public struct TrialRunner {
     var shared = scenario
     var geometry: RecordedPathGeometry?
     if let track = scenario.track {
-      // Read and decode once; every trial replays the same samples.
-      var samples: [TrackSample] = []
-      try track.readSamples { sample in
-        samples.append(sample)
-        return sample.instant < scenario.clock.end
-      }
-      shared.track = InMemoryTrack(name: track.name, samples: samples)
-      // The world is the same in every trial: its geometry is computed once.
-      geometry = RecordedPathGeometry(
-        shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit, samples: samples)
+      let replay = try Self.sharedReplay(of: track, in: scenario, arrayLimit: arrayReplayLimit)
+      shared.track = replay.track
+      geometry = replay.geometry
     }
     let frozen = UncheckedSendable(shared)
     let recorded = geometry
@@ -58,8 +59,8 @@ public struct TrialRunner {
     let trials = IndexedResults<Never>(count: plan.trials.count)  // hands out trial numbers; the tallies are per worker
     let tallies = IndexedResults<TrialTally>(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      // Every worker replays the same decoded samples (an immutable array);
-      // region shapes that hold per-thread state are copied.
+      // Every worker replays the same immutable track; region shapes that
+      // hold per-thread state are copied.
       var scenario = frozen.value
       if worker > 0 {
         for index in scenario.regions.indices { scenario.regions[index].shape = scenario.regions[index].shape.copyForAnotherThread() }
@@ -82,6 +83,36 @@ public struct TrialRunner {
     for tally in tallies.all() { if let tally { merged.merge(tally) } }
     if let failure = merged.failure { throw failure.error }
     return TrialReport(scenario: scenario, plan: plan, tally: merged)
+  }
+
+  /// The track as every trial replays it, read once, and the geometry of
+  /// the true path, computed in the same pass. Reading stops after the first
+  /// fix at or after the clock's end, as a run's does.
+  ///
+  /// The fixes are kept as a `CompactTrack` while they are read (about 6
+  /// bytes a fix). A track of at most `arrayLimit` fixes is then unpacked
+  /// into an array, which trials read for nothing; a longer one is replayed
+  /// compact, each trial decoding it as it goes (about a tenth of a trial's
+  /// time), so that memory stays about 6 bytes a fix however long it is.
+  static func sharedReplay(
+    of track: any TrackSource, in scenario: Scenario, arrayLimit: Int
+  ) throws -> (track: any TrackSource & Sendable, geometry: RecordedPathGeometry) {
+    var builder = CompactTrack.Builder(name: track.name)
+    var geometry = RecordedPathGeometry.Recorder(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
+    try track.readSamples { sample in
+      builder.append(sample)
+      geometry.record(sample)
+      return sample.instant < scenario.clock.end
+    }
+    let compact = builder.finish()
+    guard compact.count <= arrayLimit else { return (compact, geometry.recorded) }
+    var samples: [TrackSample] = []
+    samples.reserveCapacity(compact.count)
+    try compact.readSamples { sample in
+      samples.append(sample)
+      return true
+    }
+    return (InMemoryTrack(name: compact.name, samples: samples), geometry.recorded)
   }
 
   /// The variation trial `index` of a run seeded with `seed` gets.
@@ -128,8 +159,8 @@ public struct TrialPlan: Sendable, Equatable {
   }
 }
 
-/// The scenario handed to worker threads. Its track is an in-memory array
-/// and its region shapes are copied per worker (`copyForAnotherThread`), so
+/// The scenario handed to worker threads. Its track is immutable (an array
+/// or a `CompactTrack`) and its region shapes are copied per worker (`copyForAnotherThread`), so
 /// nothing mutable is shared.
 private struct UncheckedSendable<Value>: @unchecked Sendable {
   let value: Value

@@ -124,6 +124,68 @@ import TrigsimTestSupport
     ]
     #expect(throws: InputError.self) { _ = try TrialRunner(scenario).run(TrialPlan(count: 4, seed: 1, jobs: 2)) }
   }
+
+  /// The report trials gave before the compact track: every trial replays
+  /// the fixes from an array and computes the geometry as it goes.
+  static func reportReplayingAnArray(_ scenario: Scenario, _ plan: TrialPlan) throws -> TrialReport {
+    var samples: [TrackSample] = []
+    try scenario.track!.readSamples { sample in
+      samples.append(sample)
+      return sample.instant < scenario.clock.end
+    }
+    var replayed = scenario
+    replayed.track = InMemoryTrack(name: scenario.track!.name, samples: samples)
+    var tally = TrialTally()
+    for trial in 0..<plan.count { try TrialRunner.runTrial(trial, of: replayed, geometry: nil, seed: plan.seed, into: &tally) }
+    return TrialReport(scenario: scenario, plan: plan, tally: tally)
+  }
+
+  @Test func theCompactTrackGivesTheReportOfReplayingTheFixesFromAnArray() throws {
+    // In and out of the circle for three hours (past two blocks of fixes), with
+    // gaps past the limit, segment breaks, absent and changing accuracies, and
+    // coordinates both as a file gives them (7 decimals) and computed.
+    var random = SplitMix64(seed: 28)
+    var samples: [TrackSample] = []
+    for sample in Self.track(seconds: 3 * 3600, accuracy: 12, { t in 180 * sin(Double(t) / 400) - 60 }).samples {
+      let t = sample.instant.millisecondsSinceEpoch / 1000 - Self.start.millisecondsSinceEpoch / 1000
+      if t % 2500 < 420 && t > 2500 { continue }  // a 7-minute gap every 2500 s
+      var fix = sample
+      if t % 1700 == 0 && t > 0 { fix.startsSegment = true }
+      if t % 3 == 0 {
+        fix.coordinate = Coordinate(
+          latitude: Double(String(format: "%.7f", fix.coordinate.latitude))!, longitude: Double(String(format: "%.7f", fix.coordinate.longitude))!)
+      }
+      fix.horizontalAccuracy = random.next(below: 10) == 0 ? nil : (5 + Double(random.next(below: 300)) / 10)
+      fix.line = samples.count + 2
+      samples.append(fix)
+    }
+    let broken = Self.scenario(InMemoryTrack(name: "broken", samples: samples), foreground: true)
+    let quickStop = Self.scenario(Self.stop(depth: 60, stay: 90, accuracy: 25))
+    for (name, scenario, count) in [("broken", broken, 12), ("quick stop", quickStop, 60)] {
+      let plan = TrialPlan(count: count, seed: 2026, jobs: 2)
+      var runner = TrialRunner(scenario)
+      runner.arrayReplayLimit = 0  // compact, as a track past 2^20 fixes
+      let compact = try runner.run(plan)
+      let array = try Self.reportReplayingAnArray(scenario, plan)
+      #expect(compact.text == array.text, "\(name)")
+      #expect(compact.json == array.json, "\(name)")
+      #expect(try TrialRunner(scenario).run(plan).text == array.text, "\(name), from an array")
+      // Not vacuous: trials fire, and the broken walk has several chances.
+      #expect(compact.locationChances.contains { $0.fired > 0 }, "\(name)")
+    }
+    let chances = try TrialRunner(broken).run(TrialPlan(count: 2, seed: 1, jobs: 1)).locationChances.count
+    #expect(chances >= 5)
+  }
+
+  @Test func aTrackPastTheArrayLimitIsReplayedCompactAndAShorterOneFromAnArray() throws {
+    let scenario = Self.scenario(Self.stop(depth: 60, stay: 90, accuracy: 25))
+    let fixes = (scenario.track as! InMemoryTrack).samples.count
+    let short = try TrialRunner.sharedReplay(of: scenario.track!, in: scenario, arrayLimit: fixes)
+    #expect((short.track as? InMemoryTrack)?.samples == (scenario.track as! InMemoryTrack).samples)
+    let long = try TrialRunner.sharedReplay(of: scenario.track!, in: scenario, arrayLimit: fixes - 1)
+    #expect((long.track as? CompactTrack)?.count == fixes)
+    #expect(long.geometry.count == fixes && short.geometry.count == fixes)
+  }
 }
 
 /// The statistics the report prints.
