@@ -108,12 +108,19 @@ import TrigsimTestSupport
 
   /// One trial of `seed`'s scenario, with or without quiet stretches: what it
   /// recorded, and how many fixes went through quiet stretches.
-  static func trial(seed: UInt64, quiet: Bool) throws -> (entries: [String], log: String, doses: String, quietFixes: Int) {
-    let (scenario, samples) = scenario(seed: seed)
+  static func trial(seed: UInt64, quiet: Bool, compact: Bool = false) throws -> (entries: [String], log: String, doses: String, quietFixes: Int) {
+    var (scenario, samples) = scenario(seed: seed)
+    if compact {
+      // The compact track hands its decoded fixes out in chunks: stretches end at chunk boundaries too.
+      var builder = CompactTrack.Builder(name: "compact")
+      for sample in samples { builder.append(sample) }
+      scenario.track = builder.finish()
+    }
     let variation = TrialRunner.variation(trial: Int(seed), seed: 2026, profile: scenario.platform.location)
     var run = SimulationRun(scenario, variation: variation)
-    run.recordedGeometry = RecordedPathGeometry(
-      shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit, samples: samples)
+    var recorder = RecordedPathGeometry.Recorder(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
+    for sample in samples { recorder.record(sample) }
+    run.recordedGeometry = recorder.recorded
     run.usesQuietStretches = quiet
     run.locationLog = LocationRequestLog()
     try run.execute()
@@ -124,7 +131,11 @@ import TrigsimTestSupport
   func aTrialWithQuietStretchesRecordsWhatItRecordsFixByFix(seed: UInt64) throws {
     let stretched = try Self.trial(seed: seed, quiet: true)
     let fixByFix = try Self.trial(seed: seed, quiet: false)
+    let compact = try Self.trial(seed: seed, quiet: true, compact: true)
     #expect(fixByFix.quietFixes == 0)
+    #expect(compact.quietFixes > 0 || stretched.quietFixes == 0)
+    #expect(compact.entries == fixByFix.entries, "seed \(seed)")
+    #expect(compact.log == fixByFix.log, "seed \(seed)")
     #expect(stretched.entries == fixByFix.entries, "seed \(seed)")
     #expect(stretched.log == fixByFix.log, "seed \(seed)")
     #expect(stretched.doses == fixByFix.doses, "seed \(seed)")
