@@ -58,7 +58,13 @@ import Foundation
 /// evaluation: the property tests check that both give the same reports.
 struct RegionMonitoringService: LocationService {
   let rules: RegionMonitoringRules
-  private var monitors: [RegionMonitor?]
+  /// One monitor per region, in scenario order; a polygon's slot holds an
+  /// inert monitor that nothing touches (`monitored` says which). Not
+  /// `[RegionMonitor?]`: reading or updating a monitor through an optional
+  /// copied its few hundred bytes out and back, a fifth of a full evaluation.
+  private var monitors: [RegionMonitor]
+  /// Whether the region's monitor is real (a circle).
+  private let monitored: [Bool]
   /// Regions the rules change or cannot monitor, for warnings at the start of the run.
   let regionWarnings: [(region: Int, reason: String)]
   /// GPS error for observed positions (trials only).
@@ -80,11 +86,14 @@ struct RegionMonitoringService: LocationService {
   /// The fast path (see `advance`): where the last full evaluation left the
   /// device (the anchor), the smallest budget of any monitor there (no offset
   /// circle is nearer), how far the device has been from the anchor since (a
-  /// bound), and whether no monitor had a dwell in progress.
+  /// bound), and the instant until which time alone changes no monitor:
+  /// `Int64.max` when none has a dwell in progress or a detection held, else
+  /// the first dwell's end or held detection's instant (`RegionMonitor.changesByTime`);
+  /// `Int64.min` when the fast path must wait for a continuous full evaluation.
   private var anchor = Coordinate(latitude: 0, longitude: 0)
   private var anchorCosine = 1.0
   private var slack = 0.0
-  private var quiet = false
+  private var quietUntil = Int64.min
   /// The accuracy and update interval of the last full evaluation, and
   /// whether a monitor held a detection after it.
   private var settledAccuracy = -1.0
@@ -131,14 +140,19 @@ struct RegionMonitoringService: LocationService {
   private(set) var monitorEvaluations = 0
   /// Segments the fast path took (for those tests: proof that it ran).
   private(set) var fastPathSegments = 0
+  /// Of those, in quiet stretches: fixes where the anchor moved, and fixes
+  /// between coarse updates (for the quiet-stretch tests: proof that both ran).
+  private(set) var quietAnchorMoves = 0
+  private(set) var quietCoarseFixes = 0
 
   init(rules: RegionMonitoringRules, regions: [MonitoredRegion], variation: DeviceVariation?) {
     self.rules = rules
     var warnings: [(Int, String)] = []
+    monitored = regions.map { $0.shape is CircularRegion }
     monitors = regions.enumerated().map { index, region in
       guard let circle = region.shape as? CircularRegion else {
         warnings.append((index, "the ios profile monitors circular regions only (CLCircularRegion): location requests on this polygon are never detected"))
-        return nil
+        return RegionMonitor(index: index, center: Coordinate(latitude: 0, longitude: 0), radius: 1, declaredRadius: 1, rules: rules)
       }
       let effective = max(circle.radius, rules.minimumRadius)
       if effective > circle.radius {
@@ -153,7 +167,7 @@ struct RegionMonitoringService: LocationService {
       return RegionMonitor(index: index, center: circle.center, radius: effective, declaredRadius: circle.radius, rules: rules)
     }
     regionWarnings = warnings
-    budgets = BudgetIndex(active: regions.map { $0.shape is CircularRegion })
+    budgets = BudgetIndex(active: monitored)
     lastTouched = Array(repeating: 0, count: regions.count)
     if let variation {
       random = TrialRandom(seed: variation.seed)
@@ -178,8 +192,8 @@ struct RegionMonitoringService: LocationService {
     previousObserved = observed
     cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)
     gridAnchor = fix.instant.millisecondsSinceEpoch + gridPhase
-    for index in monitors.indices where monitors[index] != nil {
-      monitors[index]!.start(at: observed, inside: geometricInside[index], rules: rules)
+    for index in monitors.indices where monitored[index] {
+      monitors[index].start(at: observed, inside: geometricInside[index], rules: rules)
     }
     circleMargins = margins(accuracyOf(observed))
     budgetsMeasured(at: observed.coordinate)
@@ -196,61 +210,259 @@ struct RegionMonitoringService: LocationService {
 
   /// A quiet stretch (see `LocationService.advanceQuietly`) in one loop: a
   /// fix the continuous fast path takes costs its GPS error and one distance
-  /// bound, with none of the engine's per-fix work around it. The first fix
-  /// it does not take is evaluated in full, as `advance` would; the stretch
-  /// ends there when that evaluation reports something.
+  /// bound, with none of the engine's per-fix work around it (`QuietRun`).
+  /// The first fix it does not take is evaluated in full, as `advance` would;
+  /// the stretch ends there when that evaluation reports something.
   mutating func advanceQuietly(
     from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
   ) -> Int {
-    guard let first = previousObserved, random != nil else {
+    guard let first = previousObserved, let stream = random, !fixes.isEmpty else {
       return defaultAdvanceQuietly(from: start, through: fixes, appInForeground: appInForeground, into: &reports)
     }
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
-    // The last observation is `fixes[last]` seen at `lastCoordinate` (`first` before any);
-    // `previousObserved` is set to it on leaving, as `advance` leaves it after each fix.
-    var last = fixes.startIndex - 1
-    var lastCoordinate = first.coordinate
-    defer {
-      if last >= fixes.startIndex {
-        var observed = fixes[last]
-        observed.coordinate = lastCoordinate
-        previousObserved = observed
-      }
-    }
-    for index in fixes.indices {
-      let b = fixes[index]
-      let previousInstant = index == fixes.startIndex ? first.instant : fixes[index - 1].instant
-      let previousAccuracy = index == fixes.startIndex ? accuracyOf(first) : accuracyOf(fixes[index - 1])
-      let coordinate = observedCoordinate(of: b, after: previousInstant)
-      let accuracy = max(previousAccuracy, b.horizontalAccuracy ?? rules.assumedAccuracy)
-      if takesContinuousFastPath(to: coordinate, accuracy: accuracy, interval: interval) {
-        updateInterval = interval
-        cosPrevious = cosineBound.value(atLatitude: coordinate.latitude)
-      } else {
-        var previous = index == fixes.startIndex ? first : fixes[index - 1]
-        if index > fixes.startIndex { previous.coordinate = lastCoordinate }
-        var observed = b
-        observed.coordinate = coordinate
-        advance(
-          from: index == fixes.startIndex ? start : fixes[index - 1], to: b, observed: observed, previousObserved: previous,
-          crossings: [], appInForeground: appInForeground, into: &reports)
-        if !reports.isEmpty {
-          last = index
-          lastCoordinate = coordinate
-          return index - fixes.startIndex + 1
+    var run = QuietRun(
+      error: errorState, stream: stream, cosine: cosineBound, previousCos: cosPrevious, skipped: skippedRadius,
+      tau: Double(rules.errorCorrelation.milliseconds), assumedAccuracy: rules.assumedAccuracy,
+      marginFloor: min(rules.entryMargin, rules.exitMargin), previous: first)
+    run.load(self, interval: interval)
+    let taken = fixes.withUnsafeBufferPointer { buffer in
+      var position = 0
+      while true {
+        // With few monitors the run moves the anchor itself (see `QuietRun.take`).
+        position = monitors.withUnsafeBufferPointer { monitors in
+          run.take(buffer, from: position, movingAnchorAmong: touchesAll ? monitors : nil, monitored: monitored)
         }
+        guard position < buffer.count else { return position }
+        // The fast path did not take this fix: a full evaluation, with the state the run changed.
+        run.store(into: &self)
+        if run.tookFastPath { updateInterval = interval }
+        let b = buffer[position]
+        var previous = position == 0 ? first : buffer[position - 1]
+        previous.coordinate = run.previousCoordinate
+        var observed = b
+        observed.coordinate = run.coordinate
+        advance(
+          from: position == 0 ? start : buffer[position - 1], to: b, observed: observed, previousObserved: previous,
+          crossings: [], appInForeground: appInForeground, into: &reports)
+        run.reload(self, interval: interval)
+        run.passed(b, observedAt: observed.coordinate)
+        position += 1
+        if !reports.isEmpty { return position }
       }
-      last = index
-      lastCoordinate = coordinate
     }
-    return fixes.count
+    run.store(into: &self)
+    if run.tookFastPath { updateInterval = interval }
+    // As `advance` leaves it after each fix.
+    var observed = fixes[fixes.startIndex + taken - 1]
+    observed.coordinate = run.previousCoordinate
+    previousObserved = observed
+    return taken
+  }
+
+  /// The fast paths over consecutive fixes of a quiet stretch (continuous
+  /// updates, and between two coarse updates), with the state a fast fix
+  /// changes (the GPS error, its random stream, the cosine bounds, the
+  /// skipped radius, the anchor) and what it reads in one small value, away
+  /// from the service's hundreds of bytes. A full evaluation works on the
+  /// service: the run stores its state there first and reloads it after.
+  /// The GPS error is `observedCoordinate`'s and the tests are
+  /// `takesContinuousFastPath`'s and `advance`'s coarse one, operation for
+  /// operation (the property tests compare the two paths).
+  ///
+  /// **Moving the anchor.** With few monitors, a fix that leaves the slack
+  /// around the anchor is not evaluated in full when every monitor's offset
+  /// circles are farther from where the device observes it than the segment
+  /// from the previous fix is long: every point of the segment is then
+  /// nearer that fix than any offset circle, so no signal changed on the way,
+  /// and a full evaluation would only have moved the anchor there, with the
+  /// smallest clearance as the slack. The run does just that. (Before
+  /// `quietUntil` nothing changes by time either; the accuracy leaves the
+  /// circles as they are.)
+  private struct QuietRun {
+    var error: PositionError
+    var stream: TrialRandom
+    var cosine: CosineUpperBound
+    var previousCos: Double
+    var skipped: Double
+    let tau: Double
+    let assumedAccuracy: Double
+    let marginFloor: Double
+    let ziggurat = Ziggurat.shared
+    /// The previous fix: its instant and accuracy as recorded, its position as observed.
+    var previousInstant: Int64
+    var previousAccuracy: Double
+    var previousCoordinate: Coordinate
+    /// Where the device observed the first fix `take` did not take.
+    var coordinate = Coordinate(latitude: 0, longitude: 0)
+    /// Where the last full evaluation left the device (`lastEvaluated`), for
+    /// the skipped radius once the anchor has moved away from it.
+    var evaluated = Coordinate(latitude: 0, longitude: 0)
+    var evaluatedCos = 1.0
+    /// Fixes taken since the last `store` (of which the anchor moved at, and
+    /// between coarse updates), and whether any was taken at all.
+    var fast = 0
+    var anchorMoves = 0
+    var coarseFixes = 0
+    var tookFastPath = false
+    /// The fast path's conditions, as the last full evaluation left them:
+    /// continuous updates (`open`), or coarse ones (`coarse`, up to the next update).
+    var open = false
+    var coarse = false
+    var nextUpdate = Int64.min
+    var quietUntil = Int64.min
+    var anchor = Coordinate(latitude: 0, longitude: 0)
+    var anchorCos = 1.0
+    var slack = 0.0
+    var settledAccuracy = 0.0
+    /// σ for the last accuracy seen (a division saved while the accuracy repeats).
+    var sigmaAccuracy = Double.nan
+    var sigma = 0.0
+
+    init(
+      error: PositionError, stream: TrialRandom, cosine: CosineUpperBound, previousCos: Double, skipped: Double, tau: Double,
+      assumedAccuracy: Double, marginFloor: Double, previous: TrackSample
+    ) {
+      (self.error, self.stream, self.cosine, self.previousCos, self.skipped) = (error, stream, cosine, previousCos, skipped)
+      (self.tau, self.assumedAccuracy, self.marginFloor) = (tau, assumedAccuracy, marginFloor)
+      previousInstant = previous.instant.millisecondsSinceEpoch
+      previousAccuracy = previous.horizontalAccuracy ?? assumedAccuracy
+      previousCoordinate = previous.coordinate
+    }
+
+    /// The fast path's conditions from the service.
+    mutating func load(_ service: RegionMonitoringService, interval: Int64) {
+      open = service.usesFastPath && interval == 0 && abs(service.anchor.longitude) < 179
+      // `advance`'s coarse fast path: between two update instants the device learns nothing.
+      coarse = service.usesFastPath && interval > 0 && interval == service.settledInterval && !service.holdsAnyDetection
+      nextUpdate = .min
+      if coarse, let last = service.previousObserved,
+        let next = service.gridInstant(atOrAfter: last.instant.millisecondsSinceEpoch + 1, every: interval)
+      {
+        nextUpdate = next
+      }
+      quietUntil = service.quietUntil
+      (anchor, anchorCos, slack, settledAccuracy) = (service.anchor, service.anchorCosine, service.slack, service.settledAccuracy)
+      (evaluated, evaluatedCos) = (service.lastEvaluated, service.lastEvaluatedCosine)
+    }
+
+    /// Everything again after a full evaluation changed the service.
+    mutating func reload(_ service: RegionMonitoringService, interval: Int64) {
+      (error, stream, cosine, previousCos, skipped) = (
+        service.errorState, service.random!, service.cosineBound, service.cosPrevious, service.skippedRadius
+      )
+      load(service, interval: interval)
+    }
+
+    func store(into service: inout RegionMonitoringService) {
+      (service.anchor, service.anchorCosine, service.slack) = (anchor, anchorCos, slack)
+      service.errorState = error
+      service.random = stream
+      service.cosineBound = cosine
+      service.cosPrevious = previousCos
+      service.skippedRadius = skipped
+      service.fastPathSegments &+= fast
+      service.quietAnchorMoves &+= anchorMoves
+      service.quietCoarseFixes &+= coarseFixes
+    }
+
+    /// A fix evaluated in full: the next one's previous.
+    mutating func passed(_ fix: TrackSample, observedAt observed: Coordinate) {
+      (fast, anchorMoves, coarseFixes) = (0, 0, 0)
+      previousInstant = fix.instant.millisecondsSinceEpoch
+      previousAccuracy = fix.horizontalAccuracy ?? assumedAccuracy
+      previousCoordinate = observed
+    }
+
+    /// Takes the fixes from `start` on while the fast path takes them,
+    /// moving the anchor among `monitors` when given (see "Moving the
+    /// anchor"); returns the index of the first it does not take (observed
+    /// at `coordinate`, its GPS error drawn), or the end.
+    @inline(never)
+    mutating func take(
+      _ fixes: UnsafeBufferPointer<TrackSample>, from start: Int, movingAnchorAmong monitors: UnsafeBufferPointer<RegionMonitor>?,
+      monitored: [Bool]
+    ) -> Int {
+      let settledWithinMargins = settledAccuracy <= marginFloor
+      var position = start
+      while position < fixes.count {
+        let b = fixes[position]
+        let instant = b.instant.millisecondsSinceEpoch
+        let fixAccuracy = b.horizontalAccuracy ?? assumedAccuracy
+        if fixAccuracy != sigmaAccuracy {
+          sigmaAccuracy = fixAccuracy
+          sigma = fixAccuracy / PositionError.accuracyPerSigma
+        }
+        let (east, north) = error.advance(
+          by: Double(instant - previousInstant), correlationMilliseconds: tau, random: &stream, ziggurat: ziggurat)
+        let observed = error.offset(b.coordinate, east: east * sigma, north: north * sigma)
+        let accuracy = max(previousAccuracy, fixAccuracy)
+        let circlesUnchanged = accuracy == settledAccuracy || (accuracy <= marginFloor && settledWithinMargins)
+        if open && instant < quietUntil && circlesUnchanged && abs(observed.longitude) < 179 {
+          let distance = Geodesic.lengthUpperBound(anchor, observed, cosLatitudeA: anchorCos)
+          if distance < slack {
+            skipped = max(skipped, distance)
+            previousCos = cosine.value(atLatitude: observed.latitude)
+          } else {
+            // The anchor moves here, as a full evaluation would leave it (`settleFastPath`).
+            let segment = Geodesic.lengthUpperBound(previousCoordinate, observed, cosLatitudeA: previousCos)
+            guard let monitors, let clearance = Self.clearance(from: observed, beyond: segment, among: monitors, monitored: monitored)
+            else {
+              coordinate = observed
+              return position
+            }
+            previousCos = cosine.value(atLatitude: observed.latitude)
+            anchor = observed
+            anchorCos = previousCos
+            slack = clearance
+            // Every point from here on while the fast path holds is within the slack of the
+            // new anchor: the skipped radius (from where the last full evaluation left the
+            // device, with that place's cosine bound) covers them all, by the triangle
+            // inequality; the cosine ratio turns a bound measured with the anchor's cosine
+            // into one with that place's.
+            let reach = Geodesic.lengthUpperBound(evaluated, observed, cosLatitudeA: evaluatedCos)
+            skipped = max(skipped, (reach + clearance * max(1, evaluatedCos / anchorCos)) * (1 + 1e-9))
+            anchorMoves &+= 1
+          }
+        } else if coarse && circlesUnchanged && instant < nextUpdate {
+          // `advance`'s coarse fast path: no update instant in the segment.
+          skipped = max(skipped, Geodesic.lengthUpperBound(evaluated, observed, cosLatitudeA: evaluatedCos))
+          previousCos = cosine.value(atLatitude: observed.latitude)
+          coarseFixes &+= 1
+        } else {
+          coordinate = observed
+          return position
+        }
+        fast &+= 1
+        tookFastPath = true
+        previousInstant = instant
+        previousAccuracy = fixAccuracy
+        previousCoordinate = observed
+        position += 1
+      }
+      return position
+    }
+
+    /// The smallest clearance of the monitors' offset circles from
+    /// `observed`, when it is larger than `segment` (else nil): no circle
+    /// is then within the segment's length of it (see "Moving the anchor").
+    @inline(never)
+    private static func clearance(
+      from observed: Coordinate, beyond segment: Double, among monitors: UnsafeBufferPointer<RegionMonitor>, monitored: [Bool]
+    ) -> Double? {
+      var clearance = Double.infinity
+      for index in monitors.indices where monitored[index] {
+        clearance = min(clearance, monitors[index].inner.clearance(from: observed), monitors[index].outer.clearance(from: observed))
+        if !(clearance > segment) { return nil }
+      }
+      return clearance
+    }
   }
 
   /// The continuous fast path of `advance` (see there) for a segment with no
   /// crossing: whether it takes the segment to `observed`, counted as skipped.
   @inline(__always)
-  private mutating func takesContinuousFastPath(to observed: Coordinate, accuracy: Double, interval: Int64) -> Bool {
-    guard usesFastPath && interval == 0 && quiet && circlesUnchanged(accuracy)
+  private mutating func takesContinuousFastPath(to observed: Coordinate, at instant: Int64, accuracy: Double, interval: Int64) -> Bool {
+    guard usesFastPath && interval == 0 && instant < quietUntil && circlesUnchanged(accuracy)
       && abs(observed.longitude) < 179 && abs(anchor.longitude) < 179
     else { return false }
     let distance = Geodesic.lengthUpperBound(anchor, observed, cosLatitudeA: anchorCosine)
@@ -283,8 +495,12 @@ struct RegionMonitoringService: LocationService {
     // are within the slack of the anchor, so is every point between them. A
     // device standing still with GPS jitter stays on this path for hours,
     // where summing the jitter's path lengths would exhaust any budget.
-    // (`quiet` is false after coarse updates, so `startsContinuousUpdates` never takes it.)
-    if crossings.isEmpty && takesContinuousFastPath(to: observed.coordinate, accuracy: accuracy, interval: interval) { return }
+    // (`quietUntil` is `Int64.min` after coarse updates, so `startsContinuousUpdates` never takes it.)
+    if crossings.isEmpty
+      && takesContinuousFastPath(to: observed.coordinate, at: b.instant.millisecondsSinceEpoch, accuracy: accuracy, interval: interval)
+    {
+      return
+    }
     // Coarse updates: between two update instants the device learns nothing,
     // so a segment with no update instant, no crossing and the circles
     // unchanged only widens the reach.
@@ -317,25 +533,25 @@ struct RegionMonitoringService: LocationService {
     var path: DevicePath?
     selectTouched(crossings: crossings, accuracy: accuracy)
     for index in touched {
-      guard monitors[index] != nil else {
+      guard monitored[index] else {
         for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
         continue
       }
       catchUp(index)
       // `advance` subtracts the segment's length: what is left is the bound at every point so far.
-      monitors[index]!.budget = budgets.budget(index) + pathLength
+      monitors[index].budget = budgets.budget(index) + pathLength
       // In place: a monitor is a few hundred bytes, and copying each out and back per fix dominated the run.
       Self.advance(
-        &monitors[index]!, along: segment, crossings: crossings, rules: rules, path: &path, events: &events, scratch: &scratch,
+        &monitors[index], along: segment, crossings: crossings, rules: rules, path: &path, events: &events, scratch: &scratch,
         latency: &latencySampler, into: &reports)
       monitorEvaluations &+= 1
-      if monitors[index]!.budgetRemeasured {
-        monitors[index]!.budgetRemeasured = false
-        budgets.measured(index, clearance: monitors[index]!.budget, at: observed.coordinate)
+      if monitors[index].budgetRemeasured {
+        monitors[index].budgetRemeasured = false
+        budgets.measured(index, clearance: monitors[index].budget, at: observed.coordinate)
       }
       if !touchesAll {
         if budgets.isDue(index) { spent.insert(index) } else { spent.remove(index) }
-        if monitors[index]!.isAwake { awake.insert(index) } else { awake.remove(index) }
+        if monitors[index].isAwake { awake.insert(index) } else { awake.remove(index) }
       }
     }
     // What the monitors skipped here learn when next touched.
@@ -393,12 +609,12 @@ struct RegionMonitoringService: LocationService {
       if accuracySuffixMaxima[middle].serial <= since { low = middle + 1 } else { high = middle }
     }
     let largest = low < accuracySuffixMaxima.count ? accuracySuffixMaxima[low].accuracy : nil
-    monitors[index]!.catchUp(largestAccuracy: largest, observed: lastObservationSerial > since)
+    monitors[index].catchUp(largestAccuracy: largest, observed: lastObservationSerial > since)
   }
 
   /// Every monitor learns what it missed (before an operation that touches them all).
   private mutating func catchUpAll() {
-    for index in monitors.indices where monitors[index] != nil {
+    for index in monitors.indices where monitored[index] {
       let since = lastTouched[index]
       lastTouched[index] = evaluationSerial
       if since < evaluationSerial { catchUpFrom(index, since: since) }
@@ -415,13 +631,13 @@ struct RegionMonitoringService: LocationService {
   /// Every monitor's budget was just measured at `position` (the first fix,
   /// a gap, monitoring starting again): the index starts from there.
   private mutating func budgetsMeasured(at position: Coordinate) {
-    budgets.measuredAll(at: position) { monitors[$0]?.budget ?? 0 }
+    budgets.measuredAll(at: position) { monitored[$0] ? monitors[$0].budget : 0 }
     evaluated(at: position)
     spent.removeAll(keepingCapacity: true)
     awake.removeAll(keepingCapacity: true)
-    for index in monitors.indices where monitors[index] != nil {
-      monitors[index]!.budgetRemeasured = false
-      if monitors[index]!.isAwake { awake.insert(index) }
+    for index in monitors.indices where monitored[index] {
+      monitors[index].budgetRemeasured = false
+      if monitors[index].isAwake { awake.insert(index) }
     }
   }
 
@@ -443,30 +659,30 @@ struct RegionMonitoringService: LocationService {
     settledAccuracy = accuracy
     settledInterval = interval
     holdsAnyDetection = false
-    quiet = false
-    var dwelling = false
+    quietUntil = .min
+    // A dwell in progress completes, and a held detection is released, by time alone:
+    // before the first of those instants a segment within the slack changes nothing.
+    var until = Int64.max
     if touchesAll {
-      // Few monitors: the exact clearance of each from here, and every monitor's state
-      // (by index: `for monitor in monitors` would copy every monitor, hundreds of bytes, per fix).
+      // Few monitors: the exact clearance of each from here, and every monitor's state.
       slack = .infinity
-      for index in monitors.indices where monitors[index] != nil {
-        slack = min(slack, monitors[index]!.clearance(from: position))
-        if monitors[index]!.holdsDetection { holdsAnyDetection = true }
-        if monitors[index]!.confirmingSince != nil { dwelling = true }
+      for index in monitors.indices where monitored[index] {
+        slack = min(slack, monitors[index].clearance(from: position))
+        if monitors[index].holdsDetection { holdsAnyDetection = true }
+        until = min(until, monitors[index].changesByTime(rules: rules))
       }
     } else {
       slack = budgets.smallestBudget()
       // Only awake monitors dwell or hold a detection.
       for index in awake {
-        // A dwell in progress completes, and a held detection is released, by time alone.
-        if monitors[index]!.holdsDetection { holdsAnyDetection = true }
-        if monitors[index]!.confirmingSince != nil { dwelling = true }
+        if monitors[index].holdsDetection { holdsAnyDetection = true }
+        until = min(until, monitors[index].changesByTime(rules: rules))
       }
     }
     guard interval == 0 else { return }
     anchor = position
     anchorCosine = cosineBound.value(atLatitude: position.latitude)
-    quiet = !dwelling && !holdsAnyDetection
+    quietUntil = until
   }
 
   /// One observed segment, shared by every region's monitor.
@@ -570,7 +786,7 @@ struct RegionMonitoringService: LocationService {
     into reports: inout [DeviceRegionReport]
   ) {
     // Every budget is measured anew at `b`; the fast paths wait for the next full evaluation.
-    quiet = false
+    quietUntil = .min
     settledInterval = -1
     let observed = observe(b, after: nil)
     previousObserved = observed
@@ -583,10 +799,11 @@ struct RegionMonitoringService: LocationService {
     circleMargins = margins(accuracy)
     defer { budgetsMeasured(at: observed.coordinate) }
     for index in monitors.indices {
-      guard var monitor = monitors[index] else {
+      guard monitored[index] else {
         for crossing in crossings where crossing.region == index { reports.append(unmonitorable(crossing)) }
         continue
       }
+      var monitor = monitors[index]
       monitor.abandonDwell(at: a.instant.millisecondsSinceEpoch)
       monitor.setContinuousUpdates(continuous, at: b.instant.millisecondsSinceEpoch)
       for crossing in crossings where crossing.region == index {
@@ -610,14 +827,14 @@ struct RegionMonitoringService: LocationService {
   }
 
   mutating func restartMonitoring(at instant: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    quiet = false
+    quietUntil = .min
     settledInterval = -1
     guard let position = previousObserved?.coordinate else { return }
     let time = instant.millisecondsSinceEpoch
     restartedAt = time
     catchUpAll()
-    for index in monitors.indices where monitors[index] != nil {
-      monitors[index]!.restart(at: time, position: position, continuous: updateInterval == 0, into: &reports)
+    for index in monitors.indices where monitored[index] {
+      monitors[index].restart(at: time, position: position, continuous: updateInterval == 0, into: &reports)
     }
     budgetsMeasured(at: position)
   }
@@ -629,11 +846,12 @@ struct RegionMonitoringService: LocationService {
   /// signals no longer change, a dwell completes at the first update at least
   /// `dwell` after its first confirming one.
   mutating func finish(last: TrackSample, until end: SimulationInstant, into reports: inout [DeviceRegionReport]) {
-    quiet = false
+    quietUntil = .min
     catchUpAll()
     let limit = end.millisecondsSinceEpoch
     for index in monitors.indices {
-      guard var monitor = monitors[index] else { continue }
+      guard monitored[index] else { continue }
+      var monitor = monitors[index]
       if let interval = updateInterval, let position = previousObserved?.coordinate {
         if interval == 0 {
           monitor.completeDwell(upTo: limit, continuous: true, rules: rules, latency: &latencySampler, into: &reports)
@@ -971,6 +1189,21 @@ struct RegionMonitor {
 
   /// Whether a detection waits for its report instant (see `HeldDetection`).
   var holdsDetection: Bool { heldDetection != nil }
+
+  /// The first instant at which time alone changes this monitor: its dwell
+  /// in progress completes (continuous updates), or its held detection is
+  /// released. `Int64.max` when neither; `Int64.min` for a dwell whose
+  /// signal no longer confirms (never left so; then no instant is promised).
+  func changesByTime(rules: RegionMonitoringRules) -> Int64 {
+    var earliest = Int64.max
+    if let since = confirmingSince {
+      guard confirming else { return .min }
+      let (due, overflow) = since.addingReportingOverflow(rules.dwell.milliseconds)
+      earliest = overflow ? .max : due
+    }
+    if let held = heldDetection { earliest = min(earliest, held.report.instant.millisecondsSinceEpoch) }
+    return earliest
+  }
 
   /// A dwell in progress or a held detection: time alone can change the
   /// monitor, so the service's index evaluates it at every full evaluation.

@@ -139,7 +139,6 @@ final class Ziggurat: @unchecked Sendable {
 /// apart are correlated by `exp(−dt / τ)`, so the observed track wanders
 /// smoothly instead of jumping independently at every fix.
 struct PositionError {
-  private let ziggurat = Ziggurat.shared
   private var east = 0.0
   private var north = 0.0
   private var started = false
@@ -154,9 +153,13 @@ struct PositionError {
   /// circular normal error, 68 % of fixes fall within 1.51 σ of the truth.
   static let accuracyPerSigma = 1.51
 
-  /// The unit errors after `dt` more milliseconds (infinite at the first fix).
+  /// The unit errors after `dt` more milliseconds (infinite at the first fix),
+  /// drawn with `ziggurat`'s tables (handed in, not stored: the error is then
+  /// a plain value, copied without reference counting).
   @inline(__always)
-  mutating func advance(by dt: Double, correlationMilliseconds tau: Double, random: inout TrialRandom) -> (Double, Double) {
+  mutating func advance(
+    by dt: Double, correlationMilliseconds tau: Double, random: inout TrialRandom, ziggurat: Ziggurat = .shared
+  ) -> (Double, Double) {
     if dt != lastStep.dt || tau != lastStep.tau {
       let rho = tau > 0 && dt.isFinite ? exp(-dt / tau) : 0
       lastStep = (dt, tau, rho, (1 - rho * rho).squareRoot())

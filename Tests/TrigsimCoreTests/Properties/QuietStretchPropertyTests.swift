@@ -107,8 +107,11 @@ import TrigsimTestSupport
   }
 
   /// One trial of `seed`'s scenario, with or without quiet stretches: what it
-  /// recorded, and how many fixes went through quiet stretches.
-  static func trial(seed: UInt64, quiet: Bool, compact: Bool = false) throws -> (entries: [String], log: String, doses: String, quietFixes: Int) {
+  /// recorded, how many fixes went through quiet stretches, and at how many of
+  /// those the fast path's anchor moved or coarse updates skipped the fix.
+  static func trial(seed: UInt64, quiet: Bool, compact: Bool = false) throws -> (
+    entries: [String], log: String, doses: String, quietFixes: Int, anchorMoves: Int, coarseFixes: Int
+  ) {
     var (scenario, samples) = scenario(seed: seed)
     if compact {
       // The compact track hands its decoded fixes out in chunks: stretches end at chunk boundaries too.
@@ -116,7 +119,9 @@ import TrigsimTestSupport
       for sample in samples { builder.append(sample) }
       scenario.track = builder.finish()
     }
-    let variation = TrialRunner.variation(trial: Int(seed), seed: 2026, profile: scenario.platform.location)
+    var variation = TrialRunner.variation(trial: Int(seed), seed: 2026, profile: scenario.platform.location)
+    // A drawn phase rarely puts a coarse update on a fix's instant; whole seconds always do.
+    if seed % 3 == 0 { variation.gridPhase = variation.gridPhase / 1000 * 1000 }
     var run = SimulationRun(scenario, variation: variation)
     var recorder = RecordedPathGeometry.Recorder(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
     for sample in samples { recorder.record(sample) }
@@ -124,7 +129,11 @@ import TrigsimTestSupport
     run.usesQuietStretches = quiet
     run.locationLog = LocationRequestLog()
     try run.execute()
-    return (run.timeline().entries.map(\.canonicalLine), "\(run.locationLog!)", run.summary().text, run.quietStretchFixes)
+    let service = try #require(run.locationService as? RegionMonitoringService)
+    return (
+      run.timeline().entries.map(\.canonicalLine), "\(run.locationLog!)", run.summary().text, run.quietStretchFixes,
+      service.quietAnchorMoves, service.quietCoarseFixes
+    )
   }
 
   @Test(arguments: seeds)
@@ -141,17 +150,72 @@ import TrigsimTestSupport
     #expect(stretched.doses == fixByFix.doses, "seed \(seed)")
   }
 
+  /// With coarse updates (the app in the background) a quiet stretch skips
+  /// the fixes between two update instants. A walk straight through a circle
+  /// and out, with the update grid on the fixes' whole seconds at every
+  /// phase: the update instant at a fix is observed as fix by fix (it is
+  /// where a dwell starts or ends), and the device reports the same.
+  @Test(arguments: 0..<10)
+  func aBackgroundWalkThroughACircleIsTheSameAtEveryUpdatePhase(phaseSeconds: Int64) throws {
+    let centre = Coordinate(latitude: 52.37, longitude: 4.89)
+    let samples = (0..<480).map { second in
+      TrackSample(
+        instant: Self.start.advanced(byMilliseconds: Int64(second) * 1000),
+        coordinate: Geodesic.destination(from: centre, azimuth: 90, distance: 1.3 * Double(second) - 310), horizontalAccuracy: 5)
+    }
+    var rules = RegionMonitoringRules()
+    rules.backgroundInterval = .seconds(10)
+    var platform = PlatformSettings()
+    platform.location = .ios(rules)
+    let region = MonitoredRegion(id: RegionID("home"), shape: CircularRegion(center: centre, radius: 100))
+    let scenario = Scenario(
+      name: "background walk", clock: ClockSettings(start: Self.start, end: Self.start.advanced(by: .minutes(15)), timeZone: TimeZone(identifier: "UTC")!),
+      regions: [region],
+      actions: [
+        ScheduledAppAction(instant: Self.start, action: .add(NotificationRequest(
+          id: NotificationID("home"), title: "",
+          trigger: .region(RegionTrigger(region: region.id, notifyOnEntry: true, notifyOnExit: true, repeats: true)))))
+      ],
+      track: InMemoryTrack(samples: samples), platform: platform,
+      medicineApp: MedicineApp(appChanges: [AppChange(instant: Self.start, state: .background)]))
+    var recorder = RecordedPathGeometry.Recorder(shapes: [region.shape], gapLimit: platform.trackGapLimit)
+    for sample in samples { recorder.record(sample) }
+    var outcomes: [[String]] = []
+    var coarseFixes = 0
+    for seed in 0..<6 as Range<UInt64> {
+      for quiet in [true, false] {
+        var run = SimulationRun(scenario, variation: DeviceVariation(gridPhase: phaseSeconds * 1000, seed: seed))
+        run.recordedGeometry = recorder.recorded
+        run.usesQuietStretches = quiet
+        try run.execute()
+        outcomes.append(run.timeline().entries.map(\.canonicalLine))
+        if quiet { coarseFixes += try #require(run.locationService as? RegionMonitoringService).quietCoarseFixes }
+      }
+      #expect(outcomes[outcomes.count - 2] == outcomes[outcomes.count - 1], "seed \(seed)")
+      #expect(outcomes.last!.contains { $0.contains(" detected ") && $0.contains("event=enter") }, "seed \(seed)")
+    }
+    #expect(coarseFixes > 6 * 300, "\(coarseFixes)")
+  }
+
   /// The comparison above is not vacuous: most fixes of most cases go
-  /// through quiet stretches, and the cases have device events to get right.
+  /// through quiet stretches, the stretches move the fast path's anchor and
+  /// skip fixes between coarse updates (both compared above with `advance`
+  /// fix by fix, which does neither), and the cases have device events to get right.
   @Test func quietStretchesCarryMostFixesOfTheCases() throws {
     var carried: [Double] = []
     var detections = 0
+    var anchorMoves = 0
+    var coarseFixes = 0
     for seed in Self.seeds.prefix(10) {
       let trial = try Self.trial(seed: seed, quiet: true)
       carried.append(Double(trial.quietFixes) / 2500)
       detections += trial.entries.count { $0.contains(" fired ") }
+      anchorMoves += trial.anchorMoves
+      coarseFixes += trial.coarseFixes
     }
     #expect(carried.count { $0 > 0.5 } >= 7, "\(carried)")
     #expect(detections >= 10)
+    #expect(anchorMoves >= 100, "\(anchorMoves)")
+    #expect(coarseFixes >= 1000, "\(coarseFixes)")
   }
 }
