@@ -41,7 +41,11 @@
 // gives 2.0×, n^1.6 gives 3.03×), and 3,000 daily Focus periods over a year,
 // which stop at the default limit of a million entries.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale] [--month-dir DIR]
+// An eleventh (`long-trials`, not part of the full run) measures the peak
+// memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
+// 10,022,400 fixes), with 2 and 6 trials on 1 and 2 workers.
+//
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -123,7 +127,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -508,29 +512,33 @@ if only == nil || only == "places" {
 
 // MARK: - Trials
 
-/// Child process of the memory measurement: runs `count` trials of `scenario` and exits.
+/// Child process of the memory measurement: runs `count` trials of `scenario` (on `jobs` workers, default every core) and exits.
 func runTrialChild(_ arguments: [String]) {
-  guard arguments.count == 2, let count = Int(arguments[1]) else { fatalError("--trial-child SCENARIO COUNT") }
+  guard (2...3).contains(arguments.count), let count = Int(arguments[1]) else { fatalError("--trial-child SCENARIO COUNT [JOBS]") }
   do {
     let scenario = try ScenarioLoader().load(path: arguments[0])
-    _ = try TrialRunner(scenario).run(TrialPlan(count: count, seed: 1))
+    let jobs = arguments.count == 3 ? Int(arguments[2]) ?? 1 : ProcessInfo.processInfo.activeProcessorCount
+    _ = try TrialRunner(scenario).run(TrialPlan(count: count, seed: 1, jobs: jobs))
   } catch {
     fatalError("\(error)")
   }
 }
 
-/// Writes the trials benchmark's scenario (a 1-day 1 Hz synthetic track, four
-/// circles, five location requests, the app in the foreground) into the work
-/// folder; returns its path and the track's fix count.
-@MainActor func writeTrialsScenario() throws -> (path: String, fixes: Int) {
-  let trackPath = "\(workDirectory)/synthetic-1d-1hz.csv"
-  let track = SyntheticTrack(start: start, days: 1, sampleRate: 1, seed: 7, stops: stops)
-  if !FileManager.default.fileExists(atPath: trackPath) { try TrackWriter.write(track, to: trackPath, format: .csv) }
-  let trialsPath = "\(workDirectory)/benchmark-1d-trials.yaml"
-  let end = InstantFormatter.utc.string(for: start.advanced(by: .hours(24)))
+/// Writes the trials benchmark's scenario (a `days`-day 1 Hz synthetic track,
+/// four circles, five location requests, the app in the foreground) into the
+/// work folder; returns its path and the track's fix count.
+@MainActor func writeTrialsScenario(days: Int = 1) throws -> (path: String, fixes: Int) {
+  let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+  let track = SyntheticTrack(start: start, days: days, sampleRate: 1, seed: 7, stops: stops)
+  if !FileManager.default.fileExists(atPath: trackPath) {
+    if days > 30 { print("(writing the \(days)-day track \(trackPath) once: a few minutes)") }
+    try TrackWriter.write(track, to: trackPath, format: .csv)
+  }
+  let trialsPath = "\(workDirectory)/benchmark-\(days)d-trials.yaml"
+  let end = InstantFormatter.utc.string(for: start.advanced(by: .hours(24 * Int64(days))))
   try """
     trigsim: 1
-    name: Benchmark trials, 1-day 1 Hz, four circles
+    name: Benchmark trials, \(days)-day 1 Hz, four circles
     clock: { start: \(InstantFormatter.utc.string(for: start)), end: \(end), timezone: Europe/Copenhagen }
     platform: { location: ios }
     track: { file: \(trackPath) }
@@ -557,31 +565,68 @@ if only == nil || only == "trials" {
   let fixes = Double(fixCount)
   var singles: [Double] = []
   var batches: [Double] = []
+  // Paired: each batch of trials is bracketed by baseline runs just before and after it,
+  // and the ratio is taken pair by pair. The machine's speed drifts (the baseline alone
+  // ranged 11–24 ms within one process here), so a ratio of medians taken far apart in
+  // time mixes states; the median of the paired ratios does not.
+  var ratios: [Double] = []
+  func baselineRuns(_ count: Int) throws -> [Double] {
+    try (0..<count).map { _ in
+      let started = monotonicSeconds()
+      _ = try Simulation(scenario).report()
+      return monotonicSeconds() - started
+    }
+  }
   for _ in 0..<max(1, runs) {
     // The baseline: one deterministic run, track read from the file as `trigsim run` does.
-    var started = monotonicSeconds()
-    _ = try Simulation(scenario).report()
-    singles.append(monotonicSeconds() - started)
-    started = monotonicSeconds()
+    var bracket = try baselineRuns(5)
+    let started = monotonicSeconds()
     _ = try TrialRunner(scenario).run(TrialPlan(count: trialCount, seed: 1))
-    batches.append(monotonicSeconds() - started)
+    let batch = monotonicSeconds() - started
+    bracket += try baselineRuns(5)
+    batches.append(batch)
+    singles += bracket
+    ratios.append(batch / Double(trialCount) / bracket.sorted()[bracket.count / 2])
   }
   let single = singles.sorted()[singles.count / 2]
   let batch = batches.sorted()[batches.count / 2]
   let cores = ProcessInfo.processInfo.activeProcessorCount
   print("")
   print("trials: median of \(runs) runs in this process; baseline = one deterministic run of the same scenario, in the same run")
+  print(String(
+    format: "(one run: median of %d, %.4f–%.4f s; trials: %.3f–%.3f s; per trial / one run, paired: %.3f–%.3f)", singles.count,
+    singles.min()!, singles.max()!, batches.min()!, batches.max()!, ratios.min()!, ratios.max()!))
   print("| trials | fix-evaluations | one run s | trials s | fix-evaluations/s | trials / one run | per trial / one run | cores |")
   print("|---:|---:|---:|---:|---:|---:|---:|---:|")
   print(String(
     format: "| %d | %.1f M | %.3f | %.3f | %.1f M | %.0f× | %.3f× | %d |", trialCount, fixes * Double(trialCount) / 1e6, single, batch,
-    fixes * Double(trialCount) / batch / 1e6, batch / single, batch / Double(trialCount) / single, cores))
+    fixes * Double(trialCount) / batch / 1e6, batch / single, ratios.sorted()[ratios.count / 2], cores))
   let self_ = CommandLine.arguments[0]
   let small = median(1, [self_, "--trial-child", trialsPath, "100"])
   let large = median(1, [self_, "--trial-child", trialsPath, String(trialCount)])
   print(String(
     format: "peak RSS: %.1f MB at 100 trials, %.1f MB at %d trials (%.2f×)", Double(small.peakResidentBytes) / 1_048_576,
     Double(large.peakResidentBytes) / 1_048_576, trialCount, Double(large.peakResidentBytes) / Double(small.peakResidentBytes)))
+}
+
+// MARK: - Long tracks: peak memory of trials, flat in trials and workers
+
+// Not part of the full run: it writes a 411 MB track into the work folder once (about half a minute here, all told).
+if only == "long-trials" {
+  print("")
+  print("long tracks: peak RSS of a child process running trials of the trials scenario on a 12-day (array) and a 116-day (compact) 1 Hz track")
+  print("| track | fixes | trials | workers | peak RSS MB | s |")
+  print("|---|---:|---:|---:|---:|---:|")
+  let self_ = CommandLine.arguments[0]
+  for days in [12, 116] {
+    let (path, fixes) = try writeTrialsScenario(days: days)
+    for (trials, jobs) in [(2, 1), (2, 2), (6, 1), (6, 2)] {
+      let measured = median(1, [self_, "--trial-child", path, String(trials), String(jobs)])
+      print(String(
+        format: "| %d days | %d | %d | %d | %.0f | %.1f |", days, fixes, trials, jobs, Double(measured.peakResidentBytes) / 1_048_576,
+        measured.seconds))
+    }
+  }
 }
 
 // MARK: - Sharded trials: the merge's cost
