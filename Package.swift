@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
   ],
   targets: [
     // MARK: - Model: time, events, geometry, triggers, notification center, timeline. No I/O.
@@ -40,6 +41,8 @@ let package = Package(
       dependencies: [
         "TrigsimCore", "TrigsimTracks", "TrigsimGEOS", "CTrigsimCleanup",
         .product(name: "Yams", package: "Yams"),
+        // SHA-256 for the identity of a partial report's inputs.
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       // scenario.schema.json: the JSON Schema editors check scenarios with (read by the tests, not built).
       exclude: ["Resources"]),
@@ -77,6 +80,7 @@ let package = Package(
     .executableTarget(name: "fuzz-places", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-places"),
     .executableTarget(name: "fuzz-scenario-files", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-scenario-files"),
     .executableTarget(name: "fuzz-report", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-report"),
+    .executableTarget(name: "fuzz-partial", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-partial"),
 
     // MARK: - Tests (folders mirror Sources/).
     // libxml2's HTML parser and XPath, and zlib: the browser tests query the

@@ -1,9 +1,9 @@
 import Testing
 
-@testable import TrigsimCore
+import TrigsimScenario
 
-/// `SHA256Digest` against the FIPS 180-4 example messages.
-@Suite struct IdentityTests {
+/// `SHA256Digest` against the FIPS 180-4 example messages, whole and fed in pieces.
+@Suite struct SHA256DigestTests {
   static func digest(_ text: String) -> String {
     var digest = SHA256Digest()
     digest.update(Array(text.utf8))

@@ -45,6 +45,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// parsed back with libxml2 (the pictures as strict XML, the page with
   /// the HTML parser), and a document that is not well-formed traps.
   case report
+  /// `PartialFile` and `PartialTrialReport`: the bytes as one part of
+  /// `trigsim merge`, read as the merge reads each part (its format, the
+  /// decoding, the report it holds, located problems); when it holds a
+  /// trial partial, its report is merged alone and rendered as text and JSON.
+  /// (`test`'s partials are decoded by the command line's own type.)
+  case partial
 
   /// The file name the input is written under (its extension picks the reader).
   var fileName: String {
@@ -58,6 +64,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .places: "input.csv"
     case .scenarioFiles: "input.bundle"
     case .report: "input.yaml"
+    case .partial: "input.json"
     }
   }
 
@@ -128,7 +135,24 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       preconditionFailure("read through FuzzBundle")
     case .report:
       try Self.drawReport(path)
+    case .partial:
+      try Self.mergeAlone(path)
     }
+  }
+
+  /// `trigsim merge`'s reading of one trial partial (`MergeCommand.mergeTrials`, less the check that every shard is there).
+  private static func mergeAlone(_ path: String) throws {
+    let (format, text) = try PartialFile.format(ofFileAt: path)
+    guard format == PartialTrialReport.formatName else { return }
+    let partial = try PartialFile.decode(PartialTrialReport.self, text: text, path: path)
+    let report: TrialReport
+    do {
+      report = try partial.report(largestTrialCount: ScenarioLimitCeiling.largestTrialCount)
+    } catch {
+      throw PartialFile.located(error, text: text, path: path)
+    }
+    let merged = TrialReport.merging([report])
+    precondition(merged.text.hasPrefix("# trigsim trials\n") && merged.json.hasPrefix("{"), "partial: the merged report does not render")
   }
 
   /// Loads the scenario at `path` (under `--root` of its folder when
