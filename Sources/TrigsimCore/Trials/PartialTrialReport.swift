@@ -8,8 +8,8 @@ import Foundation
 /// The file is JSON, written by `canonicalJSON()`: members sorted by name,
 /// two-space indentation, latencies in ascending order, rows in the
 /// report's order. The same inputs give the same bytes whatever `--jobs`.
-/// Format `trigsim-trial-partial-1`; the README's "Sharded trials and
-/// batches" describes every member.
+/// Format `trigsim-trial-partial-1`; the README's "Sharding across
+/// machines" describes every member.
 public struct PartialTrialReport: Codable, Sendable, Equatable {
   public static let formatName = "trigsim-trial-partial-1"
 
@@ -17,9 +17,9 @@ public struct PartialTrialReport: Codable, Sendable, Equatable {
   public struct ScenarioIdentity: Codable, Sendable, Equatable {
     /// The scenario's path as the shard was given it (for messages only).
     public var path: String
-    /// `sha256:` and the SHA-256 of every input file, each as its role, its
-    /// byte count and its bytes (`ScenarioDigest`): another scenario, track
-    /// or regions file is another digest, wherever it lies.
+    /// `sha256:` and the SHA-256 of one line `ROLE SHA256` per input file
+    /// (`ScenarioFile.inputDigest`): another scenario, track, regions or
+    /// places file is another digest, wherever it lies.
     public var digest: String
 
     public init(path: String, digest: String) {
