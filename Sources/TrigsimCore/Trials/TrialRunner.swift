@@ -89,30 +89,30 @@ public struct TrialRunner {
   /// the true path, computed in the same pass. Reading stops after the first
   /// fix at or after the clock's end, as a run's does.
   ///
-  /// The fixes are kept as a `CompactTrack` while they are read (about 6
-  /// bytes a fix). A track of at most `arrayLimit` fixes is then unpacked
-  /// into an array, which trials read for nothing; a longer one is replayed
-  /// compact, each trial decoding it as it goes (about a tenth of a trial's
-  /// time), so that memory stays about 6 bytes a fix however long it is.
+  /// A track of at most `arrayLimit` fixes is kept as an array, which
+  /// trials read for nothing. Past that, the fixes read so far move into a
+  /// `CompactTrack` (about 6 bytes a fix) and the rest go there as they are
+  /// read; trials then decode it as they go (about a tenth of a trial's
+  /// time), so that memory stays about 6 bytes a fix however long the track.
   static func sharedReplay(
     of track: any TrackSource, in scenario: Scenario, arrayLimit: Int
   ) throws -> (track: any TrackSource & Sendable, geometry: RecordedPathGeometry) {
-    var builder = CompactTrack.Builder(name: track.name)
+    var samples: [TrackSample] = []
+    var compact = CompactTrack.Builder(name: track.name)
+    var isCompact = false
     var geometry = RecordedPathGeometry.Recorder(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
     try track.readSamples { sample in
-      builder.append(sample)
+      if !isCompact && samples.count >= arrayLimit {
+        for earlier in samples { compact.append(earlier) }
+        samples = []
+        isCompact = true
+      }
+      if isCompact { compact.append(sample) } else { samples.append(sample) }
       geometry.record(sample)
       return sample.instant < scenario.clock.end
     }
-    let compact = builder.finish()
-    guard compact.count <= arrayLimit else { return (compact, geometry.recorded) }
-    var samples: [TrackSample] = []
-    samples.reserveCapacity(compact.count)
-    try compact.readSamples { sample in
-      samples.append(sample)
-      return true
-    }
-    return (InMemoryTrack(name: compact.name, samples: samples), geometry.recorded)
+    if isCompact { return (compact.finish(), geometry.recorded) }
+    return (InMemoryTrack(name: track.name, samples: samples), geometry.recorded)
   }
 
   /// The variation trial `index` of a run seeded with `seed` gets.

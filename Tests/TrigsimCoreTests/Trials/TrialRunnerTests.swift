@@ -183,7 +183,12 @@ import TrigsimTestSupport
     let short = try TrialRunner.sharedReplay(of: scenario.track!, in: scenario, arrayLimit: fixes)
     #expect((short.track as? InMemoryTrack)?.samples == (scenario.track as! InMemoryTrack).samples)
     let long = try TrialRunner.sharedReplay(of: scenario.track!, in: scenario, arrayLimit: fixes - 1)
-    #expect((long.track as? CompactTrack)?.count == fixes)
+    let compact = try #require(long.track as? CompactTrack)
+    #expect(compact.count == fixes)
+    // The fixes read before the track passed the limit moved into the compact track, in order.
+    var replayed: [TrackSample] = []
+    try compact.readSamples { replayed.append($0); return true }
+    #expect(replayed == (scenario.track as! InMemoryTrack).samples)
     #expect(long.geometry.count == fixes && short.geometry.count == fixes)
   }
 }
