@@ -118,8 +118,8 @@ public struct ScenarioLoader: Sendable {
 
 /// The top-level keys of a scenario, in the order the README documents them.
 let scenarioKeys = [
-  "trigsim", "name", "clock", "platform", "track", "regions", "places", "notifications", "medicines", "prescription", "policy", "regionSet",
-  "app", "category", "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
+  "trigsim", "name", "appUnderTest", "clock", "platform", "track", "regions", "places", "notifications", "medicines", "prescription", "policy",
+  "regionSet", "app", "category", "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -173,6 +173,8 @@ final class ScenarioReader {
   /// raw notifications with an error, and the requests of each unread medicine
   /// (see `unreadMedicineIDs`). Patterns that match one of them are not reported.
   var unreadNotificationIDs: [String] = []
+  /// `appUnderTest: swift`: the app's identifiers are its own, not known from the scenario.
+  var hostedApp = false
   /// The identifiers of the scenario's remote pushes (`pushes.send`), in file order.
   var pushIDs: [String] = []
   /// The distinct types the scenario's pushes have, sorted, for checking `noPushShownWhileOff`.
@@ -216,6 +218,13 @@ final class ScenarioReader {
       document.error(root, "missing 'trigsim: 1'", notes: ["add 'trigsim: 1' as the first line to name the format version"])
     }
     let name = top["name"].flatMap { document.string($0, what: "'name'", limit: .name) } ?? defaultName
+    var appUnderTest = AppUnderTest.builtIn
+    if let node = top["appUnderTest"],
+      let choice = document.choice(node, what: "'appUnderTest'", AppUnderTest.allCases.map { ($0.rawValue, $0) })
+    {
+      appUnderTest = choice
+    }
+    hostedApp = appUnderTest == .swift
     if top["clock"] == nil {
       document.error(root, "missing 'clock'", notes: ["add 'clock: { start: ..., end: ..., timezone: ... }'"])
     }
@@ -240,6 +249,8 @@ final class ScenarioReader {
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
       trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits, device: device, pushes: pushes)
     for set in placeSets { scenario.addPlaceSet(set) }
+    scenario.appUnderTest = appUnderTest
+    scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {
       if top["places"] == nil {
         document.error(top.keyNodes["regionSet"]!, "'regionSet' needs place sets", notes: ["declare candidate places under 'places:' and name a set in a medicine's 'location: { places: ... }'"])

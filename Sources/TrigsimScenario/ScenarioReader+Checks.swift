@@ -238,6 +238,15 @@ extension ScenarioReader {
 
   /// The subjects entries of that scope can have, or nil when they are not known from the scenario.
   private func subjects(for scope: EntrySelector.Scope) -> [String]? {
+    // A Swift app's notification identifiers and callbacks are its own.
+    if hostedApp {
+      switch scope {
+      case .geofence, .kind(.app), .kind(.warning), .kind(.scheduled), .kind(.replaced), .kind(.rescheduled), .kind(.fired), .kind(.removed),
+        .kind(.dropped), .kind(.action), .kind(.cleared), .kind(.suppressed):
+        return nil
+      default: break
+      }
+    }
     let notifications = (Array(notificationIDs) + medicineNotificationIDs).sorted()
     switch scope {
     case .geofence: return (notifications + regionIDs).sorted()
@@ -446,7 +455,7 @@ extension ScenarioReader {
         guard let text = document.string(node, what: "'request'") else { return nil }
         let candidates = locationRequestIDs.sorted()
         let picked = IdentifierPattern(text)
-        guard candidates.contains(where: { picked.matches($0) }) else {
+        guard hostedApp || candidates.contains(where: { picked.matches($0) }) else {
           if unreadNotificationIDs.contains(where: { picked.matches($0) }) { return nil }  // follows from that entry's error
           var notes: [String] = []
           if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.append("did you mean '\(suggestion)'?") }
@@ -455,7 +464,7 @@ extension ScenarioReader {
           return nil
         }
         pattern = picked
-      } else if locationRequestIDs.isEmpty && unreadNotificationIDs.isEmpty {
+      } else if locationRequestIDs.isEmpty && unreadNotificationIDs.isEmpty && !hostedApp {
         document.error(keyNode, "'locationFired' needs location requests", notes: ["add a notification with a 'region' trigger, or a medicine with a 'location' reminder"])
         return nil
       }
@@ -611,7 +620,7 @@ extension ScenarioReader {
   private func audibleSubject(_ text: String, at node: Node) -> IdentifierPattern? {
     let pattern = IdentifierPattern(text)
     let candidates = (Array(notificationIDs) + medicineNotificationIDs + pushIDs).sorted()
-    if candidates.contains(where: { pattern.matches($0) }) { return pattern }
+    if hostedApp || candidates.contains(where: { pattern.matches($0) }) { return pattern }
     if unreadNotificationIDs.contains(where: { pattern.matches($0) }) { return nil }  // follows from that entry's error
     var notes = ["it would never match anything; check for a typo"]
     if let suggestion = NameSuggestion.closest(to: text, among: candidates) { notes.insert("did you mean '\(suggestion)'?", at: 0) }

@@ -36,7 +36,8 @@ extension ScenarioReader {
     if let node = top["category"] { app.category = readCategory(node) }
     if let node = top["app"] { app.appChanges = readAppChanges(node) }
     if top["medicines"] == nil {
-      for key in ["badge", "actions", "respond", "policy", "prescription"] where top[key] != nil {
+      // A Swift app's notifications need no medicines for the patient to act on them.
+      for key in ["badge", "actions", "respond", "policy", "prescription"] where top[key] != nil && !(hostedApp && ["actions", "respond"].contains(key)) {
         let note: String
         switch key {
         case "badge": note = "the badge counts the doses of the medicines under 'medicines:'"
@@ -508,7 +509,8 @@ extension ScenarioReader {
       let id = document.string(idNode, what: "notification")
       let action = userAction(actionNode, category: category)
       guard let at, let id, let action else { continue }
-      guard produced.check(id, at: idNode, in: document) else { continue }
+      // A Swift app names its own notifications: they are checked when the run acts on them.
+      guard hostedApp || produced.check(id, at: idNode, in: document) else { continue }
       actions.append(ScheduledUserAction(instant: at, notification: NotificationID(id), action: action, origin: document.location(item)))
     }
     return actions.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
@@ -528,7 +530,7 @@ extension ScenarioReader {
       var pattern: IdentifierPattern?
       if let patternText = document.string(toNode, what: "'to'") {
         let candidate = IdentifierPattern(patternText)
-        if produced.all.contains(where: { candidate.matches($0) }) {
+        if hostedApp || produced.all.contains(where: { candidate.matches($0) }) {
           pattern = candidate
         } else if !produced.unread.contains(where: { candidate.matches($0) }) {
           // A pattern that an unread medicine's requests could match follows from that medicine's error: not reported.

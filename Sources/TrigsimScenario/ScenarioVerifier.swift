@@ -41,6 +41,9 @@ public struct ScenarioVerifier: Sendable {
   /// Whether a scenario's `trials:` are run and checked (`trigsim report`
   /// draws the one run, and leaves them out).
   public var checksTrials = true
+  /// The team's app in place of the built-in one (scenarios with
+  /// `appUnderTest: swift`; README, "Your app in the loop").
+  public var app: HostedApp?
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
@@ -90,7 +93,7 @@ public struct ScenarioVerifier: Sendable {
     let path = file.path
     let report: SimulationReport
     do {
-      report = try Simulation(file.scenario).report()
+      report = try simulation(of: file.scenario).report()
     } catch {
       result.outcome = Self.outcome(of: error)
       result.diagnostics = (error as? InputError)?.diagnostics ?? []
@@ -174,7 +177,8 @@ public struct ScenarioVerifier: Sendable {
   private func verifyTrials(_ file: ScenarioFile, settings: TrialSettings, into result: inout ScenarioVerification) -> ScenarioVerification.Outcome? {
     let report: TrialReport
     do {
-      report = try TrialRunner(file.scenario).run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
+      let runner = app.map { TrialRunner(file.scenario, app: $0) } ?? TrialRunner(file.scenario)
+      report = try runner.run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
     } catch {
       result.diagnostics = (error as? InputError)?.diagnostics ?? []
       return Self.outcome(of: error)
@@ -226,8 +230,14 @@ public struct ScenarioVerifier: Sendable {
     return nil
   }
 
+  /// The scenario with the verifier's app, or the built-in one.
+  func simulation(of scenario: Scenario) -> Simulation {
+    app.map { Simulation(scenario, app: $0) } ?? Simulation(scenario)
+  }
+
   static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
     switch error {
+    case let error as AppCodeError: .error(.invalidInput, "error: \(error)")
     case let error as InputError: .error(.invalidInput, error.diagnostics.map(\.description).joined(separator: "\n"))
     case let error as FileAccessError: .error(.cannotRead, "error: \(error)")
     case let error as ScenarioOutsideRoot: .error(.invalidInput, error.description)

@@ -54,12 +54,20 @@ public func assertTimeline(
 ///
 /// Nothing is written unless `record` says so, and never when `CI` is set in
 /// the environment (unless `force`).
+///
+/// With `app`, the team's app runs in place of the built-in medicine app
+/// (scenarios with `appUnderTest: swift`); its trials make one app per trial:
+///
+///     assertScenario(at: "Scenarios/pharmacy.yaml", app: HostedApp { device in MyApp(device) })
 @discardableResult
 public func assertScenario(
-  at path: String, record: RecordMode = .none, force: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+  at path: String, app: HostedApp? = nil, record: RecordMode = .none, force: Bool = false,
+  sourceLocation: SourceLocation = #_sourceLocation
 ) -> ScenarioVerification {
   let isCI = ScenarioVerifier.isCI(ProcessInfo.processInfo.environment)
-  let verification = ScenarioVerifier(record: record, isCI: isCI, force: force).verify(path: path)
+  var verifier = ScenarioVerifier(record: record, isCI: isCI, force: force)
+  verifier.app = app
+  let verification = verifier.verify(path: path)
   switch verification.outcome {
   case .passed, .skipped:
     break
@@ -67,4 +75,21 @@ public func assertScenario(
     Issue.record(Comment(rawValue: "\(path): \(verification.headline)\n\(verification.details)"), sourceLocation: sourceLocation)
   }
   return verification
+}
+
+/// Runs the scenario at `path` with the team's app and returns its report
+/// (timeline and dose table), recording an issue and returning nil when the
+/// scenario cannot be read or the app misbehaves (`AppCodeError`).
+///
+///     let report = try #require(runScenario(at: "Scenarios/week.yaml", app: HostedApp { MyApp($0) }))
+///     #expect(report.summary.doses.allSatisfy { $0.notified != nil })
+public func runScenario(
+  at path: String, app: HostedApp, sourceLocation: SourceLocation = #_sourceLocation
+) -> SimulationReport? {
+  do {
+    return try Simulation(ScenarioLoader().load(path: path), app: app).report()
+  } catch {
+    Issue.record("\(path): \(error)", sourceLocation: sourceLocation)
+    return nil
+  }
 }

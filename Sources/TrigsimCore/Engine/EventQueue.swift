@@ -15,6 +15,10 @@ struct ScheduledEvent: Comparable {
     /// stale deliveries are skipped.
     case timeTriggerDue(NotificationID, token: Int)
     case appChange(Int)
+    /// The system launches a hosted app (`HostedAppLayer`) at the clock's start.
+    case appLaunch
+    /// The significant-change service reports to a hosted app (`HostedAppLayer.observe`).
+    case significantLocationChange(Coordinate)
     case medicineChange(Int)
     /// A scripted user action (index into `MedicineApp.userActions`).
     case userAction(Int)

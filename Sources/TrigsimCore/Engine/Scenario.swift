@@ -35,6 +35,11 @@ public struct Scenario {
   public internal(set) var placeSetRegions: [Range<Int>] = []
   /// How the app monitors the nearest places of a set (`regionSet:`).
   public var regionSet = RegionSetPolicy()
+  /// Which app the scenario is written for (`appUnderTest:`): the built-in
+  /// medicine app, or a team's Swift app (`Simulation(scenario, app:)`).
+  public var appUnderTest = AppUnderTest.builtIn
+  /// Where the scenario says `appUnderTest`, for messages.
+  public var appUnderTestOrigin: InputLocation?
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],
@@ -54,6 +59,16 @@ public struct Scenario {
     self.device = device
     self.pushes = pushes
   }
+}
+
+/// Which app a scenario is written for.
+public enum AppUnderTest: String, Sendable, CaseIterable {
+  /// The built-in medicine-reminder app (`medicines:`, `policy:`).
+  case builtIn = "built-in"
+  /// A team's own app, named from Swift (`HostedApp`): the scenario's
+  /// medicines are the prescription the patient enters in it, and its actions
+  /// and rules name the app's own notification identifiers.
+  case swift
 }
 
 /// The virtual clock: the window the run covers and the device's time zones.

@@ -22,8 +22,41 @@ import Foundation
 /// by the scenario's `limits` (`RunLimits`).
 public struct Simulation {
   public let scenario: Scenario
+  /// The team's app in place of the built-in medicine app, if any.
+  public let hostedApp: HostedApp?
 
-  public init(_ scenario: Scenario) { self.scenario = scenario }
+  public init(_ scenario: Scenario) {
+    self.scenario = scenario
+    self.hostedApp = nil
+  }
+
+  /// Runs `scenario` with the team's app (`HostedApp`) in place of the
+  /// built-in medicine app: the scenario's world, device and patient, and
+  /// the app's own code against the simulated device (README, "Your app in the loop").
+  public init(_ scenario: Scenario, app: HostedApp) {
+    self.scenario = scenario
+    self.hostedApp = app
+  }
+
+  /// The app layer of one run (or trial): a new one each time, so that runs share nothing.
+  func makeAppLayer() -> any AppLayer { Self.appLayer(for: hostedApp) }
+
+  /// A scenario written for a Swift app (`appUnderTest: swift`) runs only with one.
+  static func checkAppUnderTest(of scenario: Scenario, app: HostedApp?) throws {
+    guard scenario.appUnderTest == .swift, app == nil else { return }
+    throw InputError(
+      Diagnostic(
+        at: scenario.appUnderTestOrigin ?? InputLocation(file: scenario.name, line: 1, column: 1),
+        "this scenario is written for a team's Swift app ('appUnderTest: swift'); the built-in medicine app cannot run it",
+        notes: [
+          "run it from Swift: Simulation(scenario, app: HostedApp { device in YourApp(device) }), or with the TrigsimTesting helpers (README, \"Your app in the loop\")"
+        ]))
+  }
+
+  /// The built-in medicine app, or `app` behind the app seam.
+  static func appLayer(for app: HostedApp?) -> any AppLayer {
+    app.map { HostedAppLayer($0) } ?? BuiltInMedicineAppLayer()
+  }
 
   /// Runs the scenario from `clock.start` to `clock.end` inclusive.
   ///
@@ -75,7 +108,8 @@ public struct Simulation {
   }
 
   private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
-    var run = SimulationRun(scenario, variation: variation, sink: sink)
+    try Self.checkAppUnderTest(of: scenario, app: hostedApp)
+    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: makeAppLayer())
     // The run holds the sink it was given: always a `Sink`.
     defer { sink = run.sink as! Sink }
     try run.execute()
@@ -163,7 +197,12 @@ struct SimulationRun {
   /// What a trial needs to know about location requests (nil outside trials: nothing is kept).
   var locationLog: LocationRequestLog?
 
-  // Medicine-reminder app (see SimulationRun+MedicineApp.swift).
+  /// The app under test: the built-in medicine app or a hosted one (`AppLayer`).
+  let appLayer: any AppLayer
+  /// Whether the app layer sees every fix (a hosted app's significant-change updates).
+  var observesFixes = false
+  // Medicine-reminder app (see SimulationRun+MedicineApp.swift): the built-in
+  // app's state, the OS's app state and permissions, and the dose ledger.
   var app = MedicineAppState()
   /// The nearest places the app monitors (see SimulationRun+RegionSet.swift).
   var regionSets: RegionSetState
@@ -179,8 +218,12 @@ struct SimulationRun {
   /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
   let tracksBadge: Bool
 
-  init(_ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline()) {
+  init(
+    _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
+    appLayer: any AppLayer = BuiltInMedicineAppLayer()
+  ) {
     self.scenario = scenario
+    self.appLayer = appLayer
     self.sink = sink
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
@@ -210,7 +253,8 @@ struct SimulationRun {
     for (index, action) in scenario.actions.enumerated() where action.instant <= end {
       queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
     }
-    scheduleMedicineAppEvents()
+    let layer = appLayer
+    layer.scheduleEvents(in: &self)
     scheduleDeviceEvents()
     for warning in locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
@@ -242,6 +286,10 @@ struct SimulationRun {
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
     if !scenario.placeSets.isEmpty { observeForRegionSets(sample) }
+    if observesFixes {
+      let layer = appLayer
+      layer.observe(sample, in: &self)
+    }
     handleEvents(notAfter: min(sample.instant, end))
     // Said once the events before the first fix are in the timeline.
     if let first = firstFixToWarn {
@@ -290,7 +338,7 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// with place sets (their app observes every fix).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, scenario.placeSets.isEmpty,
+    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, scenario.placeSets.isEmpty, !observesFixes,
       let recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
@@ -441,7 +489,14 @@ struct SimulationRun {
     case .appChange(let index):
       changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):
-      applyMedicineChange(index, at: now)
+      let layer = appLayer
+      layer.medicineChanged(index, in: &self, at: now)
+    case .appLaunch:
+      let layer = appLayer
+      layer.launch(in: &self, at: now)
+    case .significantLocationChange(let position):
+      let layer = appLayer
+      layer.significantLocationChange(position, in: &self, at: now)
     case .userAction(let index):
       performScriptedAction(scenario.medicineApp.userActions[index], at: now)
     case .ruleResponse(let rule, let id, let serial):
@@ -486,11 +541,7 @@ struct SimulationRun {
       app.lossReason[request.id] = "not kept: \(why) (\(format(now)))"
       return false
     }
-    var request = request
-    if let info = app.requestInfo[request.id], let medicine = app.medicines[info.medicine] {
-      request.interruptionLevel = medicine.interruptionLevel
-      if medicineApp.badge == .countAtAdd && request.badge == nil { request.badge = waitingDoseCount + 1 }
-    }
+    let request = appLayer.prepare(request, in: self)
     var firstDelivery: SimulationInstant?
     switch request.trigger {
     case .calendar(let trigger):
@@ -611,9 +662,18 @@ struct SimulationRun {
     record(.fired, request.id.rawValue, at: now, fields)
     forgetHeld(request.id)  // a new delivery replaces the one shown
     guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
-    if let dose { medicineNotificationDelivered(shown, dose: dose, at: now) }
+    let layer = appLayer
+    let presented = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
+    if case .notShown(let why) = presented {
+      // The app's foreground will-present asked for no presentation: the platform shows nothing.
+      center.removeDelivered(request.id)
+      app.shownDose[request.id] = nil
+      record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
+      app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
+      return false
+    }
     if let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
-    present(.local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: perception, at: now)
+    present(.local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: presented, at: now)
     return true
   }
 
@@ -659,7 +719,8 @@ struct SimulationRun {
     // of its kind, or of either kind when it changes what the next crossing
     // means, is pending.
     let monitored = report.kind == .detected || report.concernsBothKinds
-      ? center.monitors(region.id, addedAtOrBefore: condition) : !requests.isEmpty
+      ? center.monitors(region.id, addedAtOrBefore: condition) || appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
+      : !requests.isEmpty
     // Blocked now, or when the device decided: then the platform was monitoring nothing.
     let blockedReason = app.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
       ?? condition.flatMap { condition in
@@ -697,6 +758,10 @@ struct SimulationRun {
               request: pending.request.id, region: report.region, entering: report.entering, visit: report.visit,
               crossing: report.crossingInstant, at: now))
         }
+      }
+      if blockedReason == nil {
+        let layer = appLayer
+        layer.regionDetected(report.region, entering: report.entering, condition: condition, in: &self, at: now)
       }
       if !app.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
     }

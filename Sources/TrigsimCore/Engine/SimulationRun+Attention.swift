@@ -525,10 +525,8 @@ extension SimulationRun {
     fields.append(TimelineField("app", app.state.rawValue))
     record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
-    // The app's code runs in the background: it sets its badge, and re-adds
-    // chains as its policy says (`ChainReAdds.silentPush`).
-    appCodeRan(.silentPush, medicine: nil, at: now)
-    appCodeSetsBadge(at: now)
+    let layer = appLayer
+    layer.silentPushReceived(push, in: &self, at: now)
   }
 
   // MARK: - Header

@@ -229,14 +229,16 @@ extension SimulationRun {
   mutating func changeApp(_ change: AppChange, at now: SimulationInstant) {
     if let state = change.state, state != app.state {
       record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", app.state.rawValue)])
+      let previous = app.state
       app.state = state
-      // Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
-      if state == .foreground {
-        appCodeRan(.foreground, medicine: nil, at: now)
-        appCodeSetsBadge(at: now)
-      }
+      let layer = appLayer
+      layer.appStateChanged(from: previous, to: state, in: &self, at: now)
     }
-    if change.backgroundRefresh { backgroundRefresh(at: now) }
+    if change.backgroundRefresh {
+      let layer = appLayer
+      layer.backgroundRefresh(in: &self, at: now)
+    }
+    let authorizationBefore = (app.permission, app.locationAuthorization, app.locationAccuracy)
     if let permission = change.permission, permission != app.permission {
       record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", app.permission.rawValue)])
       app.permission = permission
@@ -262,6 +264,10 @@ extension SimulationRun {
       // Allowed again: the replay restarted the location service at this instant (`monitoringRestarts`),
       // unless the phone's power still keeps monitoring off.
       assert(blocked != nil || monitoringRestarts.contains(now) || deviceSchedule.monitoringBlockedReason(at: now) != nil)
+    }
+    if authorizationBefore != (app.permission, app.locationAuthorization, app.locationAccuracy) {
+      let layer = appLayer
+      layer.authorizationChanged(in: &self, at: now)
     }
   }
 
@@ -625,6 +631,13 @@ extension SimulationRun {
       return key
     case .location:
       if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
+      // A hosted app's notification posted for a visit (from its region
+      // callback) names the visit's dose; the built-in app's never do.
+      if let key = info.dose, app.doses[key]?.reminderDelivered == nil, app.doses[key] != nil {
+        app.doses[key]?.reminderDelivered = now
+        app.doses[key]?.reason = nil
+        return key
+      }
       if let context = locationReportContext, let visit = context.visit,
         let key = app.locationDoseOfVisit[
           MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
@@ -803,7 +816,7 @@ extension SimulationRun {
       reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", at: now)
       return
     }
-    guard center.delivered[action.notification] != nil, app.shownDose[action.notification] != nil else {
+    guard center.delivered[action.notification] != nil, appLayer.canAct(on: action.notification, in: self) else {
       let why = app.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
         ?? app.lossReason[action.notification].map { "it was never delivered: \($0)" }
         ?? "it was never delivered before this instant"
@@ -813,7 +826,8 @@ extension SimulationRun {
         at: now)
       return
     }
-    perform(action.action, on: action.notification, by: "script", at: now)
+    let layer = appLayer
+    layer.patientActed(action.action, on: action.notification, by: "script", in: &self, at: now)
   }
 
   /// A scripted action that cannot be carried out: invalid input, reported at its line once the run ends.
@@ -834,7 +848,8 @@ extension SimulationRun {
     let step = app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose), default: 0]
     guard step < rule.actions.count else { return }
     app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose)] = step + 1
-    perform(rule.actions[step], on: id, by: "rule \(rule.pattern) step \(step + 1)/\(rule.actions.count)", at: now)
+    let layer = appLayer
+    layer.patientActed(rule.actions[step], on: id, by: "rule \(rule.pattern) step \(step + 1)/\(rule.actions.count)", in: &self, at: now)
   }
 
   /// The user acts on a shown notification; the system removes it from
@@ -1173,7 +1188,7 @@ extension SimulationRun {
   func withAccountingRemarks(_ dose: DoseRecord) -> DoseRecord {
     var dose = dose
     for note in app.doseNotes[dose.key] ?? [] where !dose.notes.contains(note) { dose.notes.append(note) }
-    if let remark = noFollowUpsRemark(dose) { dose.notes.append(remark) }
+    if let remark = appLayer.noFollowUpsRemark(dose, in: self) { dose.notes.append(remark) }
     dose.notes += unusedRuleStepRemarks(dose)
     return dose
   }

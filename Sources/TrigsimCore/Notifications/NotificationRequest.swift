@@ -16,6 +16,10 @@ public struct NotificationRequest: Sendable {
   public var sound = true
   /// `content.badge`: 0 clears the app's badge at delivery, a number sets it, nil leaves it.
   public var badge: Int?
+  /// `content.categoryIdentifier`: the category whose actions the patient
+  /// can choose (`UserNotificationCenter.setNotificationCategories`). Hosted
+  /// apps only; it is not printed.
+  public var categoryIdentifier: String?
 
   public init(
     id: NotificationID, title: String, body: String? = nil, trigger: Trigger, userInfo: [TimelineField] = [],

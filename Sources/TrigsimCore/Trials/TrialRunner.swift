@@ -37,7 +37,19 @@ public struct TrialRunner {
   /// 2^20 fixes: 56 MB as an array of `TrackSample` (12 days at 1 Hz).
   static let defaultArrayReplayLimit = 1 << 20
 
-  public init(_ scenario: Scenario) { self.scenario = scenario }
+  /// The team's app in place of the built-in one: each trial makes its own (`HostedApp.make`).
+  public let hostedApp: HostedApp?
+
+  public init(_ scenario: Scenario) {
+    self.scenario = scenario
+    self.hostedApp = nil
+  }
+
+  /// Trials of `scenario` with the team's app in place of the built-in one.
+  public init(_ scenario: Scenario, app: HostedApp) {
+    self.scenario = scenario
+    self.hostedApp = app
+  }
 
   /// Runs the trials `plan.trials` (all `plan.count` of them unless the plan
   /// is one shard's, `Shard`) on `plan.jobs` workers.
@@ -45,6 +57,7 @@ public struct TrialRunner {
   /// - Throws: `InputError` when the track has bad input or a scripted user
   ///   action is impossible (found by the first trial, as in a single run).
   public func run(_ plan: TrialPlan) throws -> TrialReport {
+    try Simulation.checkAppUnderTest(of: scenario, app: hostedApp)
     if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
     var shared = scenario
     var geometry: RecordedPathGeometry?
@@ -55,6 +68,7 @@ public struct TrialRunner {
     }
     let frozen = UncheckedSendable(shared)
     let recorded = geometry
+    let app = hostedApp
     let workers = max(1, min(plan.jobs, plan.trials.count))
     let trials = IndexedResults<Never>(count: plan.trials.count)  // hands out trial numbers; the tallies are per worker
     let tallies = IndexedResults<TrialTally>(count: workers)
@@ -71,7 +85,7 @@ public struct TrialRunner {
       while let claimed = trials.claimNext() {
         let trial = plan.trials.lowerBound + claimed
         do {
-          try Self.runTrial(trial, of: scenario, geometry: recorded, seed: plan.seed, into: &tally)
+          try Self.runTrial(trial, of: scenario, app: app, geometry: recorded, seed: plan.seed, into: &tally)
         } catch {
           tally.failure = (trial, error)
           break
@@ -128,11 +142,13 @@ public struct TrialRunner {
   }
 
   static func runTrial(
-    _ index: Int, of scenario: Scenario, geometry: RecordedPathGeometry?, seed: UInt64, into tally: inout TrialTally
+    _ index: Int, of scenario: Scenario, app: HostedApp? = nil, geometry: RecordedPathGeometry?, seed: UInt64,
+    into tally: inout TrialTally
   ) throws {
     // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.
     var run = SimulationRun(
-      scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location), sink: TimelineEntryCounter())
+      scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location), sink: TimelineEntryCounter(),
+      appLayer: Simulation.appLayer(for: app))
     run.recordedGeometry = geometry
     run.locationLog = LocationRequestLog()
     try run.execute()
@@ -157,14 +173,6 @@ public struct TrialPlan: Sendable, Equatable {
     self.jobs = max(1, jobs)
     trials = shard.trials(of: count)
   }
-}
-
-/// The scenario handed to worker threads. Its track is immutable (an array
-/// or a `CompactTrack`) and its region shapes are copied per worker (`copyForAnotherThread`), so
-/// nothing mutable is shared.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
 }
 
 // MARK: - What one run logs

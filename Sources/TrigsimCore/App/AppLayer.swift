@@ -1,0 +1,122 @@
+/// The app layer of the simulated world (style §3: World → Device → App →
+/// Patient): the code the simulated phone runs for the app under test.
+///
+/// The engine calls it at the moments the platform runs app code and asks it
+/// only what an app decides. Two apps sit behind it:
+///
+/// - `BuiltInMedicineAppLayer`: the scenario's `medicines:`/`policy:` model
+///   (today's timelines, byte for byte);
+/// - `HostedAppLayer`: a team's own app (`SimulatedApp`), driven through the
+///   simulated device API (`SimulatedDevice`).
+///
+/// Every method receives the run `inout`: the layer acts on the device through
+/// it at the instant it is called, before time moves on. The engine holds the
+/// layer as a class reference, so a call reads the reference first
+/// (`let layer = appLayer`) and then hands the run over.
+protocol AppLayer: AnyObject {
+  /// Queues the app's own inputs at the run's start: for the built-in app,
+  /// the scenario's app changes, medicine changes and scripted user actions.
+  func scheduleEvents(in run: inout SimulationRun)
+  /// The system launched the app (a hosted app at the clock's start).
+  func launch(in run: inout SimulationRun, at now: SimulationInstant)
+  /// The app's state changed (`from` → `to`), recorded already.
+  func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Notification permission, location authorization or accuracy changed
+  /// (recorded already).
+  func authorizationChanged(in run: inout SimulationRun, at now: SimulationInstant)
+  /// The system offers the app background time (`BGAppRefreshTask`).
+  func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant)
+  /// A medicine changed (scenario `medicines:`, index into `medicineChanges`).
+  func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant)
+  /// The request about to be added, as the app builds it.
+  func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest
+  /// A notification was delivered to Notification Center. Returns how the
+  /// device presents it: `perception` unless the app's foreground
+  /// will-present callback decides otherwise.
+  func delivered(
+    _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
+    in run: inout SimulationRun, at now: SimulationInstant) -> Perception
+  /// Whether the patient may act on delivered notification `id` (it is still shown).
+  func canAct(on id: NotificationID, in run: SimulationRun) -> Bool
+  /// The patient acts on a shown notification.
+  func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant)
+  /// A background (content-available) push reached the app.
+  func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Whether the app monitors region `id` itself (location manager), since at
+  /// or before `instant` when given: the device then reports its detections.
+  func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool
+  /// The device detected an entry or exit of a region (after the location
+  /// requests it delivers).
+  func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
+  /// A fix, while `run.observesFixes` (the app asked for significant-change updates).
+  func observe(_ fix: TrackSample, in run: inout SimulationRun)
+  /// The significant-change service reports the device at `position`.
+  func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Why an unanswered dose had no follow-ups, when the app can say (the
+  /// built-in app knows its own chain policy; a hosted app's intent is its own).
+  func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String?
+}
+
+/// The scenario's medicine-reminder app (`medicines:`, `policy:`), as the
+/// engine has always run it: every method forwards to the run's built-in
+/// app code (`SimulationRun+MedicineApp.swift`, `+RegionSet`, `+Attention`).
+final class BuiltInMedicineAppLayer: AppLayer {
+  func scheduleEvents(in run: inout SimulationRun) { run.scheduleMedicineAppEvents() }
+
+  func launch(in run: inout SimulationRun, at now: SimulationInstant) {}
+
+  func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
+    // Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
+    guard to == .foreground else { return }
+    run.appCodeRan(.foreground, medicine: nil, at: now)
+    run.appCodeSetsBadge(at: now)
+  }
+
+  func authorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {}
+
+  func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) { run.backgroundRefresh(at: now) }
+
+  func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+    run.applyMedicineChange(index, at: now)
+  }
+
+  func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest {
+    var request = request
+    if let info = run.app.requestInfo[request.id], let medicine = run.app.medicines[info.medicine] {
+      request.interruptionLevel = medicine.interruptionLevel
+      if run.medicineApp.badge == .countAtAdd && request.badge == nil { request.badge = run.waitingDoseCount + 1 }
+    }
+    return request
+  }
+
+  func delivered(
+    _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
+    in run: inout SimulationRun, at now: SimulationInstant
+  ) -> Perception {
+    if let dose { run.medicineNotificationDelivered(shown, dose: dose, at: now) }
+    return perception
+  }
+
+  func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { run.app.shownDose[id] != nil }
+
+  func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    run.perform(action, on: id, by: source, at: now)
+  }
+
+  func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {
+    // The app's code runs in the background: it sets its badge, and re-adds
+    // chains as its policy says (`ChainReAdds.silentPush`).
+    run.appCodeRan(.silentPush, medicine: nil, at: now)
+    run.appCodeSetsBadge(at: now)
+  }
+
+  func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool { false }
+
+  func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {}
+
+  func observe(_ fix: TrackSample, in run: inout SimulationRun) {}
+
+  func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {}
+
+  func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? { run.noFollowUpsRemark(dose) }
+}

@@ -1,0 +1,597 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A team's app (`HostedApp`) behind the app seam: the engine's moments
+/// become the platform's callbacks, and the app's calls on `SimulatedDevice`
+/// act on the run at the callback's instant.
+///
+/// Rules (sources in the README, "Your app in the loop"):
+/// - Launch: a running app (background or foreground) gets
+///   `didFinishLaunching(.initial)` at the clock's start. A terminated app is
+///   a new process: the system makes a new instance (`HostedApp.make`) and
+///   launches it when something wakes it (a region event, a background push,
+///   a background refresh, an action on a notification, the patient).
+/// - A force-quit app is not launched for region events, significant-change
+///   updates, background pushes or background refresh.
+/// - Will-present runs only in the foreground; without a delegate, or with
+///   no options, the platform presents nothing.
+/// - Every callback runs to completion at its instant, on an executor that
+///   runs on the engine's thread (`CallbackExecutor`). A callback still
+///   suspended when that executor has nothing left to run waits on something
+///   outside the simulation: the run stops with an `AppCodeError`.
+final class HostedAppLayer: AppLayer, @unchecked Sendable {
+  let configuration: HostedApp
+  private(set) var device: SimulatedDevice!
+  private var app: (any SimulatedApp)?
+
+  // What the device keeps for the app.
+  var categories: Set<NotificationCategory> = []
+  struct AppMonitoredRegion {
+    var spec: CircularRegionSpec
+    var since: SimulationInstant
+  }
+  var monitoredRegions: [AppMonitoredRegion] = []
+  var refreshRequests: [BackgroundRefreshRequest] = []
+  /// The content of every notification in Notification Center, by identifier.
+  private var deliveredContent: [NotificationID: NotificationRequest] = [:]
+  private var significantChanges = false
+  /// Where and when the significant-change service last reported.
+  private var lastSignificantChange: (position: Coordinate, instant: SimulationInstant)?
+  /// Failures the platform reports to the location delegate after the current callback.
+  private var monitoringFailures: [(CircularRegionSpec, LocationManagerError)] = []
+
+  // The callback running now.
+  private var attached: UnsafeMutablePointer<SimulationRun>?
+  private var attachedNow: SimulationInstant?
+  private var callbackName: String?
+  private var engineThread: pthread_t?
+  private let misuseLock = NSLock()
+  private var misuse: String?
+
+  init(_ configuration: HostedApp) {
+    self.configuration = configuration
+    device = SimulatedDevice(host: self)
+  }
+
+  // MARK: - Running app code
+
+  /// Runs `body` with the run attached, as the device calls of callback `name`.
+  private func attach<T>(_ run: inout SimulationRun, _ name: String, at now: SimulationInstant, _ body: () -> T) -> T {
+    withUnsafeMutablePointer(to: &run) { pointer in
+      let saved = (attached, attachedNow, callbackName)
+      attached = pointer
+      attachedNow = now
+      callbackName = name
+      engineThread = pthread_self()
+      defer { (attached, attachedNow, callbackName) = saved }
+      return body()
+    }
+  }
+
+  /// The device API's way in: the run at the callback's instant, or, outside
+  /// a callback or on another thread, a misuse the run reports (and `otherwise`).
+  func withRun<T>(_ api: String, otherwise: T, _ body: (inout SimulationRun, SimulationInstant) throws -> T) rethrows -> T {
+    guard let pointer = attached, let now = attachedNow, let thread = engineThread, pthread_equal(thread, pthread_self()) != 0 else {
+      noteMisuse(
+        "\(api) was called outside the app's callbacks (from a task the callback left running, or after it returned): trigsim runs app code only inside its callbacks, at their instants; await the work inside the callback")
+      return otherwise
+    }
+    return try body(&pointer.pointee, now)
+  }
+
+  private func noteMisuse(_ problem: String) {
+    misuseLock.lock()
+    if misuse == nil { misuse = problem }
+    misuseLock.unlock()
+  }
+
+  private func takeMisuse() -> String? {
+    misuseLock.lock()
+    defer { misuseLock.unlock() }
+    let problem = misuse
+    misuse = nil
+    return problem
+  }
+
+  /// Runs app callback `name` to completion at `now`, after its `app` entry.
+  /// Returns its result, or nil when it could not complete (the run stops).
+  @discardableResult
+  private func call<T>(
+    _ name: String, _ fields: [TimelineField], in run: inout SimulationRun, at now: SimulationInstant,
+    _ body: @escaping () async -> T
+  ) -> T? {
+    guard run.stopReason == nil else { return nil }
+    run.record(.app, name, at: now, fields + [TimelineField("state", run.app.state.rawValue)])
+    let result: T? = attach(&run, name, at: now) {
+      let executor = CallbackExecutor()
+      let outcome = CallbackOutcome<T>()
+      let operation = UncheckedSendable(body)
+      let task = Task(executorPreference: executor) { outcome.value = await operation.value() }
+      executor.runUntilIdle()
+      if outcome.value == nil {
+        task.cancel()
+        stop(
+          &attached!.pointee, name, at: now,
+          "it did not return at its instant: it waits on something trigsim does not drive (real time such as Task.sleep or a timer, the main actor, a network call, a continuation never resumed); app code runs in virtual time: read device.clock, and do later work from a notification, a region event or background refresh")
+      }
+      return outcome.value
+    }
+    if let problem = takeMisuse() { stop(&run, name, at: now, problem) }
+    if !monitoringFailures.isEmpty && run.stopReason == nil { reportMonitoringFailures(in: &run, at: now) }
+    return result
+  }
+
+  private func stop(_ run: inout SimulationRun, _ callback: String, at now: SimulationInstant, _ problem: String) {
+    guard run.stopReason == nil else { return }
+    run.stopReason = AppCodeError(callback: callback, instant: run.format(now), problem: problem)
+  }
+
+  /// The system starts a new process of the app: a new instance, then `didFinishLaunching`.
+  private func launch(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard run.stopReason == nil else { return }
+    app = attach(&run, "HostedApp.make", at: now) { configuration.make(device) }
+    if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
+    let app = app!
+    call("didFinishLaunching", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.didFinishLaunching(reason: reason) }
+  }
+
+  /// A terminated app woken by the system runs in the background.
+  private func wake(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard run.app.state.isTerminated || app == nil else { return }
+    if run.app.state.isTerminated {
+      run.record(.app, "state", at: now, [
+        TimelineField("to", AppState.background.rawValue), TimelineField("from", run.app.state.rawValue),
+        TimelineField("reason", "the system launched the app (\(reason.rawValue))"),
+      ])
+      run.app.state = .background
+    }
+    launch(reason, in: &run, at: now)
+  }
+
+  /// The app's callback cannot run because the patient force-quit it.
+  private func notRun(_ name: String, _ fields: [TimelineField], _ why: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    run.record(.app, name, at: now, fields + [TimelineField("ran", "no"), TimelineField("reason", why)])
+  }
+
+  // MARK: - AppLayer
+
+  func scheduleEvents(in run: inout SimulationRun) {
+    // The scenario's app changes, medicine changes and patient actions are the world's and the patient's.
+    run.scheduleMedicineAppEvents()
+    run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: -1)
+  }
+
+  func launch(in run: inout SimulationRun, at now: SimulationInstant) {
+    guard !run.app.state.isTerminated else { return }
+    launch(.initial, in: &run, at: now)
+    if run.app.state == .foreground, let app {
+      call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
+    }
+  }
+
+  func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
+    switch to {
+    case .foreground:
+      if from.isTerminated || app == nil { launch(.patient, in: &run, at: now) }
+      guard let app else { return }
+      call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
+    case .background:
+      guard from == .foreground, let app else { return }
+      call("didEnterBackground", [], in: &run, at: now) { await app.didEnterBackground() }
+    case .terminated, .forceQuit:
+      // The system ends a suspended app without running its code; the process and its memory are gone.
+      app = nil
+    }
+  }
+
+  func authorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
+    guard !run.app.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
+    call("didChangeAuthorization", [TimelineField("location", run.app.locationAuthorization.rawValue)], in: &run, at: now) {
+      await delegate.didChangeAuthorization()
+    }
+  }
+
+  func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) {
+    let name = "background-refresh"
+    if run.app.state == .forceQuit || !run.attention.phoneOn {
+      let why = run.app.state == .forceQuit
+        ? "the patient force-quit the app: the system does not launch it for background refresh" : "the phone is off"
+      run.record(.app, name, at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
+      return
+    }
+    guard let position = refreshRequests.firstIndex(where: { ($0.earliestBeginDate ?? .distantPast) <= now.date }) else {
+      let why = refreshRequests.isEmpty
+        ? "the app has no background refresh request (Application.submit)"
+        : "no request's earliest begin date has come (the first is \(refreshRequests[0].earliestBeginDate.map { run.format(SimulationInstant($0)) } ?? "none"))"
+      run.record(.app, name, at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
+      return
+    }
+    let request = refreshRequests.remove(at: position)
+    wake(.backgroundRefresh, in: &run, at: now)
+    guard let app else { return }
+    call("performBackgroundRefresh", [TimelineField("request", request.identifier)], in: &run, at: now) {
+      await app.performBackgroundRefresh(request)
+    }
+  }
+
+  func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+    let edit = run.recordMedicineChangeForLedger(index, at: now)
+    if run.app.state.isTerminated || app == nil { wake(.patient, in: &run, at: now) }
+    guard let app else { return }
+    call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
+      await app.patientChangedMedicine(edit)
+    }
+  }
+
+  func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest { request }
+
+  func delivered(
+    _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
+    in run: inout SimulationRun, at now: SimulationInstant
+  ) -> Perception {
+    if let dose { run.app.shownDose[shown.id] = dose }
+    deliveredContent[shown.id] = request
+    guard run.app.state == .foreground, app != nil else { return perception }
+    let notification = UserNotification(date: now.date, request: request)
+    let fields = [TimelineField("notification", shown.id.rawValue)]
+    guard let delegate = device.notificationCenter.delegate else {
+      notRun("willPresent", fields, "no notification center delegate is set", in: &run, at: now)
+      return .notShown(reason: "the app is in the foreground and has no notification center delegate, so the platform presents nothing")
+    }
+    guard let options = call("willPresent", fields, in: &run, at: now, { await delegate.willPresent(notification) }) else {
+      return perception
+    }
+    if options.isEmpty || !(options.contains(.banner) || options.contains(.list) || options.contains(.sound)) {
+      return .notShown(reason: "the app is in the foreground and its will-present returned options \(options), so the platform presents nothing")
+    }
+    if !options.contains(.banner) && !options.contains(.sound), perception.alertsNow {
+      return .quiet(reason: "the app is in the foreground and its will-present returned options \(options): listed in Notification Center without a banner or sound")
+    }
+    return perception
+  }
+
+  func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { deliveredContent[id] != nil }
+
+  func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard let request = deliveredContent[id], let shown = run.center.delivered[id] else { return }
+    let dose = run.app.shownDose[id]
+    let category = categories.first { $0.identifier == request.categoryIdentifier }
+    let identifier = configuration.actionIdentifier(action)
+    if case .snooze = action, category?.actions.contains(where: { $0.identifier == identifier }) != true {
+      unavailable(action, identifier, category, request, in: &run, at: now)
+      return
+    }
+    if case .complete = action, category?.actions.contains(where: { $0.identifier == identifier }) != true {
+      unavailable(action, identifier, category, request, in: &run, at: now)
+      return
+    }
+    var fields = [TimelineField("action", action.description), TimelineField("by", source)]
+    if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
+    if action != .ignore {
+      run.center.removeDelivered(id)
+      run.forgetHeld(id)
+      run.app.shownDose[id] = nil
+      run.app.leftNotificationCenter[id] = "the user chose '\(action)' at \(run.format(now))"
+      deliveredContent[id] = nil
+    }
+    if action == .dismiss && category?.customDismissAction != true {
+      fields.append(TimelineField("reported", "no"))
+      fields.append(TimelineField("reason", "the category has no custom dismiss action, so the app is not told"))
+      run.record(.action, id.rawValue, at: now, fields)
+      if let dose {
+        let note = "dismissed at \(run.format(now)) without telling the app (no custom dismiss action)"
+        run.app.doses[dose]?.notes.append(note)
+      }
+      return
+    }
+    if action != .ignore && run.app.state.isTerminated && run.scenario.platform.terminatedActions == .lost {
+      fields.append(TimelineField("handled", "no"))
+      fields.append(TimelineField("reason", "the app is terminated and its action handler did not run (platform terminatedActions: lost)"))
+      run.record(.action, id.rawValue, at: now, fields)
+      return
+    }
+    run.record(.action, id.rawValue, at: now, fields)
+    // The patient's act is the world's truth, whatever the app does with it.
+    if let dose {
+      switch action {
+      case .snooze: run.app.doses[dose]?.snoozes += 1
+      case .complete: run.app.doses[dose]?.completed = now
+      case .dismiss: run.app.doses[dose]?.dismissed = now
+      case .open, .ignore: break
+      }
+    }
+    guard action != .ignore else { return }
+    if run.app.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
+    let response = NotificationResponse(notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier)
+    let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
+    guard let delegate = device.notificationCenter.delegate else {
+      notRun("didReceive", responseFields, "no notification center delegate is set", in: &run, at: now)
+      return
+    }
+    call("didReceive", responseFields, in: &run, at: now) { await delegate.didReceive(response) }
+  }
+
+  /// The patient cannot choose an action the notification does not offer.
+  private func unavailable(
+    _ action: UserAction, _ identifier: String, _ category: NotificationCategory?, _ request: NotificationRequest,
+    in run: inout SimulationRun, at now: SimulationInstant
+  ) {
+    let offered = category.map { "its category '\($0.identifier)' offers \($0.actions.map(\.identifier).joined(separator: ", "))" }
+      ?? (request.categoryIdentifier.map { "its category '\($0)' is not registered (setNotificationCategories)" } ?? "it has no category")
+    run.record(.warning, request.id.rawValue, at: now, [
+      TimelineField("reason", "the patient cannot choose '\(action)' (action '\(identifier)'): \(offered)"),
+    ])
+  }
+
+  func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {
+    wake(.remoteNotification, in: &run, at: now)
+    guard let app else { return }
+    var userInfo = ["id": push.id.rawValue]
+    if let type = push.type { userInfo["type"] = type }
+    call("didReceiveRemoteNotification", [TimelineField("push", push.id.rawValue)], in: &run, at: now) {
+      await app.didReceiveRemoteNotification(userInfo)
+    }
+  }
+
+  func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool {
+    monitoredRegions.contains { $0.spec.identifier == id && (instant == nil || $0.since <= instant!) }
+  }
+
+  func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {
+    let id = run.scenario.regions[region].id
+    guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }),
+      entering ? monitored.spec.notifyOnEntry : monitored.spec.notifyOnExit
+    else { return }
+    let name = entering ? "didEnterRegion" : "didExitRegion"
+    let fields = [TimelineField("region", id.rawValue)]
+    guard run.app.state != .forceQuit else {
+      notRun(name, fields, "the patient force-quit the app: the system does not relaunch it for region events", in: &run, at: now)
+      return
+    }
+    wake(.location, in: &run, at: now)
+    guard let delegate = device.locationManager.delegate else {
+      notRun(name, fields, "no location manager delegate is set", in: &run, at: now)
+      return
+    }
+    let spec = monitored.spec
+    call(name, fields, in: &run, at: now) {
+      if entering { await delegate.didEnterRegion(spec) } else { await delegate.didExitRegion(spec) }
+    }
+  }
+
+  func observe(_ fix: TrackSample, in run: inout SimulationRun) {
+    guard significantChanges else { return }
+    let rules = run.scenario.platform.significantChange
+    if let last = lastSignificantChange {
+      guard last.instant.duration(to: fix.instant) >= rules.minimumInterval, Geodesic.distance(last.position, fix.coordinate) >= rules.distance
+      else { return }
+    }
+    lastSignificantChange = (fix.coordinate, fix.instant)
+    guard fix.instant <= run.end else { return }
+    run.queue.schedule(.significantLocationChange(fix.coordinate), at: fix.instant, phase: .position, rank: Int.max)
+  }
+
+  func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard significantChanges else { return }
+    let fields = [TimelineField("at", position.description)]
+    guard run.app.state != .forceQuit else {
+      notRun("didUpdateLocation", fields, "the patient force-quit the app: the system does not relaunch it for significant-change updates", in: &run, at: now)
+      return
+    }
+    wake(.location, in: &run, at: now)
+    guard let delegate = device.locationManager.delegate else {
+      notRun("didUpdateLocation", fields, "no location manager delegate is set", in: &run, at: now)
+      return
+    }
+    call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position) }
+  }
+
+  func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? { nil }
+
+  // MARK: - The device API's operations
+
+  func requestAuthorization(options: AuthorizationOptions, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
+    if run.app.permission == .notDetermined {
+      let provisional = options.contains(.provisional)
+      let answer: NotificationPermission = provisional ? .provisional : configuration.permissionAnswer
+      run.record(.app, "permission", at: now, [
+        TimelineField("to", answer.rawValue), TimelineField("from", run.app.permission.rawValue),
+        TimelineField("reason", provisional ? "the app asked for provisional authorization: granted without asking" : "the patient answered the app's request"),
+      ])
+      run.app.permission = answer
+    }
+    return [.granted, .provisional, .ephemeral].contains(run.app.permission)
+  }
+
+  func add(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) throws {
+    switch request.trigger {
+    case .interval(let trigger):
+      if trigger.interval.milliseconds <= 0 { throw NotificationCenterError.intervalNotPositive(request.id) }
+      if trigger.repeats && trigger.interval.milliseconds < 60_000 { throw NotificationCenterError.repeatingIntervalUnder60Seconds(request.id) }
+    case .region(let trigger):
+      guard let region = run.scenario.regions.first(where: { $0.id == trigger.region }) else {
+        throw NotificationCenterError.regionNotInScenario(request.id, trigger.region)
+      }
+      guard region.shape is CircularRegion else { throw NotificationCenterError.regionNotCircular(request.id, trigger.region) }
+    case .calendar:
+      break
+    }
+    var info = configuration.attribution.map { attribute in attribute(request).flatMap { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
+    if info?.role == .location, let context = run.locationReportContext, let visit = context.visit, let medicine = info?.medicine {
+      info?.dose = run.app.locationDoseOfVisit[
+        MedicineAppState.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
+    }
+    run.app.requestInfo[request.id] = info
+    run.add(request, at: now)
+  }
+
+  func delivered(in run: SimulationRun) -> [UserNotification] {
+    run.center.delivered.values.sorted { $0.serial < $1.serial }.compactMap { shown in
+      deliveredContent[shown.id].map { UserNotification(date: shown.instant.date, request: $0) }
+    }
+  }
+
+  func noteLocationRequest(_ kind: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    run.record(.app, "location-request", at: now, [
+      TimelineField("asked", kind), TimelineField("current", run.app.locationAuthorization.rawValue),
+      TimelineField("reason", "the patient's answer is the scenario's ('app: - location:')"),
+    ])
+  }
+
+  func startMonitoring(_ spec: CircularRegionSpec, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard let region = run.scenario.regions.first(where: { $0.id == spec.identifier }), let circle = region.shape as? CircularRegion,
+      abs(circle.center.latitude - spec.center.latitude) < 1e-7, abs(circle.center.longitude - spec.center.longitude) < 1e-7,
+      abs(circle.radius - spec.radius) < 0.01
+    else {
+      noteMisuse(
+        "LocationManager.startMonitoring: region '\(spec.identifier)' (\(spec.center), \(spec.radius) m) is not a circle of the scenario with this centre and radius; declare it under 'regions:' so the simulated world knows where it is")
+      return
+    }
+    monitoredRegions.removeAll { $0.spec.identifier == spec.identifier }
+    if let blocked = run.app.regionMonitoringBlockedReason {
+      monitoringFailures.append((spec, .regionMonitoringDenied(spec.identifier, reason: blocked)))
+      return
+    }
+    let limit = run.scenario.platform.monitoredRegionLimit
+    let triggerRegions = Set(run.center.pendingInAddOrder().compactMap { pending -> RegionID? in
+      if case .region(let trigger) = pending.request.trigger { trigger.region } else { nil }
+    })
+    let inUse = Set(monitoredRegions.map(\.spec.identifier)).union(triggerRegions).subtracting([spec.identifier])
+    guard inUse.count < limit else {
+      monitoringFailures.append((spec, .regionMonitoringFailure(spec.identifier, limit: limit)))
+      return
+    }
+    monitoredRegions.append(AppMonitoredRegion(spec: spec, since: now))
+    monitoredRegions.sort { $0.spec.identifier < $1.spec.identifier }
+    run.record(.app, "monitoring", at: now, [TimelineField("region", spec.identifier.rawValue), TimelineField("change", "started")])
+  }
+
+  func stopMonitoring(_ spec: CircularRegionSpec, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard monitoredRegions.contains(where: { $0.spec.identifier == spec.identifier }) else { return }
+    monitoredRegions.removeAll { $0.spec.identifier == spec.identifier }
+    run.record(.app, "monitoring", at: now, [TimelineField("region", spec.identifier.rawValue), TimelineField("change", "stopped")])
+  }
+
+  private func reportMonitoringFailures(in run: inout SimulationRun, at now: SimulationInstant) {
+    let failures = monitoringFailures
+    monitoringFailures = []
+    for (spec, error) in failures {
+      let fields = [TimelineField("region", spec.identifier.rawValue), TimelineField("error", error.description)]
+      guard let delegate = device.locationManager.delegate else {
+        notRun("monitoringDidFail", fields, "no location manager delegate is set", in: &run, at: now)
+        continue
+      }
+      call("monitoringDidFail", fields, in: &run, at: now) { await delegate.monitoringDidFail(for: spec, error: error) }
+    }
+  }
+
+  func setSignificantChanges(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard on != significantChanges else { return }
+    significantChanges = on
+    run.observesFixes = on
+    if on { lastSignificantChange = nil }
+    run.record(.app, "significant-changes", at: now, [TimelineField("change", on ? "started" : "stopped")])
+  }
+
+  func submit(_ request: BackgroundRefreshRequest, in run: inout SimulationRun, at now: SimulationInstant) {
+    refreshRequests.removeAll { $0.identifier == request.identifier }
+    refreshRequests.append(request)
+    var fields = [TimelineField("request", request.identifier)]
+    if let earliest = request.earliestBeginDate { fields.append(TimelineField("earliest", run.format(SimulationInstant(earliest)))) }
+    run.record(.app, "background-refresh-request", at: now, fields)
+  }
+}
+
+/// Runs a callback's jobs on the engine's thread, in the order they are
+/// enqueued, until none is left (SE-0417 task executors).
+final class CallbackExecutor: TaskExecutor, @unchecked Sendable {
+  private let lock = NSLock()
+  private var jobs: [UnownedJob] = []
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    lock.lock()
+    jobs.append(job)
+    lock.unlock()
+  }
+
+  func runUntilIdle() {
+    while true {
+      lock.lock()
+      guard !jobs.isEmpty else {
+        lock.unlock()
+        return
+      }
+      let job = jobs.removeFirst()
+      lock.unlock()
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+}
+
+private final class CallbackOutcome<T>: @unchecked Sendable {
+  var value: T?
+}
+
+extension SimulationRun {
+  /// A medicine change under a hosted app: the `medicine` entry and the
+  /// prescription's dose clocks (the world's truth); the app hears of it
+  /// separately and removes or adds its own requests.
+  mutating func recordMedicineChangeForLedger(_ index: Int, at now: SimulationInstant) -> MedicineEdit {
+    let change = medicineApp.medicineChanges[index]
+    switch change.kind {
+    case .create(let medicine):
+      app.medicines[medicine.id] = medicine
+      app.creationOrder.append(medicine.id)
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.summaryFields)
+      startDoseClocks(of: medicine, at: now)
+      return .created(medicine)
+    case .edit(let medicine):
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.summaryFields)
+      _ = stopDoseClocks(of: medicine.id)
+      app.medicines[medicine.id] = medicine
+      startDoseClocks(of: medicine, at: now)
+      return .edited(medicine)
+    case .delete(let id):
+      if let medicine = app.medicines[id] {
+        record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
+        _ = stopDoseClocks(of: id)
+        app.medicines[id] = nil
+      }
+      return .deleted(id)
+    }
+  }
+
+  /// What the ledger needs to know of a request a hosted app attributes to a dose.
+  func requestInfo(of attribution: DoseAttribution) -> MedicineRequestInfo? {
+    switch attribution {
+    case .reminder(let id, let time):
+      guard let medicine = app.medicines[id] else { return nil }
+      return MedicineRequestInfo(medicine: id, role: .reminder(medicine.times.firstIndex(of: time) ?? -1, time))
+    case .location(let id):
+      guard app.medicines[id]?.location != nil else { return nil }
+      return MedicineRequestInfo(medicine: id, role: .location)
+    case .followUp(let id, let time, let number):
+      guard let medicine = app.medicines[id], let index = medicine.times.firstIndex(of: time) else { return nil }
+      return MedicineRequestInfo(medicine: id, role: .followUp(index: number), rawReminder: index)
+    case .snoozedAlert(let id, let time):
+      guard let medicine = app.medicines[id], let index = medicine.times.firstIndex(of: time) else { return nil }
+      return MedicineRequestInfo(medicine: id, role: .snoozedAlert, rawReminder: index)
+    }
+  }
+}
+
+extension MedicineEdit {
+  /// The medicine it concerns.
+  public var medicineID: MedicineID {
+    switch self {
+    case .created(let medicine), .edited(let medicine): medicine.id
+    case .deleted(let id): id
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A team's app on the simulated phone: the callbacks of its application
+/// delegate (`UIApplicationDelegate`, `BGTaskScheduler`'s handler). Its
+/// notification and location callbacks are the delegates it sets on
+/// `UserNotificationCenter` and `LocationManager`, as on the platform.
+///
+/// Every callback may be synchronous or `async`; it runs to completion at its
+/// instant before virtual time moves on. Each has a default that does
+/// nothing, so an app implements only what it uses. App code reaches the
+/// device only through the `SimulatedDevice` it was made with, and reads the
+/// time from `device.clock`, never from `Date()`.
+///
+/// Callbacks run only in the app states in which the platform runs them
+/// (README, "Your app in the loop"): a force-quit app is not launched for
+/// region events, background pushes or background refresh.
+public protocol SimulatedApp: AnyObject {
+  /// `application(_:didFinishLaunchingWithOptions:)`: the system started the app.
+  func didFinishLaunching(reason: LaunchReason) async
+  /// `applicationDidBecomeActive(_:)`: the app came to the foreground.
+  func didBecomeActive() async
+  /// `applicationDidEnterBackground(_:)`: the app left the foreground.
+  func didEnterBackground() async
+  /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
+  /// for a background (content-available) push.
+  func didReceiveRemoteNotification(_ userInfo: [String: String]) async
+  /// The handler of a `BGAppRefreshTask` the app asked for with `Application.submit(_:)`.
+  func performBackgroundRefresh(_ request: BackgroundRefreshRequest) async
+  /// The patient created, edited or deleted a medicine in the app's screens
+  /// (the scenario's `medicines:`).
+  func patientChangedMedicine(_ change: MedicineEdit) async
+}
+
+extension SimulatedApp {
+  public func didFinishLaunching(reason: LaunchReason) async {}
+  public func didBecomeActive() async {}
+  public func didEnterBackground() async {}
+  public func didReceiveRemoteNotification(_ userInfo: [String: String]) async {}
+  public func performBackgroundRefresh(_ request: BackgroundRefreshRequest) async {}
+  public func patientChangedMedicine(_ change: MedicineEdit) async {}
+}
+
+/// What the patient did to a medicine in the app.
+public enum MedicineEdit: Sendable {
+  case created(Medicine)
+  case edited(Medicine)
+  case deleted(MedicineID)
+}
+
+/// `UNUserNotificationCenterDelegate`.
+public protocol UserNotificationCenterDelegate: AnyObject {
+  /// A notification arrived while the app is in the foreground: how to present it.
+  /// The default presents nothing, as on the platform when the delegate does
+  /// not implement it.
+  func willPresent(_ notification: UserNotification) async -> PresentationOptions
+  /// The patient acted on a notification (an action, open, or, with a custom
+  /// dismiss action, dismiss).
+  func didReceive(_ response: NotificationResponse) async
+}
+
+extension UserNotificationCenterDelegate {
+  public func willPresent(_ notification: UserNotification) async -> PresentationOptions { [] }
+  public func didReceive(_ response: NotificationResponse) async {}
+}
+
+/// `CLLocationManagerDelegate`.
+public protocol LocationManagerDelegate: AnyObject {
+  func didEnterRegion(_ region: CircularRegionSpec) async
+  func didExitRegion(_ region: CircularRegionSpec) async
+  func monitoringDidFail(for region: CircularRegionSpec, error: LocationManagerError) async
+  /// `locationManagerDidChangeAuthorization(_:)`.
+  func didChangeAuthorization() async
+  /// A significant-change location update (`didUpdateLocations`).
+  func didUpdateLocation(_ coordinate: Coordinate) async
+}
+
+extension LocationManagerDelegate {
+  public func didEnterRegion(_ region: CircularRegionSpec) async {}
+  public func didExitRegion(_ region: CircularRegionSpec) async {}
+  public func monitoringDidFail(for region: CircularRegionSpec, error: LocationManagerError) async {}
+  public func didChangeAuthorization() async {}
+  public func didUpdateLocation(_ coordinate: Coordinate) async {}
+}
+
+/// Which dose a hosted app's request serves, for the dose table. A team
+/// supplies this mapping from its own identifiers or `userInfo`
+/// (`HostedApp.attribution`); without one, trigsim matches identifiers
+/// against the scenario's `policy: identifiers:` templates.
+public enum DoseAttribution: Sendable, Equatable {
+  /// The reminder of a medicine's daily time: its delivery opens that day's dose.
+  case reminder(MedicineID, time: DailyTime)
+  /// A location reminder; posted from a region callback, it answers that visit's dose.
+  case location(MedicineID)
+  /// Follow-up `number` of the latest dose of the daily time.
+  case followUp(MedicineID, time: DailyTime, number: Int)
+  /// A snoozed re-alert of the latest dose of the daily time.
+  case snoozedAlert(MedicineID, time: DailyTime)
+}
+
+/// A team's app, to run in place of the built-in medicine app:
+/// `Simulation(scenario, app: HostedApp { device in MyApp(device) })`.
+///
+/// `make` is called once per run (and once per trial), with the device the
+/// app talks to; the app must keep everything it needs from it.
+public struct HostedApp: Sendable {
+  public var make: @Sendable (SimulatedDevice) -> any SimulatedApp
+  /// Which dose each request serves (nil: the scenario's identifier templates).
+  public var attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)?
+  /// The patient's answer when the app asks for notification permission
+  /// while it is not determined (`granted` or `denied`).
+  public var permissionAnswer: NotificationPermission
+  /// How a scenario's action on a notification becomes the action identifier
+  /// the app hears (default: `complete` → "complete", `snooze 15m` →
+  /// "snooze-15m", `open` and `dismiss` → the platform's identifiers).
+  public var actionIdentifier: @Sendable (UserAction) -> String
+
+  public init(
+    attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil,
+    permissionAnswer: NotificationPermission = .granted,
+    actionIdentifier: @escaping @Sendable (UserAction) -> String = HostedApp.defaultActionIdentifier,
+    make: @escaping @Sendable (SimulatedDevice) -> any SimulatedApp
+  ) {
+    self.make = make
+    self.attribution = attribution
+    self.permissionAnswer = permissionAnswer
+    self.actionIdentifier = actionIdentifier
+  }
+
+  /// `complete` → "complete", `snooze 15m` → "snooze-15m", `open` →
+  /// `NotificationResponse.defaultActionIdentifier`, `dismiss` →
+  /// `NotificationResponse.dismissActionIdentifier`, `ignore` → "ignore".
+  @Sendable public static func defaultActionIdentifier(_ action: UserAction) -> String {
+    switch action {
+    case .complete: "complete"
+    case .snooze(let duration): "snooze-\(duration)"
+    case .open: NotificationResponse.defaultActionIdentifier
+    case .dismiss: NotificationResponse.dismissActionIdentifier
+    case .ignore: "ignore"
+    }
+  }
+}
+
+/// App code misused the simulated device: it waited on something trigsim
+/// does not drive (real time, the main actor, a network call), or called the
+/// device outside a callback. The run stops at the callback that misbehaved.
+public struct AppCodeError: Error, Sendable, CustomStringConvertible {
+  /// The callback that was running (`didEnterRegion`, `willPresent`, ...).
+  public var callback: String
+  public var instant: String
+  public var problem: String
+
+  public var description: String { "app code error in \(callback) at \(instant): \(problem)" }
+}
