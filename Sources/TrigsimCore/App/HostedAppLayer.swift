@@ -113,7 +113,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       let operation = UncheckedSendable(body)
       let task = Task(executorPreference: executor) { outcome.value = await operation.value() }
       executor.runUntilIdle()
-      if outcome.value == nil {
+      if outcome.value == nil || executor.resumedFromOutside {
         task.cancel()
         stop(
           &attached!.pointee, name, at: now,
@@ -163,11 +163,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func scheduleEvents(in run: inout SimulationRun) {
     // The scenario's app changes, medicine changes and patient actions are the world's and the patient's.
     run.scheduleMedicineAppEvents()
-    run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: -1)
+    // After the scenario's app changes at the start: they are the state the app starts in.
+    run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: Int.max)
   }
 
   func launch(in run: inout SimulationRun, at now: SimulationInstant) {
-    guard !run.app.state.isTerminated else { return }
+    // Not running at the start, or already launched by a change at the start (the patient opened it).
+    guard !run.app.state.isTerminated, app == nil else { return }
     launch(.initial, in: &run, at: now)
     if run.app.state == .foreground, let app {
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
@@ -421,7 +423,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     case .calendar:
       break
     }
-    var info = configuration.attribution.map { attribute in attribute(request).flatMap { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
+    var info = configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
     if info?.role == .location, let context = run.locationReportContext, let visit = context.visit, let medicine = info?.medicine {
       info?.dose = run.app.locationDoseOfVisit[
         MedicineAppState.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
@@ -509,13 +511,29 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
 /// Runs a callback's jobs on the engine's thread, in the order they are
 /// enqueued, until none is left (SE-0417 task executors).
+///
+/// A job enqueued from another thread means the callback left this executor
+/// and is being resumed from outside the simulation (a timer, the main
+/// actor, a continuation resumed elsewhere): `resumedFromOutside` is set,
+/// whether that resumption comes before or after the queue ran dry, so the
+/// verdict does not depend on timing.
 final class CallbackExecutor: TaskExecutor, @unchecked Sendable {
   private let lock = NSLock()
   private var jobs: [UnownedJob] = []
+  private let owner = pthread_self()
+  private var foreign = false
+
+  /// Whether a job came from another thread.
+  var resumedFromOutside: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return foreign
+  }
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     lock.lock()
+    if pthread_equal(owner, pthread_self()) == 0 { foreign = true }
     jobs.append(job)
     lock.unlock()
   }
@@ -567,21 +585,18 @@ extension SimulationRun {
     }
   }
 
-  /// What the ledger needs to know of a request a hosted app attributes to a dose.
-  func requestInfo(of attribution: DoseAttribution) -> MedicineRequestInfo? {
+  /// What the ledger needs to know of a request a hosted app attributes to a
+  /// dose. The medicine need not exist yet: the dose is found at delivery.
+  func requestInfo(of attribution: DoseAttribution) -> MedicineRequestInfo {
     switch attribution {
     case .reminder(let id, let time):
-      guard let medicine = app.medicines[id] else { return nil }
-      return MedicineRequestInfo(medicine: id, role: .reminder(medicine.times.firstIndex(of: time) ?? -1, time))
+      return MedicineRequestInfo(medicine: id, role: .reminder(app.medicines[id]?.times.firstIndex(of: time) ?? -1, time))
     case .location(let id):
-      guard app.medicines[id]?.location != nil else { return nil }
       return MedicineRequestInfo(medicine: id, role: .location)
     case .followUp(let id, let time, let number):
-      guard let medicine = app.medicines[id], let index = medicine.times.firstIndex(of: time) else { return nil }
-      return MedicineRequestInfo(medicine: id, role: .followUp(index: number), rawReminder: index)
+      return MedicineRequestInfo(medicine: id, role: .followUp(index: number), chainTime: time)
     case .snoozedAlert(let id, let time):
-      guard let medicine = app.medicines[id], let index = medicine.times.firstIndex(of: time) else { return nil }
-      return MedicineRequestInfo(medicine: id, role: .snoozedAlert, rawReminder: index)
+      return MedicineRequestInfo(medicine: id, role: .snoozedAlert, chainTime: time)
     }
   }
 }

@@ -40,6 +40,9 @@ struct MedicineRequestInfo {
   var doseScheduled: SimulationInstant?
   /// For a raw follow-up (`notifications:`): the daily time its identifier names.
   var rawReminder: Int? = nil
+  /// For a hosted app's follow-up or snoozed alert: the daily time it names
+  /// (the medicine may not exist yet when the request is added).
+  var chainTime: DailyTime? = nil
 }
 
 /// The moments at which the platform runs the app's code.
@@ -725,8 +728,7 @@ extension SimulationRun {
   /// daily time (the first time when its identifier names none) due by now.
   func rawChainDose(_ info: MedicineRequestInfo, medicine: Medicine, at now: SimulationInstant) -> DoseKey? {
     let index = info.rawReminder ?? 0
-    guard medicine.times.indices.contains(index) else { return nil }
-    let time = medicine.times[index]
+    guard let time = info.chainTime ?? (medicine.times.indices.contains(index) ? medicine.times[index] : nil) else { return nil }
     var latest: DoseKey?
     var latestDue: SimulationInstant?
     for clock in app.doseClocks where clock.medicine == medicine.id && clock.time == time {

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// Which callbacks run in which app state, and region monitoring through the location manager.
+@Suite struct AppLifecycleTests {
+  static let home = CircularRegionSpec(identifier: "home", center: Coordinate(latitude: 55.6761, longitude: 12.5683), radius: 100)
+
+  /// A fix every 30 s from 07:00 to 09:10: a walk from 556 m south of home
+  /// to its centre by 07:10, a stay there, and the same walk back out from 09:00.
+  static func walkHome(_ scenario: inout Scenario) {
+    scenario.platform = .idealLocation
+    scenario.regions = [MonitoredRegion(id: "home", shape: CircularRegion(center: home.center, radius: 100))]
+    let start = Build.instant("2026-05-04T07:00:00Z")
+    let samples = (0...260).map { step in
+      let seconds = Int64(step) * 30
+      let away = seconds < 600 ? Double(600 - seconds) / 600 : seconds < 7200 ? 0 : Double(seconds - 7200) / 600
+      return TrackSample(instant: start.advanced(by: .seconds(seconds)), coordinate: Coordinate(latitude: 55.6761 - 0.005 * away, longitude: 12.5683))
+    }
+    scenario.track = InMemoryTrack(samples: samples)
+  }
+
+  static func monitorsHome() -> AppScript {
+    var script = AppScript()
+    script.launched = { app, reason in
+      if reason == .initial { app.device.locationManager.startMonitoring(for: AppLifecycleTests.home) }
+    }
+    return script
+  }
+
+  @Test func regionEventsWakeABackgroundOrTerminatedAppButNotAForceQuitOne() throws {
+    for (state, expected) in [
+      (AppState.background, ["#1 didFinishLaunching initial", "#1 didEnterRegion home", "#1 didExitRegion home"]),
+      (.terminated, ["#1 didFinishLaunching initial", "#2 didFinishLaunching location", "#2 didEnterRegion home", "#2 didExitRegion home"]),
+      (.forceQuit, ["#1 didFinishLaunching initial"]),
+    ] {
+      let log = AppLog()
+      var scenario = HostedScenario.make()
+      Self.walkHome(&scenario)
+      scenario.medicineApp.appChanges = [HostedScenario.state(state, at: "2026-05-04T07:01:00Z")]
+      let report = try Simulation(scenario, app: ScriptedApp.hosted(Self.monitorsHome(), log: log)).report()
+      #expect(log.all == expected, "app \(state)")
+      // The ideal profile detects at the true crossings (no separate `detected` entry).
+      let crossings = report.timeline.entries.filter { $0.kind == .enter || $0.kind == .exit }.map(\.kind)
+      #expect(crossings == [.enter, .exit], "app \(state)")
+      if state == .forceQuit {
+        #expect(report.timeline.entries.contains { entry in
+          entry.kind == .app && entry.subject == "didEnterRegion"
+            && entry.fields.contains(TimelineField("reason", "the patient force-quit the app: the system does not relaunch it for region events"))
+        })
+      }
+    }
+  }
+
+  @Test func aTerminatedAppIsANewInstanceThatKeepsOnlyWhatItStored() throws {
+    let log = AppLog()
+    var script = Self.monitorsHome()
+    script.launched = { app, reason in
+      if reason == .initial {
+        app.device.locationManager.startMonitoring(for: AppLifecycleTests.home)
+        app.device.storage.set(Data("pharmacy list".utf8), forKey: "places")
+      }
+      let stored = app.device.storage.data(forKey: "places").map { String(decoding: $0, as: UTF8.self) } ?? "nothing"
+      let monitored = app.device.locationManager.monitoredRegions.map(\.identifier.rawValue)
+      app.log.add("#\(app.instance) has \(stored), monitors \(monitored)")
+    }
+    var scenario = HostedScenario.make()
+    Self.walkHome(&scenario)
+    scenario.medicineApp.appChanges = [HostedScenario.state(.terminated, at: "2026-05-04T07:01:00Z")]
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    #expect(log.all.prefix(4) == [
+      "#1 didFinishLaunching initial", #"#1 has pharmacy list, monitors ["home"]"#,
+      "#2 didFinishLaunching location", #"#2 has pharmacy list, monitors ["home"]"#,
+    ])
+  }
+
+  @Test func theTwentyFirstRegionFailsThroughTheDelegate() throws {
+    let log = AppLog()
+    var script = AppScript()
+    script.launched = { app, _ in
+      for index in 0..<21 {
+        app.device.locationManager.startMonitoring(
+          for: CircularRegionSpec(identifier: RegionID("r\(index)"), center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100))
+      }
+      app.log.add("monitoring \(app.device.locationManager.monitoredRegions.count)")
+    }
+    script.failed = { app, region, error in app.log.add("failed \(region.identifier): \(error)") }
+    var scenario = HostedScenario.make()
+    scenario.regions = (0..<21).map { index in
+      MonitoredRegion(id: RegionID("r\(index)"), shape: CircularRegion(center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100))
+    }
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    #expect(log.all == [
+      "#1 didFinishLaunching initial", "monitoring 20", "#1 monitoringDidFail r20",
+      "failed r20: region monitoring failed for 'r20': the app already monitors 20 regions (the platform's limit, shared with pending location triggers)",
+    ])
+  }
+
+  @Test func pendingLocationTriggersShareTheRegionLimit() throws {
+    let log = AppLog()
+    var script = AppScript()
+    script.launched = { app, _ in
+      await app.add(NotificationRequest(id: "trigger", title: "t", trigger: .region(RegionTrigger(region: "home", repeats: true))))
+      app.device.locationManager.startMonitoring(for: AppLifecycleTests.home)
+    }
+    script.failed = { app, region, _ in app.log.add("failed \(region.identifier)") }
+    var scenario = HostedScenario.make()
+    Self.walkHome(&scenario)
+    scenario.platform.monitoredRegionLimit = 1
+    scenario.regions.append(MonitoredRegion(id: "other", shape: CircularRegion(center: Coordinate(latitude: 50, longitude: 10), radius: 100)))
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    // The trigger's own region may also be monitored by the app: the same region counts once.
+    #expect(log.all == ["#1 didFinishLaunching initial", "#1 didEnterRegion home", "#1 didExitRegion home"])
+    let log2 = AppLog()
+    var script2 = script
+    script2.launched = { app, _ in
+      await app.add(NotificationRequest(id: "trigger", title: "t", trigger: .region(RegionTrigger(region: "other", repeats: true))))
+      app.device.locationManager.startMonitoring(for: AppLifecycleTests.home)
+    }
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(script2, log: log2)).report()
+    #expect(log2.all == ["#1 didFinishLaunching initial", "#1 monitoringDidFail home", "failed home"])
+  }
+
+  @Test func foregroundAndBackgroundCallbacksFollowTheStateChanges() throws {
+    let log = AppLog()
+    var scenario = HostedScenario.make()
+    scenario.medicineApp.appChanges = [
+      HostedScenario.state(.foreground, at: "2026-05-04T08:00:00Z"),
+      HostedScenario.state(.background, at: "2026-05-04T08:10:00Z"),
+      HostedScenario.state(.terminated, at: "2026-05-04T09:00:00Z"),
+      HostedScenario.state(.foreground, at: "2026-05-04T10:00:00Z"),
+      HostedScenario.state(.forceQuit, at: "2026-05-04T10:30:00Z"),
+    ]
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(AppScript(), log: log)).report()
+    #expect(log.all == [
+      "#1 didFinishLaunching initial", "#1 didBecomeActive", "#1 didEnterBackground",
+      "#2 didFinishLaunching patient", "#2 didBecomeActive",
+    ])
+  }
+
+  @Test func backgroundRefreshRunsOnlyForARequestWhoseEarliestDateHasCome() throws {
+    let log = AppLog()
+    var script = AppScript()
+    script.launched = { app, _ in
+      try? app.device.application.submit(
+        BackgroundRefreshRequest(identifier: "refill", earliestBeginDate: app.device.clock.now.addingTimeInterval(3600)))
+    }
+    var scenario = HostedScenario.make()
+    scenario.medicineApp.appChanges = [
+      { var change = AppChange(instant: Build.instant("2026-05-04T07:30:00Z")); change.backgroundRefresh = true; return change }(),
+      { var change = AppChange(instant: Build.instant("2026-05-04T08:30:00Z")); change.backgroundRefresh = true; return change }(),
+      { var change = AppChange(instant: Build.instant("2026-05-04T09:30:00Z")); change.backgroundRefresh = true; return change }(),
+    ]
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    #expect(log.all == ["#1 didFinishLaunching initial", "#1 performBackgroundRefresh refill"])
+    let refreshes = report.timeline.entries.filter { $0.subject == "background-refresh" }.map { $0.fields.first { $0.key == "reason" }?.value }
+    #expect(refreshes == [
+      "no request's earliest begin date has come (the first is 2026-05-04T08:00:00.000+00:00)",
+      "the app has no background refresh request (Application.submit)",
+    ])
+  }
+}
