@@ -41,11 +41,16 @@
 // gives 2.0×, n^1.6 gives 3.03×), and 3,000 daily Focus periods over a year,
 // which stop at the default limit of a million entries.
 //
+// A twelfth (`app-seam`) runs the 1-day medicine scenario in this process
+// with the built-in medicine app (the baseline) and with the same medicines
+// served by an app written against the public device API
+// (`PublicAPIMedicineApp`, `appUnderTest: swift`), in paired rounds.
+//
 // An eleventh (`long-trials`, not part of the full run) measures the peak
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
 // 10,022,400 fixes), with 2 and 6 trials on 1 and 2 workers.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -127,7 +132,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -607,6 +612,64 @@ if only == nil || only == "trials" {
   print(String(
     format: "peak RSS: %.1f MB at 100 trials, %.1f MB at %d trials (%.2f×)", Double(small.peakResidentBytes) / 1_048_576,
     Double(large.peakResidentBytes) / 1_048_576, trialCount, Double(large.peakResidentBytes) / Double(small.peakResidentBytes)))
+}
+
+// MARK: - The app seam: the medicine scenario with the app written against the public API
+
+if only == nil || only == "app-seam" {
+  // The 1-day medicine scenario, run in this process: with the built-in
+  // medicine app (the baseline), and with `PublicAPIMedicineApp` doing the
+  // same work through `SimulatedDevice` (`appUnderTest: swift`). Paired: each
+  // round runs both, in alternating order, and the ratio is taken per round.
+  let days = dayCounts.min() ?? 1
+  let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+  _ = try syntheticTrack(days: days, at: trackPath)
+  let builtInPath = "\(workDirectory)/app-seam-\(days)d-built-in.yaml"
+  let hostedPath = "\(workDirectory)/app-seam-\(days)d-swift.yaml"
+  try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: builtInPath, atomically: true, encoding: .utf8)
+  try (scenarioText(days: days, track: trackPath) + medicineAppText + "appUnderTest: swift\n").write(
+    toFile: hostedPath, atomically: true, encoding: .utf8)
+  let builtIn = try ScenarioLoader().load(path: builtInPath)
+  let hosted = try ScenarioLoader().load(path: hostedPath)
+  let app = HostedApp { PublicAPIMedicineApp($0) }
+  func timed(_ body: () throws -> SimulationReport) rethrows -> (seconds: Double, report: SimulationReport) {
+    let started = monotonicSeconds()
+    let report = try body()
+    return (monotonicSeconds() - started, report)
+  }
+  var builtInSeconds: [Double] = []
+  var hostedSeconds: [Double] = []
+  var ratios: [Double] = []
+  var last: (builtIn: SimulationReport, hosted: SimulationReport)?
+  // A warm-up pair first (time-zone data, the first allocations), not counted.
+  _ = try Simulation(builtIn).report()
+  _ = try Simulation(hosted, app: app).report()
+  for round in 0..<max(3, runs) {
+    var pair: [(Double, SimulationReport)] = []
+    for side in (round % 2 == 0 ? [0, 1] : [1, 0]) {
+      pair.append(side == 0 ? try timed { try Simulation(builtIn).report() } : try timed { try Simulation(hosted, app: app).report() })
+    }
+    let (b, h) = round % 2 == 0 ? (pair[0], pair[1]) : (pair[1], pair[0])
+    builtInSeconds.append(b.0)
+    hostedSeconds.append(h.0)
+    ratios.append(h.0 / b.0)
+    last = (b.1, h.1)
+  }
+  func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  func notified(_ report: SimulationReport) -> String {
+    "\(report.summary.doses.filter { $0.notified != nil }.count)/\(report.summary.doses.count)"
+  }
+  print("")
+  print("app seam: \(max(3, runs)) paired rounds in this process; baseline = the same scenario with the built-in medicine app, in the same round")
+  func count(_ kind: TimelineEntry.Kind, _ report: SimulationReport) -> Int { report.timeline.entries.count { $0.kind == kind } }
+  print("| track | built-in app s | public-API app s | public-API ÷ built-in (median of rounds) | range | timeline lines | adds | deliveries | doses notified |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+  print(String(
+    format: "| %d day | %.3f | %.3f | %.2f× | %.2f–%.2f× | %d / %d | %d / %d | %d / %d | %@ / %@ |", days, middle(builtInSeconds), middle(hostedSeconds),
+    middle(ratios), ratios.min()!, ratios.max()!, last!.builtIn.timeline.entries.count, last!.hosted.timeline.entries.count,
+    count(.scheduled, last!.builtIn), count(.scheduled, last!.hosted), count(.fired, last!.builtIn), count(.fired, last!.hosted),
+    notified(last!.builtIn), notified(last!.hosted)))
+  print("(pairs: built-in / public-API)")
 }
 
 // MARK: - Long tracks: peak memory of trials, flat in trials and workers

@@ -55,6 +55,15 @@ protocol AppLayer: AnyObject {
   /// Why an unanswered dose had no follow-ups, when the app can say (the
   /// built-in app knows its own chain policy; a hosted app's intent is its own).
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String?
+  /// Why no notification answered a prescribed daily dose (the dose table's reason).
+  func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String
+  /// Why the app is not set to notify a location dose of `medicine` at a
+  /// crossing of `region` now, or nil when it is (a pending location request,
+  /// or, for a hosted app, its own monitoring of the region).
+  func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String?
+  /// After the device's detection of `region` was handled: why a location
+  /// dose of `medicine` still not notified is missed, if the app can say.
+  func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String?
 }
 
 /// The scenario's medicine-reminder app (`medicines:`, `policy:`), as the
@@ -119,4 +128,15 @@ final class BuiltInMedicineAppLayer: AppLayer {
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {}
 
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? { run.noFollowUpsRemark(dose) }
+
+  func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String { run.missedReason(clock, dose) }
+
+  func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
+    let requestID = run.policy.identifiers.location(medicine)
+    return run.center.pending[requestID] == nil ? run.app.lossReason[requestID] ?? "the location request was not pending" : nil
+  }
+
+  func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
+    run.app.lossReason[run.policy.identifiers.location(medicine)]
+  }
 }

@@ -45,6 +45,20 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Failures the platform reports to the location delegate after the current callback.
   private var monitoringFailures: [(CircularRegionSpec, LocationManagerError)] = []
 
+  // What the dose table's reasons need to know of the app's requests.
+  struct ReminderSlot: Hashable {
+    var medicine: MedicineID
+    var time: DailyTime
+  }
+  /// The requests the app attributed to each daily time, in the order first added.
+  private var reminderRequests: [ReminderSlot: [NotificationID]] = [:]
+  /// The location requests the app attributed to each medicine, in the order first added.
+  private var locationRequests: [MedicineID: [NotificationID]] = [:]
+  /// Every request the app added, as last added, and when.
+  private var addedRequests: [NotificationID: (request: NotificationRequest, at: SimulationInstant)] = [:]
+  /// Why the app's own region callback did not run at the detection being handled.
+  private var regionCallbackLoss: [RegionID: String] = [:]
+
   // The callback running now.
   private var attached: UnsafeMutablePointer<SimulationRun>?
   private var attachedNow: SimulationInstant?
@@ -351,13 +365,17 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     else { return }
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
+    regionCallbackLoss[id] = nil
     guard run.app.state != .forceQuit else {
-      notRun(name, fields, "the patient force-quit the app: the system does not relaunch it for region events", in: &run, at: now)
+      let why = "the patient force-quit the app: the system does not relaunch it for region events"
+      notRun(name, fields, why, in: &run, at: now)
+      regionCallbackLoss[id] = "the app's \(name) did not run at \(run.format(now)): \(why)"
       return
     }
     wake(.location, in: &run, at: now)
     guard let delegate = device.locationManager.delegate else {
       notRun(name, fields, "no location manager delegate is set", in: &run, at: now)
+      regionCallbackLoss[id] = "the app's \(name) did not run at \(run.format(now)): no location manager delegate is set"
       return
     }
     let spec = monitored.spec
@@ -395,6 +413,67 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? { nil }
 
+  /// The app's requests for the daily time, read against the dose's window:
+  /// the one that should have answered it and what became of it.
+  func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String {
+    let window = "the prescription's window (\(clock.prescription.summary))"
+    guard let ids = reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)], let last = ids.last else {
+      return "never scheduled: the app added no request it attributes to the \(clock.time) reminder of medicine \(clock.medicine)"
+    }
+    let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
+    let closes = dose.due.advanced(by: clock.prescription.after)
+    for id in ids {
+      guard let added = addedRequests[id], let fires = firstDelivery(of: added.request, added: added.at, atOrAfter: opens, in: run), fires <= closes
+      else { continue }
+      return "\(id) " + (run.app.lossReason[id] ?? "was not pending when it would have fired, \(run.format(fires))")
+    }
+    if let id = ids.last(where: { run.center.pending[$0] != nil }), let next = run.center.pending[id]?.nextDelivery {
+      return "the reminder \(id) next fires \(run.format(next)), outside \(window)"
+    }
+    return "no request the app attributes to the \(clock.time) reminder fires in \(window)"
+      + (run.app.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
+  }
+
+  /// When `request`, added at `added`, first fires at or after `instant` (nil: never).
+  private func firstDelivery(of request: NotificationRequest, added: SimulationInstant, atOrAfter instant: SimulationInstant, in run: SimulationRun)
+    -> SimulationInstant?
+  {
+    switch request.trigger {
+    case .calendar(let trigger):
+      let after = max(instant, added).advanced(byMilliseconds: -1)
+      return run.calendarEvaluator.nextDelivery(of: trigger, after: after, deviceTimeZone: run.scenario.clock.deviceZone(at: after))
+    case .interval(let trigger):
+      var fires = added.advanced(by: trigger.interval)
+      if trigger.repeats && fires < instant {
+        let periods = (instant.millisecondsSinceEpoch - fires.millisecondsSinceEpoch + trigger.interval.milliseconds - 1) / trigger.interval.milliseconds
+        fires = fires.advanced(byMilliseconds: periods * trigger.interval.milliseconds)
+      }
+      return fires >= instant ? fires : nil
+    case .region:
+      return nil
+    }
+  }
+
+  func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
+    if monitoredRegions.contains(where: { $0.spec.identifier == region }) { return nil }
+    let ids = (locationRequests[medicine] ?? []).filter { id in
+      if case .region(let trigger) = addedRequests[id]?.request.trigger { trigger.region == region } else { false }
+    }
+    if ids.contains(where: { run.center.pending[$0] != nil }) { return nil }
+    guard let last = ids.last else {
+      return "the app added no location request for \(region) it attributes to medicine \(medicine), and does not monitor \(region)"
+    }
+    return run.app.lossReason[last] ?? "the location request \(last) was not pending"
+  }
+
+  func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
+    if let loss = regionCallbackLoss[region] { return loss }
+    let last = (locationRequests[medicine] ?? []).last { id in
+      if case .region(let trigger) = addedRequests[id]?.request.trigger { trigger.region == region } else { false }
+    }
+    return last.flatMap { run.app.lossReason[$0] }
+  }
+
   // MARK: - The device API's operations
 
   func requestAuthorization(options: AuthorizationOptions, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
@@ -429,6 +508,18 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
         MedicineAppState.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
     }
     run.app.requestInfo[request.id] = info
+    addedRequests[request.id] = (request, now)
+    if let info {
+      switch info.role {
+      case .reminder(_, let time):
+        let slot = ReminderSlot(medicine: info.medicine, time: time)
+        if reminderRequests[slot]?.contains(request.id) != true { reminderRequests[slot, default: []].append(request.id) }
+      case .location:
+        if locationRequests[info.medicine]?.contains(request.id) != true { locationRequests[info.medicine, default: []].append(request.id) }
+      case .followUp, .snoozedAlert:
+        break
+      }
+    }
     run.add(request, at: now)
   }
 
@@ -566,14 +657,16 @@ extension SimulationRun {
     case .create(let medicine):
       app.medicines[medicine.id] = medicine
       app.creationOrder.append(medicine.id)
-      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.summaryFields)
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.prescriptionFields)
       startDoseClocks(of: medicine, at: now)
+      if medicine.location != nil { app.locationArmed[medicine.id] = true }
       return .created(medicine)
     case .edit(let medicine):
-      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.summaryFields)
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.prescriptionFields)
       _ = stopDoseClocks(of: medicine.id)
       app.medicines[medicine.id] = medicine
       startDoseClocks(of: medicine, at: now)
+      app.locationArmed[medicine.id] = medicine.location != nil
       return .edited(medicine)
     case .delete(let id):
       if let medicine = app.medicines[id] {
@@ -599,6 +692,12 @@ extension SimulationRun {
       return MedicineRequestInfo(medicine: id, role: .snoozedAlert, chainTime: time)
     }
   }
+}
+
+extension Medicine {
+  /// The `medicine` entry's fields under a hosted app: the prescription the
+  /// patient entered, without the built-in app's snooze policy.
+  var prescriptionFields: [TimelineField] { summaryFields.filter { $0.key != "snooze" } }
 }
 
 extension MedicineEdit {

@@ -1060,7 +1060,7 @@ extension SimulationRun {
     let key = clock.key(dose)
     if app.doses[key] == nil {
       var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: dose.due)
-      missed.reason = missedReason(clock, dose)
+      missed.reason = appLayer.missedReason(clock, dose, in: self)
       app.doses[key] = missed
     }
     if let remark = dose.remark, app.doses[key]?.notes.contains(remark) == false { app.doses[key]?.notes.append(remark) }
@@ -1128,13 +1128,12 @@ extension SimulationRun {
       guard let medicine = app.medicines[id], let location = medicine.location, location.places == nil, location.region == region,
         entering ? location.onEntry : location.onExit, app.locationArmed[id] == true
       else { continue }
-      let requestID = policy.identifiers.location(id)
       let occurrence = (app.locationOccurrences[id] ?? 0) + 1
       app.locationOccurrences[id] = occurrence
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
       var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
-      if center.pending[requestID] == nil {
-        dose.reason = app.lossReason[requestID] ?? "the location request was not pending"
+      if let obstacle = appLayer.locationDoseObstacle(id, region: region, in: self) {
+        dose.reason = obstacle
         if !location.repeats { app.locationArmed[id] = false }
       } else {
         dose.reason = "the device had not reported this crossing when the run ended"
@@ -1151,9 +1150,11 @@ extension SimulationRun {
       guard let key = app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
         app.doses[key]?.notified == nil
       else { continue }
-      let requestID = policy.identifiers.location(id)
-      if let reason = app.lossReason[requestID] { app.doses[key]?.reason = reason }
-      if app.medicines[id]?.location?.repeats == false && center.pending[requestID] == nil { app.locationArmed[id] = false }
+      let region = scenario.regions[index].id
+      if let reason = appLayer.locationDetectionLoss(id, region: region, in: self) { app.doses[key]?.reason = reason }
+      if app.medicines[id]?.location?.repeats == false && appLayer.locationDoseObstacle(id, region: region, in: self) != nil {
+        app.locationArmed[id] = false
+      }
     }
   }
 
