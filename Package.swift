@@ -53,6 +53,9 @@ let package = Package(
     // MARK: - Test helpers for users' own tests (Swift Testing).
     .target(name: "TrigsimTesting", dependencies: ["TrigsimScenario"]),
 
+    // MARK: - An example team app (production code: Foundation only), run in the loop by its tests.
+    .target(name: "ExampleReminderApp"),
+
     // MARK: - Command line.
     .executableTarget(
       name: "trigsim",
@@ -103,6 +106,11 @@ let package = Package(
       name: "TrigsimReportTests", dependencies: ["TrigsimReport", "TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["TrigsimFuzzTargets", "TrigsimTestSupport"]),
+    // The example app's adapters onto trigsim's device, and its scenarios (Tests/ExampleReminderAppTests/Scenarios).
+    .testTarget(
+      name: "ExampleReminderAppTests",
+      dependencies: ["ExampleReminderApp", "TrigsimCore", "TrigsimScenario", "TrigsimTesting", "TrigsimTestSupport"],
+      exclude: ["Scenarios"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,176 @@
+import ExampleReminderApp
+import Foundation
+import Testing
+import TrigsimCore
+import TrigsimScenario
+import TrigsimTestSupport
+import TrigsimTesting
+
+/// The scenarios of `Scenarios/`, and the example app made for one of them
+/// (its saved places are the scenario's circles).
+enum ExampleScenario {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios")
+
+  static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+  static func app(for path: String, _ configuration: ReminderApp.Configuration = .shipping) throws -> HostedApp {
+    ReminderAppOnSimulatedDevice.hosted(configuration, places: savedPlaces(of: try ScenarioLoader().load(path: path)))
+  }
+
+  static let recordedWalk = "walk-urban-1hz-applewatch-hacc-vacc.gpx"
+}
+
+/// Each switch of `ReminderApp.Configuration` a team might ship, run in the
+/// loop: the scenario catches the shipped mistake and passes the mended app.
+@Suite struct ReminderAppInTheLoopTests {
+  // MARK: - Follow-ups after "Taken"
+
+  @Test func aTakenDoseMatchesItsReviewedTimeline() throws {
+    let path = ExampleScenario.path("taken-on-first-alert.yaml")
+    assertScenario(at: path, app: try ExampleScenario.app(for: path))
+  }
+
+  @Test func followUpsLeftPendingAfterTakenAreCaught() throws {
+    let path = ExampleScenario.path("taken-on-first-alert.yaml")
+    let shipped = try #require(runScenario(at: path, app: ExampleScenario.app(for: path, .init(cancelsChainOnComplete: false))))
+    let mended = try #require(runScenario(at: path, app: ExampleScenario.app(for: path)))
+
+    #expect(Self.followUpsFiredAfterTaken(shipped.timeline) == ReminderApp.followUpsPerDose)
+    #expect(shipped.summary.doses.map(\.followUpsDelivered) == [ReminderApp.followUpsPerDose])
+    #expect(Self.followUpsFiredAfterTaken(mended.timeline) == 0)
+    #expect(mended.summary.doses.map(\.followUpsDelivered) == [0])
+    #expect(mended.summary.doses.map(\.outcome) == [.completed])
+  }
+
+  /// Today's follow-ups fired after the patient's "Taken".
+  static func followUpsFiredAfterTaken(_ timeline: Timeline) -> Int? {
+    guard let taken = timeline.entries.first(where: { $0.kind == .action && $0[field: "action"] == "complete" }) else { return nil }
+    return timeline.entries.count { entry in
+      guard entry.kind == .fired, entry.instant > taken.instant, case .followUp(_, _, let day, _)? = ReminderID(rawValue: entry.subject) else {
+        return false
+      }
+      return day == DoseDay(year: 2026, month: 5, day: 4)
+    }
+  }
+
+  // MARK: - Snooze
+
+  @Test func anHourSnoozeReachesTheAppAndReplacesTheFollowUps() throws {
+    let path = ExampleScenario.path("snoozed-an-hour.yaml")
+    let report = try #require(runScenario(at: path, app: ExampleScenario.app(for: path)))
+    #expect(report.timeline.entries.filter { $0.kind == .warning }.map(\.canonicalLine) == [])
+    let snooze = try #require(report.timeline.entries.first { $0.kind == .action && $0.subject == "metformin-0800" })
+    let snoozedAlert = try #require(report.timeline.entries.first { $0.kind == .fired && $0.subject == "metformin-0800-20260504-snoozed" })
+    #expect(snoozedAlert.instant == snooze.instant.advanced(by: .minutes(60)))
+    let dose = try #require(report.summary.doses.first)
+    #expect(dose.snoozes == 1)
+    #expect(dose.snoozedAlertsDelivered == 1)
+    #expect(dose.followUpsDelivered == 0)
+    #expect(dose.completed == Build.instant("2026-05-04T09:03:00+02:00"))
+  }
+
+  // MARK: - Location reminders and force-quit
+
+  @Test func aForceQuitAppMissesTheArrivalItWatchesForItself() throws {
+    try Self.checkForceQuitBeforeArrival(at: ExampleScenario.path("force-quit-before-home.yaml"))
+  }
+
+  @Test func theRegionCallbackRemindsWhileTheAppIsNotForceQuit() throws {
+    let path = ExampleScenario.path("force-quit-before-home.yaml")
+    var scenario = try ScenarioLoader().load(path: path)
+    scenario.medicineApp.appChanges = []
+    let report = try Simulation(scenario, app: ExampleScenario.app(for: path, .init(location: .regionCallback))).report()
+    let arrival = try #require(report.timeline.entries.first { $0.kind == .enter && $0.subject == "home" })
+    let dose = try #require(report.summary.doses.first { $0.key.slot == .location })
+    #expect(dose.notified == arrival.instant.advanced(by: .seconds(Int64(ReminderApp.arrivalAlertDelaySeconds))))
+  }
+
+  @Test(
+    .enabled(
+      if: RepositoryPaths.sharedTrack(ExampleScenario.recordedWalk) != nil,
+      "the shared track corpus is absent (../shared/tracks/\(ExampleScenario.recordedWalk) beside the checkout)"))
+  func onARecordedWalkTheForceQuitAppMissesTheArrival() throws {
+    try Self.checkForceQuitBeforeArrival(at: ExampleScenario.path("savannah-walk-force-quit.yaml"))
+  }
+
+  /// The app was force-quit before the patient arrived at the medication's
+  /// place: the region-callback app is not relaunched and never reminds;
+  /// the location trigger is delivered by the system, after the entry.
+  static func checkForceQuitBeforeArrival(at path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let shipped = try #require(runScenario(at: path, app: ExampleScenario.app(for: path, .init(location: .regionCallback))))
+    let mended = try #require(runScenario(at: path, app: ExampleScenario.app(for: path)))
+
+    let entries = shipped.timeline.entries.filter { $0.kind == .app && $0.subject == "didEnterRegion" }
+    #expect(entries.map { $0[field: "ran"] } == ["no"], sourceLocation: sourceLocation)
+    #expect(placeRemindersFired(shipped.timeline).isEmpty, sourceLocation: sourceLocation)
+    #expect(shipped.summary.doses.filter { $0.key.slot == .location && $0.notified != nil }.isEmpty, sourceLocation: sourceLocation)
+    withKnownIssue("a hosted app's location crossing opens a dose only when a notification answers it, so the missed dose is not in the table") {
+      let missed = try #require(shipped.summary.doses.first { $0.key.slot == .location })
+      #expect(missed.outcome == .missed)
+    }
+
+    let arrival = try #require(mended.timeline.entries.first { $0.kind == .enter }, sourceLocation: sourceLocation)
+    let fired = placeRemindersFired(mended.timeline)
+    #expect(fired.count == 1, sourceLocation: sourceLocation)
+    #expect(fired.allSatisfy { $0.instant >= arrival.instant }, sourceLocation: sourceLocation)
+    let reminded = try #require(mended.summary.doses.first { $0.key.slot == .location }, sourceLocation: sourceLocation)
+    #expect(reminded.notified == fired.first?.instant, sourceLocation: sourceLocation)
+  }
+
+  /// The deliveries of location reminders (`<medication>-place`).
+  static func placeRemindersFired(_ timeline: Timeline) -> [TimelineEntry] {
+    timeline.entries.filter { entry in
+      guard entry.kind == .fired, case .place? = ReminderID(rawValue: entry.subject) else { return false }
+      return true
+    }
+  }
+
+  // MARK: - A week of one-shot requests
+
+  @Test func aWeekOfOneShotsLosesTheFirstRemindersToThePendingLimit() throws {
+    let path = ExampleScenario.path("week-of-one-shots.yaml")
+    let shipped = try #require(runScenario(at: path, app: ExampleScenario.app(for: path, .init(scheduling: .weekOfOneShots))))
+    let perDose = 1 + ReminderApp.followUpsPerDose
+    let overTheLimit = ReminderApp.daysScheduledAhead * perDose - PlatformSettings().pendingLimit
+    #expect(shipped.summary.droppedByPendingLimit.count == overTheLimit)
+    #expect(shipped.summary.droppedByPendingLimit.first?.id == "metformin-0800-20260504")
+
+    let doses = shipped.summary.doses
+    try #require(doses.count == 3)
+    // Today's reminder and every follow-up were dropped.
+    #expect(doses[0].outcome == .missed)
+    withKnownIssue("a hosted app's missed dose gets the built-in app's reason ('the app added no request medicine_..._reminder_0')") {
+      #expect(doses[0].reason?.contains("pending limit") == true)
+    }
+    // Tomorrow's reminder and first follow-ups too: the first kept follow-up notifies, late.
+    let droppedOfTomorrow = overTheLimit - perDose
+    #expect(doses[1].reminderDelivered == nil)
+    #expect(doses[1].notified == doses[1].scheduled.advanced(by: .minutes(Int64(droppedOfTomorrow * ReminderApp.followUpSpacingMinutes))))
+    #expect(doses[2].reminderDelivered == doses[2].scheduled)
+  }
+
+  @Test func repeatingDailyRemindersStayUnderThePendingLimit() throws {
+    let path = ExampleScenario.path("week-of-one-shots.yaml")
+    let mended = try #require(runScenario(at: path, app: ExampleScenario.app(for: path)))
+    #expect(mended.summary.droppedByPendingLimit.isEmpty)
+    #expect(mended.summary.doses.count == 3)
+    #expect(mended.summary.doses.allSatisfy { $0.reminderDelivered == $0.scheduled })
+    #expect(mended.summary.pendingPeak == 1 + ReminderApp.followUpsPerDose)
+  }
+
+  // MARK: - Trials
+
+  @Test func trialsOfTheAppDoNotDependOnTheWorkerCount() throws {
+    let path = ExampleScenario.path("pharmacy-quick-stop.yaml")
+    let file = try ScenarioLoader().loadFile(path: path)
+    let trials = try #require(file.checks.trials)
+    let app = ReminderAppOnSimulatedDevice.hosted(places: savedPlaces(of: file.scenario))
+    let oneWorker = try TrialRunner(file.scenario, app: app).run(TrialPlan(count: trials.count, seed: trials.seed, jobs: 1))
+    let twoWorkers = try TrialRunner(file.scenario, app: app).run(TrialPlan(count: trials.count, seed: trials.seed, jobs: 2))
+    #expect(oneWorker.text == twoWorkers.text)
+    // The trials vary: the quick stop is detected in some, not in all.
+    let entry = try #require(oneWorker.locationChances.first { $0.request == "vitd-place" })
+    #expect(entry.fired > 0)
+    #expect(entry.fired < entry.pending)
+  }
+}
