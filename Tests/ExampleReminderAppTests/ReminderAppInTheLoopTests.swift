@@ -104,10 +104,15 @@ enum ExampleScenario {
     #expect(entries.map { $0[field: "ran"] } == ["no"], sourceLocation: sourceLocation)
     #expect(placeRemindersFired(shipped.timeline).isEmpty, sourceLocation: sourceLocation)
     #expect(shipped.summary.doses.filter { $0.key.slot == .location && $0.notified != nil }.isEmpty, sourceLocation: sourceLocation)
-    withKnownIssue("a hosted app's location crossing opens a dose only when a notification answers it, so the missed dose is not in the table") {
-      let missed = try #require(shipped.summary.doses.first { $0.key.slot == .location })
-      #expect(missed.outcome == .missed)
-    }
+    let missed = try #require(shipped.summary.doses.first { $0.key.slot == .location }, sourceLocation: sourceLocation)
+    #expect(missed.outcome == .missed, sourceLocation: sourceLocation)
+    // The dose is due at the true crossing, and the table says why no reminder came.
+    let crossing = try #require(shipped.timeline.entries.first { $0.kind == .enter }, sourceLocation: sourceLocation)
+    #expect(missed.scheduled == crossing.instant, sourceLocation: sourceLocation)
+    #expect(missed.reason?.hasPrefix("the app's didEnterRegion did not run at ") == true, sourceLocation: sourceLocation)
+    #expect(
+      missed.reason?.hasSuffix(": the patient force-quit the app: the system does not relaunch it for region events") == true,
+      sourceLocation: sourceLocation)
 
     let arrival = try #require(mended.timeline.entries.first { $0.kind == .enter }, sourceLocation: sourceLocation)
     let fired = placeRemindersFired(mended.timeline)
@@ -139,9 +144,9 @@ enum ExampleScenario {
     try #require(doses.count == 3)
     // Today's reminder and every follow-up were dropped.
     #expect(doses[0].outcome == .missed)
-    withKnownIssue("a hosted app's missed dose gets the built-in app's reason ('the app added no request medicine_..._reminder_0')") {
-      #expect(doses[0].reason?.contains("pending limit") == true)
-    }
+    #expect(
+      doses[0].reason
+        == "metformin-0800-20260504 dropped at 2026-05-04T07:00:00.000+02:00: pending limit of 64 reached: the platform keeps the 64 most recently added requests")
     // Tomorrow's reminder and first follow-ups too: the first kept follow-up notifies, late.
     let droppedOfTomorrow = overTheLimit - perDose
     #expect(doses[1].reminderDelivered == nil)
