@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore", "TrigsimReport"]),
     // For a user's Swift Testing tests: assertTimeline(...) and assertScenario(...) record issues with the diff.
     .library(name: "TrigsimTesting", targets: ["TrigsimTesting"]),
+    // The simulated device API a team's app code runs against (SimulatedDevice, HostedApp): the core alone, no GEOS or libxml2.
+    .library(name: "TrigsimDevice", targets: ["TrigsimCore"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

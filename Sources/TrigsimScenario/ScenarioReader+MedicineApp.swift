@@ -36,7 +36,7 @@ extension ScenarioReader {
     if let node = top["category"] { app.category = readCategory(node) }
     if let node = top["app"] { app.appChanges = readAppChanges(node) }
     if top["medicines"] == nil {
-      // A Swift app's notifications need no medicines for the patient to act on them.
+      // A Swift app's notifications need no medicines for the patient to act on them: read on below.
       for key in ["badge", "actions", "respond", "policy", "prescription"] where top[key] != nil && !(hostedApp && ["actions", "respond"].contains(key)) {
         let note: String
         switch key {
@@ -47,7 +47,7 @@ extension ScenarioReader {
         }
         document.error(top.keyNodes[key]!, "'\(Diagnostic.excerpt(key))' needs medicines", notes: [note])
       }
-      return (app, regions)
+      if !hostedApp { return (app, regions) }
     }
     if let node = top["badge"], let policy = document.choice(node, what: "badge policy", BadgePolicy.allCases.map { ($0.rawValue, $0) }) {
       app.badge = policy

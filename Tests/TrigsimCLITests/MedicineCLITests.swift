@@ -179,4 +179,22 @@ import TrigsimTestSupport
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try outcomes(inSummary: result.stdout) == ["completed"])
   }
+
+  @Test func aScenarioForASwiftAppIsRefusedAtItsKeyWithTheWayToRunIt() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try """
+      trigsim: 1
+      appUnderTest: swift
+      clock: { start: 2026-03-28T07:00:00+01:00, end: 2026-03-28T09:00:00+01:00, timezone: Europe/Copenhagen }
+      medicines:
+        - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"] }
+
+      """.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let result = try Self.run(["run", "s.yaml"], in: folder)
+    #expect(result.status == 65)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("s.yaml:2:15: error: this scenario is written for a team's Swift app ('appUnderTest: swift'); the built-in medicine app cannot run it"), "\(result.stderr)")
+    #expect(result.stderr.contains("Simulation(scenario, app: HostedApp"))
+  }
 }
