@@ -161,4 +161,58 @@ import TrigsimTestSupport
       "the app has no background refresh request (Application.submit)",
     ])
   }
+
+  @Test func significantChangeUpdatesCome500MetresAndFiveMinutesApartButNotToAForceQuitApp() throws {
+    for forceQuit in [false, true] {
+      let log = AppLog()
+      var script = AppScript()
+      script.launched = { app, reason in
+        if reason == .initial { app.device.locationManager.startMonitoringSignificantLocationChanges() }
+      }
+      let updates = AppLog()
+      final class Updates: LocationManagerDelegate, @unchecked Sendable {
+        let device: SimulatedDevice
+        let log: AppLog
+        init(_ device: SimulatedDevice, _ log: AppLog) {
+          self.device = device
+          self.log = log
+        }
+        func didUpdateLocation(_ coordinate: Coordinate) async {
+          log.add(String(format: "%.0f %.4f", device.clock.now.timeIntervalSince1970, coordinate.latitude))
+        }
+      }
+      let holder = UncheckedBox<Updates?>(nil)
+      script.launched = { app, reason in
+        holder.value = Updates(app.device, updates)
+        app.device.locationManager.delegate = holder.value
+        if reason == .initial { app.device.locationManager.startMonitoringSignificantLocationChanges() }
+      }
+      script.sets.locationDelegate = false
+      var scenario = HostedScenario.make()
+      Self.walkHome(&scenario)
+      if forceQuit { scenario.medicineApp.appChanges = [HostedScenario.state(.forceQuit, at: "2026-05-04T08:00:00Z")] }
+      let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+      // The launch comes after the first fix (07:00:00) is read: the first update is at the next fix.
+      // From 55.6713 (0.95 of 556 m south), 500 m on is 07:09:30; back out, 500 m from there is 09:09:30.
+      let first = Build.instant("2026-05-04T07:00:30Z").date.timeIntervalSince1970
+      let second = Build.instant("2026-05-04T07:09:30Z").date.timeIntervalSince1970
+      let third = Build.instant("2026-05-04T09:09:30Z").date.timeIntervalSince1970
+      if forceQuit {
+        #expect(updates.all == [String(format: "%.0f 55.6713", first), String(format: "%.0f 55.6758", second)])
+        let refused = report.timeline.entries.filter { $0.subject == "didUpdateLocation" && $0.fields.contains(TimelineField("ran", "no")) }
+        #expect(refused.count == 1)
+        #expect(refused.first?.instant == Build.instant("2026-05-04T09:09:30Z"))
+      } else {
+        #expect(updates.all == [
+          String(format: "%.0f 55.6713", first), String(format: "%.0f 55.6758", second), String(format: "%.0f 55.6713", third),
+        ])
+      }
+    }
+  }
+}
+
+/// A mutable value shared with a `@Sendable` test closure (the test runs one thread at a time).
+final class UncheckedBox<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }
