@@ -177,8 +177,7 @@ public struct ScenarioVerifier: Sendable {
   private func verifyTrials(_ file: ScenarioFile, settings: TrialSettings, into result: inout ScenarioVerification) -> ScenarioVerification.Outcome? {
     let report: TrialReport
     do {
-      let runner = app.map { TrialRunner(file.scenario, app: $0) } ?? TrialRunner(file.scenario)
-      report = try runner.run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
+      report = try TrialRunner(file.scenario, app: app).run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
     } catch {
       result.diagnostics = (error as? InputError)?.diagnostics ?? []
       return Self.outcome(of: error)
@@ -231,9 +230,7 @@ public struct ScenarioVerifier: Sendable {
   }
 
   /// The scenario with the verifier's app, or the built-in one.
-  func simulation(of scenario: Scenario) -> Simulation {
-    app.map { Simulation(scenario, app: $0) } ?? Simulation(scenario)
-  }
+  func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app) }
 
   static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
     switch error {

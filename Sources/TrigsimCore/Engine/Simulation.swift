@@ -25,15 +25,10 @@ public struct Simulation {
   /// The team's app in place of the built-in medicine app, if any.
   public let hostedApp: HostedApp?
 
-  public init(_ scenario: Scenario) {
-    self.scenario = scenario
-    self.hostedApp = nil
-  }
-
-  /// Runs `scenario` with the team's app (`HostedApp`) in place of the
-  /// built-in medicine app: the scenario's world, device and patient, and
+  /// Runs `scenario`; with `app`, the team's app (`HostedApp`) in place of
+  /// the built-in medicine app: the scenario's world, device and patient, and
   /// the app's own code against the simulated device (README, "Your app in the loop").
-  public init(_ scenario: Scenario, app: HostedApp) {
+  public init(_ scenario: Scenario, app: HostedApp? = nil) {
     self.scenario = scenario
     self.hostedApp = app
   }

@@ -40,13 +40,8 @@ public struct TrialRunner {
   /// The team's app in place of the built-in one: each trial makes its own (`HostedApp.make`).
   public let hostedApp: HostedApp?
 
-  public init(_ scenario: Scenario) {
-    self.scenario = scenario
-    self.hostedApp = nil
-  }
-
-  /// Trials of `scenario` with the team's app in place of the built-in one.
-  public init(_ scenario: Scenario, app: HostedApp) {
+  /// Trials of `scenario`; with `app`, the team's app in place of the built-in one.
+  public init(_ scenario: Scenario, app: HostedApp? = nil) {
     self.scenario = scenario
     self.hostedApp = app
   }
