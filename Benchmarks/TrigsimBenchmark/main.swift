@@ -41,7 +41,7 @@
 // gives 2.0×, n^1.6 gives 3.03×), and 3,000 daily Focus periods over a year,
 // which stop at the default limit of a million entries.
 //
-// A twelfth (`app-seam`) runs the 1-day medicine scenario in this process
+// A twelfth (`app-seam`) runs the medicine scenario in this process
 // with the built-in medicine app (the baseline) and with the same medicines
 // served by an app written against the public device API
 // (`PublicAPIMedicineApp`, `appUnderTest: swift`), in paired rounds.
@@ -617,58 +617,63 @@ if only == nil || only == "trials" {
 // MARK: - The app seam: the medicine scenario with the app written against the public API
 
 if only == nil || only == "app-seam" {
-  // The 1-day medicine scenario, run in this process: with the built-in
-  // medicine app (the baseline), and with `PublicAPIMedicineApp` doing the
-  // same work through `SimulatedDevice` (`appUnderTest: swift`). Paired: each
-  // round runs both, in alternating order, and the ratio is taken per round.
-  let days = dayCounts.min() ?? 1
-  let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
-  _ = try syntheticTrack(days: days, at: trackPath)
-  let builtInPath = "\(workDirectory)/app-seam-\(days)d-built-in.yaml"
-  let hostedPath = "\(workDirectory)/app-seam-\(days)d-swift.yaml"
-  try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: builtInPath, atomically: true, encoding: .utf8)
-  try (scenarioText(days: days, track: trackPath) + medicineAppText + "appUnderTest: swift\n").write(
-    toFile: hostedPath, atomically: true, encoding: .utf8)
-  let builtIn = try ScenarioLoader().load(path: builtInPath)
-  let hosted = try ScenarioLoader().load(path: hostedPath)
-  let app = HostedApp { PublicAPIMedicineApp($0) }
-  func timed(_ body: () throws -> SimulationReport) rethrows -> (seconds: Double, report: SimulationReport) {
-    let started = monotonicSeconds()
-    let report = try body()
-    return (monotonicSeconds() - started, report)
-  }
-  var builtInSeconds: [Double] = []
-  var hostedSeconds: [Double] = []
-  var ratios: [Double] = []
-  var last: (builtIn: SimulationReport, hosted: SimulationReport)?
-  // A warm-up pair first (time-zone data, the first allocations), not counted.
-  _ = try Simulation(builtIn).report()
-  _ = try Simulation(hosted, app: app).report()
-  for round in 0..<max(3, runs) {
-    var pair: [(Double, SimulationReport)] = []
-    for side in (round % 2 == 0 ? [0, 1] : [1, 0]) {
-      pair.append(side == 0 ? try timed { try Simulation(builtIn).report() } : try timed { try Simulation(hosted, app: app).report() })
-    }
-    let (b, h) = round % 2 == 0 ? (pair[0], pair[1]) : (pair[1], pair[0])
-    builtInSeconds.append(b.0)
-    hostedSeconds.append(h.0)
-    ratios.append(h.0 / b.0)
-    last = (b.1, h.1)
-  }
-  func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-  func notified(_ report: SimulationReport) -> String {
-    "\(report.summary.doses.filter { $0.notified != nil }.count)/\(report.summary.doses.count)"
-  }
+  // The medicine scenario, run in this process: with the built-in medicine
+  // app (the baseline), and with `PublicAPIMedicineApp` doing the same work
+  // through `SimulatedDevice` (`appUnderTest: swift`). Paired: each round runs
+  // both, in alternating order, and the ratio is taken per round.
+  let rounds = max(3, runs)
   print("")
-  print("app seam: \(max(3, runs)) paired rounds in this process; baseline = the same scenario with the built-in medicine app, in the same round")
-  func count(_ kind: TimelineEntry.Kind, _ report: SimulationReport) -> Int { report.timeline.entries.count { $0.kind == kind } }
+  print("app seam: \(rounds) paired rounds in this process; baseline = the same scenario with the built-in medicine app, in the same round")
   print("| track | built-in app s | public-API app s | public-API ÷ built-in (median of rounds) | range | timeline lines | adds | deliveries | doses notified |")
   print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-  print(String(
-    format: "| %d day | %.3f | %.3f | %.2f× | %.2f–%.2f× | %d / %d | %d / %d | %d / %d | %@ / %@ |", days, middle(builtInSeconds), middle(hostedSeconds),
-    middle(ratios), ratios.min()!, ratios.max()!, last!.builtIn.timeline.entries.count, last!.hosted.timeline.entries.count,
-    count(.scheduled, last!.builtIn), count(.scheduled, last!.hosted), count(.fired, last!.builtIn), count(.fired, last!.hosted),
-    notified(last!.builtIn), notified(last!.hosted)))
+  for days in dayCounts {
+    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+    _ = try syntheticTrack(days: days, at: trackPath)
+    let builtInPath = "\(workDirectory)/app-seam-\(days)d-built-in.yaml"
+    let hostedPath = "\(workDirectory)/app-seam-\(days)d-swift.yaml"
+    try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: builtInPath, atomically: true, encoding: .utf8)
+    try (scenarioText(days: days, track: trackPath) + medicineAppText + "appUnderTest: swift\n").write(
+      toFile: hostedPath, atomically: true, encoding: .utf8)
+    let builtIn = try ScenarioLoader().load(path: builtInPath)
+    let hosted = try ScenarioLoader().load(path: hostedPath)
+    let app = HostedApp { PublicAPIMedicineApp($0) }
+    func timed(_ body: () throws -> SimulationReport) rethrows -> (seconds: Double, report: SimulationReport) {
+      let started = monotonicSeconds()
+      let report = try body()
+      return (monotonicSeconds() - started, report)
+    }
+    // A warm-up pair first (time-zone data, the first allocations), not counted.
+    _ = try Simulation(builtIn).report()
+    _ = try Simulation(hosted, app: app).report()
+    var builtInSeconds: [Double] = []
+    var hostedSeconds: [Double] = []
+    var ratios: [Double] = []
+    var last: (builtIn: SimulationReport, hosted: SimulationReport)?
+    for round in 0..<rounds {
+      let b, h: (seconds: Double, report: SimulationReport)
+      if round % 2 == 0 {
+        b = try timed { try Simulation(builtIn).report() }
+        h = try timed { try Simulation(hosted, app: app).report() }
+      } else {
+        h = try timed { try Simulation(hosted, app: app).report() }
+        b = try timed { try Simulation(builtIn).report() }
+      }
+      builtInSeconds.append(b.seconds)
+      hostedSeconds.append(h.seconds)
+      ratios.append(h.seconds / b.seconds)
+      last = (b.report, h.report)
+    }
+    func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    func notified(_ report: SimulationReport) -> String {
+      "\(report.summary.doses.filter { $0.notified != nil }.count)/\(report.summary.doses.count)"
+    }
+    func count(_ kind: TimelineEntry.Kind, _ report: SimulationReport) -> Int { report.timeline.entries.count { $0.kind == kind } }
+    print(String(
+      format: "| %d day%@ | %.3f | %.3f | %.2f× | %.2f–%.2f× | %d / %d | %d / %d | %d / %d | %@ / %@ |", days, days == 1 ? "" : "s",
+      middle(builtInSeconds), middle(hostedSeconds), middle(ratios), ratios.min()!, ratios.max()!, last!.builtIn.timeline.entries.count,
+      last!.hosted.timeline.entries.count, count(.scheduled, last!.builtIn), count(.scheduled, last!.hosted), count(.fired, last!.builtIn),
+      count(.fired, last!.hosted), notified(last!.builtIn), notified(last!.hosted)))
+  }
   print("(pairs: built-in / public-API)")
 }
 
