@@ -111,7 +111,7 @@ let package = Package(
     // The example app's adapters onto trigsim's device, and its scenarios (Tests/ExampleReminderAppTests/Scenarios).
     .testTarget(
       name: "ExampleReminderAppTests",
-      dependencies: ["ExampleReminderApp", "TrigsimCore", "TrigsimScenario", "TrigsimTesting", "TrigsimTestSupport"],
+      dependencies: ["ExampleReminderApp", "TrigsimCore", "TrigsimScenario", "TrigsimReport", "TrigsimTesting", "TrigsimTestSupport"],
       exclude: ["Scenarios"]),
   ],
   swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import ExampleReminderApp
 import Foundation
 import Testing
 import TrigsimCore
+import TrigsimReport
 import TrigsimScenario
 import TrigsimTestSupport
 import TrigsimTesting
@@ -177,5 +178,19 @@ enum ExampleScenario {
     let entry = try #require(oneWorker.locationChances.first { $0.request == "vitd-place" })
     #expect(entry.fired > 0)
     #expect(entry.fired < entry.pending)
+  }
+}
+
+/// The pictures of a run with the team's app, drawn from Swift as `trigsim report` draws them.
+@Suite struct ReminderAppReportTests {
+  @Test func theReportOfTheShippedAppShowsWhyTheArrivalWasMissed() throws {
+    let path = ExampleScenario.path("force-quit-before-home.yaml")
+    let scenario = try ScenarioLoader().load(path: path)
+    let run = try Simulation(scenario, app: ExampleScenario.app(for: path, .init(location: .regionCallback))).report()
+    let html = try ReportDocument(ReportInput(scenario: scenario, path: path, run: run)).html
+    #expect(html.contains("the patient force-quit the app: the system does not relaunch it for region events"))
+    let mended = try Simulation(scenario, app: ExampleScenario.app(for: path)).report()
+    let mendedHTML = try ReportDocument(ReportInput(scenario: scenario, path: path, run: mended)).html
+    #expect(!mendedHTML.contains("the patient force-quit the app: the system does not relaunch it for region events"))
   }
 }
