@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "trigsim",
-  platforms: [.macOS(.v14)],
+  // macOS 15: the hosted app's callbacks run on a Swift task executor (SE-0417), which needs it.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "trigsim", targets: ["trigsim"]),
     // What a user's own tests import: load a scenario, run it, read the timeline.

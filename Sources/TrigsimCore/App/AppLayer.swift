@@ -21,9 +21,8 @@ protocol AppLayer: AnyObject {
   func launch(in run: inout SimulationRun, at now: SimulationInstant)
   /// The app's state changed (`from` → `to`), recorded already.
   func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant)
-  /// Notification permission, location authorization or accuracy changed
-  /// (recorded already).
-  func authorizationChanged(in run: inout SimulationRun, at now: SimulationInstant)
+  /// Location authorization or accuracy changed (recorded already).
+  func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant)
   /// The system offers the app background time (`BGAppRefreshTask`).
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant)
   /// A medicine changed (scenario `medicines:`, index into `medicineChanges`).
@@ -31,11 +30,11 @@ protocol AppLayer: AnyObject {
   /// The request about to be added, as the app builds it.
   func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest
   /// A notification was delivered to Notification Center. Returns how the
-  /// device presents it: `perception` unless the app's foreground
-  /// will-present callback decides otherwise.
+  /// device presents it: `perception`, with its badge, kept in Notification
+  /// Center, unless the app's foreground will-present callback decides otherwise.
   func delivered(
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
-    in run: inout SimulationRun, at now: SimulationInstant) -> Perception
+    in run: inout SimulationRun, at now: SimulationInstant) -> Presentation
   /// Whether the patient may act on delivered notification `id` (it is still shown).
   func canAct(on id: NotificationID, in run: SimulationRun) -> Bool
   /// The patient acts on a shown notification.
@@ -45,6 +44,10 @@ protocol AppLayer: AnyObject {
   /// Whether the app monitors region `id` itself (location manager), since at
   /// or before `instant` when given: the device then reports its detections.
   func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool
+  /// The regions the app monitors itself: they count against the region limit with location triggers.
+  var appMonitoredRegions: Set<RegionID> { get }
+  /// The run ended: a last chance to report app code that misbehaved.
+  func runEnded(in run: inout SimulationRun)
   /// The device detected an entry or exit of a region (after the location
   /// requests it delivers).
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
@@ -66,6 +69,15 @@ protocol AppLayer: AnyObject {
   func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String?
 }
 
+/// How the device presents a delivered notification, as the app layer decides.
+struct Presentation {
+  var perception: Perception
+  /// Whether the request's badge is applied (will-present's `badge` in the foreground).
+  var appliesBadge = true
+  /// Whether it stays in Notification Center after it is shown (will-present's `list`).
+  var staysListed = true
+}
+
 /// The scenario's medicine-reminder app (`medicines:`, `policy:`), as the
 /// engine has always run it: every method forwards to the run's built-in
 /// app code (`SimulationRun+MedicineApp.swift`, `+RegionSet`, `+Attention`).
@@ -81,7 +93,7 @@ final class BuiltInMedicineAppLayer: AppLayer {
     run.appCodeSetsBadge(at: now)
   }
 
-  func authorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {}
+  func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {}
 
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) { run.backgroundRefresh(at: now) }
 
@@ -101,9 +113,9 @@ final class BuiltInMedicineAppLayer: AppLayer {
   func delivered(
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
     in run: inout SimulationRun, at now: SimulationInstant
-  ) -> Perception {
+  ) -> Presentation {
     if let dose { run.medicineNotificationDelivered(shown, dose: dose, at: now) }
-    return perception
+    return Presentation(perception: perception)
   }
 
   func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { run.app.shownDose[id] != nil }
@@ -120,6 +132,10 @@ final class BuiltInMedicineAppLayer: AppLayer {
   }
 
   func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool { false }
+
+  var appMonitoredRegions: Set<RegionID> { [] }
+
+  func runEnded(in run: inout SimulationRun) {}
 
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {}
 

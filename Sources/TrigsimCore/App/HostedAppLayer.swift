@@ -30,7 +30,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   private var app: (any SimulatedApp)?
 
   // What the device keeps for the app.
-  var categories: Set<NotificationCategory> = []
+  /// The app's categories by identifier (`setNotificationCategories`; of two with one identifier, the last).
+  var categories: [String: NotificationCategory] = [:]
   struct AppMonitoredRegion {
     var spec: CircularRegionSpec
     var since: SimulationInstant
@@ -59,13 +60,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Why the app's own region callback did not run at the detection being handled.
   private var regionCallbackLoss: [RegionID: String] = [:]
 
-  // The callback running now.
+  // The callback running now. Read and written under `lock`, because app
+  // code may reach the device from another thread (a misuse that is reported).
+  private let lock = NSLock()
   private var attached: UnsafeMutablePointer<SimulationRun>?
   private var attachedNow: SimulationInstant?
   private var callbackName: String?
   private var engineThread: pthread_t?
-  private let misuseLock = NSLock()
   private var misuse: String?
+  /// How deeply monitoring failures re-enter callbacks (a delegate that retries at once).
+  private var failureDepth = 0
 
   init(_ configuration: HostedApp) {
     self.configuration = configuration
@@ -77,12 +81,15 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Runs `body` with the run attached, as the device calls of callback `name`.
   private func attach<T>(_ run: inout SimulationRun, _ name: String, at now: SimulationInstant, _ body: () -> T) -> T {
     withUnsafeMutablePointer(to: &run) { pointer in
+      lock.lock()
       let saved = (attached, attachedNow, callbackName)
-      attached = pointer
-      attachedNow = now
-      callbackName = name
-      engineThread = pthread_self()
-      defer { (attached, attachedNow, callbackName) = saved }
+      (attached, attachedNow, callbackName, engineThread) = (pointer, now, name, pthread_self())
+      lock.unlock()
+      defer {
+        lock.lock()
+        (attached, attachedNow, callbackName) = saved
+        lock.unlock()
+      }
       return body()
     }
   }
@@ -90,26 +97,35 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// The device API's way in: the run at the callback's instant, or, outside
   /// a callback or on another thread, a misuse the run reports (and `otherwise`).
   func withRun<T>(_ api: String, otherwise: T, _ body: (inout SimulationRun, SimulationInstant) throws -> T) rethrows -> T {
-    guard let pointer = attached, let now = attachedNow, let thread = engineThread, pthread_equal(thread, pthread_self()) != 0 else {
-      noteMisuse(
-        "\(api) was called outside the app's callbacks (from a task the callback left running, or after it returned): trigsim runs app code only inside its callbacks, at their instants; await the work inside the callback")
-      return otherwise
+    lock.lock()
+    let onEngineThread = engineThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    let state = onEngineThread ? (attached, attachedNow) : (nil, nil)
+    if state.0 == nil && misuse == nil {
+      misuse =
+        "\(api) was called outside the app's callbacks (from a task the callback left running, another thread, or after it returned): trigsim runs app code only inside its callbacks, at their instants; await the work inside the callback"
     }
+    lock.unlock()
+    guard let pointer = state.0, let now = state.1 else { return otherwise }
     return try body(&pointer.pointee, now)
   }
 
   private func noteMisuse(_ problem: String) {
-    misuseLock.lock()
+    lock.lock()
     if misuse == nil { misuse = problem }
-    misuseLock.unlock()
+    lock.unlock()
   }
 
   private func takeMisuse() -> String? {
-    misuseLock.lock()
-    defer { misuseLock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     let problem = misuse
     misuse = nil
     return problem
+  }
+
+  /// A misuse from a task that outlived its callback, noticed before the run ended.
+  func runEnded(in run: inout SimulationRun) {
+    if let problem = takeMisuse() { stop(&run, "a task left running by app code", at: run.end, problem) }
   }
 
   /// Runs app callback `name` to completion at `now`, after its `app` entry.
@@ -121,22 +137,34 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> T? {
     guard run.stopReason == nil else { return nil }
     run.record(.app, name, at: now, fields + [TimelineField("state", run.app.state.rawValue)])
-    let result: T? = attach(&run, name, at: now) {
+    let (result, completed): (T?, Bool) = attach(&run, name, at: now) {
       let executor = CallbackExecutor()
       let outcome = CallbackOutcome<T>()
       let operation = UncheckedSendable(body)
       let task = Task(executorPreference: executor) { outcome.value = await operation.value() }
       executor.runUntilIdle()
-      if outcome.value == nil || executor.resumedFromOutside {
+      guard outcome.value != nil, !executor.resumedFromOutside else {
         task.cancel()
-        stop(
-          &attached!.pointee, name, at: now,
-          "it did not return at its instant: it waits on something trigsim does not drive (real time such as Task.sleep or a timer, the main actor, a network call, a continuation never resumed); app code runs in virtual time: read device.clock, and do later work from a notification, a region event or background refresh")
+        return (nil, false)
       }
-      return outcome.value
+      return (outcome.value, true)
+    }
+    if !completed {
+      stop(
+        &run, name, at: now,
+        "it did not return at its instant: it waits on something trigsim does not drive (real time such as Task.sleep or a timer, the main actor, a network call, a continuation never resumed); app code runs in virtual time: read device.clock, and do later work from a notification, a region event or background refresh")
+      return nil
     }
     if let problem = takeMisuse() { stop(&run, name, at: now, problem) }
-    if !monitoringFailures.isEmpty && run.stopReason == nil { reportMonitoringFailures(in: &run, at: now) }
+    if !monitoringFailures.isEmpty && run.stopReason == nil {
+      failureDepth += 1
+      defer { failureDepth -= 1 }
+      if failureDepth > 20 {
+        stop(&run, "monitoringDidFail", at: now, "region monitoring failed and the delegate started monitoring again, 20 times at one instant: the platform would keep failing")
+      } else {
+        reportMonitoringFailures(in: &run, at: now)
+      }
+    }
     return result
   }
 
@@ -148,10 +176,18 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// The system starts a new process of the app: a new instance, then `didFinishLaunching`.
   private func launch(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil else { return }
+    endProcess()
     app = attach(&run, "HostedApp.make", at: now) { configuration.make(device) }
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
     call("didFinishLaunching", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.didFinishLaunching(reason: reason) }
+  }
+
+  /// The app's process is gone: its instance and the delegates it set.
+  private func endProcess() {
+    app = nil
+    device.notificationCenter.delegate = nil
+    device.locationManager.delegate = nil
   }
 
   /// A terminated app woken by the system runs in the background.
@@ -201,11 +237,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       call("didEnterBackground", [], in: &run, at: now) { await app.didEnterBackground() }
     case .terminated, .forceQuit:
       // The system ends a suspended app without running its code; the process and its memory are gone.
-      app = nil
+      endProcess()
     }
   }
 
-  func authorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
+  func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
     guard !run.app.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
     call("didChangeAuthorization", [TimelineField("location", run.app.locationAuthorization.rawValue)], in: &run, at: now) {
       await delegate.didChangeAuthorization()
@@ -249,26 +285,44 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func delivered(
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
     in run: inout SimulationRun, at now: SimulationInstant
-  ) -> Perception {
+  ) -> Presentation {
     if let dose { run.app.shownDose[shown.id] = dose }
     deliveredContent[shown.id] = request
-    guard run.app.state == .foreground, app != nil else { return perception }
+    guard run.app.state == .foreground, app != nil else { return Presentation(perception: perception) }
     let notification = UserNotification(date: now.date, request: request)
     let fields = [TimelineField("notification", shown.id.rawValue)]
     guard let delegate = device.notificationCenter.delegate else {
       notRun("willPresent", fields, "no notification center delegate is set", in: &run, at: now)
-      return .notShown(reason: "the app is in the foreground and has no notification center delegate, so the platform presents nothing")
+      return Presentation(
+        perception: .notShown(reason: "the app is in the foreground and has no notification center delegate, so the platform presents nothing"),
+        appliesBadge: false)
     }
     guard let options = call("willPresent", fields, in: &run, at: now, { await delegate.willPresent(notification) }) else {
-      return perception
+      return Presentation(perception: perception)
     }
-    if options.isEmpty || !(options.contains(.banner) || options.contains(.list) || options.contains(.sound)) {
-      return .notShown(reason: "the app is in the foreground and its will-present returned options \(options), so the platform presents nothing")
+    return Self.presentation(of: options, platform: perception)
+  }
+
+  /// What will-present's options make of a foreground delivery (Apple,
+  /// `UNNotificationPresentationOptions`): `banner` shows it and `sound`
+  /// plays it (either alerts the patient, as the device otherwise would);
+  /// `list` keeps it in Notification Center (alone: filed there silently);
+  /// `badge` applies its badge; none of banner, list or sound shows nothing.
+  static func presentation(of options: PresentationOptions, platform perception: Perception) -> Presentation {
+    let alerts = options.contains(.banner) || options.contains(.sound)
+    let badge = options.contains(.badge)
+    guard alerts || options.contains(.list) else {
+      return Presentation(
+        perception: .notShown(reason: "the app is in the foreground and its will-present returned options \(options), so the platform presents nothing"),
+        appliesBadge: badge)
     }
-    if !options.contains(.banner) && !options.contains(.sound), perception.alertsNow {
-      return .quiet(reason: "the app is in the foreground and its will-present returned options \(options): listed in Notification Center without a banner or sound")
+    guard alerts || !perception.alertsNow else {
+      return Presentation(
+        perception: .quiet(
+          reason: "the app is in the foreground and its will-present returned options \(options): listed in Notification Center without a banner or sound"),
+        appliesBadge: badge)
     }
-    return perception
+    return Presentation(perception: perception, appliesBadge: badge, staysListed: options.contains(.list))
   }
 
   func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { deliveredContent[id] != nil }
@@ -276,7 +330,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let request = deliveredContent[id], let shown = run.center.delivered[id] else { return }
     let dose = run.app.shownDose[id]
-    let category = categories.first { $0.identifier == request.categoryIdentifier }
+    let category = request.categoryIdentifier.flatMap { categories[$0] }
     let identifier = configuration.actionIdentifier(action)
     if case .snooze = action, category?.actions.contains(where: { $0.identifier == identifier }) != true {
       unavailable(action, identifier, category, request, in: &run, at: now)
@@ -309,6 +363,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       fields.append(TimelineField("handled", "no"))
       fields.append(TimelineField("reason", "the app is terminated and its action handler did not run (platform terminatedActions: lost)"))
       run.record(.action, id.rawValue, at: now, fields)
+      if let dose {
+        let note = "'\(action)' at \(run.format(now)) lost: the app was terminated"
+        run.app.doses[dose]?.notes.append(note)
+      }
       return
     }
     run.record(.action, id.rawValue, at: now, fields)
@@ -358,6 +416,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     monitoredRegions.contains { $0.spec.identifier == id && (instant == nil || $0.since <= instant!) }
   }
 
+  var appMonitoredRegions: Set<RegionID> { Set(monitoredRegions.map(\.spec.identifier)) }
+
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {
     let id = run.scenario.regions[region].id
     guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }),
@@ -401,6 +461,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let fields = [TimelineField("at", position.description)]
     guard run.app.state != .forceQuit else {
       notRun("didUpdateLocation", fields, "the patient force-quit the app: the system does not relaunch it for significant-change updates", in: &run, at: now)
+      return
+    }
+    guard run.attention.phoneOn else {
+      notRun("didUpdateLocation", fields, "the phone is off", in: &run, at: now)
       return
     }
     wake(.location, in: &run, at: now)
@@ -477,7 +541,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   // MARK: - The device API's operations
 
   func requestAuthorization(options: AuthorizationOptions, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
-    if run.app.permission == .notDetermined {
+    // Not determined: the patient is asked (or, for `.provisional`, not). Provisional: a full request asks the patient.
+    if run.app.permission == .notDetermined || (run.app.permission == .provisional && !options.contains(.provisional)) {
       let provisional = options.contains(.provisional)
       let answer: NotificationPermission = provisional ? .provisional : configuration.permissionAnswer
       run.record(.app, "permission", at: now, [
@@ -503,7 +568,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       break
     }
     var info = configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
-    if info?.role == .location, let context = run.locationReportContext, let visit = context.visit, let medicine = info?.medicine {
+    // Posted from a region callback (a time trigger, not another location trigger): it answers that visit's dose.
+    if info?.role == .location, !request.trigger.isRegion, let context = run.locationReportContext, let visit = context.visit,
+      let medicine = info?.medicine
+    {
       info?.dose = run.app.locationDoseOfVisit[
         MedicineAppState.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
     }
@@ -605,9 +673,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 ///
 /// A job enqueued from another thread means the callback left this executor
 /// and is being resumed from outside the simulation (a timer, the main
-/// actor, a continuation resumed elsewhere): `resumedFromOutside` is set,
-/// whether that resumption comes before or after the queue ran dry, so the
-/// verdict does not depend on timing.
+/// actor, a continuation resumed elsewhere): `resumedFromOutside` is set. A
+/// callback that leaves the executor fails either way: its queue runs dry
+/// with the callback unfinished, or a job reaches it from another thread
+/// first, so the verdict (an error) does not depend on which comes first.
 final class CallbackExecutor: TaskExecutor, @unchecked Sendable {
   private let lock = NSLock()
   private var jobs: [UnownedJob] = []

@@ -100,8 +100,10 @@ public enum DoseAttribution: Sendable, Equatable {
 /// A team's app, to run in place of the built-in medicine app:
 /// `Simulation(scenario, app: HostedApp { device in MyApp(device) })`.
 ///
-/// `make` is called once per run (and once per trial), with the device the
-/// app talks to; the app must keep everything it needs from it.
+/// `make` is called at each launch of the app's process: at the run's start
+/// (and each trial's), and again whenever the system launches the app after
+/// it was terminated. Each instance gets the same device; what the app must
+/// keep across a termination it keeps in `device.storage`.
 public struct HostedApp: Sendable {
   public var make: @Sendable (SimulatedDevice) -> any SimulatedApp
   /// Which dose each request serves (nil: the scenario's identifier templates).

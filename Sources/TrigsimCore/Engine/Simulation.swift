@@ -269,6 +269,7 @@ struct SimulationRun {
       queueDeviceReports()
     }
     handleEvents(notAfter: end)
+    layer.runEnded(in: &self)
     if !medicineApp.responseRules.isEmpty { warnUnusedRuleSteps() }
     if let stopReason { throw stopReason }
     if !app.actionProblems.isEmpty { throw InputError(app.actionProblems) }
@@ -557,7 +558,7 @@ struct SimulationRun {
     case .region:
       firstDelivery = nil
     }
-    let outcome = center.add(request, firstDelivery: firstDelivery, at: now)
+    let outcome = center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: appLayer.appMonitoredRegions)
 
     if let replaced = outcome.replaced {
       record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
@@ -658,17 +659,28 @@ struct SimulationRun {
     forgetHeld(request.id)  // a new delivery replaces the one shown
     guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
     let layer = appLayer
-    let presented = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
-    if case .notShown(let why) = presented {
+    let presentation = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
+    // The app's code may have removed or replaced this notification meanwhile.
+    guard center.delivered[request.id]?.serial == shown.serial else { return false }
+    if presentation.appliesBadge, let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
+    if case .notShown(let why) = presentation.perception {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
       center.removeDelivered(request.id)
       app.shownDose[request.id] = nil
       record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
       app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
+      if let dose { app.doses[dose]?.reason = app.lossReason[request.id] }
       return false
     }
-    if let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
-    present(.local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: presented, at: now)
+    present(
+      .local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: presentation.perception, at: now)
+    if !presentation.staysListed {
+      // A banner without `list`: once shown, nothing of it stays in Notification Center.
+      center.removeDelivered(request.id)
+      forgetHeld(request.id)
+      app.shownDose[request.id] = nil
+      app.leftNotificationCenter[request.id] = "shown as a banner only at \(format(now)) (will-present options without list)"
+    }
     return true
   }
 

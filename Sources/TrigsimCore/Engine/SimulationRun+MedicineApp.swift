@@ -241,7 +241,7 @@ extension SimulationRun {
       let layer = appLayer
       layer.backgroundRefresh(in: &self, at: now)
     }
-    let authorizationBefore = (app.permission, app.locationAuthorization, app.locationAccuracy)
+    let locationBefore = (app.locationAuthorization, app.locationAccuracy)
     if let permission = change.permission, permission != app.permission {
       record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", app.permission.rawValue)])
       app.permission = permission
@@ -268,9 +268,9 @@ extension SimulationRun {
       // unless the phone's power still keeps monitoring off.
       assert(blocked != nil || monitoringRestarts.contains(now) || deviceSchedule.monitoringBlockedReason(at: now) != nil)
     }
-    if authorizationBefore != (app.permission, app.locationAuthorization, app.locationAccuracy) {
+    if locationBefore != (app.locationAuthorization, app.locationAccuracy) {
       let layer = appLayer
-      layer.authorizationChanged(in: &self, at: now)
+      layer.locationAuthorizationChanged(in: &self, at: now)
     }
   }
 

@@ -82,15 +82,28 @@ struct NotificationCenterModel {
     }
   }
 
-  mutating func add(_ request: NotificationRequest, firstDelivery: SimulationInstant?, at instant: SimulationInstant) -> AddOutcome {
+  /// - Parameter appMonitored: regions the app monitors itself (a hosted
+  ///   app's location manager), which count against the same limit.
+  mutating func add(
+    _ request: NotificationRequest, firstDelivery: SimulationInstant?, at instant: SimulationInstant, appMonitored: Set<RegionID> = []
+  ) -> AddOutcome {
     var outcome = AddOutcome()
     outcome.replaced = removePending(request.id)
     if case .region(let trigger) = request.trigger {
       // The regions pending location requests monitor: the keys of `locationRequests`.
-      if locationRequests[trigger.region] == nil && locationRequests.count >= settings.monitoredRegionLimit {
-        outcome.rejectedReason =
-          "region monitoring limit of \(settings.monitoredRegionLimit) reached: pending location requests already monitor \(locationRequests.count) regions"
-        return outcome
+      if appMonitored.isEmpty {
+        if locationRequests[trigger.region] == nil && locationRequests.count >= settings.monitoredRegionLimit {
+          outcome.rejectedReason =
+            "region monitoring limit of \(settings.monitoredRegionLimit) reached: pending location requests already monitor \(locationRequests.count) regions"
+          return outcome
+        }
+      } else {
+        let monitored = appMonitored.union(locationRequests.keys)
+        if !monitored.contains(trigger.region) && monitored.count >= settings.monitoredRegionLimit {
+          outcome.rejectedReason =
+            "region monitoring limit of \(settings.monitoredRegionLimit) reached: the app's location manager and pending location requests already monitor \(monitored.count) regions"
+          return outcome
+        }
       }
     }
     let added = PendingRequest(

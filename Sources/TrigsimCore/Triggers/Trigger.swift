@@ -8,6 +8,12 @@ public enum Trigger: Sendable {
   case region(RegionTrigger)
 
   /// Whether the request stays pending after it delivers.
+  /// A location trigger (`.region`).
+  public var isRegion: Bool {
+    if case .region = self { return true }
+    return false
+  }
+
   public var repeats: Bool {
     switch self {
     case .calendar(let trigger): trigger.repeats

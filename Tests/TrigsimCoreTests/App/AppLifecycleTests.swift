@@ -166,9 +166,6 @@ import TrigsimTestSupport
     for forceQuit in [false, true] {
       let log = AppLog()
       var script = AppScript()
-      script.launched = { app, reason in
-        if reason == .initial { app.device.locationManager.startMonitoringSignificantLocationChanges() }
-      }
       let updates = AppLog()
       final class Updates: LocationManagerDelegate, @unchecked Sendable {
         let device: SimulatedDevice

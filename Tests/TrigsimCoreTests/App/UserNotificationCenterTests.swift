@@ -193,7 +193,6 @@ import TrigsimTestSupport
       request.id == "pill" ? .reminder("1", time: DailyTime(hour: 8, minute: 0)) : .snoozedAlert("1", time: DailyTime(hour: 8, minute: 0))
     }
     let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log, attribution: attribution)).report()
-    print(report.timeline.canonicalText)
     #expect(log.all.contains("#1 didReceive pill snooze-15m"))
     #expect(log.all.contains("#1 didReceive pill-snoozed complete"))
     let dose = try #require(report.summary.doses.first)

@@ -22,7 +22,8 @@ public struct NotificationCategory: Hashable, Sendable {
 public struct NotificationAction: Hashable, Sendable {
   public var identifier: String
   public var title: String
-  /// `.foreground`: choosing it brings the app to the foreground.
+  /// `.foreground`: on the platform, choosing it brings the app to the
+  /// foreground. Not modelled: the app's state follows the scenario's `app:` changes.
   public var opensApp: Bool
 
   public init(identifier: String, title: String, opensApp: Bool = false) {
@@ -45,7 +46,7 @@ public struct PresentationOptions: OptionSet, Hashable, Sendable, CustomStringCo
   public static let list = PresentationOptions(rawValue: 2)
   /// Play its sound.
   public static let sound = PresentationOptions(rawValue: 4)
-  /// Apply its badge.
+  /// Apply its badge (in the foreground, only with this option).
   public static let badge = PresentationOptions(rawValue: 8)
 
   /// `banner,list,sound`, or `none`.
@@ -106,8 +107,8 @@ public enum NotificationCenterError: Error, Equatable, Sendable, CustomStringCon
   case intervalNotPositive(NotificationID)
   /// A repeating time interval under 60 seconds.
   case repeatingIntervalUnder60Seconds(NotificationID)
-  /// A location trigger whose region the scenario does not declare (or declares
-  /// with another centre or radius): trigsim knows where places are only from the scenario.
+  /// A location trigger whose region the scenario does not declare: trigsim
+  /// knows where places are only from the scenario.
   case regionNotInScenario(NotificationID, RegionID)
   /// A location trigger on a region that is not a circle.
   case regionNotCircular(NotificationID, RegionID)
@@ -119,7 +120,7 @@ public enum NotificationCenterError: Error, Equatable, Sendable, CustomStringCon
     case .repeatingIntervalUnder60Seconds(let id):
       "'\(id)': a repeating time-interval trigger needs an interval of at least 60 seconds (iOS raises an exception: \"time interval must be at least 60 if repeating\")"
     case .regionNotInScenario(let id, let region):
-      "'\(id)': region '\(region)' is not in the scenario with this centre and radius; declare it under 'regions:' so the simulated world knows where it is"
+      "'\(id)': region '\(region)' is not in the scenario; declare it under 'regions:' so the simulated world knows where it is"
     case .regionNotCircular(let id, let region):
       "'\(id)': region '\(region)' is a polygon in the scenario; location triggers take circular regions"
     }

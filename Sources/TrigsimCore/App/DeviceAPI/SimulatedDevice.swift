@@ -150,14 +150,23 @@ public final class UserNotificationCenter: @unchecked Sendable {
     }
   }
 
-  /// `setNotificationCategories(_:)`: replaces the app's categories.
+  /// `setNotificationCategories(_:)`: replaces the app's categories. Of two
+  /// with one identifier, the one that sorts last by its actions is kept, so
+  /// the choice does not depend on the set's order.
   public func setNotificationCategories(_ categories: Set<NotificationCategory>) {
-    host.withRun("UserNotificationCenter.setNotificationCategories", otherwise: ()) { _, _ in host.categories = categories }
+    host.withRun("UserNotificationCenter.setNotificationCategories", otherwise: ()) { _, _ in
+      func key(_ category: NotificationCategory) -> String {
+        category.identifier + "\u{0}" + category.actions.map { $0.identifier + "\u{1}" + $0.title }.joined(separator: "\u{2}")
+          + (category.customDismissAction ? "\u{3}" : "")
+      }
+      let ordered = categories.sorted { key($0) < key($1) }
+      host.categories = Dictionary(ordered.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+    }
   }
 
   /// `notificationCategories()`.
   public func notificationCategories() async -> Set<NotificationCategory> {
-    host.withRun("UserNotificationCenter.notificationCategories", otherwise: []) { _, _ in host.categories }
+    host.withRun("UserNotificationCenter.notificationCategories", otherwise: []) { _, _ in Set(host.categories.values) }
   }
 
   /// `setBadgeCount(_:)` (shown when badges are allowed).
