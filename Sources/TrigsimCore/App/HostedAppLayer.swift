@@ -343,10 +343,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     var fields = [TimelineField("action", action.description), TimelineField("by", source)]
     if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
     if action != .ignore {
-      run.center.removeDelivered(id)
-      run.forgetHeld(id)
-      run.app.shownDose[id] = nil
-      run.app.leftNotificationCenter[id] = "the user chose '\(action)' at \(run.format(now))"
+      run.takeOutOfNotificationCenter(id, chosen: action, at: now)
       deliveredContent[id] = nil
     }
     if action == .dismiss && category?.customDismissAction != true {
@@ -520,9 +517,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
     if monitoredRegions.contains(where: { $0.spec.identifier == region }) { return nil }
-    let ids = (locationRequests[medicine] ?? []).filter { id in
-      if case .region(let trigger) = addedRequests[id]?.request.trigger { trigger.region == region } else { false }
-    }
+    let ids = locationRequests(of: medicine, at: region)
     if ids.contains(where: { run.center.pending[$0] != nil }) { return nil }
     guard let last = ids.last else {
       return "the app added no location request for \(region) it attributes to medicine \(medicine), and does not monitor \(region)"
@@ -532,10 +527,14 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
     if let loss = regionCallbackLoss[region] { return loss }
-    let last = (locationRequests[medicine] ?? []).last { id in
+    return locationRequests(of: medicine, at: region).last.flatMap { run.app.lossReason[$0] }
+  }
+
+  /// The app's location triggers on `region` it attributes to `medicine`, in the order first added.
+  private func locationRequests(of medicine: MedicineID, at region: RegionID) -> [NotificationID] {
+    (locationRequests[medicine] ?? []).filter { id in
       if case .region(let trigger) = addedRequests[id]?.request.trigger { trigger.region == region } else { false }
     }
-    return last.flatMap { run.app.lossReason[$0] }
   }
 
   // MARK: - The device API's operations
@@ -732,9 +731,10 @@ extension SimulationRun {
       return .created(medicine)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.prescriptionFields)
-      _ = stopDoseClocks(of: medicine.id)
+      let dueBeforeEdit = stopDoseClocks(of: medicine.id)
       app.medicines[medicine.id] = medicine
       startDoseClocks(of: medicine, at: now)
+      noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
       app.locationArmed[medicine.id] = medicine.location != nil
       return .edited(medicine)
     case .delete(let id):

@@ -316,18 +316,7 @@ extension SimulationRun {
       app.medicines[medicine.id] = medicine
       app.batch.append(medicine.id)
       startDoseClocks(of: medicine, at: now)
-      // A dose that was due later on the edit's day under the old version
-      // and that the new version no longer has was removed by the edit.
-      for (time, due, key) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
-        let stillDue = app.doseClocks.contains { clock in
-          clock.active && clock.medicine == medicine.id && clock.time == time && clock.next?.due == due
-        }
-        if !stillDue && app.doses[key] == nil {
-          var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
-          removed.reason = "removed by an edit at \(format(now))"
-          app.doses[key] = removed
-        }
-      }
+      noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
     case .delete(let id):
       guard let medicine = app.medicines[id] else { break }
       record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
@@ -341,6 +330,23 @@ extension SimulationRun {
     let changes = medicineApp.medicineChanges
     let lastOfInstant = index + 1 == changes.count || changes[index + 1].instant != change.instant
     if policy.addOrder == .interleaved || lastOfInstant { addBatch(at: now) }
+  }
+
+  /// A dose that was due later on the edit's day under the old version
+  /// and that the new version no longer has was removed by the edit.
+  mutating func noteDosesRemovedByEdit(
+    of medicine: Medicine, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)], at now: SimulationInstant
+  ) {
+    for (time, due, key) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
+      let stillDue = app.doseClocks.contains { clock in
+        clock.active && clock.medicine == medicine.id && clock.time == time && clock.next?.due == due
+      }
+      if !stillDue && app.doses[key] == nil {
+        var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
+        removed.reason = "removed by an edit at \(format(now))"
+        app.doses[key] = removed
+      }
+    }
   }
 
   /// Adds the requests of the medicines created or edited since the last
@@ -859,12 +865,7 @@ extension SimulationRun {
   mutating func perform(_ action: UserAction, on id: NotificationID, by source: String, at now: SimulationInstant) {
     guard let dose = app.shownDose[id] else { return }
     var fields = [TimelineField("action", action.description), TimelineField("by", source), TimelineField("dose", dose.occurrenceLabel)]
-    if action != .ignore {
-      center.removeDelivered(id)
-      forgetHeld(id)
-      app.shownDose[id] = nil
-      app.leftNotificationCenter[id] = "the user chose '\(action)' at \(format(now))"
-    }
+    if action != .ignore { takeOutOfNotificationCenter(id, chosen: action, at: now) }
     if action == .dismiss && !medicineApp.category.customDismiss {
       fields.append(TimelineField("reported", "no"))
       fields.append(TimelineField("reason", "the category has no custom dismiss action, so the app is not told and the dose's chain goes on"))
@@ -920,6 +921,14 @@ extension SimulationRun {
     }
     appCodeRan(.action, medicine: medicine.id, at: now)
     appCodeSetsBadge(at: now)
+  }
+
+  /// The patient's choice takes a notification out of Notification Center.
+  mutating func takeOutOfNotificationCenter(_ id: NotificationID, chosen action: UserAction, at now: SimulationInstant) {
+    center.removeDelivered(id)
+    forgetHeld(id)
+    app.shownDose[id] = nil
+    app.leftNotificationCenter[id] = "the user chose '\(action)' at \(format(now))"
   }
 
   /// An action handler ran but was suspended before re-adding anything.
