@@ -431,7 +431,10 @@ final class ScenarioReader {
     var settings = PlatformSettings()
     guard let fields = document.mapping(
       node, what: "'platform'",
-      keys: ["pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions", "location"]
+      keys: [
+        "pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions",
+        "forceQuitLocation", "location",
+      ]
         + Self.attentionRuleKeys)
     else { return settings }
     settings.attention = readAttentionRules(fields)
@@ -463,6 +466,11 @@ final class ScenarioReader {
       let value = document.choice(node, what: "terminated-app action delivery", TerminatedActionDelivery.allCases.map { ($0.rawValue, $0) })
     {
       settings.terminatedActions = value
+    }
+    if let node = fields["forceQuitLocation"],
+      let value = document.choice(node, what: "force-quit location launch", ForceQuitLocationLaunch.allCases.map { ($0.rawValue, $0) })
+    {
+      settings.forceQuitLocationLaunch = value
     }
     if let node = fields["location"], let profile = readLocationProfile(node) { settings.location = profile }
     if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {

@@ -51,4 +51,13 @@ import TrigsimTestSupport
       Expected(marker: "1️⃣", message: "unknown 'appUnderTest' 'kotlin'", note: "choose one of: built-in, swift")
     ])
   }
+
+  @Test func forceQuitLocationIsAPlatformSetting() throws {
+    let launched = try ScenarioLoader().load(yaml: "platform: { forceQuitLocation: launched }\n" + Self.header, file: "s.yaml")
+    #expect(launched.platform.forceQuitLocationLaunch == .launched)
+    #expect(try ScenarioLoader().load(yaml: Self.header, file: "s.yaml").platform.forceQuitLocationLaunch == .notLaunched)
+    assertDiagnostics("platform: { forceQuitLocation: 1️⃣sometimes }\n" + Self.header, [
+      Expected(marker: "1️⃣", message: "unknown force-quit location launch 'sometimes'", note: "choose one of: not-launched, launched")
+    ])
+  }
 }

@@ -16,8 +16,9 @@ import Foundation
 ///   a new process: the system makes a new instance (`HostedApp.make`) and
 ///   launches it when something wakes it (a region event, a background push,
 ///   a background refresh, an action on a notification, the patient).
-/// - A force-quit app is not launched for region events, significant-change
-///   updates, background pushes or background refresh.
+/// - A force-quit app is not launched for background pushes or background
+///   refresh, nor, unless `PlatformSettings.forceQuitLocationLaunch` says
+///   `launched`, for region events and significant-change updates.
 /// - Will-present runs only in the foreground; without a delegate, or with
 ///   no options, the platform presents nothing.
 /// - Every callback runs to completion at its instant, on an executor that
@@ -423,7 +424,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
     regionCallbackLoss[id] = nil
-    guard run.app.state != .forceQuit else {
+    guard run.app.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       let why = "the patient force-quit the app: the system does not relaunch it for region events"
       notRun(name, fields, why, in: &run, at: now)
       regionCallbackLoss[id] = "the app's \(name) did not run at \(run.format(now)): \(why)"
@@ -456,7 +457,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
     guard significantChanges else { return }
     let fields = [TimelineField("at", position.description)]
-    guard run.app.state != .forceQuit else {
+    guard run.app.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       notRun("didUpdateLocation", fields, "the patient force-quit the app: the system does not relaunch it for significant-change updates", in: &run, at: now)
       return
     }

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// Callbacks run only in the app states in which the platform runs them
 /// (README, "Your app in the loop"): a force-quit app is not launched for
-/// region events, background pushes or background refresh.
+/// background pushes or background refresh, nor, by default
+/// (`PlatformSettings.forceQuitLocationLaunch`), for region events.
 public protocol SimulatedApp: AnyObject {
   /// `application(_:didFinishLaunchingWithOptions:)`: the system started the app.
   func didFinishLaunching(reason: LaunchReason) async

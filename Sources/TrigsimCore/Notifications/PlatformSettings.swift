@@ -24,6 +24,11 @@ public struct PlatformSettings: Sendable {
   /// the app is terminated. The platform documents that it launches the app
   /// in the background; users report handlers that never ran.
   public var terminatedActions: TerminatedActionDelivery = .handled
+  /// Whether the system launches a force-quit app for its own region events
+  /// and significant-change updates (a team's app, `HostedApp`). Reports
+  /// differ by iOS version; the default is the one under which no reminder
+  /// is reported that a real phone could lose (README, "Your app in the loop").
+  public var forceQuitLocationLaunch: ForceQuitLocationLaunch = .notLaunched
   /// How the device detects region crossings. The default is the realistic
   /// `ios` profile; `ideal` reports every geometric crossing at its instant.
   public var location: LocationProfile = .ios(RegionMonitoringRules())
@@ -43,7 +48,10 @@ public struct PlatformSettings: Sendable {
   public var summary: String {
     "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
       + "dst-gap=\(dstGapPolicy.rawValue) repeated-time=\(repeatedTimePolicy.rawValue) "
-      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) \(location.summary)"
+      + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) "
+      // Printed only when set, so that headers made before the setting existed stay as they were.
+      + (forceQuitLocationLaunch == .notLaunched ? "" : "force-quit-location=\(forceQuitLocationLaunch.rawValue) ")
+      + location.summary
   }
 }
 
@@ -61,6 +69,16 @@ public enum PendingRetentionPolicy: String, Sendable, CaseIterable {
 }
 
 /// What happens to a notification action while the app is terminated.
+/// Whether a force-quit app is launched for its region events and
+/// significant-change updates.
+public enum ForceQuitLocationLaunch: String, Sendable, CaseIterable {
+  /// Not launched: a developer report of iOS 26 (Apple Developer Forums
+  /// thread 826964). The default.
+  case notLaunched = "not-launched"
+  /// Launched in the background, as the same report says iOS 18 and earlier did.
+  case launched
+}
+
 public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
   /// The system launches the app in the background and its handler runs (documented).
   case handled

@@ -54,6 +54,19 @@ import TrigsimTestSupport
     }
   }
 
+  @Test func underTheEarlierIOSRuleAForceQuitAppIsLaunchedForItsRegionEvents() throws {
+    let log = AppLog()
+    var scenario = HostedScenario.make()
+    Self.walkHome(&scenario)
+    scenario.platform.forceQuitLocationLaunch = .launched
+    scenario.medicineApp.appChanges = [HostedScenario.state(.forceQuit, at: "2026-05-04T07:01:00Z")]
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(Self.monitorsHome(), log: log)).report()
+    #expect(log.all == ["#1 didFinishLaunching initial", "#2 didFinishLaunching location", "#2 didEnterRegion home", "#2 didExitRegion home"])
+    #expect(report.timeline.header.first { $0.key == "platform" }?.value.contains(" force-quit-location=launched ") == true)
+    // The default prints nothing new: headers made before the setting existed stay as they were.
+    #expect(PlatformSettings().summary.contains("force-quit-location") == false)
+  }
+
   @Test func aTerminatedAppIsANewInstanceThatKeepsOnlyWhatItStored() throws {
     let log = AppLog()
     var script = Self.monitorsHome()
