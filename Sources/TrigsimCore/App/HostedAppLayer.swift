@@ -333,11 +333,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let dose = run.app.shownDose[id]
     let category = request.categoryIdentifier.flatMap { categories[$0] }
     let identifier = configuration.actionIdentifier(action)
-    if case .snooze = action, category?.actions.contains(where: { $0.identifier == identifier }) != true {
-      unavailable(action, identifier, category, request, in: &run, at: now)
-      return
+    // Open, dismiss and ignore need no button; snooze and complete are the category's actions.
+    let needsButton: Bool
+    switch action {
+    case .snooze, .complete: needsButton = true
+    case .open, .dismiss, .ignore: needsButton = false
     }
-    if case .complete = action, category?.actions.contains(where: { $0.identifier == identifier }) != true {
+    if needsButton && category?.actions.contains(where: { $0.identifier == identifier }) != true {
       unavailable(action, identifier, category, request, in: &run, at: now)
       return
     }
@@ -347,24 +349,21 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       run.takeOutOfNotificationCenter(id, chosen: action, at: now)
       deliveredContent[id] = nil
     }
+    /// The action entry of a response the app never hears, and the dose's remark.
+    func notHandled(_ field: TimelineField, _ reason: String, note: String) {
+      run.record(.action, id.rawValue, at: now, fields + [field, TimelineField("reason", reason)])
+      if let dose { run.app.doses[dose]?.notes.append(note) }
+    }
     if action == .dismiss && category?.customDismissAction != true {
-      fields.append(TimelineField("reported", "no"))
-      fields.append(TimelineField("reason", "the category has no custom dismiss action, so the app is not told"))
-      run.record(.action, id.rawValue, at: now, fields)
-      if let dose {
-        let note = "dismissed at \(run.format(now)) without telling the app (no custom dismiss action)"
-        run.app.doses[dose]?.notes.append(note)
-      }
+      notHandled(
+        TimelineField("reported", "no"), "the category has no custom dismiss action, so the app is not told",
+        note: "dismissed at \(run.format(now)) without telling the app (no custom dismiss action)")
       return
     }
     if action != .ignore && run.app.state.isTerminated && run.scenario.platform.terminatedActions == .lost {
-      fields.append(TimelineField("handled", "no"))
-      fields.append(TimelineField("reason", "the app is terminated and its action handler did not run (platform terminatedActions: lost)"))
-      run.record(.action, id.rawValue, at: now, fields)
-      if let dose {
-        let note = "'\(action)' at \(run.format(now)) lost: the app was terminated"
-        run.app.doses[dose]?.notes.append(note)
-      }
+      notHandled(
+        TimelineField("handled", "no"), "the app is terminated and its action handler did not run (platform terminatedActions: lost)",
+        note: "'\(action)' at \(run.format(now)) lost: the app was terminated")
       return
     }
     run.record(.action, id.rawValue, at: now, fields)
