@@ -94,16 +94,13 @@ import TrigsimTestSupport
     var script = AppScript()
     script.launched = { app, _ in
       for index in 0..<21 {
-        app.device.locationManager.startMonitoring(
-          for: CircularRegionSpec(identifier: RegionID("r\(index)"), center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100))
+        app.device.locationManager.startMonitoring(for: HostedScenario.rowCircle(index))
       }
       app.log.add("monitoring \(app.device.locationManager.monitoredRegions.count)")
     }
     script.failed = { app, region, error in app.log.add("failed \(region.identifier): \(error)") }
     var scenario = HostedScenario.make()
-    scenario.regions = (0..<21).map { index in
-      MonitoredRegion(id: RegionID("r\(index)"), shape: CircularRegion(center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100))
-    }
+    scenario.regions = HostedScenario.rowRegions(21)
     _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
     #expect(log.all == [
       "#1 didFinishLaunching initial", "monitoring 20", "#1 monitoringDidFail r20",

@@ -102,16 +102,13 @@ import TrigsimTestSupport
     var script = AppScript()
     script.launched = { app, _ in
       for index in 0..<20 {
-        app.device.locationManager.startMonitoring(
-          for: CircularRegionSpec(identifier: RegionID("r\(index)"), center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100))
+        app.device.locationManager.startMonitoring(for: HostedScenario.rowCircle(index))
       }
       await app.add(NotificationRequest(id: "same", title: "t", trigger: .region(RegionTrigger(region: "r3", repeats: true))))
       await app.add(NotificationRequest(id: "another", title: "t", trigger: .region(RegionTrigger(region: "r20", repeats: true))))
     }
     var scenario = HostedScenario.make()
-    scenario.regions = (0..<21).map { index in
-      MonitoredRegion(id: RegionID("r\(index)"), shape: CircularRegion(center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100))
-    }
+    scenario.regions = HostedScenario.rowRegions(21)
     let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
     #expect(report.timeline.entries.contains { $0.kind == .scheduled && $0.subject == "same" })
     let dropped = try #require(report.timeline.entries.first { $0.kind == .dropped && $0.subject == "another" })

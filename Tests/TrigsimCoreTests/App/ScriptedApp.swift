@@ -126,6 +126,19 @@ enum HostedScenario {
     return request
   }
 
+  /// Circle `r<index>` of a row of small circles 1.1 km apart, as the app names it.
+  static func rowCircle(_ index: Int) -> CircularRegionSpec {
+    CircularRegionSpec(identifier: RegionID("r\(index)"), center: Coordinate(latitude: 50 + Double(index) * 0.01, longitude: 10), radius: 100)
+  }
+
+  /// Circles `r0`… of `rowCircle`, as the scenario declares them.
+  static func rowRegions(_ count: Int) -> [MonitoredRegion] {
+    (0..<count).map { index in
+      let spec = rowCircle(index)
+      return MonitoredRegion(id: spec.identifier, shape: CircularRegion(center: spec.center, radius: spec.radius))
+    }
+  }
+
   static let doseCategory = NotificationCategory(
     identifier: "dose",
     actions: [NotificationAction(identifier: "complete", title: "Taken"), NotificationAction(identifier: "snooze-15m", title: "15 min")])
