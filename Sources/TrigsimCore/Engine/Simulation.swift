@@ -33,9 +33,6 @@ public struct Simulation {
     self.hostedApp = app
   }
 
-  /// The app layer of one run (or trial): a new one each time, so that runs share nothing.
-  func makeAppLayer() -> any AppLayer { Self.appLayer(for: hostedApp) }
-
   /// A scenario written for a Swift app (`appUnderTest: swift`) runs only with one.
   static func checkAppUnderTest(of scenario: Scenario, app: HostedApp?) throws {
     guard scenario.appUnderTest == .swift, app == nil else { return }
@@ -48,7 +45,8 @@ public struct Simulation {
         ]))
   }
 
-  /// The built-in medicine app, or `app` behind the app seam.
+  /// The built-in medicine app, or `app` behind the app seam: a new layer
+  /// for each run or trial, so that runs share nothing.
   static func appLayer(for app: HostedApp?) -> any AppLayer {
     app.map { HostedAppLayer($0) } ?? BuiltInMedicineAppLayer()
   }
@@ -104,7 +102,7 @@ public struct Simulation {
 
   private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
     try Self.checkAppUnderTest(of: scenario, app: hostedApp)
-    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: makeAppLayer())
+    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: Self.appLayer(for: hostedApp))
     // The run holds the sink it was given: always a `Sink`.
     defer { sink = run.sink as! Sink }
     try run.execute()
@@ -642,8 +640,7 @@ struct SimulationRun {
     let delivery = DeliveryAttributes(interruptionLevel: request.interruptionLevel, sound: request.sound)
     let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
     if case .notShown(let why) = perception {
-      record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-      app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
+      recordNotShown(request, why, at: now)
       center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
       return false
     }
@@ -667,8 +664,7 @@ struct SimulationRun {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
       center.removeDelivered(request.id)
       app.shownDose[request.id] = nil
-      record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-      app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
+      recordNotShown(request, why, at: now)
       if let dose { app.doses[dose]?.reason = app.lossReason[request.id] }
       return false
     }
@@ -682,6 +678,12 @@ struct SimulationRun {
       app.leftNotificationCenter[request.id] = "shown as a banner only at \(format(now)) (will-present options without list)"
     }
     return true
+  }
+
+  /// A delivery the device does not show: the `suppressed` entry and the request's loss reason.
+  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, at now: SimulationInstant) {
+    record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
+    app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
   }
 
   /// The true path crossed a region's boundary: the `enter`/`exit` entry,
