@@ -66,7 +66,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   private let lock = NSLock()
   private var attached: UnsafeMutablePointer<SimulationRun>?
   private var attachedNow: SimulationInstant?
-  private var callbackName: String?
   private var engineThread: pthread_t?
   private var misuse: String?
   /// How deeply monitoring failures re-enter callbacks (a delegate that retries at once).
@@ -79,16 +78,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   // MARK: - Running app code
 
-  /// Runs `body` with the run attached, as the device calls of callback `name`.
-  private func attach<T>(_ run: inout SimulationRun, _ name: String, at now: SimulationInstant, _ body: () -> T) -> T {
+  /// Runs `body` (app code) with the run attached: the device API acts on it at `now`.
+  private func attach<T>(_ run: inout SimulationRun, at now: SimulationInstant, _ body: () -> T) -> T {
     withUnsafeMutablePointer(to: &run) { pointer in
       lock.lock()
-      let saved = (attached, attachedNow, callbackName)
-      (attached, attachedNow, callbackName, engineThread) = (pointer, now, name, pthread_self())
+      let saved = (attached, attachedNow)
+      (attached, attachedNow, engineThread) = (pointer, now, pthread_self())
       lock.unlock()
       defer {
         lock.lock()
-        (attached, attachedNow, callbackName) = saved
+        (attached, attachedNow) = saved
         lock.unlock()
       }
       return body()
@@ -138,7 +137,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> T? {
     guard run.stopReason == nil else { return nil }
     run.record(.app, name, at: now, fields + [TimelineField("state", run.app.state.rawValue)])
-    let (result, completed): (T?, Bool) = attach(&run, name, at: now) {
+    let (result, completed): (T?, Bool) = attach(&run, at: now) {
       let executor = CallbackExecutor()
       let outcome = CallbackOutcome<T>()
       let operation = UncheckedSendable(body)
@@ -178,7 +177,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   private func launch(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil else { return }
     endProcess()
-    app = attach(&run, "HostedApp.make", at: now) { configuration.make(device) }
+    app = attach(&run, at: now) { configuration.make(device) }
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
     call("didFinishLaunching", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.didFinishLaunching(reason: reason) }
