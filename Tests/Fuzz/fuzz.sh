@@ -69,6 +69,10 @@ seeds() {
 # libFuzzer reports the trap itself. Swift's runtime keeps some allocations
 # for the process's life (caches, metadata): leak reports would be noise.
 export SWIFT_BACKTRACE=enable=no
+# Swift seeds its hash tables per process, which changes the coverage libFuzzer
+# sees and so the inputs it tries: without a fixed seed, the smoke would try
+# different inputs on every run despite -seed.
+export SWIFT_DETERMINISTIC_HASHING=1
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 
 # Inputs per target for --smoke: about 30 s each at the development machine's rates.

@@ -159,7 +159,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// `confined`), runs it, and reads the expected timeline it names if that exists.
   static func loadAndRun(_ path: String, confined: Bool) throws {
     let folder = (path as NSString).deletingLastPathComponent
-    let loader = confined ? ScenarioLoader(pathPolicy: .confined(to: folder)) : ScenarioLoader()
+    let loader =
+      confined
+      ? ScenarioLoader(pathPolicy: .confined(to: folder), limitCeiling: fuzzingCeiling(.defaults))
+      : ScenarioLoader(limitCeiling: fuzzingCeiling(.syntaxMaximum))
     let file = try loader.loadFile(path: path)
     _ = try Simulation(file.scenario).report()
     if let expected = file.checks.expectedTimelinePath, FileManager.default.fileExists(atPath: expected) {
@@ -167,10 +170,23 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
   }
 
+  /// The most timeline entries a fuzzed run may make: fifty times the longest
+  /// bundled timeline (267 entries). The command line's ceiling (a million
+  /// entries) is a bounded run too, but one that takes seconds under
+  /// AddressSanitizer, so a mutated clock end over a repeating interval would
+  /// reach libFuzzer's 5 s hang timeout or not depending on the machine's load.
+  /// The limit's error path is still fuzzed, only sooner.
+  static let fuzzedTimelineEntries = 15_000
+
+  /// `ceiling` with the timeline entries lowered to `fuzzedTimelineEntries`.
+  static func fuzzingCeiling(_ ceiling: ScenarioLimitCeiling) -> ScenarioLimitCeiling {
+    ScenarioLimitCeiling(timelineEntries: fuzzedTimelineEntries, clockSpan: ceiling.clockSpan, trialCount: ceiling.trialCount)
+  }
+
   /// `trigsim report`'s path (`drawReport` in the command line): load,
   /// verify but for the trials, draw; then every document is parsed back.
   private static func drawReport(_ path: String) throws {
-    let file = try ScenarioLoader().loadFile(path: path)
+    let file = try ScenarioLoader(limitCeiling: fuzzingCeiling(.syntaxMaximum)).loadFile(path: path)
     var verifier = ScenarioVerifier()
     verifier.checksTrials = false
     let verification = verifier.verify(file)
