@@ -80,7 +80,7 @@ struct Presentation {
 
 /// The scenario's medicine-reminder app (`medicines:`, `policy:`), as the
 /// engine has always run it: every method forwards to the run's built-in
-/// app code (`SimulationRun+MedicineApp.swift`, `+RegionSet`, `+Attention`).
+/// app code (`App/BuiltIn/SimulationRun+MedicineApp.swift`, `+RegionSet`, `+Attention`).
 final class BuiltInMedicineAppLayer: AppLayer {
   func scheduleEvents(in run: inout SimulationRun) { run.scheduleMedicineAppEvents() }
 
@@ -103,7 +103,7 @@ final class BuiltInMedicineAppLayer: AppLayer {
 
   func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest {
     var request = request
-    if let info = run.app.requestInfo[request.id], let medicine = run.app.medicines[info.medicine] {
+    if let info = run.ledger.requestInfo[request.id], let medicine = run.ledger.medicines[info.medicine] {
       request.interruptionLevel = medicine.interruptionLevel
       if run.medicineApp.badge == .countAtAdd && request.badge == nil { request.badge = run.waitingDoseCount + 1 }
     }
@@ -118,7 +118,7 @@ final class BuiltInMedicineAppLayer: AppLayer {
     return Presentation(perception: perception)
   }
 
-  func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { run.app.shownDose[id] != nil }
+  func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { run.ledger.shownDose[id] != nil }
 
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
     run.perform(action, on: id, by: source, at: now)
@@ -149,10 +149,10 @@ final class BuiltInMedicineAppLayer: AppLayer {
 
   func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
     let requestID = run.policy.identifiers.location(medicine)
-    return run.center.pending[requestID] == nil ? run.app.lossReason[requestID] ?? "the location request was not pending" : nil
+    return run.center.pending[requestID] == nil ? run.ledger.lossReason[requestID] ?? "the location request was not pending" : nil
   }
 
   func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
-    run.app.lossReason[run.policy.identifiers.location(medicine)]
+    run.ledger.lossReason[run.policy.identifiers.location(medicine)]
   }
 }

@@ -136,7 +136,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     _ body: @escaping () async -> T
   ) -> T? {
     guard run.stopReason == nil else { return nil }
-    run.record(.app, name, at: now, fields + [TimelineField("state", run.app.state.rawValue)])
+    run.record(.app, name, at: now, fields + [TimelineField("state", run.installedApp.state.rawValue)])
     let (result, completed): (T?, Bool) = attach(&run, at: now) {
       let executor = CallbackExecutor()
       let outcome = CallbackOutcome<T>()
@@ -192,13 +192,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   /// A terminated app woken by the system runs in the background.
   private func wake(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.app.state.isTerminated || app == nil else { return }
-    if run.app.state.isTerminated {
+    guard run.installedApp.state.isTerminated || app == nil else { return }
+    if run.installedApp.state.isTerminated {
       run.record(.app, "state", at: now, [
-        TimelineField("to", AppState.background.rawValue), TimelineField("from", run.app.state.rawValue),
+        TimelineField("to", AppState.background.rawValue), TimelineField("from", run.installedApp.state.rawValue),
         TimelineField("reason", "the system launched the app (\(reason.rawValue))"),
       ])
-      run.app.state = .background
+      run.installedApp.state = .background
     }
     launch(reason, in: &run, at: now)
   }
@@ -219,9 +219,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func launch(in run: inout SimulationRun, at now: SimulationInstant) {
     // Not running at the start, or already launched by a change at the start (the patient opened it).
-    guard !run.app.state.isTerminated, app == nil else { return }
+    guard !run.installedApp.state.isTerminated, app == nil else { return }
     launch(.initial, in: &run, at: now)
-    if run.app.state == .foreground, let app {
+    if run.installedApp.state == .foreground, let app {
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     }
   }
@@ -242,16 +242,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
-    guard !run.app.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
-    call("didChangeAuthorization", [TimelineField("location", run.app.locationAuthorization.rawValue)], in: &run, at: now) {
+    guard !run.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
+    call("didChangeAuthorization", [TimelineField("location", run.installedApp.locationAuthorization.rawValue)], in: &run, at: now) {
       await delegate.didChangeAuthorization()
     }
   }
 
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) {
     let name = "background-refresh"
-    if run.app.state == .forceQuit || !run.attention.phoneOn {
-      let why = run.app.state == .forceQuit
+    if run.installedApp.state == .forceQuit || !run.attention.phoneOn {
+      let why = run.installedApp.state == .forceQuit
         ? "the patient force-quit the app: the system does not launch it for background refresh" : "the phone is off"
       run.record(.app, name, at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
       return
@@ -273,7 +273,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let edit = run.recordMedicineChangeForLedger(index, at: now)
-    if run.app.state.isTerminated || app == nil { wake(.patient, in: &run, at: now) }
+    if run.installedApp.state.isTerminated || app == nil { wake(.patient, in: &run, at: now) }
     guard let app else { return }
     call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
       await app.patientChangedMedicine(edit)
@@ -286,9 +286,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
     in run: inout SimulationRun, at now: SimulationInstant
   ) -> Presentation {
-    if let dose { run.app.shownDose[shown.id] = dose }
+    if let dose { run.ledger.shownDose[shown.id] = dose }
     deliveredContent[shown.id] = request
-    guard run.app.state == .foreground, app != nil else { return Presentation(perception: perception) }
+    guard run.installedApp.state == .foreground, app != nil else { return Presentation(perception: perception) }
     let notification = UserNotification(date: now.date, request: request)
     let fields = [TimelineField("notification", shown.id.rawValue)]
     guard let delegate = device.notificationCenter.delegate else {
@@ -329,7 +329,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let request = deliveredContent[id], let shown = run.center.delivered[id] else { return }
-    let dose = run.app.shownDose[id]
+    let dose = run.ledger.shownDose[id]
     let category = request.categoryIdentifier.flatMap { categories[$0] }
     let identifier = configuration.actionIdentifier(action)
     // Open, dismiss and ignore need no button; snooze and complete are the category's actions.
@@ -351,7 +351,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     /// The action entry of a response the app never hears, and the dose's remark.
     func notHandled(_ field: TimelineField, _ reason: String, note: String) {
       run.record(.action, id.rawValue, at: now, fields + [field, TimelineField("reason", reason)])
-      if let dose { run.app.doses[dose]?.notes.append(note) }
+      if let dose { run.ledger.doses[dose]?.notes.append(note) }
     }
     if action == .dismiss && category?.customDismissAction != true {
       notHandled(
@@ -359,7 +359,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
         note: "dismissed at \(run.format(now)) without telling the app (no custom dismiss action)")
       return
     }
-    if action != .ignore && run.app.state.isTerminated && run.scenario.platform.terminatedActions == .lost {
+    if action != .ignore && run.installedApp.state.isTerminated && run.scenario.platform.terminatedActions == .lost {
       notHandled(
         TimelineField("handled", "no"), "the app is terminated and its action handler did not run (platform terminatedActions: lost)",
         note: "'\(action)' at \(run.format(now)) lost: the app was terminated")
@@ -369,14 +369,14 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     // The patient's act is the world's truth, whatever the app does with it.
     if let dose {
       switch action {
-      case .snooze: run.app.doses[dose]?.snoozes += 1
-      case .complete: run.app.doses[dose]?.completed = now
-      case .dismiss: run.app.doses[dose]?.dismissed = now
+      case .snooze: run.ledger.doses[dose]?.snoozes += 1
+      case .complete: run.ledger.doses[dose]?.completed = now
+      case .dismiss: run.ledger.doses[dose]?.dismissed = now
       case .open, .ignore: break
       }
     }
     guard action != .ignore else { return }
-    if run.app.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
+    if run.installedApp.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
     let response = NotificationResponse(notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier)
     let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
     guard let delegate = device.notificationCenter.delegate else {
@@ -422,7 +422,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
     regionCallbackLoss[id] = nil
-    guard run.app.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
+    guard run.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       let why = "the patient force-quit the app: the system does not relaunch it for region events"
       notRun(name, fields, why, in: &run, at: now)
       regionCallbackLoss[id] = "the app's \(name) did not run at \(run.format(now)): \(why)"
@@ -455,7 +455,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
     guard significantChanges else { return }
     let fields = [TimelineField("at", position.description)]
-    guard run.app.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
+    guard run.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       notRun("didUpdateLocation", fields, "the patient force-quit the app: the system does not relaunch it for significant-change updates", in: &run, at: now)
       return
     }
@@ -485,13 +485,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     for id in ids {
       guard let added = addedRequests[id], let fires = firstDelivery(of: added.request, added: added.at, atOrAfter: opens, in: run), fires <= closes
       else { continue }
-      return "\(id) " + (run.app.lossReason[id] ?? "was not pending when it would have fired, \(run.format(fires))")
+      return "\(id) " + (run.ledger.lossReason[id] ?? "was not pending when it would have fired, \(run.format(fires))")
     }
     if let id = ids.last(where: { run.center.pending[$0] != nil }), let next = run.center.pending[id]?.nextDelivery {
       return "the reminder \(id) next fires \(run.format(next)), outside \(window)"
     }
     return "no request the app attributes to the \(clock.time) reminder fires in \(window)"
-      + (run.app.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
+      + (run.ledger.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
   }
 
   /// When `request`, added at `added`, first fires at or after `instant` (nil: never).
@@ -521,12 +521,12 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     guard let last = ids.last else {
       return "the app added no location request for \(region) it attributes to medicine \(medicine), and does not monitor \(region)"
     }
-    return run.app.lossReason[last] ?? "the location request \(last) was not pending"
+    return run.ledger.lossReason[last] ?? "the location request \(last) was not pending"
   }
 
   func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
     if let loss = regionCallbackLoss[region] { return loss }
-    return locationRequests(of: medicine, at: region).last.flatMap { run.app.lossReason[$0] }
+    return locationRequests(of: medicine, at: region).last.flatMap { run.ledger.lossReason[$0] }
   }
 
   /// The app's location triggers on `region` it attributes to `medicine`, in the order first added.
@@ -540,16 +540,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func requestAuthorization(options: AuthorizationOptions, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
     // Not determined: the patient is asked (or, for `.provisional`, not). Provisional: a full request asks the patient.
-    if run.app.permission == .notDetermined || (run.app.permission == .provisional && !options.contains(.provisional)) {
+    if run.installedApp.permission == .notDetermined || (run.installedApp.permission == .provisional && !options.contains(.provisional)) {
       let provisional = options.contains(.provisional)
       let answer: NotificationPermission = provisional ? .provisional : configuration.permissionAnswer
       run.record(.app, "permission", at: now, [
-        TimelineField("to", answer.rawValue), TimelineField("from", run.app.permission.rawValue),
+        TimelineField("to", answer.rawValue), TimelineField("from", run.installedApp.permission.rawValue),
         TimelineField("reason", provisional ? "the app asked for provisional authorization: granted without asking" : "the patient answered the app's request"),
       ])
-      run.app.permission = answer
+      run.installedApp.permission = answer
     }
-    return [.granted, .provisional, .ephemeral].contains(run.app.permission)
+    return [.granted, .provisional, .ephemeral].contains(run.installedApp.permission)
   }
 
   func add(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) throws {
@@ -570,10 +570,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     if info?.role == .location, !request.trigger.isRegion, let context = run.locationReportContext, let visit = context.visit,
       let medicine = info?.medicine
     {
-      info?.dose = run.app.locationDoseOfVisit[
-        MedicineAppState.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
+      info?.dose = run.ledger.locationDoseOfVisit[
+        DoseLedger.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
     }
-    run.app.requestInfo[request.id] = info
+    run.ledger.requestInfo[request.id] = info
     addedRequests[request.id] = (request, now)
     if let info {
       switch info.role {
@@ -597,7 +597,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func noteLocationRequest(_ kind: String, in run: inout SimulationRun, at now: SimulationInstant) {
     run.record(.app, "location-request", at: now, [
-      TimelineField("asked", kind), TimelineField("current", run.app.locationAuthorization.rawValue),
+      TimelineField("asked", kind), TimelineField("current", run.installedApp.locationAuthorization.rawValue),
       TimelineField("reason", "the patient's answer is the scenario's ('app: - location:')"),
     ])
   }
@@ -612,7 +612,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       return
     }
     monitoredRegions.removeAll { $0.spec.identifier == spec.identifier }
-    if let blocked = run.app.regionMonitoringBlockedReason {
+    if let blocked = run.installedApp.regionMonitoringBlockedReason {
       monitoringFailures.append((spec, .regionMonitoringDenied(spec.identifier, reason: blocked)))
       return
     }
@@ -722,25 +722,25 @@ extension SimulationRun {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
-      app.medicines[medicine.id] = medicine
-      app.creationOrder.append(medicine.id)
+      ledger.medicines[medicine.id] = medicine
+      ledger.creationOrder.append(medicine.id)
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.prescriptionFields)
       startDoseClocks(of: medicine, at: now)
-      if medicine.location != nil { app.locationArmed[medicine.id] = true }
+      if medicine.location != nil { ledger.locationArmed[medicine.id] = true }
       return .created(medicine)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.prescriptionFields)
       let dueBeforeEdit = stopDoseClocks(of: medicine.id)
-      app.medicines[medicine.id] = medicine
+      ledger.medicines[medicine.id] = medicine
       startDoseClocks(of: medicine, at: now)
       noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
-      app.locationArmed[medicine.id] = medicine.location != nil
+      ledger.locationArmed[medicine.id] = medicine.location != nil
       return .edited(medicine)
     case .delete(let id):
-      if let medicine = app.medicines[id] {
+      if let medicine = ledger.medicines[id] {
         record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
         _ = stopDoseClocks(of: id)
-        app.medicines[id] = nil
+        ledger.medicines[id] = nil
       }
       return .deleted(id)
     }
@@ -751,7 +751,7 @@ extension SimulationRun {
   func requestInfo(of attribution: DoseAttribution) -> MedicineRequestInfo {
     switch attribution {
     case .reminder(let id, let time):
-      return MedicineRequestInfo(medicine: id, role: .reminder(app.medicines[id]?.times.firstIndex(of: time) ?? -1, time))
+      return MedicineRequestInfo(medicine: id, role: .reminder(ledger.medicines[id]?.times.firstIndex(of: time) ?? -1, time))
     case .location(let id):
       return MedicineRequestInfo(medicine: id, role: .location)
     case .followUp(let id, let time, let number):

@@ -155,7 +155,7 @@ struct DeviceSchedule {
     }
     let ordered = appChanges.indices.filter { appChanges[$0].instant <= end }
       .sorted { (appChanges[$0].instant, $0) < (appChanges[$1].instant, $1) }
-    var state = MedicineAppState()
+    var state = InstalledAppState()
     var nextChange = 0
     var blocked = false
     var restarts: [SimulationInstant] = []

@@ -117,6 +117,25 @@ public struct Simulation {
   }
 }
 
+extension Simulation {
+  /// Every event the run handles, in order, one line each: the instant in
+  /// milliseconds, the phase, the rank and the event (its kind and values).
+  /// Some events write no timeline entry (a dose check, a stale delivery), so
+  /// this is a stricter oracle than the timeline for a refactoring that must
+  /// not change behaviour. For tests.
+  func eventTrace() throws -> [String] {
+    try Self.checkAppUnderTest(of: scenario, app: hostedApp)
+    final class Lines { var lines: [String] = [] }
+    let trace = Lines()
+    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: Self.appLayer(for: hostedApp))
+    run.eventObserver = { event in
+      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
+    }
+    try run.execute()
+    return trace.lines
+  }
+}
+
 /// The end of a run whose entries went to a sink: the timeline's header and
 /// the run's summary, both known only once the run is over.
 public struct StreamedReport: Sendable {
@@ -194,9 +213,17 @@ struct SimulationRun {
   let appLayer: any AppLayer
   /// Whether the app layer sees every fix (a hosted app's significant-change updates).
   var observesFixes = false
-  // Medicine-reminder app (see SimulationRun+MedicineApp.swift): the built-in
-  // app's state, the OS's app state and permissions, and the dose ledger.
+  /// Sees every event as it is handled, in the queue's order (the tests'
+  /// event-trace oracle, `Simulation.eventTrace()`); nil in every real run.
+  var eventObserver: ((ScheduledEvent) -> Void)?
+  /// The built-in medicine app's own memory (see SimulationRun+MedicineApp.swift).
   var app = MedicineAppState()
+  /// The device's record of the app under test: its state and permissions.
+  var installedApp = InstalledAppState()
+  /// The prescription and what became of each dose, whichever app runs.
+  var ledger = DoseLedger()
+  /// The patient's response-rule steps and refused scripted actions.
+  var patient = PatientState()
   /// The nearest places the app monitors (see SimulationRun+RegionSet.swift).
   var regionSets: RegionSetState
   var pendingPeak = 0
@@ -270,7 +297,7 @@ struct SimulationRun {
     layer.runEnded(in: &self)
     if !medicineApp.responseRules.isEmpty { warnUnusedRuleSteps() }
     if let stopReason { throw stopReason }
-    if !app.actionProblems.isEmpty { throw InputError(app.actionProblems) }
+    if !patient.actionProblems.isEmpty { throw InputError(patient.actionProblems) }
   }
 
   // MARK: - Track replay
@@ -308,7 +335,7 @@ struct SimulationRun {
         continue
       }
       let taken = locationService.advanceQuietly(
-        from: previousFix!, through: block[position..<position + quiet], appInForeground: app.state == .foreground,
+        from: previousFix!, through: block[position..<position + quiet], appInForeground: installedApp.state == .foreground,
         into: &reportBuffer)
       let last = block[position + taken - 1]
       fixesRead += taken
@@ -361,7 +388,7 @@ struct SimulationRun {
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = recordedGeometry != nil ? recordedGeometry!.step(index, into: &stepCrossings) : geometry.step(to: fix, into: &stepCrossings)
     if !segmentCrossings.isEmpty { segmentCrossings.removeAll(keepingCapacity: true) }
-    let foreground = app.state == .foreground
+    let foreground = installedApp.state == .foreground
     switch step {
     case .first(let inside):
       firstFixToWarn = fix.instant
@@ -457,6 +484,7 @@ struct SimulationRun {
 
   mutating func handleEvents(notAfter horizon: SimulationInstant) {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
+      eventObserver?(event)
       handle(event)
       if tracksBadge { trackWaitingDoses(at: event.instant) }
     }
@@ -513,7 +541,7 @@ struct SimulationRun {
     case .add(let request):
       // A raw request counts for a medicine's doses when its identifier has
       // the form of one of the app's (its identifier templates).
-      app.requestInfo[request.id] = rawRequestInfo(request.id)
+      ledger.requestInfo[request.id] = rawRequestInfo(request.id)
       add(request, at: now)
     case .removePending(let id):
       if let removed = center.removePending(id) {
@@ -529,10 +557,10 @@ struct SimulationRun {
   /// `add(_:)` as the platform handles it; returns whether the request is pending afterwards.
   @discardableResult
   mutating func add(_ request: NotificationRequest, at now: SimulationInstant, reason: String? = nil) -> Bool {
-    if app.permission == .denied {
+    if installedApp.permission == .denied {
       let why = "notification permission denied: add() succeeds but the platform keeps nothing"
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-      app.lossReason[request.id] = "not kept: \(why) (\(format(now)))"
+      ledger.requestLost(request.id, "not kept: \(why) (\(format(now)))")
       return false
     }
     let request = appLayer.prepare(request, in: self)
@@ -548,7 +576,7 @@ struct SimulationRun {
           .warning, request.id.rawValue, at: now,
           [TimelineField("trigger", request.trigger.summary),
            TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
-        app.lossReason[request.id] = "never delivers: no date after \(format(now)) matches"
+        ledger.requestLost(request.id, "never delivers: no date after \(format(now)) matches")
         return false
       }
     case .interval(let trigger):
@@ -563,7 +591,7 @@ struct SimulationRun {
     }
     if let reason = outcome.rejectedReason {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
-      app.lossReason[request.id] = "dropped at \(format(now)): \(reason)"
+      ledger.requestLost(request.id, "dropped at \(format(now)): \(reason)")
       if reason == center.pendingLimitReason { droppedByPendingLimit.append((request.id, now)) }
       return false
     }
@@ -575,15 +603,15 @@ struct SimulationRun {
     fields += request.userInfo
     if let reason { fields.append(TimelineField("reason", reason)) }
     record(.scheduled, request.id.rawValue, at: now, fields)
-    app.lossReason[request.id] = nil
-    if case .region = request.trigger, let blocked = app.regionMonitoringBlockedReason {
+    ledger.requestPending(request.id)
+    if case .region = request.trigger, let blocked = installedApp.regionMonitoringBlockedReason {
       warnNeverFires(request, reason: blocked, at: now)
     }
     if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
     for dropped in outcome.dropped {
       record(.dropped, dropped.request.id.rawValue, at: now,
              [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
-      app.lossReason[dropped.request.id] = "dropped at \(format(now)): \(center.pendingLimitReason)"
+      ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(center.pendingLimitReason)")
       droppedByPendingLimit.append((dropped.request.id, now))
     }
     if center.pending.count > pendingPeak {
@@ -648,10 +676,10 @@ struct SimulationRun {
     if let catchUpDue { fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", "came due while the phone was off")] }
     fields += request.userInfo
     let dose = doseOfDelivery(request.id, at: now)
-    if let dose, app.requestInfo[request.id]?.role.isMain == true {
+    if let dose, ledger.requestInfo[request.id]?.role.isMain == true {
       fields.append(TimelineField("dose", dose.occurrenceLabel))
     }
-    if app.requestInfo[request.id] != nil { fields.append(TimelineField("app", app.state.rawValue)) }
+    if ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", installedApp.state.rawValue)) }
     record(.fired, request.id.rawValue, at: now, fields)
     forgetHeld(request.id)  // a new delivery replaces the one shown
     guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
@@ -663,9 +691,9 @@ struct SimulationRun {
     if case .notShown(let why) = presentation.perception {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
       center.removeDelivered(request.id)
-      app.shownDose[request.id] = nil
+      ledger.notificationGone(request.id)
       recordNotShown(request, why, at: now)
-      if let dose { app.doses[dose]?.reason = app.lossReason[request.id] }
+      if let dose { ledger.deliveryNotShown(request.id, dose: dose) }
       return false
     }
     present(
@@ -674,8 +702,7 @@ struct SimulationRun {
       // A banner without `list`: once shown, nothing of it stays in Notification Center.
       center.removeDelivered(request.id)
       forgetHeld(request.id)
-      app.shownDose[request.id] = nil
-      app.leftNotificationCenter[request.id] = "shown as a banner only at \(format(now)) (will-present options without list)"
+      ledger.notificationLeft(request.id, "shown as a banner only at \(format(now)) (will-present options without list)")
     }
     return true
   }
@@ -683,7 +710,7 @@ struct SimulationRun {
   /// A delivery the device does not show: the `suppressed` entry and the request's loss reason.
   mutating func recordNotShown(_ request: NotificationRequest, _ why: String, at now: SimulationInstant) {
     record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-    app.lossReason[request.id] = "not shown at \(format(now)): \(why)"
+    ledger.requestLost(request.id, "not shown at \(format(now)): \(why)")
   }
 
   /// The true path crossed a region's boundary: the `enter`/`exit` entry,
@@ -699,8 +726,8 @@ struct SimulationRun {
           LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
       }
     }
-    if !app.medicines.isEmpty { openLocationDoses(region: index, entering: entering, visit: visit, at: now) }
-    if !scenario.placeSets.isEmpty && !app.medicines.isEmpty { openPlaceSetDoses(region: index, entering: entering, visit: visit, at: now) }
+    if !ledger.medicines.isEmpty { openLocationDoses(region: index, entering: entering, visit: visit, at: now) }
+    if !scenario.placeSets.isEmpty && !ledger.medicines.isEmpty { openPlaceSetDoses(region: index, entering: entering, visit: visit, at: now) }
   }
 
   /// The device reported a region event: a detection delivers the region's
@@ -731,7 +758,7 @@ struct SimulationRun {
       ? center.monitors(region.id, addedAtOrBefore: condition) || appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
       : !requests.isEmpty
     // Blocked now, or when the device decided: then the platform was monitoring nothing.
-    let blockedReason = app.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
+    let blockedReason = installedApp.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
       ?? condition.flatMap { condition in
         regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
       }
@@ -757,7 +784,7 @@ struct SimulationRun {
         if let blockedReason {
           record(.suppressed, pending.request.id.rawValue, at: now,
                  [TimelineField("trigger", pending.request.trigger.summary), TimelineField("reason", blockedReason)])
-          app.lossReason[pending.request.id] = "not delivered at \(format(now)): \(blockedReason)"
+          ledger.requestLost(pending.request.id, "not delivered at \(format(now)): \(blockedReason)")
           continue
         }
         if deliver(pending, at: now, next: nil) {
@@ -772,7 +799,7 @@ struct SimulationRun {
         let layer = appLayer
         layer.regionDetected(report.region, entering: report.entering, condition: condition, in: &self, at: now)
       }
-      if !app.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
+      if !ledger.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
     }
   }
 
@@ -799,7 +826,7 @@ struct SimulationRun {
         scheduleDelivery(of: updated, at: next)
       }
     }
-    if !app.doseClocks.isEmpty { warnMovedReminders(at: now) }
+    if !ledger.doseClocks.isEmpty { warnMovedReminders(at: now) }
   }
 
   // MARK: - Coverage

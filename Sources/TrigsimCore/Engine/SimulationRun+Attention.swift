@@ -71,7 +71,7 @@ extension SimulationRun {
     var summaryAt: SimulationInstant?
     if let summary = scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary) }
     return AttentionContext(
-      authorization: app.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
+      authorization: installedApp.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
       focus: focusInForce(), nextSummary: summaryAt)
   }
 
@@ -149,12 +149,12 @@ extension SimulationRun {
       attention.phoneOn = false
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
-      if !app.state.isTerminated {
+      if !installedApp.state.isTerminated {
         record(.app, "state", at: now, [
-          TimelineField("to", AppState.terminated.rawValue), TimelineField("from", app.state.rawValue),
+          TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
           TimelineField("reason", "the phone switched off"),
         ])
-        app.state = .terminated
+        installedApp.state = .terminated
       }
     case .switchOn:
       guard !attention.phoneOn else {
@@ -199,7 +199,7 @@ extension SimulationRun {
         TimelineField("trigger", pending.request.trigger.summary),
         TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
       ])
-      app.lossReason[id] = "not delivered at \(format(now)): the phone was off"
+      ledger.requestLost(id, "not delivered at \(format(now)): the phone was off")
       if next == nil { center.markDelivered(id, at: now, keepPending: false, shown: false) }
       return
     }
@@ -209,7 +209,7 @@ extension SimulationRun {
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the phone is on"),
       TimelineField("reason", waiting ? "the phone is off; already waiting to deliver once when it is on" : "the phone is off; delivered when it is switched on (platform powerOffCatchUp: \(rule))"),
     ])
-    app.lossReason[id] = "the phone was off at \(format(now))"
+    ledger.requestLost(id, "the phone was off at \(format(now))")
   }
 
   /// The phone is on: every request that came due while off delivers once,
@@ -224,7 +224,7 @@ extension SimulationRun {
           TimelineField("trigger", pending.request.trigger.summary),
           TimelineField("reason", "came due at \(format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
         ])
-        app.lossReason[id] = "not delivered: due at \(format(due)) while the phone was off"
+        ledger.requestLost(id, "not delivered: due at \(format(due)) while the phone was off")
         if !pending.request.trigger.repeats { center.markDelivered(id, at: now, keepPending: false, shown: false) }
         continue
       }
@@ -285,20 +285,19 @@ extension SimulationRun {
           subject: subject, instant: now, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
           pushType: pushType, pushTypeOff: pushType.map { attention.preferences.typesOff.contains($0) } ?? false))
     }
-    guard case .local(let id, let serial) = source, let dose = app.shownDose[id] else { return }
+    guard case .local(let id, let serial) = source, let dose = ledger.shownDose[id] else { return }
     if kind == .quiet {
       let note = "delivered quietly to Notification Center at \(format(now)), no alert"
-      if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
-      if app.doses[dose]?.notified == nil { app.doses[dose]?.reason = "never perceptible: \(note)" }
+      ledger.deliveredQuietly(dose, note: note)
       return
     }
-    medicineNotificationPerceived(id, serial: serial, dose: dose, at: now)
+    ledger.perceived(dose, at: now)
+    patientPerceived(id, serial: serial, at: now)
   }
 
   mutating func noteHeld(_ source: HeldNotification.Source, _ note: String, at now: SimulationInstant) {
-    guard case .local(let id, _) = source, let dose = app.shownDose[id], app.doses[dose]?.notified == nil else { return }
-    app.doses[dose]?.notes.append(note)
-    app.doses[dose]?.reason = "never perceptible: \(note), not released before the run ended"
+    guard case .local(let id, _) = source, let dose = ledger.shownDose[id] else { return }
+    ledger.heldToTheEnd(dose, note: note)
   }
 
   /// Whether a held notification is still in Notification Center.
@@ -368,7 +367,7 @@ extension SimulationRun {
 
   /// The app's badge is set to `value` (when badges are allowed).
   mutating func setBadge(_ value: Int, by cause: String, at now: SimulationInstant) {
-    guard attention.settings.badges, app.permission == .granted || app.permission == .ephemeral else { return }
+    guard attention.settings.badges, installedApp.permission == .granted || installedApp.permission == .ephemeral else { return }
     guard value != attention.badge else { return }
     record(.badge, "app", at: now, [TimelineField("to", String(value)), TimelineField("from", String(attention.badge)), TimelineField("by", cause)])
     attention.badge = value
@@ -380,7 +379,7 @@ extension SimulationRun {
   }
 
   /// The doses with a notification in Notification Center: what the medicine app's badge means to count.
-  var waitingDoseCount: Int { Set(app.shownDose.values).count }
+  var waitingDoseCount: Int { Set(ledger.shownDose.values).count }
 
   /// The medicine app's code runs: it sets the badge to the doses waiting.
   mutating func appCodeSetsBadge(at now: SimulationInstant) {
@@ -480,7 +479,7 @@ extension SimulationRun {
     if let category = push.category {
       fields.append(TimelineField("actions", (scenario.pushes.categories[category] ?? []).joined(separator: ",")))
     }
-    fields.append(TimelineField("app", app.state.rawValue))
+    fields.append(TimelineField("app", installedApp.state.rawValue))
     let key = pushKey(push)
     if let previous = attention.pushesShown[key], push.hasAlert {
       fields.append(TimelineField("replaces", scenario.pushes.pushes[previous].id.rawValue))
@@ -506,7 +505,7 @@ extension SimulationRun {
     let id = push.id.rawValue
     let why: String?
     let recent = attention.backgroundPushes.filter { $0.duration(to: now) < .seconds(3600) }
-    if app.state == .forceQuit {
+    if installedApp.state == .forceQuit {
       why = "the patient force-quit the app: the system does not launch it for background pushes"
     } else if attention.lowPower {
       why = "Low Power Mode: the system does not hand background pushes to the app"
@@ -522,7 +521,7 @@ extension SimulationRun {
     attention.backgroundPushes = recent + [now]
     var fields = [TimelineField("background", "yes")]
     if stored { fields.append(TimelineField("sent", format(push.instant))) }
-    fields.append(TimelineField("app", app.state.rawValue))
+    fields.append(TimelineField("app", installedApp.state.rawValue))
     record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
     let layer = appLayer

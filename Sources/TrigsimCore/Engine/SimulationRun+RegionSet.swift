@@ -108,7 +108,7 @@ extension SimulationRun {
       scheduleRegionSetRefresh(.significantChange, at: fix)
       return
     }
-    if app.state == .foreground, let centre = regionSets.refreshCentre,
+    if installedApp.state == .foreground, let centre = regionSets.refreshCentre,
       regionSets.isAtLeast(policy.refresh, from: centre, to: position, question: 1)
     {
       scheduleRegionSetRefresh(.moved, at: fix)
@@ -124,7 +124,7 @@ extension SimulationRun {
   /// edited: the app registers its nearest places now if it knows where the
   /// device is, else at the first fix.
   mutating func addPlaceSetRequests(of medicine: Medicine, at now: SimulationInstant) {
-    app.locationArmed[medicine.id] = true
+    ledger.locationArmed[medicine.id] = true
     regionSets.registered[medicine.id] = []  // a new version: its requests were removed (an edit) or never added
     if let position = regionSets.knownPosition { refreshRegionSets(.medicineAdded, at: position, now: now) }
   }
@@ -137,10 +137,10 @@ extension SimulationRun {
   /// (nearest first, so the platform's region limit drops the farthest). A
   /// `regions` entry sums up each change. In the foreground only for `moved`.
   mutating func refreshRegionSets(_ cause: RegionSetRefreshCause, at position: Coordinate, now: SimulationInstant) {
-    if cause == .moved && app.state != .foreground { return }
+    if cause == .moved && installedApp.state != .foreground { return }
     var computed = false
     for (setIndex, set) in scenario.placeSets.enumerated() {
-      let medicines = app.creationOrder.compactMap { app.medicines[$0] }.filter { $0.location?.places == set.id }
+      let medicines = ledger.creationOrder.compactMap { ledger.medicines[$0] }.filter { $0.location?.places == set.id }
       guard !medicines.isEmpty else { continue }
       let count = scenario.regionSet.count(under: scenario.platform)
       let selected = regionSets.indexes[setIndex].nearest(count, to: position).map(\.place)
@@ -176,7 +176,7 @@ extension SimulationRun {
     }
     for place in entering {
       let id = policy.identifiers.placeLocation(medicine.id, set.places[place].id)
-      app.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .location)
+      ledger.requestInfo[id] = MedicineRequestInfo(medicine: medicine.id, role: .location)
       let trigger = RegionTrigger(
         region: set.regionID(of: set.places[place].id), notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: true)
       add(
@@ -196,22 +196,22 @@ extension SimulationRun {
     guard now >= scenario.clock.start, let (setIndex, placeIndex) = scenario.place(ofRegion: index) else { return }
     let set = scenario.placeSets[setIndex]
     let place = set.places[placeIndex]
-    for id in app.creationOrder {
-      guard let medicine = app.medicines[id], let location = medicine.location, location.places == set.id,
-        entering ? location.onEntry : location.onExit, app.locationArmed[id] == true
+    for id in ledger.creationOrder {
+      guard let medicine = ledger.medicines[id], let location = medicine.location, location.places == set.id,
+        entering ? location.onEntry : location.onExit, ledger.locationArmed[id] == true
       else { continue }
       let requestID = policy.identifiers.placeLocation(id, place.id)
-      let occurrence = (app.locationOccurrences[id] ?? 0) + 1
-      app.locationOccurrences[id] = occurrence
+      let occurrence = (ledger.locationOccurrences[id] ?? 0) + 1
+      ledger.locationOccurrences[id] = occurrence
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
       var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
       if center.pending[requestID] == nil {
-        dose.reason = notMonitoredReason(set: setIndex, place: placeIndex) ?? app.lossReason[requestID] ?? "the location request was not pending"
+        dose.reason = notMonitoredReason(set: setIndex, place: placeIndex) ?? ledger.lossReason[requestID] ?? "the location request was not pending"
       } else {
         dose.reason = "the device had not reported this crossing when the run ended"
       }
-      app.doses[key] = dose
-      app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
+      ledger.doses[key] = dose
+      ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
     }
   }
 

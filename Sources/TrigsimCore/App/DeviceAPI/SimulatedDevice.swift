@@ -94,7 +94,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
     ) { run, _ in
       let settings = run.attention.settings
       return NotificationSettings(
-        authorizationStatus: run.app.permission, alertsAllowed: settings.allow, lockScreen: settings.lockScreen,
+        authorizationStatus: run.installedApp.permission, alertsAllowed: settings.allow, lockScreen: settings.lockScreen,
         notificationCenter: settings.notificationCenter, banners: settings.banners, sounds: settings.sounds, badges: settings.badges)
     }
   }
@@ -185,11 +185,11 @@ public final class LocationManager: @unchecked Sendable {
   init(host: HostedAppLayer) { self.host = host }
 
   public var authorizationStatus: LocationAuthorization {
-    host.withRun("LocationManager.authorizationStatus", otherwise: .notDetermined) { run, _ in run.app.locationAuthorization }
+    host.withRun("LocationManager.authorizationStatus", otherwise: .notDetermined) { run, _ in run.installedApp.locationAuthorization }
   }
 
   public var accuracyAuthorization: LocationAccuracyAuthorization {
-    host.withRun("LocationManager.accuracyAuthorization", otherwise: .precise) { run, _ in run.app.locationAccuracy }
+    host.withRun("LocationManager.accuracyAuthorization", otherwise: .precise) { run, _ in run.installedApp.locationAccuracy }
   }
 
   /// `requestWhenInUseAuthorization()`. The patient's answer is the scenario's
@@ -250,7 +250,7 @@ public final class Application: @unchecked Sendable {
 
   /// The app's state: foreground, background (or, for a moment, terminated).
   public var applicationState: AppState {
-    host.withRun("Application.applicationState", otherwise: .terminated) { run, _ in run.app.state }
+    host.withRun("Application.applicationState", otherwise: .terminated) { run, _ in run.installedApp.state }
   }
 
   /// `BGTaskScheduler.submit(_:)`: replaces a request with the same identifier.

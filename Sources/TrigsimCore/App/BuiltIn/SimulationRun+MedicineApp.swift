@@ -55,121 +55,22 @@ enum AppCodeMoment: String {
   case medicineChange = "the patient's change to a medicine"
 }
 
-/// A medicine's daily time as the prescription says: its prescribed doses,
-/// computed once from the clock and its zones (never by the trigger
-/// evaluator), and the position of the next one to check.
-struct DoseClock {
-  var medicine: MedicineID
-  /// The position in `times`, which names the reminder request.
-  var index: Int
-  var time: DailyTime
-  var prescription: Prescription
-  var doses: [PrescribedDose]
-  var position = 0
-  var active = true
-
-  var next: PrescribedDose? { position < doses.count ? doses[position] : nil }
-
-  func key(_ dose: PrescribedDose) -> DoseKey {
-    DoseKey(medicine: medicine, slot: .time(time), occurrence: dose.day, repeatOnDay: dose.repeatOnDay)
-  }
-}
-
-extension DoseKey {
-  /// `08:00`, or `location`.
-  var slotLabel: String {
-    switch slot {
-    case .time(let time): time.description
-    case .location: "location"
-    }
-  }
-  var isPrescribed: Bool { repeatOnDay != Self.unprescribed }
-}
-
-/// The medicine app's state during a run, and the dose ledger.
+/// The built-in medicine app's own memory during a run: what its code
+/// decided and did. What the prescription says and what became of each dose
+/// is the ledger's (`DoseLedger`); the app's state on the device is the
+/// device's (`InstalledAppState`); the patient's is `PatientState`.
 struct MedicineAppState {
-  /// The current version of every medicine that exists.
-  var medicines: [MedicineID: Medicine] = [:]
-  /// Every medicine ever created, in creation order (for deterministic iteration).
-  var creationOrder: [MedicineID] = []
-  var state: AppState = .background
-  var permission: NotificationPermission = .granted
-  var locationAuthorization: LocationAuthorization = .whenInUse
-  var locationAccuracy: LocationAccuracyAuthorization = .precise
-  /// The dose each qualifying geometric crossing opened, so that the
-  /// device's (later) detection of that visit notifies it.
-  var locationDoseOfVisit: [LocationVisit: DoseKey] = [:]
-  var requestInfo: [NotificationID: MedicineRequestInfo] = [:]
-  /// The dose of each medicine notification shown in Notification Center.
-  var shownDose: [NotificationID: DoseKey] = [:]
-  /// Why and when each notification last left Notification Center, for messages.
-  var leftNotificationCenter: [NotificationID: String] = [:]
-  var doses: [DoseKey: DoseRecord] = [:]
   /// Doses whose chain question is settled: an on-delivery chain was added,
   /// or the user acted so that none is wanted.
   var chainSettled: Set<DoseKey> = []
-  /// Response-rule steps used, per rule and dose.
-  var ruleSteps: [RuleStep: Int] = [:]
-  /// Why a request is not pending or was not shown, for missed doses.
-  var lossReason: [NotificationID: String] = [:]
-  var doseClocks: [DoseClock] = []
-  var locationOccurrences: [MedicineID: Int64] = [:]
-  /// Whether a one-shot location reminder is still waiting for its occurrence.
-  var locationArmed: [MedicineID: Bool] = [:]
-  /// Scripted actions on notifications not in Notification Center.
-  var actionProblems: [Diagnostic] = []
   /// Medicines created or edited at this instant whose requests the app has not added yet.
   var batch: [MedicineID] = []
-  /// Why a reminder or location request's identifier no longer names it:
-  /// the app added something else under it. Kept until the reminder is added again.
-  var replacedMain: [NotificationID: String] = [:]
-  /// Remarks for doses, added to their rows at the end (a dose may not have a record yet).
-  var doseNotes: [DoseKey: [String]] = [:]
   /// Doses for which the app added follow-ups.
   var chainAdded: Set<DoseKey> = []
   /// Every time app code ran: when, why, and which medicines' chains it re-added (nil: all; empty: none).
   var appCodeRuns: [(instant: SimulationInstant, moment: AppCodeMoment, reAdded: [MedicineID]?)] = []
   /// Every identifier the app added a request under.
   var everAdded: Set<NotificationID> = []
-
-  struct RuleStep: Hashable {
-    var rule: Int
-    var dose: DoseKey
-  }
-
-  struct LocationVisit: Hashable {
-    var medicine: MedicineID
-    var region: Int
-    var visit: Int
-    var entering: Bool
-  }
-
-  /// Why the platform does not monitor regions for location triggers now, if it does not.
-  var regionMonitoringBlockedReason: String? {
-    if !locationAuthorization.allowsRegionMonitoring {
-      return "location authorization is \(locationAuthorization.rawValue): location triggers need when-in-use or always authorization, so the platform monitors no region"
-    }
-    if locationAccuracy == .approximate {
-      return "precise location is off (approximate location): apps with reduced accuracy cannot use region monitoring"
-    }
-    return nil
-  }
-
-  /// The instants at which `changes` let region monitoring start again after
-  /// blocking it, in the order the run handles them (ties in scenario order).
-  static func regionMonitoringRestarts(of changes: [AppChange], until end: SimulationInstant) -> [SimulationInstant] {
-    var state = MedicineAppState()
-    var restarts: [SimulationInstant] = []
-    let ordered = changes.indices.filter { changes[$0].instant <= end }.sorted { (changes[$0].instant, $0) < (changes[$1].instant, $1) }
-    for index in ordered {
-      let change = changes[index]
-      let wasBlocked = state.regionMonitoringBlockedReason != nil
-      if let location = change.location { state.locationAuthorization = location }
-      if let accuracy = change.locationAccuracy { state.locationAccuracy = accuracy }
-      if wasBlocked && state.regionMonitoringBlockedReason == nil { restarts.append(change.instant) }
-    }
-    return restarts
-  }
 }
 
 /// Request identifiers, as the app names them (its `IdentifierTemplates`).
@@ -230,10 +131,10 @@ extension SimulationRun {
   // MARK: - App state
 
   mutating func changeApp(_ change: AppChange, at now: SimulationInstant) {
-    if let state = change.state, state != app.state {
-      record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", app.state.rawValue)])
-      let previous = app.state
-      app.state = state
+    if let state = change.state, state != installedApp.state {
+      record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", installedApp.state.rawValue)])
+      let previous = installedApp.state
+      installedApp.state = state
       let layer = appLayer
       layer.appStateChanged(from: previous, to: state, in: &self, at: now)
     }
@@ -241,21 +142,21 @@ extension SimulationRun {
       let layer = appLayer
       layer.backgroundRefresh(in: &self, at: now)
     }
-    let locationBefore = (app.locationAuthorization, app.locationAccuracy)
-    if let permission = change.permission, permission != app.permission {
-      record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", app.permission.rawValue)])
-      app.permission = permission
+    let locationBefore = (installedApp.locationAuthorization, installedApp.locationAccuracy)
+    if let permission = change.permission, permission != installedApp.permission {
+      record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", installedApp.permission.rawValue)])
+      installedApp.permission = permission
     }
-    let wasBlocked = app.regionMonitoringBlockedReason
-    if let location = change.location, location != app.locationAuthorization {
-      record(.app, "location", at: now, [TimelineField("to", location.rawValue), TimelineField("from", app.locationAuthorization.rawValue)])
-      app.locationAuthorization = location
+    let wasBlocked = installedApp.regionMonitoringBlockedReason
+    if let location = change.location, location != installedApp.locationAuthorization {
+      record(.app, "location", at: now, [TimelineField("to", location.rawValue), TimelineField("from", installedApp.locationAuthorization.rawValue)])
+      installedApp.locationAuthorization = location
     }
-    if let accuracy = change.locationAccuracy, accuracy != app.locationAccuracy {
-      record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", app.locationAccuracy.rawValue)])
-      app.locationAccuracy = accuracy
+    if let accuracy = change.locationAccuracy, accuracy != installedApp.locationAccuracy {
+      record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", installedApp.locationAccuracy.rawValue)])
+      installedApp.locationAccuracy = accuracy
     }
-    let blocked = app.regionMonitoringBlockedReason
+    let blocked = installedApp.regionMonitoringBlockedReason
     if wasBlocked == nil, let blocked {
       for pending in center.pendingInAddOrder() {
         if case .region = pending.request.trigger { warnNeverFires(pending.request, reason: blocked, at: now) }
@@ -268,7 +169,7 @@ extension SimulationRun {
       // unless the phone's power still keeps monitoring off.
       assert(blocked != nil || monitoringRestarts.contains(now) || deviceSchedule.monitoringBlockedReason(at: now) != nil)
     }
-    if locationBefore != (app.locationAuthorization, app.locationAccuracy) {
+    if locationBefore != (installedApp.locationAuthorization, installedApp.locationAccuracy) {
       let layer = appLayer
       layer.locationAuthorizationChanged(in: &self, at: now)
     }
@@ -277,13 +178,13 @@ extension SimulationRun {
   /// The system gives the app background time (`BGAppRefreshTask`): its
   /// code runs unless the patient force-quit it or the phone is off.
   mutating func backgroundRefresh(at now: SimulationInstant) {
-    if app.state == .forceQuit || !attention.phoneOn {
-      let why = app.state == .forceQuit
+    if installedApp.state == .forceQuit || !attention.phoneOn {
+      let why = installedApp.state == .forceQuit
         ? "the patient force-quit the app: the system does not launch it for background refresh" : "the phone is off"
       record(.app, "background-refresh", at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
       return
     }
-    record(.app, "background-refresh", at: now, [TimelineField("ran", "yes"), TimelineField("app", app.state.rawValue)])
+    record(.app, "background-refresh", at: now, [TimelineField("ran", "yes"), TimelineField("app", installedApp.state.rawValue)])
     appCodeRan(.backgroundRefresh, medicine: nil, at: now)
     appCodeSetsBadge(at: now)
   }
@@ -304,8 +205,8 @@ extension SimulationRun {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
-      app.medicines[medicine.id] = medicine
-      app.creationOrder.append(medicine.id)
+      ledger.medicines[medicine.id] = medicine
+      ledger.creationOrder.append(medicine.id)
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.summaryFields)
       app.batch.append(medicine.id)
       startDoseClocks(of: medicine, at: now)
@@ -313,18 +214,18 @@ extension SimulationRun {
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.summaryFields)
       removePendingRequests(of: medicine.id, reason: "medicine edited", at: now)
       let dueBeforeEdit = stopDoseClocks(of: medicine.id)
-      app.medicines[medicine.id] = medicine
+      ledger.medicines[medicine.id] = medicine
       app.batch.append(medicine.id)
       startDoseClocks(of: medicine, at: now)
       noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
     case .delete(let id):
-      guard let medicine = app.medicines[id] else { break }
+      guard let medicine = ledger.medicines[id] else { break }
       record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
       removePendingRequests(of: id, reason: "medicine deleted", at: now)
-      let info = app.requestInfo
+      let info = ledger.requestInfo
       clearDelivered(at: now, reason: "medicine deleted") { info[$0]?.medicine == id }
       _ = stopDoseClocks(of: id)
-      app.medicines[id] = nil
+      ledger.medicines[id] = nil
       app.batch.removeAll { $0 == id }
     }
     let changes = medicineApp.medicineChanges
@@ -338,13 +239,13 @@ extension SimulationRun {
     of medicine: Medicine, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)], at now: SimulationInstant
   ) {
     for (time, due, key) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
-      let stillDue = app.doseClocks.contains { clock in
+      let stillDue = ledger.doseClocks.contains { clock in
         clock.active && clock.medicine == medicine.id && clock.time == time && clock.next?.due == due
       }
-      if !stillDue && app.doses[key] == nil {
+      if !stillDue && ledger.doses[key] == nil {
         var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
         removed.reason = "removed by an edit at \(format(now))"
-        app.doses[key] = removed
+        ledger.doses[key] = removed
       }
     }
   }
@@ -358,7 +259,7 @@ extension SimulationRun {
     var chains: [PlannedAdd] = []
     var ordered: [PlannedAdd] = []
     for id in ids {
-      guard let medicine = app.medicines[id] else { continue }
+      guard let medicine = ledger.medicines[id] else { continue }
       let plan = plannedAdds(of: medicine, at: now)
       switch policy.addOrder {
       case .interleaved:
@@ -378,7 +279,7 @@ extension SimulationRun {
     for planned in ordered { addPlanned(planned, at: now) }
     for id in ids {
       // One request per nearest place, after the batch's other requests.
-      if let medicine = app.medicines[id], medicine.location?.places != nil { addPlaceSetRequests(of: medicine, at: now) }
+      if let medicine = ledger.medicines[id], medicine.location?.places != nil { addPlaceSetRequests(of: medicine, at: now) }
     }
   }
 
@@ -395,9 +296,9 @@ extension SimulationRun {
     let id = planned.request.id
     claim(id, for: planned.info, at: now)
     // The reminder is back under its identifier.
-    if planned.info.role.isMain { app.replacedMain[id] = nil }
-    app.requestInfo[id] = planned.info
-    if case .location = planned.info.role { app.locationArmed[planned.info.medicine] = true }
+    if planned.info.role.isMain { ledger.replacedMain[id] = nil }
+    ledger.requestInfo[id] = planned.info
+    if case .location = planned.info.role { ledger.locationArmed[planned.info.medicine] = true }
     if planned.isChain, let dose = planned.info.dose { app.chainAdded.insert(dose) }
     app.everAdded.insert(id)
     add(planned.request, at: now)
@@ -408,13 +309,13 @@ extension SimulationRun {
   /// (another dose's follow-up, the daily reminder) is replaced, and the dose
   /// or reminder that loses it says so.
   mutating func claim(_ id: NotificationID, for info: MedicineRequestInfo, at now: SimulationInstant) {
-    guard center.pending[id] != nil, let previous = app.requestInfo[id] else { return }
+    guard center.pending[id] != nil, let previous = ledger.requestInfo[id] else { return }
     let what = info.role.description
     switch previous.role {
     case .reminder, .location:
       guard previous.role != info.role else { return }
       let reason = "replaced at \(format(now)) by the \(what) the app added under the same identifier"
-      app.replacedMain[id] = reason
+      ledger.replacedMain[id] = reason
     case .followUp, .snoozedAlert:
       guard let earlier = previous.dose, earlier != info.dose else { return }
       let by: String
@@ -424,7 +325,7 @@ extension SimulationRun {
         by = "by the \(what) under the same identifier"
       }
       let note = "rest of the chain replaced at \(format(now)) \(by)"
-      if app.doseNotes[earlier]?.contains(note) != true { app.doseNotes[earlier, default: []].append(note) }
+      if ledger.doseNotes[earlier]?.contains(note) != true { ledger.doseNotes[earlier, default: []].append(note) }
     }
   }
 
@@ -482,19 +383,19 @@ extension SimulationRun {
   /// Removes every pending request of a medicine, in add order (an edit or
   /// a deletion); a dose whose chain this cuts short gets a remark.
   mutating func removePendingRequests(of id: MedicineID, reason: String, at now: SimulationInstant) {
-    for pending in center.pendingInAddOrder() where app.requestInfo[pending.request.id]?.medicine == id {
+    for pending in center.pendingInAddOrder() where ledger.requestInfo[pending.request.id]?.medicine == id {
       removePending(pending.request.id, reason: reason, at: now)
-      guard let info = app.requestInfo[pending.request.id], !info.role.isMain, let dose = info.dose, app.doses[dose] != nil
+      guard let info = ledger.requestInfo[pending.request.id], !info.role.isMain, let dose = info.dose, ledger.doses[dose] != nil
       else { continue }
       let note = "chain removed: \(reason) at \(format(now))"
-      if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
+      if ledger.doses[dose]?.notes.contains(note) == false { ledger.doses[dose]?.notes.append(note) }
     }
   }
 
   mutating func removePending(_ id: NotificationID, reason: String, at now: SimulationInstant) {
     guard let removed = center.removePending(id) else { return }
     record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary), TimelineField("reason", reason)])
-    app.lossReason[id] = "removed at \(format(now)): \(reason)"
+    ledger.lossReason[id] = "removed at \(format(now)): \(reason)"
   }
 
   /// `removeDeliveredNotifications` for the shown medicine notifications that
@@ -504,8 +405,8 @@ extension SimulationRun {
     for notification in shown {
       center.removeDelivered(notification.id)
       forgetHeld(notification.id)
-      app.shownDose[notification.id] = nil
-      app.leftNotificationCenter[notification.id] = "cleared by the app at \(format(now)) (\(reason))"
+      ledger.shownDose[notification.id] = nil
+      ledger.leftNotificationCenter[notification.id] = "cleared by the app at \(format(now)) (\(reason))"
       record(.cleared, notification.id.rawValue, at: now, [TimelineField("reason", reason)])
     }
   }
@@ -562,10 +463,10 @@ extension SimulationRun {
       app.appCodeRuns.append((now, moment, []))
     case .medicine:
       app.appCodeRuns.append((now, moment, medicine.map { [$0] } ?? []))
-      if let medicine, let current = app.medicines[medicine] { topUpUpfrontChains(current, at: now) }
+      if let medicine, let current = ledger.medicines[medicine] { topUpUpfrontChains(current, at: now) }
     case .all:
       app.appCodeRuns.append((now, moment, nil))
-      for id in app.creationOrder { if let current = app.medicines[id] { topUpUpfrontChains(current, at: now) } }
+      for id in ledger.creationOrder { if let current = ledger.medicines[id] { topUpUpfrontChains(current, at: now) } }
     }
   }
 
@@ -577,7 +478,7 @@ extension SimulationRun {
     guard medicine.snooze?.scheduling == .upfront else { return }
     for time in medicine.times {
       let hasPending = center.pending.keys.contains { id in
-        guard let info = app.requestInfo[id], info.medicine == medicine.id, !info.role.isMain else { return false }
+        guard let info = ledger.requestInfo[id], info.medicine == medicine.id, !info.role.isMain else { return false }
         return info.dose?.slot == .time(time)
       }
       if !hasPending { for planned in upfrontChain(of: medicine, time: time, at: now) { addPlanned(planned, at: now) } }
@@ -597,7 +498,7 @@ extension SimulationRun {
       addPlanned(
         PlannedAdd(
           request: request,
-          info: MedicineRequestInfo(medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: app.doses[dose]?.scheduled)),
+          info: MedicineRequestInfo(medicine: medicine.id, role: .followUp(index: followUp), dose: dose, doseScheduled: ledger.doses[dose]?.scheduled)),
         at: now)
     }
   }
@@ -605,7 +506,7 @@ extension SimulationRun {
   /// Removes the dose's pending follow-ups and snoozed alerts.
   mutating func cancelChain(of dose: DoseKey, reason: String, at now: SimulationInstant) {
     for pending in center.pendingInAddOrder() {
-      guard let info = app.requestInfo[pending.request.id], info.dose == dose, !info.role.isMain else { continue }
+      guard let info = ledger.requestInfo[pending.request.id], info.dose == dose, !info.role.isMain else { continue }
       removePending(pending.request.id, reason: reason, at: now)
     }
   }
@@ -620,55 +521,55 @@ extension SimulationRun {
   /// The dose a medicine notification belongs to; reminders and location
   /// requests open a new one (and record that it was notified).
   mutating func doseOfDelivery(_ id: NotificationID, at now: SimulationInstant) -> DoseKey? {
-    guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return nil }
+    guard let info = ledger.requestInfo[id], let medicine = ledger.medicines[info.medicine] else { return nil }
     switch info.role {
     case .reminder(_, let time):
       let due = catchUpDue ?? now
       let key = doseKey(medicine.id, time, fire: due)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
       // Delivered: an earlier loss of this reminder no longer explains anything.
-      app.lossReason[id] = nil
-      if app.doses[key] == nil {
-        app.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
+      ledger.lossReason[id] = nil
+      if ledger.doses[key] == nil {
+        ledger.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
-      app.doses[key]?.reminderDelivered = now
+      ledger.doses[key]?.reminderDelivered = now
       if catchUpDue != nil {
-        app.doses[key]?.reason = nil
+        ledger.doses[key]?.reason = nil
         let note = "due while the phone was off; delivered at \(format(now)) when it came on"
-        app.doses[key]?.notes.append(note)
+        ledger.doses[key]?.notes.append(note)
       }
       return key
     case .location:
-      if medicine.location?.repeats == false { app.locationArmed[medicine.id] = false }
+      if medicine.location?.repeats == false { ledger.locationArmed[medicine.id] = false }
       // A hosted app's notification posted for a visit (from its region
       // callback) names the visit's dose; the built-in app's never do.
-      if let key = info.dose, app.doses[key]?.reminderDelivered == nil, app.doses[key] != nil {
-        app.doses[key]?.reminderDelivered = now
-        app.doses[key]?.reason = nil
+      if let key = info.dose, ledger.doses[key]?.reminderDelivered == nil, ledger.doses[key] != nil {
+        ledger.doses[key]?.reminderDelivered = now
+        ledger.doses[key]?.reason = nil
         return key
       }
       if let context = locationReportContext, let visit = context.visit,
-        let key = app.locationDoseOfVisit[
-          MedicineAppState.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
-        app.doses[key]?.reminderDelivered == nil
+        let key = ledger.locationDoseOfVisit[
+          DoseLedger.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
+        ledger.doses[key]?.reminderDelivered == nil
       {
-        app.doses[key]?.reminderDelivered = now
-        app.doses[key]?.reason = nil
+        ledger.doses[key]?.reminderDelivered = now
+        ledger.doses[key]?.reason = nil
         return key
       }
       // No geometric crossing opened a dose (a crossing before the clock's
       // start, or a detection of a side the true path did not reach: a region
       // below the minimum radius, GPS error in a trial): this delivery opens one.
-      let occurrence = (app.locationOccurrences[medicine.id] ?? 0) + 1
-      app.locationOccurrences[medicine.id] = occurrence
+      let occurrence = (ledger.locationOccurrences[medicine.id] ?? 0) + 1
+      ledger.locationOccurrences[medicine.id] = occurrence
       let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)
       var opened = newDose(key, medicine: medicine, reminder: medicine.location?.summary ?? "", scheduled: now)
       opened.reminderDelivered = now
-      app.doses[key] = opened
+      ledger.doses[key] = opened
       return key
     case .followUp, .snoozedAlert:
       guard let key = info.dose ?? rawChainDose(info, medicine: medicine, at: now) else { return nil }
-      if app.doses[key] == nil {
+      if ledger.doses[key] == nil {
         let label: String
         switch key.slot {
         case .time(let time): label = time.description
@@ -676,17 +577,17 @@ extension SimulationRun {
         }
         var opened = newDose(key, medicine: medicine, reminder: label, scheduled: prescribedDue(of: key) ?? info.doseScheduled ?? now)
         let main = mainIdentifier(of: key)
-        opened.reason = app.replacedMain[main].map { "the daily reminder \(main) was \($0)" } ?? app.lossReason[main]
-        app.doses[key] = opened
+        opened.reason = ledger.replacedMain[main].map { "the daily reminder \(main) was \($0)" } ?? ledger.lossReason[main]
+        ledger.doses[key] = opened
       }
       if case .followUp(let index) = info.role {
-        app.doses[key]?.followUpsDelivered += 1
+        ledger.doses[key]?.followUpsDelivered += 1
         if let count = medicine.snooze?.count, index == count {
-          app.doses[key]?.chainRanOut = true
-          app.doses[key]?.notes.append("chain ran out: follow-up \(count) of \(count) delivered")
+          ledger.doses[key]?.chainRanOut = true
+          ledger.doses[key]?.notes.append("chain ran out: follow-up \(count) of \(count) delivered")
         }
       } else {
-        app.doses[key]?.snoozedAlertsDelivered += 1
+        ledger.doses[key]?.snoozedAlertsDelivered += 1
       }
       return key
     }
@@ -695,7 +596,7 @@ extension SimulationRun {
   /// The due instant of a prescribed dose.
   func prescribedDue(of key: DoseKey) -> SimulationInstant? {
     guard case .time(let time) = key.slot, key.isPrescribed else { return nil }
-    for clock in app.doseClocks where clock.medicine == key.medicine && clock.time == time {
+    for clock in ledger.doseClocks where clock.medicine == key.medicine && clock.time == time {
       if let dose = clock.doses.first(where: { clock.key($0) == key }) { return dose.due }
     }
     return nil
@@ -706,8 +607,8 @@ extension SimulationRun {
   /// medicine's doses. Nil for any other identifier.
   func rawRequestInfo(_ id: NotificationID) -> MedicineRequestInfo? {
     let templates = policy.identifiers
-    for medicineID in app.creationOrder {
-      guard let medicine = app.medicines[medicineID] else { continue }
+    for medicineID in ledger.creationOrder {
+      guard let medicine = ledger.medicines[medicineID] else { continue }
       if let values = templates.reminder.match(id.rawValue), values.medicine == medicineID, let index = values.reminder,
         medicine.times.indices.contains(index)
       {
@@ -737,7 +638,7 @@ extension SimulationRun {
     guard let time = info.chainTime ?? (medicine.times.indices.contains(index) ? medicine.times[index] : nil) else { return nil }
     var latest: DoseKey?
     var latestDue: SimulationInstant?
-    for clock in app.doseClocks where clock.medicine == medicine.id && clock.time == time {
+    for clock in ledger.doseClocks where clock.medicine == medicine.id && clock.time == time {
       for dose in clock.doses where dose.due <= now && (latestDue == nil || dose.due > latestDue!) {
         latest = clock.key(dose)
         latestDue = dose.due
@@ -762,108 +663,50 @@ extension SimulationRun {
   func mainIdentifier(of dose: DoseKey) -> NotificationID {
     switch dose.slot {
     case .time(let time):
-      policy.identifiers.reminder(dose.medicine, app.medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
+      policy.identifiers.reminder(dose.medicine, ledger.medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
     case .location: policy.identifiers.location(dose.medicine)
     }
   }
 
   /// After a medicine notification is delivered to Notification Center:
   /// its bookkeeping, and the will-present callback when the app is in the
-  /// foreground. The patient may not perceive it yet (`medicineNotificationPerceived`).
+  /// foreground. The patient may not perceive it yet (`DoseLedger.perceived`, `patientPerceived`).
   mutating func medicineNotificationDelivered(_ shown: DeliveredNotification, dose: DoseKey, at now: SimulationInstant) {
     let id = shown.id
-    app.shownDose[id] = dose
-    guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return }
-    if app.state == .foreground {
+    ledger.shownDose[id] = dose
+    guard let info = ledger.requestInfo[id], let medicine = ledger.medicines[info.medicine] else { return }
+    if installedApp.state == .foreground {
       appLearned(of: id, dose: dose, medicine: medicine, at: now)
       appCodeRan(.willPresent, medicine: medicine.id, at: now)
       appCodeSetsBadge(at: now)
     } else if info.role.isMain, let policy = medicine.snooze, policy.scheduling == .onDelivery, policy.count > 0,
       !app.chainSettled.contains(dose)
     {
-      let why = "follow-up chain not scheduled: the app was \(app.state.isTerminated ? "terminated" : "in the background") at delivery, so its will-present callback did not run; the \(policy.count) follow-ups are added only if the user acts on this notification"
+      let why = "follow-up chain not scheduled: the app was \(installedApp.state.isTerminated ? "terminated" : "in the background") at delivery, so its will-present callback did not run; the \(policy.count) follow-ups are added only if the user acts on this notification"
       record(.warning, id.rawValue, at: now, [TimelineField("reason", why)])
-      app.doses[dose]?.notes.append("chain not scheduled at delivery (app \(app.state.rawValue))")
-    }
-  }
-
-  /// The patient could perceive a medicine notification now (an alert, after
-  /// a Focus, in a summary): the dose is notified, and the patient's planned
-  /// response is timed from now.
-  mutating func medicineNotificationPerceived(_ id: NotificationID, serial: Int, dose: DoseKey, at now: SimulationInstant) {
-    if app.doses[dose]?.notified == nil {
-      app.doses[dose]?.notified = now
-      if app.doses[dose]?.reason?.hasPrefix("never perceptible") == true { app.doses[dose]?.reason = nil }
-    }
-    for (index, rule) in medicineApp.responseRules.enumerated() where rule.pattern.matches(id.rawValue) {
-      let at = now.advanced(by: rule.after)
-      if at <= end {
-        queue.schedule(.ruleResponse(rule: index, id, serial: serial), at: at, phase: .userAction, rank: medicineApp.userActions.count)
-      }
-      break
+      ledger.doses[dose]?.notes.append("chain not scheduled at delivery (app \(installedApp.state.rawValue))")
     }
   }
 
   /// App code heard of a delivery (will-present or an action): an
   /// on-delivery chain starts if the dose has none yet.
   mutating func appLearned(of id: NotificationID, dose: DoseKey, medicine: Medicine, at now: SimulationInstant) {
-    guard let info = app.requestInfo[id], info.role.isMain, medicine.snooze?.scheduling == .onDelivery,
-      !app.chainSettled.contains(dose), app.doses[dose]?.resolved == nil
+    guard let info = ledger.requestInfo[id], info.role.isMain, medicine.snooze?.scheduling == .onDelivery,
+      !app.chainSettled.contains(dose), ledger.doses[dose]?.resolved == nil
     else { return }
-    if app.doses[dose]?.notes.contains(where: { $0.hasPrefix("chain not scheduled") }) == true {
+    if ledger.doses[dose]?.notes.contains(where: { $0.hasPrefix("chain not scheduled") }) == true {
       let note = "chain added late, when the user acted at \(format(now))"
-      app.doses[dose]?.notes.append(note)
+      ledger.doses[dose]?.notes.append(note)
     }
     addOnDeliveryChain(of: medicine, dose: dose, at: now)
   }
 
   // MARK: - User actions
 
-  mutating func performScriptedAction(_ action: ScheduledUserAction, at now: SimulationInstant) {
-    guard attention.phoneOn else {
-      reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", at: now)
-      return
-    }
-    guard center.delivered[action.notification] != nil, appLayer.canAct(on: action.notification, in: self) else {
-      let why = app.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
-        ?? app.lossReason[action.notification].map { "it was never delivered: \($0)" }
-        ?? "it was never delivered before this instant"
-      reject(
-        action, ", which is not in Notification Center: \(why)",
-        note: "an action needs a delivered notification still shown to the user; run the scenario without this action and read the timeline for when it fires",
-        at: now)
-      return
-    }
-    let layer = appLayer
-    layer.patientActed(action.action, on: action.notification, by: "script", in: &self, at: now)
-  }
-
-  /// A scripted action that cannot be carried out: invalid input, reported at its line once the run ends.
-  mutating func reject(_ action: ScheduledUserAction, _ problem: String, note: String, at now: SimulationInstant) {
-    let location = action.origin ?? InputLocation(file: scenario.name, line: 1, column: 1)
-    let separator = problem.hasPrefix(",") ? "" : " "
-    app.actionProblems.append(
-      Diagnostic(at: location, "'\(action.action)' at \(format(now)) acts on '\(action.notification)'\(separator)\(problem)", notes: [note]))
-  }
-
-  mutating func respond(rule index: Int, to id: NotificationID, serial: Int, at now: SimulationInstant) {
-    guard center.delivered[id]?.serial == serial, let dose = app.shownDose[id] else { return }
-    guard attention.phoneOn else {
-      record(.warning, id.rawValue, at: now, [TimelineField("reason", "the planned response was not made: the phone is off")])
-      return
-    }
-    let rule = medicineApp.responseRules[index]
-    let step = app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose), default: 0]
-    guard step < rule.actions.count else { return }
-    app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose)] = step + 1
-    let layer = appLayer
-    layer.patientActed(rule.actions[step], on: id, by: "rule \(rule.pattern) step \(step + 1)/\(rule.actions.count)", in: &self, at: now)
-  }
-
   /// The user acts on a shown notification; the system removes it from
   /// Notification Center (except for `ignore`) and the app's handler runs.
   mutating func perform(_ action: UserAction, on id: NotificationID, by source: String, at now: SimulationInstant) {
-    guard let dose = app.shownDose[id] else { return }
+    guard let dose = ledger.shownDose[id] else { return }
     var fields = [TimelineField("action", action.description), TimelineField("by", source), TimelineField("dose", dose.occurrenceLabel)]
     if action != .ignore { takeOutOfNotificationCenter(id, chosen: action, at: now) }
     if action == .dismiss && !medicineApp.category.customDismiss {
@@ -871,30 +714,30 @@ extension SimulationRun {
       fields.append(TimelineField("reason", "the category has no custom dismiss action, so the app is not told and the dose's chain goes on"))
       record(.action, id.rawValue, at: now, fields)
       let note = "dismissed at \(format(now)) without telling the app (no custom dismiss action)"
-      app.doses[dose]?.notes.append(note)
+      ledger.doses[dose]?.notes.append(note)
       return
     }
-    if action != .ignore && app.state.isTerminated && scenario.platform.terminatedActions == .lost {
+    if action != .ignore && installedApp.state.isTerminated && scenario.platform.terminatedActions == .lost {
       fields.append(TimelineField("handled", "no"))
       fields.append(TimelineField("reason", "the app is terminated and its action handler did not run (platform terminatedActions: lost)"))
       record(.action, id.rawValue, at: now, fields)
       let note = "'\(action)' at \(format(now)) lost: the app was terminated"
-      app.doses[dose]?.notes.append(note)
+      ledger.doses[dose]?.notes.append(note)
       return
     }
     // In the background an action handler may be suspended before its
     // asynchronous work: the cancellations run, the re-adds do not.
-    let cutShort = action != .ignore && policy.handler == .cutShort && app.state != .foreground
+    let cutShort = action != .ignore && policy.handler == .cutShort && installedApp.state != .foreground
     if cutShort { fields.append(TimelineField("handler", "cut-short")) }
     record(.action, id.rawValue, at: now, fields)
-    guard let info = app.requestInfo[id], let medicine = app.medicines[info.medicine] else { return }
+    guard let info = ledger.requestInfo[id], let medicine = ledger.medicines[info.medicine] else { return }
     switch action {
     case .ignore:
       return
     case .snooze(let duration):
       app.chainSettled.insert(dose)
       cancelChain(of: dose, reason: "dose snoozed", at: now)
-      app.doses[dose]?.snoozes += 1
+      ledger.doses[dose]?.snoozes += 1
       guard !cutShort else {
         handlerCutShort(id, lost: "the snoozed alert", dose: dose, at: now)
         appCodeCutShort(at: now)
@@ -927,8 +770,8 @@ extension SimulationRun {
   mutating func takeOutOfNotificationCenter(_ id: NotificationID, chosen action: UserAction, at now: SimulationInstant) {
     center.removeDelivered(id)
     forgetHeld(id)
-    app.shownDose[id] = nil
-    app.leftNotificationCenter[id] = "the user chose '\(action)' at \(format(now))"
+    ledger.shownDose[id] = nil
+    ledger.leftNotificationCenter[id] = "the user chose '\(action)' at \(format(now))"
   }
 
   /// An action handler ran but was suspended before re-adding anything.
@@ -939,10 +782,10 @@ extension SimulationRun {
   /// The system suspended the app before its handler's re-adds ran.
   mutating func handlerCutShort(_ id: NotificationID, lost: String, dose: DoseKey, at now: SimulationInstant) {
     record(.warning, id.rawValue, at: now, [
-      TimelineField("reason", "the action handler was cut short (policy handler: cut-short; the app was \(app.state.rawValue)): \(lost) was never added"),
+      TimelineField("reason", "the action handler was cut short (policy handler: cut-short; the app was \(installedApp.state.rawValue)): \(lost) was never added"),
     ])
     let note = "\(lost) lost at \(format(now)): the action handler was cut short"
-    if app.doses[dose]?.notes.contains(note) == false { app.doses[dose]?.notes.append(note) }
+    if ledger.doses[dose]?.notes.contains(note) == false { ledger.doses[dose]?.notes.append(note) }
   }
 
   /// The snoozed alert, as the policy implements it (`SnoozeImplementation`).
@@ -966,19 +809,19 @@ extension SimulationRun {
       }
       alertID = template.render(IdentifierValues(medicine: medicine.id, reminder: reminder, dose: dose.compactLabel))
     }
-    let snoozes = app.doses[dose]?.snoozes ?? 1
+    let snoozes = ledger.doses[dose]?.snoozes ?? 1
     let trigger: Trigger
     switch implementation.trigger {
     case .intervalFromNow:
       trigger = .interval(IntervalTrigger(interval: duration, repeats: false))
     case .calendarFromDue:
-      let due = app.doses[dose]?.scheduled ?? now
+      let due = ledger.doses[dose]?.scheduled ?? now
       let at = due.advanced(by: duration)
       if at <= now && implementation.onlyIfFuture {
         let why = "snoozed alert not added: the dose's time \(format(due)) + \(duration) = \(format(at)) is not in the future (the app's only-if-future guard)"
         record(.warning, alertID.rawValue, at: now, [TimelineField("reason", why)])
         let note = "snooze at \(format(now)) added no alert: \(format(due)) + \(duration) had passed"
-        app.doses[dose]?.notes.append(note)
+        ledger.doses[dose]?.notes.append(note)
         return
       }
       trigger = .calendar(datedTrigger(at))
@@ -987,7 +830,7 @@ extension SimulationRun {
       id: alertID, title: medicine.name, body: medicine.body, trigger: trigger,
       userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("snoozed", String(snoozes))))
     addPlanned(
-      PlannedAdd(request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .snoozedAlert, dose: dose, doseScheduled: app.doses[dose]?.scheduled)),
+      PlannedAdd(request: request, info: MedicineRequestInfo(medicine: medicine.id, role: .snoozedAlert, dose: dose, doseScheduled: ledger.doses[dose]?.scheduled)),
       at: now)
   }
 
@@ -997,92 +840,19 @@ extension SimulationRun {
     let reason = dismissed ? "dose dismissed" : "dose completed"
     app.chainSettled.insert(dose)
     cancelChain(of: dose, reason: reason, at: now)
-    let shownDose = app.shownDose
+    let shownDose = ledger.shownDose
     clearDelivered(at: now, reason: reason) { shownDose[$0] == dose }
-    if dismissed { app.doses[dose]?.dismissed = now } else { app.doses[dose]?.completed = now }
+    if dismissed { ledger.doses[dose]?.dismissed = now } else { ledger.doses[dose]?.completed = now }
   }
 
-  // MARK: - Dose clocks: the prescription
-
-  /// A medicine's prescribed doses for each daily time of the version just
-  /// created or edited, from now on (`PrescriptionSchedule`: the clock and
-  /// the zones, not the trigger evaluator).
-  mutating func startDoseClocks(of medicine: Medicine, at now: SimulationInstant) {
-    for (index, time) in medicine.times.enumerated() {
-      let schedule = PrescriptionSchedule(prescription: medicine.prescription, time: time, clock: scenario.clock)
-      let clock = DoseClock(
-        medicine: medicine.id, index: index, time: time, prescription: medicine.prescription,
-        // Past the end too, so that a chain added for tomorrow's dose names it.
-        doses: schedule.doses(after: now, through: end.advanced(by: .seconds(3 * 86_400))))
-      app.doseClocks.append(clock)
-      scheduleDoseClock(app.doseClocks.count - 1)
-    }
-  }
-
-  /// Stops a medicine's clocks; returns each daily time's next prescribed dose within the run.
-  mutating func stopDoseClocks(of id: MedicineID) -> [(time: DailyTime, due: SimulationInstant, key: DoseKey)] {
-    var due: [(DailyTime, SimulationInstant, DoseKey)] = []
-    for position in app.doseClocks.indices where app.doseClocks[position].active && app.doseClocks[position].medicine == id {
-      app.doseClocks[position].active = false
-      let clock = app.doseClocks[position]
-      if let next = clock.next, next.due <= end { due.append((clock.time, next.due, clock.key(next))) }
-    }
-    return due
-  }
-
-  /// The check of the clock's next dose runs once a notification could no
-  /// longer answer it: at its due instant plus the prescription's `after`.
-  mutating func scheduleDoseClock(_ position: Int) {
-    let clock = app.doseClocks[position]
-    guard clock.active, let next = clock.next, next.due <= end else { return }
-    let check = min(next.due.advanced(by: clock.prescription.after), end)
-    queue.schedule(.doseDue(clock: position, token: clock.position), at: check, phase: .doseCheck, rank: position)
-  }
-
-  /// The prescribed dose of a medicine's daily time that a notification
-  /// firing at `fire` answers: the one whose window holds `fire`, nearest
-  /// first. Nil when none does: the notification answers no prescribed dose.
-  func prescribedDose(_ medicine: MedicineID, _ time: DailyTime, fire: SimulationInstant) -> DoseKey? {
-    var best: (distance: Int64, key: DoseKey)?
-    for clock in app.doseClocks where clock.medicine == medicine && clock.time == time {
-      for dose in clock.doses where clock.prescription.accepts(fire, due: dose.due) {
-        let distance = abs(dose.due.millisecondsSinceEpoch - fire.millisecondsSinceEpoch)
-        if best == nil || distance < best!.distance { best = (distance, clock.key(dose)) }
-      }
-      if best != nil && clock.active { break }
-    }
-    return best?.key
-  }
-
-  /// The dose a daily time's notification firing at `fire` belongs to: the
-  /// prescribed dose it answers, or (answering none) a dose of its own that
-  /// the summary leaves out; a warning says so once.
-  func doseKey(_ medicine: MedicineID, _ time: DailyTime, fire: SimulationInstant) -> DoseKey {
-    if let key = prescribedDose(medicine, time, fire: fire) { return key }
-    return DoseKey(medicine: medicine, slot: .time(time), occurrence: localDay(of: fire), repeatOnDay: DoseKey.unprescribed)
-  }
-
-  /// A prescribed dose's check: a dose no notification answered is missed, with the reason.
-  mutating func doseDue(clock position: Int, token: Int, at now: SimulationInstant) {
-    let clock = app.doseClocks[position]
-    guard clock.active, clock.position == token, let dose = clock.next, let medicine = app.medicines[clock.medicine] else { return }
-    let key = clock.key(dose)
-    if app.doses[key] == nil {
-      var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: dose.due)
-      missed.reason = appLayer.missedReason(clock, dose, in: self)
-      app.doses[key] = missed
-    }
-    if let remark = dose.remark, app.doses[key]?.notes.contains(remark) == false { app.doses[key]?.notes.append(remark) }
-    app.doseClocks[position].position += 1
-    scheduleDoseClock(position)
-  }
+  // MARK: - Explanations for the dose table
 
   /// Why no notification answered a prescribed dose.
   func missedReason(_ clock: DoseClock, _ dose: PrescribedDose) -> String {
     let id = policy.identifiers.reminder(clock.medicine, clock.index)
-    if let replaced = app.replacedMain[id] { return "the daily reminder \(id) was \(replaced)" }
-    if let loss = app.lossReason[id] { return loss }
-    if let pending = center.pending[id], app.requestInfo[id]?.role == .reminder(clock.index, clock.time) {
+    if let replaced = ledger.replacedMain[id] { return "the daily reminder \(id) was \(replaced)" }
+    if let loss = ledger.lossReason[id] { return loss }
+    if let pending = center.pending[id], ledger.requestInfo[id]?.role == .reminder(clock.index, clock.time) {
       let fires = pending.nextDelivery.map { "next fires \(format($0))" } ?? "never fires"
       let window = "outside the prescription's window (\(clock.prescription.summary))"
       let previousDue = clock.doses.last(where: { $0.due < dose.due })?.due ?? scenario.clock.start
@@ -1109,9 +879,9 @@ extension SimulationRun {
   /// After a time-zone change: a prescribed dose that the moved floating
   /// reminder no longer answers gets a warning now (the floating time moved past its day).
   mutating func warnMovedReminders(at now: SimulationInstant) {
-    for clock in app.doseClocks where clock.active {
+    for clock in ledger.doseClocks where clock.active {
       let id = policy.identifiers.reminder(clock.medicine, clock.index)
-      guard let pending = center.pending[id], app.requestInfo[id]?.role == .reminder(clock.index, clock.time),
+      guard let pending = center.pending[id], ledger.requestInfo[id]?.role == .reminder(clock.index, clock.time),
         let dose = clock.doses.first(where: { $0.due.advanced(by: clock.prescription.after) >= now })
       else { continue }
       if let next = pending.nextDelivery, clock.prescription.accepts(next, due: dose.due) { continue }
@@ -1123,93 +893,11 @@ extension SimulationRun {
     }
   }
 
-  // MARK: - Location doses
-
-  /// Every qualifying crossing of a location reminder's region (the truth
-  /// of where the patient was) is a dose, due at the crossing. The device's
-  /// detection of that visit notifies it; until then it has a provisional
-  /// reason, and a crossing whose request is not pending is missed at once
-  /// (a one-shot reminder is then used up).
-  mutating func openLocationDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
-    guard now >= scenario.clock.start else { return }
-    let region = scenario.regions[index].id
-    for id in app.creationOrder {
-      guard let medicine = app.medicines[id], let location = medicine.location, location.places == nil, location.region == region,
-        entering ? location.onEntry : location.onExit, app.locationArmed[id] == true
-      else { continue }
-      let occurrence = (app.locationOccurrences[id] ?? 0) + 1
-      app.locationOccurrences[id] = occurrence
-      let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
-      var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
-      if let obstacle = appLayer.locationDoseObstacle(id, region: region, in: self) {
-        dose.reason = obstacle
-        if !location.repeats { app.locationArmed[id] = false }
-      } else {
-        dose.reason = "the device had not reported this crossing when the run ended"
-      }
-      app.doses[key] = dose
-      app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
-    }
-  }
-
-  /// After a detection delivered (or could not deliver) a region's requests:
-  /// a dose of that visit still not notified gets the request's loss reason.
-  mutating func settleLocationDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
-    for id in app.creationOrder {
-      guard let key = app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
-        app.doses[key]?.notified == nil
-      else { continue }
-      let region = scenario.regions[index].id
-      if let reason = appLayer.locationDetectionLoss(id, region: region, in: self) { app.doses[key]?.reason = reason }
-      if app.medicines[id]?.location?.repeats == false && appLayer.locationDoseObstacle(id, region: region, in: self) != nil {
-        app.locationArmed[id] = false
-      }
-    }
-  }
-
-  /// The device did not detect a visit: its doses are missed for that reason.
-  mutating func noteUndetectedLocationDoses(region index: Int, entering: Bool, visit: Int, reason: String) {
-    for id in app.creationOrder {
-      guard let key = app.locationDoseOfVisit[MedicineAppState.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
-        app.doses[key]?.notified == nil
-      else { continue }
-      app.doses[key]?.reason = reason
-    }
-  }
-
-  // MARK: - Summary
-
-  func summary() -> RunSummary {
-    var summary = RunSummary()
-    summary.pendingPeak = pendingPeak
-    summary.pendingPeakAt = pendingPeakAt
-    summary.droppedByPendingLimit = droppedByPendingLimit
-    summary.clock = scenario.clock
-    let rank = Dictionary(uniqueKeysWithValues: app.creationOrder.enumerated().map { ($1, $0) })
-    summary.doses = app.doses.values.filter { $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end }
-      .sorted { a, b in
-        (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.occurrence)
-          < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)
-      }
-      .map(withAccountingRemarks)
-    return summary
-  }
-
-  /// A dose row with the remarks that explain an absence: notes made while
-  /// the dose had no record, no follow-ups, and response-rule steps unused.
-  func withAccountingRemarks(_ dose: DoseRecord) -> DoseRecord {
-    var dose = dose
-    for note in app.doseNotes[dose.key] ?? [] where !dose.notes.contains(note) { dose.notes.append(note) }
-    if let remark = appLayer.noFollowUpsRemark(dose, in: self) { dose.notes.append(remark) }
-    dose.notes += unusedRuleStepRemarks(dose)
-    return dose
-  }
-
   /// "no follow-ups: ...": an unanswered or missed dose of an upfront chain
   /// for which the app added no follow-up, and why no app code added one.
   func noFollowUpsRemark(_ dose: DoseRecord) -> String? {
     guard dose.resolved == nil, dose.followUpsDelivered == 0, !app.chainAdded.contains(dose.key), case .time = dose.key.slot,
-      let medicine = app.medicines[dose.key.medicine] ?? lastVersion(of: dose.key.medicine),
+      let medicine = ledger.medicines[dose.key.medicine] ?? lastVersion(of: dose.key.medicine),
       let chain = medicine.snooze, chain.scheduling == .upfront, chain.count > 0
     else { return nil }
     guard let last = app.appCodeRuns.last(where: { $0.instant < dose.scheduled }) else {
@@ -1238,37 +926,5 @@ extension SimulationRun {
       if case .edit(let medicine) = change.kind { return medicine }
     }
     return nil
-  }
-
-  /// For each response rule that answered this dose but not to its last
-  /// step: which step went unused, and why.
-  func unusedRuleStepRemarks(_ dose: DoseRecord) -> [String] {
-    guard dose.resolved == nil else { return [] }
-    var remarks: [String] = []
-    for (index, rule) in medicineApp.responseRules.enumerated() {
-      let used = app.ruleSteps[MedicineAppState.RuleStep(rule: index, dose: dose.key), default: 0]
-      guard used > 0, used < rule.actions.count else { continue }
-      remarks.append(
-        "rule step unused: '\(rule.actions[used])' (step \(used + 1)/\(rule.actions.count) of rule \(rule.pattern)) never applied: no matching notification was delivered after step \(used)")
-    }
-    return remarks
-  }
-
-  /// At the end of the run: a warning for every response-rule step that no dose used.
-  mutating func warnUnusedRuleSteps() {
-    guard !app.creationOrder.isEmpty else { return }
-    for (index, rule) in medicineApp.responseRules.enumerated() {
-      let used = app.ruleSteps.filter { $0.key.rule == index }.map(\.value).max() ?? 0
-      guard used < rule.actions.count else { continue }
-      let unused = rule.actions[used...].map { "'\($0)'" }.joined(separator: ", ")
-      let why = used == 0
-        ? "no notification matching '\(rule.pattern)' was perceived while in Notification Center"
-        : "no dose had a matching notification delivered after step \(used)"
-      let steps = rule.actions.count - used == 1 ? "step \(used + 1)/\(rule.actions.count)" : "steps \(used + 1)...\(rule.actions.count) of \(rule.actions.count)"
-      record(.warning, rule.pattern.text, at: end, [
-        TimelineField("rule", "respond[\(index + 1)]"),
-        TimelineField("reason", "response rule \(steps) (\(unused)) never used: \(why)"),
-      ])
-    }
   }
 }

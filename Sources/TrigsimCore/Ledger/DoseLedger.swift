@@ -1,0 +1,134 @@
+import Foundation
+
+/// A medicine's daily time as the prescription says: its prescribed doses,
+/// computed once from the clock and its zones (never by the trigger
+/// evaluator), and the position of the next one to check.
+struct DoseClock {
+  var medicine: MedicineID
+  /// The position in `times`, which names the reminder request.
+  var index: Int
+  var time: DailyTime
+  var prescription: Prescription
+  var doses: [PrescribedDose]
+  var position = 0
+  var active = true
+
+  var next: PrescribedDose? { position < doses.count ? doses[position] : nil }
+
+  func key(_ dose: PrescribedDose) -> DoseKey {
+    DoseKey(medicine: medicine, slot: .time(time), occurrence: dose.day, repeatOnDay: dose.repeatOnDay)
+  }
+}
+
+extension DoseKey {
+  /// `08:00`, or `location`.
+  var slotLabel: String {
+    switch slot {
+    case .time(let time): time.description
+    case .location: "location"
+    }
+  }
+  var isPrescribed: Bool { repeatOnDay != Self.unprescribed }
+}
+
+/// The dose ledger: the world's truth about the prescription and what became
+/// of each dose, for whichever app runs (the built-in medicine app or a
+/// team's). It is fed by the patient's medicine changes (the prescription),
+/// by what the device delivers and shows, and by what the patient does; the
+/// app only tells it which dose a request serves (`requestInfo`).
+struct DoseLedger {
+  /// The current version of every medicine that exists: the prescription.
+  var medicines: [MedicineID: Medicine] = [:]
+  /// Every medicine ever created, in creation order (for deterministic iteration).
+  var creationOrder: [MedicineID] = []
+  /// The dose each qualifying geometric crossing opened, so that the
+  /// device's (later) detection of that visit notifies it.
+  var locationDoseOfVisit: [LocationVisit: DoseKey] = [:]
+  /// Which medicine, role and dose each request serves (the app's attribution).
+  var requestInfo: [NotificationID: MedicineRequestInfo] = [:]
+  /// The dose of each medicine notification shown in Notification Center.
+  var shownDose: [NotificationID: DoseKey] = [:]
+  /// Why and when each notification last left Notification Center, for messages.
+  var leftNotificationCenter: [NotificationID: String] = [:]
+  /// Every dose's record, by its key.
+  var doses: [DoseKey: DoseRecord] = [:]
+  /// Why a request is not pending or was not shown, for missed doses.
+  var lossReason: [NotificationID: String] = [:]
+  /// One clock per prescribed daily time, in creation order.
+  var doseClocks: [DoseClock] = []
+  /// Whether a location medicine can still open a dose: a one-shot location
+  /// reminder is used up by its first occurrence.
+  var locationArmed: [MedicineID: Bool] = [:]
+  /// How many location doses each medicine has opened.
+  var locationOccurrences: [MedicineID: Int64] = [:]
+  /// Why a reminder or location request's identifier no longer names it:
+  /// the app added something else under it. Kept until the reminder is added again.
+  var replacedMain: [NotificationID: String] = [:]
+  /// Remarks for doses, added to their rows at the end (a dose may not have a record yet).
+  var doseNotes: [DoseKey: [String]] = [:]
+
+  /// One visit of the track to a location medicine's region, in one direction.
+  struct LocationVisit: Hashable {
+    var medicine: MedicineID
+    var region: Int
+    var visit: Int
+    var entering: Bool
+  }
+}
+
+/// What the device tells the ledger about a request's fate, so that the dose
+/// table can say why a dose was missed. The device calls these where the
+/// platform decides; they change no timeline entry.
+extension DoseLedger {
+  /// The device did not keep, deliver or show `id`: `reason` explains a
+  /// dose the request would have answered (until the request is pending again).
+  mutating func requestLost(_ id: NotificationID, _ reason: String) {
+    lossReason[id] = reason
+  }
+
+  /// The device keeps `id` pending again: no earlier loss explains its doses.
+  mutating func requestPending(_ id: NotificationID) {
+    lossReason[id] = nil
+  }
+
+  /// `id` is no longer shown in Notification Center, so no dose waits on it.
+  mutating func notificationGone(_ id: NotificationID) {
+    shownDose[id] = nil
+  }
+
+  /// `id` was shown only as a banner and kept nothing in Notification
+  /// Center: `why`, for a later action's refusal.
+  mutating func notificationLeft(_ id: NotificationID, _ why: String) {
+    shownDose[id] = nil
+    leftNotificationCenter[id] = why
+  }
+
+  /// A delivery that answered `dose` was not shown: the dose's reason is
+  /// the request's loss.
+  mutating func deliveryNotShown(_ id: NotificationID, dose: DoseKey) {
+    doses[dose]?.reason = lossReason[id]
+  }
+
+  /// The device put `dose`'s notification in Notification Center without an
+  /// alert: a remark, and the reason while the dose has not been noticed.
+  mutating func deliveredQuietly(_ dose: DoseKey, note: String) {
+    if doses[dose]?.notes.contains(note) == false { doses[dose]?.notes.append(note) }
+    if doses[dose]?.notified == nil { doses[dose]?.reason = "never perceptible: \(note)" }
+  }
+
+  /// The patient could perceive a notification of `dose` now (an alert,
+  /// after a Focus, in a summary): the dose is notified, once.
+  mutating func perceived(_ dose: DoseKey, at now: SimulationInstant) {
+    guard doses[dose]?.notified == nil else { return }
+    doses[dose]?.notified = now
+    if doses[dose]?.reason?.hasPrefix("never perceptible") == true { doses[dose]?.reason = nil }
+  }
+
+  /// A notification of `dose`, not yet noticed, was still held (by a Focus
+  /// or a summary) when the run ended.
+  mutating func heldToTheEnd(_ dose: DoseKey, note: String) {
+    guard doses[dose]?.notified == nil else { return }
+    doses[dose]?.notes.append(note)
+    doses[dose]?.reason = "never perceptible: \(note), not released before the run ended"
+  }
+}

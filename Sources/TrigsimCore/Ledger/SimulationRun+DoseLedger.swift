@@ -1,0 +1,163 @@
+import Foundation
+
+/// The dose ledger at work: the prescription's clocks (a dose no
+/// notification answered is missed when its window closes), the location
+/// doses the track's true crossings open, and the run's dose table.
+extension SimulationRun {
+  // MARK: - Dose clocks: the prescription
+
+  /// A medicine's prescribed doses for each daily time of the version just
+  /// created or edited, from now on (`PrescriptionSchedule`: the clock and
+  /// the zones, not the trigger evaluator).
+  mutating func startDoseClocks(of medicine: Medicine, at now: SimulationInstant) {
+    for (index, time) in medicine.times.enumerated() {
+      let schedule = PrescriptionSchedule(prescription: medicine.prescription, time: time, clock: scenario.clock)
+      let clock = DoseClock(
+        medicine: medicine.id, index: index, time: time, prescription: medicine.prescription,
+        // Past the end too, so that a chain added for tomorrow's dose names it.
+        doses: schedule.doses(after: now, through: end.advanced(by: .seconds(3 * 86_400))))
+      ledger.doseClocks.append(clock)
+      scheduleDoseClock(ledger.doseClocks.count - 1)
+    }
+  }
+
+  /// Stops a medicine's clocks; returns each daily time's next prescribed dose within the run.
+  mutating func stopDoseClocks(of id: MedicineID) -> [(time: DailyTime, due: SimulationInstant, key: DoseKey)] {
+    var due: [(DailyTime, SimulationInstant, DoseKey)] = []
+    for position in ledger.doseClocks.indices where ledger.doseClocks[position].active && ledger.doseClocks[position].medicine == id {
+      ledger.doseClocks[position].active = false
+      let clock = ledger.doseClocks[position]
+      if let next = clock.next, next.due <= end { due.append((clock.time, next.due, clock.key(next))) }
+    }
+    return due
+  }
+
+  /// The check of the clock's next dose runs once a notification could no
+  /// longer answer it: at its due instant plus the prescription's `after`.
+  mutating func scheduleDoseClock(_ position: Int) {
+    let clock = ledger.doseClocks[position]
+    guard clock.active, let next = clock.next, next.due <= end else { return }
+    let check = min(next.due.advanced(by: clock.prescription.after), end)
+    queue.schedule(.doseDue(clock: position, token: clock.position), at: check, phase: .doseCheck, rank: position)
+  }
+
+  /// The prescribed dose of a medicine's daily time that a notification
+  /// firing at `fire` answers: the one whose window holds `fire`, nearest
+  /// first. Nil when none does: the notification answers no prescribed dose.
+  func prescribedDose(_ medicine: MedicineID, _ time: DailyTime, fire: SimulationInstant) -> DoseKey? {
+    var best: (distance: Int64, key: DoseKey)?
+    for clock in ledger.doseClocks where clock.medicine == medicine && clock.time == time {
+      for dose in clock.doses where clock.prescription.accepts(fire, due: dose.due) {
+        let distance = abs(dose.due.millisecondsSinceEpoch - fire.millisecondsSinceEpoch)
+        if best == nil || distance < best!.distance { best = (distance, clock.key(dose)) }
+      }
+      if best != nil && clock.active { break }
+    }
+    return best?.key
+  }
+
+  /// The dose a daily time's notification firing at `fire` belongs to: the
+  /// prescribed dose it answers, or (answering none) a dose of its own that
+  /// the summary leaves out; a warning says so once.
+  func doseKey(_ medicine: MedicineID, _ time: DailyTime, fire: SimulationInstant) -> DoseKey {
+    if let key = prescribedDose(medicine, time, fire: fire) { return key }
+    return DoseKey(medicine: medicine, slot: .time(time), occurrence: localDay(of: fire), repeatOnDay: DoseKey.unprescribed)
+  }
+
+  /// A prescribed dose's check: a dose no notification answered is missed, with the reason.
+  mutating func doseDue(clock position: Int, token: Int, at now: SimulationInstant) {
+    let clock = ledger.doseClocks[position]
+    guard clock.active, clock.position == token, let dose = clock.next, let medicine = ledger.medicines[clock.medicine] else { return }
+    let key = clock.key(dose)
+    if ledger.doses[key] == nil {
+      var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: dose.due)
+      missed.reason = appLayer.missedReason(clock, dose, in: self)
+      ledger.doses[key] = missed
+    }
+    if let remark = dose.remark, ledger.doses[key]?.notes.contains(remark) == false { ledger.doses[key]?.notes.append(remark) }
+    ledger.doseClocks[position].position += 1
+    scheduleDoseClock(position)
+  }
+
+  // MARK: - Location doses
+
+  /// Every qualifying crossing of a location reminder's region (the truth
+  /// of where the patient was) is a dose, due at the crossing. The device's
+  /// detection of that visit notifies it; until then it has a provisional
+  /// reason, and a crossing whose request is not pending is missed at once
+  /// (a one-shot reminder is then used up).
+  mutating func openLocationDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
+    guard now >= scenario.clock.start else { return }
+    let region = scenario.regions[index].id
+    for id in ledger.creationOrder {
+      guard let medicine = ledger.medicines[id], let location = medicine.location, location.places == nil, location.region == region,
+        entering ? location.onEntry : location.onExit, ledger.locationArmed[id] == true
+      else { continue }
+      let occurrence = (ledger.locationOccurrences[id] ?? 0) + 1
+      ledger.locationOccurrences[id] = occurrence
+      let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
+      var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
+      if let obstacle = appLayer.locationDoseObstacle(id, region: region, in: self) {
+        dose.reason = obstacle
+        if !location.repeats { ledger.locationArmed[id] = false }
+      } else {
+        dose.reason = "the device had not reported this crossing when the run ended"
+      }
+      ledger.doses[key] = dose
+      ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
+    }
+  }
+
+  /// After a detection delivered (or could not deliver) a region's requests:
+  /// a dose of that visit still not notified gets the request's loss reason.
+  mutating func settleLocationDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
+    for id in ledger.creationOrder {
+      guard let key = ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
+        ledger.doses[key]?.notified == nil
+      else { continue }
+      let region = scenario.regions[index].id
+      if let reason = appLayer.locationDetectionLoss(id, region: region, in: self) { ledger.doses[key]?.reason = reason }
+      if ledger.medicines[id]?.location?.repeats == false && appLayer.locationDoseObstacle(id, region: region, in: self) != nil {
+        ledger.locationArmed[id] = false
+      }
+    }
+  }
+
+  /// The device did not detect a visit: its doses are missed for that reason.
+  mutating func noteUndetectedLocationDoses(region index: Int, entering: Bool, visit: Int, reason: String) {
+    for id in ledger.creationOrder {
+      guard let key = ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)],
+        ledger.doses[key]?.notified == nil
+      else { continue }
+      ledger.doses[key]?.reason = reason
+    }
+  }
+
+  // MARK: - Summary
+
+  func summary() -> RunSummary {
+    var summary = RunSummary()
+    summary.pendingPeak = pendingPeak
+    summary.pendingPeakAt = pendingPeakAt
+    summary.droppedByPendingLimit = droppedByPendingLimit
+    summary.clock = scenario.clock
+    let rank = Dictionary(uniqueKeysWithValues: ledger.creationOrder.enumerated().map { ($1, $0) })
+    summary.doses = ledger.doses.values.filter { $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end }
+      .sorted { a, b in
+        (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.occurrence)
+          < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)
+      }
+      .map(withAccountingRemarks)
+    return summary
+  }
+
+  /// A dose row with the remarks that explain an absence: notes made while
+  /// the dose had no record, no follow-ups, and response-rule steps unused.
+  func withAccountingRemarks(_ dose: DoseRecord) -> DoseRecord {
+    var dose = dose
+    for note in ledger.doseNotes[dose.key] ?? [] where !dose.notes.contains(note) { dose.notes.append(note) }
+    if let remark = appLayer.noFollowUpsRemark(dose, in: self) { dose.notes.append(remark) }
+    dose.notes += unusedRuleStepRemarks(dose)
+    return dose
+  }
+}

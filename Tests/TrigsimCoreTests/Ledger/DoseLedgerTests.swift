@@ -1,0 +1,73 @@
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// The fates the device reports to the dose ledger (`DoseLedger`): each
+/// changes what the dose table will say, and only that.
+@Suite struct DoseLedgerTests {
+  let key = DoseKey(medicine: MedicineID("1"), slot: .time(DailyTime(hour: 8, minute: 0)), occurrence: 20577)
+  let reminder = NotificationID("medicine_1_reminder_0")
+
+  func ledger(reason: String? = nil, notified: String? = nil) -> DoseLedger {
+    var record = DoseRecord(key: key, medicineName: "Metformin", reminder: "08:00", scheduled: Build.instant("2026-05-04T08:00:00+02:00"))
+    record.reason = reason
+    record.notified = notified.map { Build.instant("2026-05-04T\($0)+02:00") }
+    var ledger = DoseLedger()
+    ledger.doses[key] = record
+    return ledger
+  }
+
+  @Test func aPerceivedDoseIsNotifiedOnceAndLosesOnlyTheNeverPerceptibleReason() {
+    var held = ledger(reason: "never perceptible: delivered quietly to Notification Center at 08:00, no alert")
+    held.perceived(key, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    held.perceived(key, at: Build.instant("2026-05-04T09:00:00+02:00"))
+    #expect(held.doses[key]?.notified == Build.instant("2026-05-04T08:30:00+02:00"))
+    #expect(held.doses[key]?.reason == nil)
+
+    var other = ledger(reason: "the device had not reported this crossing when the run ended")
+    other.perceived(key, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    #expect(other.doses[key]?.reason == "the device had not reported this crossing when the run ended")
+  }
+
+  @Test func aQuietDeliveryIsOneRemarkAndTheReasonUntilNotified() {
+    var quiet = ledger()
+    quiet.deliveredQuietly(key, note: "delivered quietly at 08:00")
+    quiet.deliveredQuietly(key, note: "delivered quietly at 08:00")
+    #expect(quiet.doses[key]?.notes == ["delivered quietly at 08:00"])
+    #expect(quiet.doses[key]?.reason == "never perceptible: delivered quietly at 08:00")
+
+    var notified = ledger(notified: "08:00:00")
+    notified.deliveredQuietly(key, note: "delivered quietly at 08:06")
+    #expect(notified.doses[key]?.reason == nil)
+  }
+
+  @Test func aNotificationHeldToTheEndExplainsOnlyADoseNeverNotified() {
+    var held = ledger()
+    held.heldToTheEnd(key, note: "held by Focus 'Sleep' at 08:00")
+    #expect(held.doses[key]?.reason == "never perceptible: held by Focus 'Sleep' at 08:00, not released before the run ended")
+    #expect(held.doses[key]?.notes == ["held by Focus 'Sleep' at 08:00"])
+
+    var notified = ledger(notified: "08:00:00")
+    notified.heldToTheEnd(key, note: "held by Focus 'Sleep' at 08:06")
+    #expect(notified.doses[key]?.notes == [])
+    #expect(notified.doses[key]?.reason == nil)
+  }
+
+  @Test func aLossExplainsADeliveryNotShownUntilTheRequestIsPendingAgain() {
+    var ledger = ledger()
+    ledger.requestLost(reminder, "not shown at 08:00: will-present asked for none")
+    ledger.deliveryNotShown(reminder, dose: key)
+    #expect(ledger.doses[key]?.reason == "not shown at 08:00: will-present asked for none")
+    ledger.requestPending(reminder)
+    #expect(ledger.lossReason[reminder] == nil)
+  }
+
+  @Test func aBannerOnlyNotificationLeavesNotificationCenterWithItsReason() {
+    var ledger = ledger()
+    ledger.shownDose[reminder] = key
+    ledger.notificationLeft(reminder, "shown as a banner only at 08:00")
+    #expect(ledger.shownDose[reminder] == nil)
+    #expect(ledger.leftNotificationCenter[reminder] == "shown as a banner only at 08:00")
+  }
+}
