@@ -15,7 +15,7 @@
 /// (`let layer = appLayer`) and then hands the run over.
 protocol AppLayer: AnyObject {
   /// Queues the app's own inputs at the run's start: for the built-in app,
-  /// the scenario's app changes, medicine changes and scripted user actions.
+  /// the scenario's app changes and medicine changes.
   func scheduleEvents(in run: inout SimulationRun)
   /// The system launched the app (a hosted app at the clock's start).
   func launch(in run: inout SimulationRun, at now: SimulationInstant)

@@ -211,7 +211,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   // MARK: - AppLayer
 
   func scheduleEvents(in run: inout SimulationRun) {
-    // The scenario's app changes, medicine changes and patient actions are the world's and the patient's.
+    // The scenario's app changes and medicine changes are the world's (the patient's actions are the patient layer's).
     run.scheduleMedicineAppEvents()
     // After the scenario's app changes at the start: they are the state the app starts in.
     run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: Int.max)

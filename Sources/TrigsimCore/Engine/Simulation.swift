@@ -211,6 +211,8 @@ struct SimulationRun {
 
   /// The app under test: the built-in medicine app or a hosted one (`AppLayer`).
   let appLayer: any AppLayer
+  /// The patient who perceives and acts (`PatientLayer`).
+  let patientLayer: any PatientLayer
   /// Whether the app layer sees every fix (a hosted app's significant-change updates).
   var observesFixes = false
   /// Sees every event as it is handled, in the queue's order (the tests'
@@ -240,10 +242,11 @@ struct SimulationRun {
 
   init(
     _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
-    appLayer: any AppLayer = BuiltInMedicineAppLayer()
+    appLayer: any AppLayer = BuiltInMedicineAppLayer(), patientLayer: any PatientLayer = ScriptedPatient()
   ) {
     self.scenario = scenario
     self.appLayer = appLayer
+    self.patientLayer = patientLayer
     self.sink = sink
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
@@ -275,6 +278,8 @@ struct SimulationRun {
     }
     let layer = appLayer
     layer.scheduleEvents(in: &self)
+    let patientLayer = patientLayer
+    patientLayer.scheduleEvents(in: &self)
     scheduleDeviceEvents()
     for warning in locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
@@ -295,7 +300,7 @@ struct SimulationRun {
     }
     handleEvents(notAfter: end)
     layer.runEnded(in: &self)
-    if !medicineApp.responseRules.isEmpty { warnUnusedRuleSteps() }
+    patientLayer.runEnded(in: &self)
     if let stopReason { throw stopReason }
     if !patient.actionProblems.isEmpty { throw InputError(patient.actionProblems) }
   }
@@ -520,9 +525,11 @@ struct SimulationRun {
       let layer = appLayer
       layer.significantLocationChange(position, in: &self, at: now)
     case .userAction(let index):
-      performScriptedAction(scenario.medicineApp.userActions[index], at: now)
+      let layer = patientLayer
+      layer.scriptedActionDue(index, in: &self, at: now)
     case .ruleResponse(let rule, let id, let serial):
-      respond(rule: rule, to: id, serial: serial, at: now)
+      let layer = patientLayer
+      layer.ruleResponseDue(rule: rule, to: id, serial: serial, in: &self, at: now)
     case .doseDue(let clock, let token):
       doseDue(clock: clock, token: token, at: now)
     case .deviceChange(let index):

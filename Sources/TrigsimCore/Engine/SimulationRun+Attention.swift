@@ -292,7 +292,8 @@ extension SimulationRun {
       return
     }
     ledger.perceived(dose, at: now)
-    patientPerceived(id, serial: serial, at: now)
+    let patientLayer = patientLayer
+    patientLayer.perceived(id, serial: serial, in: &self, at: now)
   }
 
   mutating func noteHeld(_ source: HeldNotification.Source, _ note: String, at now: SimulationInstant) {

@@ -157,7 +157,7 @@ extension SimulationRun {
     var dose = dose
     for note in ledger.doseNotes[dose.key] ?? [] where !dose.notes.contains(note) { dose.notes.append(note) }
     if let remark = appLayer.noFollowUpsRemark(dose, in: self) { dose.notes.append(remark) }
-    dose.notes += unusedRuleStepRemarks(dose)
+    dose.notes += patientLayer.doseRemarks(dose, in: self)
     return dose
   }
 }

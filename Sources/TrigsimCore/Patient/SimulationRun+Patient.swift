@@ -5,7 +5,7 @@ extension SimulationRun {
   /// The patient could perceive notification `id` now: the first response
   /// rule whose pattern matches it answers `after` its delay, if the
   /// notification is still the one shown then (`serial`).
-  mutating func patientPerceived(_ id: NotificationID, serial: Int, at now: SimulationInstant) {
+  mutating func planRuleResponse(_ id: NotificationID, serial: Int, at now: SimulationInstant) {
     for (index, rule) in medicineApp.responseRules.enumerated() where rule.pattern.matches(id.rawValue) {
       let at = now.advanced(by: rule.after)
       if at <= end {

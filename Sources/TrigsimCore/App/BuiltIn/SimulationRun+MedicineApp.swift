@@ -123,9 +123,6 @@ extension SimulationRun {
     for (index, change) in medicineApp.medicineChanges.enumerated() where change.instant <= end {
       queue.schedule(.medicineChange(index), at: change.instant, phase: .appAction, rank: rawActions + index)
     }
-    for (index, action) in medicineApp.userActions.enumerated() where action.instant <= end {
-      queue.schedule(.userAction(index), at: action.instant, phase: .userAction, rank: index)
-    }
   }
 
   // MARK: - App state

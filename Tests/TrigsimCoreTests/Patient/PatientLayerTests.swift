@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+private typealias F = MedicineFixture
+
+/// The patient seam (`PatientLayer`): every moment the patient could
+/// perceive a notification, and every planned action, goes through it, so a
+/// different patient is a different type, not an `if` in the engine.
+@Suite struct PatientLayerTests {
+  /// A patient who ignores the scenario's script and completes each dose the
+  /// moment its notification could first be perceived, logging those moments.
+  final class CompletesOnSight: PatientLayer {
+    var perceivedAt: [String] = []
+    var scriptedActionsOffered = 0
+
+    /// Queues the script, as the scripted patient does, to see that its moments reach this layer.
+    func scheduleEvents(in run: inout SimulationRun) { ScriptedPatient().scheduleEvents(in: &run) }
+    func perceived(_ id: NotificationID, serial: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+      perceivedAt.append("\(id) \(InstantFormatter.format(now, offsetSeconds: 0))")
+      let app = run.appLayer
+      app.patientActed(.complete, on: id, by: "patient on sight", in: &run, at: now)
+    }
+    func scriptedActionDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) { scriptedActionsOffered += 1 }
+    func ruleResponseDue(rule: Int, to id: NotificationID, serial: Int, in run: inout SimulationRun, at now: SimulationInstant) {}
+    func runEnded(in run: inout SimulationRun) {}
+    func doseRemarks(_ dose: DoseRecord, in run: SimulationRun) -> [String] { ["remark from the patient"] }
+  }
+
+  func sleepingScenario() -> Scenario {
+    var scenario = F.scenario(
+      MedicineApp(
+        medicineChanges: [F.create(F.medicine("a", times: ["07:00", "12:00"]), at: "06:00")],
+        userActions: [F.action(.snooze(.minutes(5)), on: "medicine_a_reminder_1", at: "12:01")]),
+      start: "2026-03-28T06:00:00Z", end: "2026-03-28T13:00:00Z")
+    scenario.device.focus = [
+      FocusPeriod(name: "Sleep", schedule: .daily(from: F.time("22:30"), to: F.time("07:30"), weekdays: nil), allowsTimeSensitive: true)
+    ]
+    return scenario
+  }
+
+  @Test func theEngineAsksThePatientLayerWhatThePatientPerceivesAndDoes() throws {
+    let patient = CompletesOnSight()
+    var run = SimulationRun(sleepingScenario(), patientLayer: patient)
+    try run.execute()
+    let summary = run.summary()
+
+    // Held by the Focus until 07:30, so perceived (and completed) then; the 12:00 dose at once.
+    #expect(patient.perceivedAt == ["medicine_a_reminder_0 \(F.local("07:30"))", "medicine_a_reminder_1 \(F.local("12:00"))"])
+    #expect(summary.dose("a", .time(F.time("07:00")))?.completed == F.at("07:30"))
+    #expect(summary.dose("a", .time(F.time("12:00")))?.completed == F.at("12:00"))
+    // The scenario's scripted snooze comes due through this patient, who does not act on it.
+    #expect(patient.scriptedActionsOffered == 1)
+    let timeline = try #require(run.sink as? Timeline)
+    #expect(timeline.entries.filter { $0.kind == .action }.map { $0[field: "by"] } == ["patient on sight", "patient on sight"])
+    // Its remarks reach the dose table.
+    #expect(summary.doses.allSatisfy { $0.notes.contains("remark from the patient") })
+  }
+
+  @Test func theScriptedPatientIsTheDefaultAndActsOnTheScript() throws {
+    var run = SimulationRun(sleepingScenario())
+    try run.execute()
+    let timeline = try #require(run.sink as? Timeline)
+    #expect(timeline.entries.filter { $0.kind == .action }.map { "\($0.subject) \($0[field: "by"] ?? "")" } == ["medicine_a_reminder_1 script"])
+    #expect(run.summary().dose("a", .time(F.time("07:00")))?.completed == nil)
+  }
+}
