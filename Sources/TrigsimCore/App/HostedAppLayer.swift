@@ -722,25 +722,19 @@ extension SimulationRun {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
-      ledger.medicines[medicine.id] = medicine
-      ledger.creationOrder.append(medicine.id)
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.prescriptionFields)
-      startDoseClocks(of: medicine, at: now)
+      prescriptionCreated(medicine, at: now)
       if medicine.location != nil { ledger.locationArmed[medicine.id] = true }
       return .created(medicine)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.prescriptionFields)
-      let dueBeforeEdit = stopDoseClocks(of: medicine.id)
-      ledger.medicines[medicine.id] = medicine
-      startDoseClocks(of: medicine, at: now)
-      noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
+      prescriptionEdited(medicine, at: now)
       ledger.locationArmed[medicine.id] = medicine.location != nil
       return .edited(medicine)
     case .delete(let id):
       if let medicine = ledger.medicines[id] {
         record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
-        _ = stopDoseClocks(of: id)
-        ledger.medicines[id] = nil
+        prescriptionDeleted(id)
       }
       return .deleted(id)
     }

@@ -4,6 +4,47 @@ import Foundation
 /// notification answered is missed when its window closes), the location
 /// doses the track's true crossings open, and the run's dose table.
 extension SimulationRun {
+  // MARK: - The prescription: the patient's medicine changes
+
+  /// A medicine is created: the prescription has it, and its doses are due from now on.
+  mutating func prescriptionCreated(_ medicine: Medicine, at now: SimulationInstant) {
+    ledger.medicines[medicine.id] = medicine
+    ledger.creationOrder.append(medicine.id)
+    startDoseClocks(of: medicine, at: now)
+  }
+
+  /// A medicine is edited: the old version's doses stop being due, the new
+  /// version's are due from now on, and a dose the edit took away that day gets its remark.
+  mutating func prescriptionEdited(_ medicine: Medicine, at now: SimulationInstant) {
+    let dueBeforeEdit = stopDoseClocks(of: medicine.id)
+    ledger.medicines[medicine.id] = medicine
+    startDoseClocks(of: medicine, at: now)
+    noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
+  }
+
+  /// A medicine is deleted: none of its doses is due any more.
+  mutating func prescriptionDeleted(_ id: MedicineID) {
+    _ = stopDoseClocks(of: id)
+    ledger.medicines[id] = nil
+  }
+
+  /// A dose that was due later on the edit's day under the old version
+  /// and that the new version no longer has was removed by the edit.
+  mutating func noteDosesRemovedByEdit(
+    of medicine: Medicine, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)], at now: SimulationInstant
+  ) {
+    for (time, due, key) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
+      let stillDue = ledger.doseClocks.contains { clock in
+        clock.active && clock.medicine == medicine.id && clock.time == time && clock.next?.due == due
+      }
+      if !stillDue && ledger.doses[key] == nil {
+        var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
+        removed.reason = "removed by an edit at \(format(now))"
+        ledger.doses[key] = removed
+      }
+    }
+  }
+
   // MARK: - Dose clocks: the prescription
 
   /// A medicine's prescribed doses for each daily time of the version just

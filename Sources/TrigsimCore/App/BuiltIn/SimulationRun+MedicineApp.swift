@@ -202,49 +202,26 @@ extension SimulationRun {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
-      ledger.medicines[medicine.id] = medicine
-      ledger.creationOrder.append(medicine.id)
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.summaryFields)
+      prescriptionCreated(medicine, at: now)
       app.batch.append(medicine.id)
-      startDoseClocks(of: medicine, at: now)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.summaryFields)
       removePendingRequests(of: medicine.id, reason: "medicine edited", at: now)
-      let dueBeforeEdit = stopDoseClocks(of: medicine.id)
-      ledger.medicines[medicine.id] = medicine
+      prescriptionEdited(medicine, at: now)
       app.batch.append(medicine.id)
-      startDoseClocks(of: medicine, at: now)
-      noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
     case .delete(let id):
       guard let medicine = ledger.medicines[id] else { break }
       record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
       removePendingRequests(of: id, reason: "medicine deleted", at: now)
       let info = ledger.requestInfo
       clearDelivered(at: now, reason: "medicine deleted") { info[$0]?.medicine == id }
-      _ = stopDoseClocks(of: id)
-      ledger.medicines[id] = nil
+      prescriptionDeleted(id)
       app.batch.removeAll { $0 == id }
     }
     let changes = medicineApp.medicineChanges
     let lastOfInstant = index + 1 == changes.count || changes[index + 1].instant != change.instant
     if policy.addOrder == .interleaved || lastOfInstant { addBatch(at: now) }
-  }
-
-  /// A dose that was due later on the edit's day under the old version
-  /// and that the new version no longer has was removed by the edit.
-  mutating func noteDosesRemovedByEdit(
-    of medicine: Medicine, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)], at now: SimulationInstant
-  ) {
-    for (time, due, key) in dueBeforeEdit where localDay(of: due) == localDay(of: now) {
-      let stillDue = ledger.doseClocks.contains { clock in
-        clock.active && clock.medicine == medicine.id && clock.time == time && clock.next?.due == due
-      }
-      if !stillDue && ledger.doses[key] == nil {
-        var removed = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
-        removed.reason = "removed by an edit at \(format(now))"
-        ledger.doses[key] = removed
-      }
-    }
   }
 
   /// Adds the requests of the medicines created or edited since the last
@@ -706,20 +683,21 @@ extension SimulationRun {
     guard let dose = ledger.shownDose[id] else { return }
     var fields = [TimelineField("action", action.description), TimelineField("by", source), TimelineField("dose", dose.occurrenceLabel)]
     if action != .ignore { takeOutOfNotificationCenter(id, chosen: action, at: now) }
+    /// The action entry of a response the app never hears, and the dose's remark.
+    func notHandled(_ field: TimelineField, _ reason: String, note: String, in run: inout SimulationRun) {
+      run.record(.action, id.rawValue, at: now, fields + [field, TimelineField("reason", reason)])
+      run.ledger.doses[dose]?.notes.append(note)
+    }
     if action == .dismiss && !medicineApp.category.customDismiss {
-      fields.append(TimelineField("reported", "no"))
-      fields.append(TimelineField("reason", "the category has no custom dismiss action, so the app is not told and the dose's chain goes on"))
-      record(.action, id.rawValue, at: now, fields)
-      let note = "dismissed at \(format(now)) without telling the app (no custom dismiss action)"
-      ledger.doses[dose]?.notes.append(note)
+      notHandled(
+        TimelineField("reported", "no"), "the category has no custom dismiss action, so the app is not told and the dose's chain goes on",
+        note: "dismissed at \(format(now)) without telling the app (no custom dismiss action)", in: &self)
       return
     }
     if action != .ignore && installedApp.state.isTerminated && scenario.platform.terminatedActions == .lost {
-      fields.append(TimelineField("handled", "no"))
-      fields.append(TimelineField("reason", "the app is terminated and its action handler did not run (platform terminatedActions: lost)"))
-      record(.action, id.rawValue, at: now, fields)
-      let note = "'\(action)' at \(format(now)) lost: the app was terminated"
-      ledger.doses[dose]?.notes.append(note)
+      notHandled(
+        TimelineField("handled", "no"), "the app is terminated and its action handler did not run (platform terminatedActions: lost)",
+        note: "'\(action)' at \(format(now)) lost: the app was terminated", in: &self)
       return
     }
     // In the background an action handler may be suspended before its
