@@ -14,8 +14,8 @@
 /// layer as a class reference, so a call reads the reference first
 /// (`let layer = appLayer`) and then hands the run over.
 protocol AppLayer: AnyObject {
-  /// Queues the app's own inputs at the run's start: for the built-in app,
-  /// the scenario's app changes and medicine changes.
+  /// Queues the inputs the app reacts to at the run's start: the scenario's
+  /// app changes and medicine changes (the world's), and for a hosted app its launch.
   func scheduleEvents(in run: inout SimulationRun)
   /// The system launched the app (a hosted app at the clock's start).
   func launch(in run: inout SimulationRun, at now: SimulationInstant)
@@ -80,7 +80,7 @@ struct Presentation {
 
 /// The scenario's medicine-reminder app (`medicines:`, `policy:`), as the
 /// engine has always run it: every method forwards to the run's built-in
-/// app code (`App/BuiltIn/SimulationRun+MedicineApp.swift`, `+RegionSet`, `+Attention`).
+/// app code (`App/BuiltIn/SimulationRun+MedicineApp.swift`, and `Engine/SimulationRun+RegionSet.swift` and `+Attention.swift`).
 final class BuiltInMedicineAppLayer: AppLayer {
   func scheduleEvents(in run: inout SimulationRun) { run.scheduleMedicineAppEvents() }
 

@@ -121,8 +121,9 @@ extension Simulation {
   /// Every event the run handles, in order, one line each: the instant in
   /// milliseconds, the phase, the rank and the event (its kind and values).
   /// Some events write no timeline entry (a dose check, a stale delivery), so
-  /// this is a stricter oracle than the timeline for a refactoring that must
-  /// not change behaviour. For tests.
+  /// this sees what the timeline cannot; it does not see the entries an event
+  /// writes or their order, so it complements the timeline for a refactoring
+  /// that must not change behaviour. For tests.
   func eventTrace() throws -> [String] {
     try Self.checkAppUnderTest(of: scenario, app: hostedApp)
     final class Lines { var lines: [String] = [] }

@@ -298,7 +298,7 @@ extension SimulationRun {
 
   mutating func noteHeld(_ source: HeldNotification.Source, _ note: String, at now: SimulationInstant) {
     guard case .local(let id, _) = source, let dose = ledger.shownDose[id] else { return }
-    ledger.heldToTheEnd(dose, note: note)
+    ledger.held(dose, note: note)
   }
 
   /// Whether a held notification is still in Notification Center.

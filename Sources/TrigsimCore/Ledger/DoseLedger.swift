@@ -34,8 +34,11 @@ extension DoseKey {
 /// The dose ledger: the world's truth about the prescription and what became
 /// of each dose, for whichever app runs (the built-in medicine app or a
 /// team's). It is fed by the patient's medicine changes (the prescription),
-/// by what the device delivers and shows, and by what the patient does; the
-/// app only tells it which dose a request serves (`requestInfo`).
+/// by what the device delivers and shows (through the fates below), and by
+/// what the patient does; the app tells it which dose a request serves
+/// (`requestInfo`). Not yet everything goes through named fates: the app
+/// layers still write a dose's snoozes, completion, dismissal and remarks, and
+/// the built-in app its own explanations (`replacedMain`, `doseNotes`), directly.
 struct DoseLedger {
   /// The current version of every medicine that exists: the prescription.
   var medicines: [MedicineID: Medicine] = [:]
@@ -124,9 +127,10 @@ extension DoseLedger {
     if doses[dose]?.reason?.hasPrefix("never perceptible") == true { doses[dose]?.reason = nil }
   }
 
-  /// A notification of `dose`, not yet noticed, was still held (by a Focus
-  /// or a summary) when the run ended.
-  mutating func heldToTheEnd(_ dose: DoseKey, note: String) {
+  /// A notification of `dose`, not yet noticed, is held (by a Focus or a
+  /// scheduled summary): a remark, and a reason that holds unless it is
+  /// released (`perceived` clears it) before the run ends.
+  mutating func held(_ dose: DoseKey, note: String) {
     guard doses[dose]?.notified == nil else { return }
     doses[dose]?.notes.append(note)
     doses[dose]?.reason = "never perceptible: \(note), not released before the run ended"

@@ -9,13 +9,16 @@
 /// phone only now and then is another type behind this seam, never an `if`
 /// in the engine.
 ///
-/// Every method receives the run `inout`, as `AppLayer`'s do; the engine holds
+/// Every method that acts receives the run `inout`, as `AppLayer`'s do; the engine holds
 /// the layer as a class reference and reads it first (`let layer = patientLayer`).
 protocol PatientLayer: AnyObject {
   /// Queues the patient's own inputs at the run's start.
   func scheduleEvents(in run: inout SimulationRun)
   /// The patient could perceive notification `id` (shown as `serial`) now:
-  /// an alert, a release after a Focus, a summary.
+  /// an alert, a release after a Focus, a summary. Today only a local
+  /// notification the ledger attributes to a dose reaches the patient, and not
+  /// a quiet delivery to Notification Center; pushes and the scenario's raw
+  /// requests do not.
   func perceived(_ id: NotificationID, serial: Int, in run: inout SimulationRun, at now: SimulationInstant)
   /// A scripted action is due (index into the scenario's user actions).
   func scriptedActionDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant)

@@ -170,12 +170,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
   }
 
-  /// The most timeline entries a fuzzed run may make: fifty times the longest
-  /// bundled timeline (267 entries). The command line's ceiling (a million
-  /// entries) is a bounded run too, but one that takes seconds under
-  /// AddressSanitizer, so a mutated clock end over a repeating interval would
-  /// reach libFuzzer's 5 s hang timeout or not depending on the machine's load.
-  /// The limit's error path is still fuzzed, only sooner.
+  /// The most timeline entries a fuzzed run may make: more than fifty times
+  /// the longest bundled timeline (267 entries). The command line's default
+  /// limit (a million entries; its ceiling is higher still) bounds a run too,
+  /// but one that takes seconds under AddressSanitizer, so a mutated clock end
+  /// over a repeating interval would reach libFuzzer's 5 s hang timeout or not
+  /// depending on the machine's load. The limit's error path is still fuzzed,
+  /// only sooner; the cost of long runs is `fixtures/hostile/`'s to test.
   static let fuzzedTimelineEntries = 15_000
 
   /// `ceiling` with the timeline entries lowered to `fuzzedTimelineEntries`.

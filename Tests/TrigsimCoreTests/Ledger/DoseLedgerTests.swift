@@ -42,16 +42,27 @@ import TrigsimTestSupport
     #expect(notified.doses[key]?.reason == nil)
   }
 
-  @Test func aNotificationHeldToTheEndExplainsOnlyADoseNeverNotified() {
+  @Test func aHeldNotificationExplainsOnlyADoseNeverNotified() {
     var held = ledger()
-    held.heldToTheEnd(key, note: "held by Focus 'Sleep' at 08:00")
+    held.held(key, note: "held by Focus 'Sleep' at 08:00")
     #expect(held.doses[key]?.reason == "never perceptible: held by Focus 'Sleep' at 08:00, not released before the run ended")
     #expect(held.doses[key]?.notes == ["held by Focus 'Sleep' at 08:00"])
 
     var notified = ledger(notified: "08:00:00")
-    notified.heldToTheEnd(key, note: "held by Focus 'Sleep' at 08:06")
+    notified.held(key, note: "held by Focus 'Sleep' at 08:06")
     #expect(notified.doses[key]?.notes == [])
     #expect(notified.doses[key]?.reason == nil)
+  }
+
+  @Test func aDoseWithoutARecordIsLeftWithoutOne() {
+    // A notification can be shown before its dose has a record; no fate may invent one.
+    var ledger = DoseLedger()
+    ledger.perceived(key, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    ledger.deliveredQuietly(key, note: "delivered quietly at 08:00")
+    ledger.held(key, note: "held by Focus 'Sleep' at 08:00")
+    ledger.requestLost(reminder, "dropped")
+    ledger.deliveryNotShown(reminder, dose: key)
+    #expect(ledger.doses.isEmpty)
   }
 
   @Test func aLossExplainsADeliveryNotShownUntilTheRequestIsPendingAgain() {

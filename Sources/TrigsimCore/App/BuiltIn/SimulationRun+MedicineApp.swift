@@ -369,7 +369,7 @@ extension SimulationRun {
   mutating func removePending(_ id: NotificationID, reason: String, at now: SimulationInstant) {
     guard let removed = center.removePending(id) else { return }
     record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary), TimelineField("reason", reason)])
-    ledger.lossReason[id] = "removed at \(format(now)): \(reason)"
+    ledger.requestLost(id, "removed at \(format(now)): \(reason)")
   }
 
   /// `removeDeliveredNotifications` for the shown medicine notifications that
@@ -379,8 +379,7 @@ extension SimulationRun {
     for notification in shown {
       center.removeDelivered(notification.id)
       forgetHeld(notification.id)
-      ledger.shownDose[notification.id] = nil
-      ledger.leftNotificationCenter[notification.id] = "cleared by the app at \(format(now)) (\(reason))"
+      ledger.notificationLeft(notification.id, "cleared by the app at \(format(now)) (\(reason))")
       record(.cleared, notification.id.rawValue, at: now, [TimelineField("reason", reason)])
     }
   }
@@ -502,7 +501,7 @@ extension SimulationRun {
       let key = doseKey(medicine.id, time, fire: due)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
       // Delivered: an earlier loss of this reminder no longer explains anything.
-      ledger.lossReason[id] = nil
+      ledger.requestPending(id)
       if ledger.doses[key] == nil {
         ledger.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
@@ -644,7 +643,7 @@ extension SimulationRun {
 
   /// After a medicine notification is delivered to Notification Center:
   /// its bookkeeping, and the will-present callback when the app is in the
-  /// foreground. The patient may not perceive it yet (`DoseLedger.perceived`, `patientPerceived`).
+  /// foreground. The patient may not perceive it yet (`DoseLedger.perceived`, `PatientLayer.perceived`).
   mutating func medicineNotificationDelivered(_ shown: DeliveredNotification, dose: DoseKey, at now: SimulationInstant) {
     let id = shown.id
     ledger.shownDose[id] = dose
@@ -745,8 +744,7 @@ extension SimulationRun {
   mutating func takeOutOfNotificationCenter(_ id: NotificationID, chosen action: UserAction, at now: SimulationInstant) {
     center.removeDelivered(id)
     forgetHeld(id)
-    ledger.shownDose[id] = nil
-    ledger.leftNotificationCenter[id] = "the user chose '\(action)' at \(format(now))"
+    ledger.notificationLeft(id, "the user chose '\(action)' at \(format(now))")
   }
 
   /// An action handler ran but was suspended before re-adding anything.
