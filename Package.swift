@@ -103,7 +103,9 @@ let package = Package(
     .testTarget(
       name: "TrigsimScenarioTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(
-      name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"]),
+      name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"],
+      // Read from the source folder by EventTraceTests (#filePath), not a resource.
+      exclude: ["EventTraces.txt"]),
     .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimTestSupport"]),
     .testTarget(
       name: "TrigsimReportTests", dependencies: ["TrigsimReport", "TrigsimScenario", "TrigsimTestSupport"]),
