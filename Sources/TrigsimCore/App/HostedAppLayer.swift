@@ -286,7 +286,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
     in run: inout SimulationRun, at now: SimulationInstant
   ) -> Presentation {
-    if let dose { run.ledger.shownDose[shown.id] = dose }
     deliveredContent[shown.id] = request
     guard run.installedApp.state == .foreground, app != nil else { return Presentation(perception: perception) }
     let notification = UserNotification(date: now.date, request: request)

@@ -691,6 +691,7 @@ struct SimulationRun {
     record(.fired, request.id.rawValue, at: now, fields)
     forgetHeld(request.id)  // a new delivery replaces the one shown
     guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
+    if let dose { ledger.notificationShown(request.id, dose: dose) }
     let layer = appLayer
     let presentation = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
     // The app's code may have removed or replaced this notification meanwhile.

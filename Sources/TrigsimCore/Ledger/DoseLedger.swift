@@ -94,6 +94,12 @@ extension DoseLedger {
     lossReason[id] = nil
   }
 
+  /// `id` was delivered to Notification Center and answers `dose`: the
+  /// patient can act on it there (before the app's will-present runs).
+  mutating func notificationShown(_ id: NotificationID, dose: DoseKey) {
+    shownDose[id] = dose
+  }
+
   /// `id` is no longer shown in Notification Center, so no dose waits on it.
   mutating func notificationGone(_ id: NotificationID) {
     shownDose[id] = nil

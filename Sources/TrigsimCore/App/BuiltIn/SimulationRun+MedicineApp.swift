@@ -646,7 +646,6 @@ extension SimulationRun {
   /// foreground. The patient may not perceive it yet (`DoseLedger.perceived`, `PatientLayer.perceived`).
   mutating func medicineNotificationDelivered(_ shown: DeliveredNotification, dose: DoseKey, at now: SimulationInstant) {
     let id = shown.id
-    ledger.shownDose[id] = dose
     guard let info = ledger.requestInfo[id], let medicine = ledger.medicines[info.medicine] else { return }
     if installedApp.state == .foreground {
       appLearned(of: id, dose: dose, medicine: medicine, at: now)
