@@ -60,6 +60,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   private var addedRequests: [NotificationID: (request: NotificationRequest, at: SimulationInstant)] = [:]
   /// Why the app's own region callback did not run at the detection being handled.
   private var regionCallbackLoss: [RegionID: String] = [:]
+  /// The dose each identifier's latest delivery answered (kept after the notification leaves Notification Center).
+  private var deliveredDose: [NotificationID: DoseKey] = [:]
+  /// The reason app code gives for the removals it makes now (`SimulationNotes.because`).
+  var removalReason: String?
 
   // The callback running now. Read and written under `lock`, because app
   // code may reach the device from another thread (a misuse that is reported).
@@ -136,7 +140,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     _ body: @escaping () async -> T
   ) -> T? {
     guard run.stopReason == nil else { return nil }
-    run.record(.app, name, at: now, fields + [TimelineField("state", run.installedApp.state.rawValue)])
+    if configuration.recordsCallbacks {
+      run.record(.app, name, at: now, fields + [TimelineField("state", run.installedApp.state.rawValue)])
+    }
     let (result, completed): (T?, Bool) = attach(&run, at: now) {
       let executor = CallbackExecutor()
       let outcome = CallbackOutcome<T>()
@@ -287,6 +293,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     in run: inout SimulationRun, at now: SimulationInstant
   ) -> Presentation {
     deliveredContent[shown.id] = request
+    deliveredDose[shown.id] = dose
     guard run.installedApp.state == .foreground, app != nil else { return Presentation(perception: perception) }
     let notification = UserNotification(date: now.date, request: request)
     let fields = [TimelineField("notification", shown.id.rawValue)]
@@ -588,6 +595,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     run.add(request, at: now)
   }
 
+  /// The dose notification `id` answers: its latest delivery's, or the dose
+  /// a request not delivered yet is attributed to.
+  func dose(answeredBy id: NotificationID, in run: SimulationRun) -> DoseKey? {
+    if let dose = deliveredDose[id] { return dose }
+    guard let info = run.ledger.requestInfo[id] else { return nil }
+    if let dose = info.dose { return dose }
+    guard let due = info.chainDue, let time = info.chainTime else { return nil }
+    return run.doseKey(info.medicine, time, fire: due)
+  }
+
   func delivered(in run: SimulationRun) -> [UserNotification] {
     run.center.delivered.values.sorted { $0.serial < $1.serial }.compactMap { shown in
       deliveredContent[shown.id].map { UserNotification(date: shown.instant.date, request: $0) }
@@ -747,10 +764,13 @@ extension SimulationRun {
       return MedicineRequestInfo(medicine: id, role: .reminder(ledger.medicines[id]?.times.firstIndex(of: time) ?? -1, time))
     case .location(let id):
       return MedicineRequestInfo(medicine: id, role: .location)
-    case .followUp(let id, let time, let number):
-      return MedicineRequestInfo(medicine: id, role: .followUp(index: number), chainTime: time)
-    case .snoozedAlert(let id, let time):
-      return MedicineRequestInfo(medicine: id, role: .snoozedAlert, chainTime: time)
+    case .followUp(let id, let time, let number, let due):
+      return MedicineRequestInfo(
+        medicine: id, role: .followUp(index: number), doseScheduled: due.map(SimulationInstant.init), chainTime: time,
+        chainDue: due.map(SimulationInstant.init))
+    case .snoozedAlert(let id, let time, let due):
+      return MedicineRequestInfo(
+        medicine: id, role: .snoozedAlert, doseScheduled: due.map(SimulationInstant.init), chainTime: time, chainDue: due.map(SimulationInstant.init))
     }
   }
 }

@@ -92,10 +92,16 @@ public enum DoseAttribution: Sendable, Equatable {
   case reminder(MedicineID, time: DailyTime)
   /// A location reminder; posted from a region callback, it answers that visit's dose.
   case location(MedicineID)
-  /// Follow-up `number` of the latest dose of the daily time.
-  case followUp(MedicineID, time: DailyTime, number: Int)
-  /// A snoozed re-alert of the latest dose of the daily time.
-  case snoozedAlert(MedicineID, time: DailyTime)
+  /// Follow-up `number` of a dose of the daily time: the dose due at `due`
+  /// (the instant the app computed the reminder for; the dose whose
+  /// prescription window holds it), or, without `due`, the latest dose of
+  /// the daily time due by the time it fires. Give `due` when a follow-up
+  /// can fire after the next dose is due (a chain longer than the gap
+  /// between doses, a time-zone change, a chain the app forgot to cancel).
+  case followUp(MedicineID, time: DailyTime, number: Int, due: Date? = nil)
+  /// A snoozed re-alert of a dose of the daily time: the dose due at `due`,
+  /// or, without it, the latest dose of the daily time due by the time it fires.
+  case snoozedAlert(MedicineID, time: DailyTime, due: Date? = nil)
 }
 
 /// A team's app, to run in place of the built-in medicine app:
@@ -112,6 +118,12 @@ public struct HostedApp: Sendable {
   /// The patient's answer when the app asks for notification permission
   /// while it is not determined (`granted` or `denied`).
   public var permissionAnswer: NotificationPermission
+  /// Whether the timeline has an `app` entry for each callback that runs
+  /// (`app didReceive notification=… action=… state=background`). False
+  /// leaves them out, for timelines that show only what the device and the
+  /// patient did; a callback that could not run is recorded either way
+  /// (`ran=no` and why), since it explains a loss.
+  public var recordsCallbacks: Bool
   /// How a scenario's action on a notification becomes the action identifier
   /// the app hears (default: `complete` → "complete", `snooze 15m` →
   /// "snooze-15m", `open` and `dismiss` → the platform's identifiers).
@@ -121,9 +133,11 @@ public struct HostedApp: Sendable {
     attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil,
     permissionAnswer: NotificationPermission = .granted,
     actionIdentifier: @escaping @Sendable (UserAction) -> String = HostedApp.defaultActionIdentifier,
+    recordsCallbacks: Bool = true,
     make: @escaping @Sendable (SimulatedDevice) -> any SimulatedApp
   ) {
     self.make = make
+    self.recordsCallbacks = recordsCallbacks
     self.attribution = attribution
     self.permissionAnswer = permissionAnswer
     self.actionIdentifier = actionIdentifier

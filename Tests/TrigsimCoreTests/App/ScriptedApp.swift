@@ -46,9 +46,11 @@ final class ScriptedApp: SimulatedApp, UserNotificationCenterDelegate, LocationM
   }
 
   /// A `HostedApp` making a new `ScriptedApp` per launch, numbered from 1.
-  static func hosted(_ script: AppScript, log: AppLog, attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil) -> HostedApp {
+  static func hosted(
+    _ script: AppScript, log: AppLog, attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil, recordsCallbacks: Bool = true
+  ) -> HostedApp {
     let counter = AppLog()
-    return HostedApp(attribution: attribution) { device in
+    return HostedApp(attribution: attribution, recordsCallbacks: recordsCallbacks) { device in
       counter.add("made")
       return ScriptedApp(device, script, log: log, instance: counter.all.count)
     }

@@ -43,6 +43,9 @@ struct MedicineRequestInfo {
   /// For a hosted app's follow-up or snoozed alert: the daily time it names
   /// (the medicine may not exist yet when the request is added).
   var chainTime: DailyTime? = nil
+  /// For a hosted app's follow-up or snoozed alert: the due instant of the
+  /// dose it serves, when the app named one (`DoseAttribution`'s `due:`).
+  var chainDue: SimulationInstant? = nil
 }
 
 /// The moments at which the platform runs the app's code.
@@ -605,10 +608,13 @@ extension SimulationRun {
   }
 
   /// The dose a raw follow-up answers: the latest prescribed dose of its
-  /// daily time (the first time when its identifier names none) due by now.
+  /// daily time (the first time when its identifier names none) due by now;
+  /// for a hosted app that named the dose's due instant, the dose whose window holds it.
   func rawChainDose(_ info: MedicineRequestInfo, medicine: Medicine, at now: SimulationInstant) -> DoseKey? {
     let index = info.rawReminder ?? 0
     guard let time = info.chainTime ?? (medicine.times.indices.contains(index) ? medicine.times[index] : nil) else { return nil }
+    // The app named the dose: the one whose window holds its due instant.
+    if let due = info.chainDue { return doseKey(medicine.id, time, fire: due) }
     var latest: DoseKey?
     var latestDue: SimulationInstant?
     for clock in ledger.doseClocks where clock.medicine == medicine.id && clock.time == time {

@@ -15,6 +15,10 @@ public final class SimulatedDevice: @unchecked Sendable {
   public let clock: DeviceClock
   /// The app's files and defaults: what survives when the system terminates the app.
   public let storage: DeviceStorage
+  /// The app's own account of what it does, for the timeline and the dose
+  /// table (warnings, dose remarks, removal reasons). Simulator-only: no
+  /// platform equivalent.
+  public let simulation: SimulationNotes
 
   init(host: HostedAppLayer) {
     notificationCenter = UserNotificationCenter(host: host)
@@ -22,6 +26,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     application = Application(host: host)
     clock = DeviceClock(host: host)
     storage = DeviceStorage(host: host)
+    simulation = SimulationNotes(host: host)
   }
 }
 
@@ -124,14 +129,16 @@ public final class UserNotificationCenter: @unchecked Sendable {
   /// name no pending request are ignored, as on the platform.
   public func removePendingNotificationRequests(withIdentifiers identifiers: [NotificationID]) {
     host.withRun("UserNotificationCenter.removePendingNotificationRequests", otherwise: ()) { run, now in
-      for id in identifiers { run.removePending(id, reason: "removed by the app", at: now) }
+      let reason = host.removalReason ?? "removed by the app"
+      for id in identifiers { run.removePending(id, reason: reason, at: now) }
     }
   }
 
   /// `removeAllPendingNotificationRequests()`.
   public func removeAllPendingNotificationRequests() {
     host.withRun("UserNotificationCenter.removeAllPendingNotificationRequests", otherwise: ()) { run, now in
-      for pending in run.center.pendingInAddOrder() { run.removePending(pending.request.id, reason: "removed by the app (all)", at: now) }
+      let reason = host.removalReason ?? "removed by the app (all)"
+      for pending in run.center.pendingInAddOrder() { run.removePending(pending.request.id, reason: reason, at: now) }
     }
   }
 
@@ -139,14 +146,14 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationID]) {
     host.withRun("UserNotificationCenter.removeDeliveredNotifications", otherwise: ()) { run, now in
       let ids = Set(identifiers)
-      run.clearDelivered(at: now, reason: "removed by the app") { ids.contains($0) }
+      run.clearDelivered(at: now, reason: host.removalReason ?? "removed by the app") { ids.contains($0) }
     }
   }
 
   /// `removeAllDeliveredNotifications()`.
   public func removeAllDeliveredNotifications() {
     host.withRun("UserNotificationCenter.removeAllDeliveredNotifications", otherwise: ()) { run, now in
-      run.clearDelivered(at: now, reason: "removed by the app (all)") { _ in true }
+      run.clearDelivered(at: now, reason: host.removalReason ?? "removed by the app (all)") { _ in true }
     }
   }
 

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+
+@testable import TrigsimCore
+
+/// `SimulatedDevice.simulation` and the hosted app's settings for what the
+/// timeline and the dose table say of app code: one rule per test.
+@Suite struct SimulationNotesTests {
+  static let eight = DailyTime(hour: 8, minute: 0)
+
+  /// A scenario with medicine "1" taken at 08:00, created at the clock's start.
+  static func withMedicine(_ start: String = "2026-05-04T07:00:00Z", _ end: String = "2026-05-04T12:00:00Z") -> Scenario {
+    var scenario = HostedScenario.make(start, end)
+    let medicine = Medicine(id: "1", name: "Metformin", dosage: "500", unit: "mg", times: [eight])
+    scenario.medicineApp.medicineChanges = [MedicineChange(instant: scenario.clock.start, kind: .create(medicine))]
+    return scenario
+  }
+
+  @Test func warnRecordsAWarningAtTheCallbacksInstant() throws {
+    var script = AppScript()
+    script.launched = { app, _ in app.device.simulation.warn("pill-chain", "follow-ups not added: the user turned them off") }
+    let report = try Simulation(HostedScenario.make(), app: ScriptedApp.hosted(script, log: AppLog())).report()
+    let warnings = HostedScenario.lines(report.timeline).filter { $0.contains(" warning ") }
+    #expect(warnings == ["2026-05-04T07:00:00 warning pill-chain reason=follow-ups not added: the user turned them off"])
+  }
+
+  @Test func becauseGivesTheRemovalsAndClearingsInsideItTheAppsReason() throws {
+    var script = AppScript()
+    script.launched = { app, _ in
+      app.device.notificationCenter.setNotificationCategories([HostedScenario.doseCategory])
+      for (id, seconds) in [("shown-1", 60), ("shown-2", 120), ("chain-1", 3600), ("chain-2", 3660), ("chain-3", 3720)] {
+        await app.add(HostedScenario.after(id, seconds: Int64(seconds)))
+      }
+    }
+    script.received = { app, _ in
+      let center = app.device.notificationCenter
+      app.device.simulation.because("dose completed") {
+        center.removePendingNotificationRequests(withIdentifiers: ["chain-1"])
+        center.removeDeliveredNotifications(withIdentifiers: ["shown-2"])
+        app.device.simulation.because("chain replaced") { center.removePendingNotificationRequests(withIdentifiers: ["chain-2"]) }
+        center.removePendingNotificationRequests(withIdentifiers: ["chain-3"])
+      }
+      center.removeAllPendingNotificationRequests()
+    }
+    var scenario = HostedScenario.make()
+    scenario.medicineApp.userActions = [HostedScenario.act(.complete, on: "shown-1", at: "2026-05-04T07:05:00Z")]
+    // A request still pending after the handler, for the default reason of `removeAll`.
+    script.launched = { [launched = script.launched] app, reason in
+      await launched(app, reason)
+      await app.add(HostedScenario.after("later", seconds: 7200))
+    }
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog())).report()
+    let removals = HostedScenario.lines(report.timeline).filter { $0.contains(" removed ") || $0.contains(" cleared ") }
+    #expect(removals == [
+      "2026-05-04T07:05:00 removed chain-1 trigger=interval 1h reason=dose completed",
+      "2026-05-04T07:05:00 cleared shown-2 reason=dose completed",
+      "2026-05-04T07:05:00 removed chain-2 trigger=interval 1h1m reason=chain replaced",
+      "2026-05-04T07:05:00 removed chain-3 trigger=interval 1h2m reason=dose completed",
+      "2026-05-04T07:05:00 removed later trigger=interval 2h reason=removed by the app (all)",
+    ])
+  }
+
+  @Test func aRemarkReachesTheDoseTheNotificationAnsweredOnce() throws {
+    let log = AppLog()
+    var script = AppScript()
+    script.launched = { app, _ in
+      app.device.notificationCenter.setNotificationCategories([HostedScenario.doseCategory])
+      await app.add(HostedScenario.daily("pill", hour: 8))
+    }
+    script.received = { app, response in
+      let notes = app.device.simulation
+      let id = response.notification.request.id
+      app.log.add("remark \(notes.remark("taken from the lock screen", onDoseOf: id))")
+      app.log.add("again \(notes.remark("taken from the lock screen", onDoseOf: id))")
+      app.log.add("unknown \(notes.remark("about nothing", onDoseOf: "no-such-request"))")
+    }
+    var scenario = Self.withMedicine()
+    scenario.medicineApp.userActions = [HostedScenario.act(.complete, on: "pill", at: "2026-05-04T08:01:00Z")]
+    let attribution: @Sendable (NotificationRequest) -> DoseAttribution? = { _ in .reminder("1", time: Self.eight) }
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log, attribution: attribution)).report()
+    #expect(log.all.filter { !$0.hasPrefix("#") } == ["remark true", "again true", "unknown false"])
+    let dose = try #require(report.summary.doses.first)
+    #expect(dose.notes.filter { $0 == "taken from the lock screen" }.count == 1)
+    #expect(!dose.notes.contains("about nothing"))
+  }
+
+  @Test func withoutCallbackEntriesTheTimelineStillSaysWhichCallbacksCouldNotRun() throws {
+    var script = AppScript()
+    script.sets.notificationDelegate = false
+    script.launched = { app, _ in await app.add(HostedScenario.after("pill", seconds: 60)) }
+    var scenario = HostedScenario.make("2026-05-04T07:00:00Z", "2026-05-04T07:10:00Z")
+    scenario.medicineApp.appChanges = [AppChange(instant: scenario.clock.start, state: .foreground)]
+    let recorded = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog())).report()
+    let quiet = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog(), recordsCallbacks: false)).report()
+    let ran = ["didFinishLaunching", "didBecomeActive"]
+    #expect(recorded.timeline.entries.filter { $0.kind == .app }.map(\.subject) == ["state", "didFinishLaunching", "didBecomeActive", "willPresent"])
+    #expect(quiet.timeline.entries.filter { $0.kind == .app }.map(\.subject) == ["state", "willPresent"])
+    let notRun = try #require(quiet.timeline.entries.first { $0.subject == "willPresent" })
+    #expect(notRun.fields.contains(TimelineField("ran", "no")))
+    // Nothing else differs.
+    let rest = recorded.timeline.entries.filter { !($0.kind == .app && ran.contains($0.subject)) }
+    #expect(rest.map(\.canonicalLine) == quiet.timeline.entries.map(\.canonicalLine))
+  }
+
+  /// Day 1's 08:00 chain has a follow-up at 08:30 on day 2, after day 2's
+  /// dose is due: naming the due instant keeps it with day 1's dose.
+  @Test(arguments: [true, false])
+  func aFollowUpWithItsDueInstantServesThatDoseNotTheLatest(namesDue: Bool) throws {
+    var script = AppScript()
+    script.launched = { app, _ in
+      await app.add(HostedScenario.daily("pill", hour: 8))
+      let late = CalendarComponents(year: 2026, month: 5, day: 5, hour: 8, minute: 30)
+      await app.add(NotificationRequest(id: "pill-followup", title: "pill", trigger: .calendar(CalendarTrigger(components: late, repeats: false))))
+    }
+    let dayOne = Build.instant("2026-05-04T08:00:00Z").date
+    let attribution: @Sendable (NotificationRequest) -> DoseAttribution? = { request in
+      request.id == "pill" ? .reminder("1", time: Self.eight) : .followUp("1", time: Self.eight, number: 1, due: namesDue ? dayOne : nil)
+    }
+    let scenario = Self.withMedicine("2026-05-04T07:00:00Z", "2026-05-05T12:00:00Z")
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog(), attribution: attribution)).report()
+    let doses = report.summary.doses.sorted { $0.scheduled < $1.scheduled }
+    #expect(doses.map(\.scheduled) == [Build.instant("2026-05-04T08:00:00Z"), Build.instant("2026-05-05T08:00:00Z")])
+    #expect(doses.map(\.followUpsDelivered) == (namesDue ? [1, 0] : [0, 1]))
+  }
+}
