@@ -59,6 +59,10 @@ let package = Package(
     // MARK: - An example team app (production code: Foundation only), run in the loop by its tests.
     .target(name: "ExampleReminderApp"),
 
+    // MARK: - The scenario's medicine app (`medicines:`, `policy:`) written against the public device API:
+    // being ported from the built-in layer (App/BuiltIn/), one scenario group at a time (README, "Your app in the loop").
+    .target(name: "TrigsimMedicineApp", dependencies: ["TrigsimCore"]),
+
     // MARK: - Command line.
     .executableTarget(
       name: "trigsim",
@@ -112,6 +116,8 @@ let package = Package(
     .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["TrigsimFuzzTargets", "TrigsimTestSupport"]),
     // The example app's adapters onto trigsim's device, and its scenarios (Tests/ExampleReminderAppTests/Scenarios).
+    // The ported medicine app against the built-in layer, scenario by scenario.
+    .testTarget(name: "TrigsimMedicineAppTests", dependencies: ["TrigsimMedicineApp", "TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(
       name: "ExampleReminderAppTests",
       dependencies: ["ExampleReminderApp", "TrigsimCore", "TrigsimScenario", "TrigsimReport", "TrigsimTesting", "TrigsimTestSupport"],
