@@ -10,13 +10,73 @@ import TrigsimCore
 /// gives byte-identical output for all of them;
 /// `Tests/TrigsimMedicineAppTests` compares the two on every bundled
 /// scenario and lists which already agree.
+///
+/// What it does, as the built-in app does:
+/// - for each medicine the patient creates: a repeating calendar reminder per
+///   daily time, each followed by its upfront chain of follow-ups for the
+///   time's next occurrence (`snooze: { every, count, schedule: upfront }`),
+///   then a repeating location reminder;
+/// - an on-delivery chain (`schedule: onDelivery`) is added when app code
+///   first hears of the dose's reminder: will-present in the foreground, or
+///   the patient's action;
+/// - "Taken" and dismiss cancel the dose's chain and clear its notifications;
+///   snooze cancels the chain and adds one re-alert, as `policy: snooze:` says;
+/// - whenever its code runs (launch, an action, will-present, a background
+///   push) it tops up upfront chains as `policy: reAddChains:` says, and sets
+///   its badge as `badge:` says.
 public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDelegate, LocationManagerDelegate, @unchecked Sendable {
   let device: SimulatedDevice
   let configuration: MedicineApp
+  var policy: AppPolicy { configuration.policy }
+
+  /// What the app added under an identifier (it keeps this for the life of its process).
+  struct Added {
+    enum Role: Equatable {
+      case reminder(Int, DailyTime)
+      case location
+      case followUp(Int)
+      case snoozedAlert
+
+      var isMain: Bool {
+        switch self {
+        case .reminder, .location: true
+        case .followUp, .snoozedAlert: false
+        }
+      }
+    }
+
+    var medicine: MedicineID
+    var role: Role
+    var dose: DoseKey?
+  }
+
+  /// Why the app's code ran: the moments `policy: reAddChains:` names.
+  enum Moment {
+    case foreground, action, willPresent, backgroundRefresh, silentPush, medicineChange
+  }
+
+  /// The medicines the patient entered, and in which order they were created.
+  var medicines: [MedicineID: Medicine] = [:]
+  var creationOrder: [MedicineID] = []
+  var added: [NotificationID: Added] = [:]
+  /// Doses whose on-delivery chain question is settled (added, or not wanted after the patient acted).
+  var chainSettled: Set<DoseKey> = []
+  /// Doses for which the app added follow-ups or a snoozed alert.
+  var chainAdded: Set<DoseKey> = []
+  /// When the app's code ran, why, and which medicines' chains it re-added (nil: all).
+  var codeRuns: [(at: Date, moment: Moment, reAdded: [MedicineID]?)] = []
+
+  /// The action identifiers of the medicine category's snooze buttons, with their durations.
+  let snoozeActions: [String: SimulationDuration]
+  static let categoryIdentifier = "medicine"
+  static let completeAction = "complete"
 
   init(_ device: SimulatedDevice, configuration: MedicineApp) {
     self.device = device
     self.configuration = configuration
+    snoozeActions = Dictionary(
+      (configuration.category.snoozeOptions + [configuration.category.defaultSnooze]).map { (HostedApp.defaultActionIdentifier(.snooze($0)), $0) },
+      uniquingKeysWith: { first, _ in first })
   }
 
   /// The app for `scenario`, as `Simulation(scenario, app:)` and
@@ -27,15 +87,394 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     return HostedApp(recordsCallbacks: false) { device in MedicineReminderApp(device, configuration: configuration) }
   }
 
+  var center: UserNotificationCenter { device.notificationCenter }
+  var notes: SimulationNotes { device.simulation }
+
   // MARK: - SimulatedApp
 
   public func didFinishLaunching(reason: LaunchReason) async {
-    device.notificationCenter.delegate = self
+    center.delegate = self
     device.locationManager.delegate = self
+    let snoozes = snoozeActions.keys.sorted().map { NotificationAction(identifier: $0, title: $0) }
+    center.setNotificationCategories([
+      NotificationCategory(
+        identifier: Self.categoryIdentifier, actions: [NotificationAction(identifier: Self.completeAction, title: "Taken")] + snoozes,
+        customDismissAction: configuration.category.customDismiss)
+    ])
+  }
+
+  /// Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
+  public func didBecomeActive() async {
+    await codeRan(.foreground, medicine: nil)
+    await setBadge()
+  }
+
+  /// A background push: the app's code runs in the background.
+  public func didReceiveRemoteNotification(_ userInfo: [String: String]) async {
+    await codeRan(.silentPush, medicine: nil)
+    await setBadge()
+  }
+
+  public func performBackgroundRefresh(_ request: BackgroundRefreshRequest) async {
+    await codeRan(.backgroundRefresh, medicine: nil)
+    await setBadge()
+  }
+
+  public func patientChangedMedicine(_ change: MedicineEdit) async {
+    switch change {
+    case .created(let medicine):
+      medicines[medicine.id] = medicine
+      creationOrder.append(medicine.id)
+      await addRequests(of: [medicine.id])
+    case .edited(let medicine):
+      await removePendingRequests(of: medicine.id, reason: "medicine edited")
+      medicines[medicine.id] = medicine
+      await addRequests(of: [medicine.id])
+    case .deleted(let id):
+      guard medicines[id] != nil else { return }
+      await removePendingRequests(of: id, reason: "medicine deleted")
+      let shown = await center.deliveredNotifications().map(\.request.id).filter { added[$0]?.medicine == id }
+      notes.because("medicine deleted") { center.removeDeliveredNotifications(withIdentifiers: shown) }
+      medicines[id] = nil
+    }
   }
 
   // MARK: - UserNotificationCenterDelegate
 
-  /// In the foreground the app shows every notification as the device would in the background.
-  public func willPresent(_ notification: UserNotification) async -> PresentationOptions { [.banner, .list, .sound, .badge] }
+  /// In the foreground the app shows every notification as the device would
+  /// in the background; a medicine reminder's delivery runs its code first.
+  public func willPresent(_ notification: UserNotification) async -> PresentationOptions {
+    let id = notification.request.id
+    if let dose = notes.dose(answeredBy: id), let medicine = added[id].flatMap({ medicines[$0.medicine] }) {
+      await learned(of: id, dose: dose, medicine: medicine)
+      await codeRan(.willPresent, medicine: medicine.id)
+      await setBadge()
+    }
+    return [.banner, .list, .sound, .badge]
+  }
+
+  public func didReceive(_ response: NotificationResponse) async {
+    let id = response.notification.request.id
+    guard let dose = notes.dose(answeredBy: id), let info = added[id], let medicine = medicines[info.medicine] else { return }
+    // In the background an action handler may be suspended before its
+    // asynchronous work (`policy: handler: cut-short`): the cancellations run, the re-adds do not.
+    let cutShort = policy.handler == .cutShort && device.application.applicationState != .foreground
+    switch response.actionIdentifier {
+    case Self.completeAction:
+      await finish(dose, dismissed: false)
+    case NotificationResponse.dismissActionIdentifier:
+      await finish(dose, dismissed: true)
+    case NotificationResponse.defaultActionIdentifier:
+      if configuration.category.openCompletes {
+        await finish(dose, dismissed: false)
+      } else if !cutShort {
+        await learned(of: id, dose: dose, medicine: medicine)
+      }
+    case let action:
+      guard let duration = snoozeActions[action] else { return }
+      chainSettled.insert(dose)
+      await cancelChain(of: dose, reason: "dose snoozed")
+      guard !cutShort else {
+        handlerCutShort(id, lost: "the snoozed alert", dose: dose)
+        codeRuns.append((device.clock.now, .action, []))
+        return
+      }
+      await snooze(id, dose: dose, medicine: medicine, for: duration)
+    }
+    guard !cutShort else {
+      if medicine.snooze?.scheduling == .upfront, policy.chainReAdds.action != .none {
+        handlerCutShort(id, lost: "the chain top-up", dose: dose)
+      }
+      codeRuns.append((device.clock.now, .action, []))
+      return
+    }
+    await codeRan(.action, medicine: medicine.id)
+    await setBadge()
+  }
+
+  /// The system suspended the app before its handler's re-adds ran.
+  func handlerCutShort(_ id: NotificationID, lost: String, dose: DoseKey) {
+    let state = device.application.applicationState.rawValue
+    notes.warn(id.rawValue, "the action handler was cut short (policy handler: cut-short; the app was \(state)): \(lost) was never added")
+    notes.remark("\(lost) lost at \(notes.timestamp(device.clock.now)): the action handler was cut short", onDoseOf: id)
+  }
+
+  // MARK: - Adding requests
+
+  /// A request the app is about to add, with what it is for.
+  struct Planned {
+    var request: NotificationRequest
+    var info: Added
+    var isChain: Bool { !info.role.isMain }
+  }
+
+  /// Adds the requests of the medicines just created or edited, in the policy's add order.
+  func addRequests(of ids: [MedicineID]) async {
+    let now = device.clock.now
+    var mains: [Planned] = []
+    var chains: [Planned] = []
+    var ordered: [Planned] = []
+    for id in ids {
+      guard let medicine = medicines[id] else { continue }
+      let plan = plannedAdds(of: medicine, at: now)
+      switch policy.addOrder {
+      case .interleaved: ordered += plan
+      case .perMedicine: ordered += plan.filter { !$0.isChain } + plan.filter(\.isChain)
+      case .remindersFirst, .chainsFirst:
+        mains += plan.filter { !$0.isChain }
+        chains += plan.filter(\.isChain)
+      }
+    }
+    if !ids.isEmpty { codeRuns.append((now, .medicineChange, ids)) }
+    if policy.addOrder == .remindersFirst { ordered = mains + chains }
+    if policy.addOrder == .chainsFirst { ordered = chains + mains }
+    for planned in ordered { await add(planned) }
+  }
+
+  /// Adds a planned request under its identifier, remembering what it is for.
+  func add(_ planned: Planned) async {
+    var request = planned.request
+    request.categoryIdentifier = Self.categoryIdentifier
+    if let medicine = medicines[planned.info.medicine] {
+      request.interruptionLevel = medicine.interruptionLevel
+      if configuration.badge == .countAtAdd && request.badge == nil { request.badge = await waitingDoseCount() + 1 }
+    }
+    if planned.isChain, let dose = planned.info.dose { chainAdded.insert(dose) }
+    added[request.id] = planned.info
+    try? await center.add(request)
+  }
+
+  /// A medicine's requests: each daily reminder and its upfront chain, then the location request.
+  func plannedAdds(of medicine: Medicine, at now: Date) -> [Planned] {
+    var plan: [Planned] = []
+    for (index, time) in medicine.times.enumerated() {
+      var request = NotificationRequest(
+        id: policy.identifiers.reminder(medicine.id, index), title: medicine.name, body: medicine.body, trigger: .calendar(Self.daily(time)),
+        userInfo: mainUserInfo(medicine, slot: .time(time)))
+      request.doseAttribution = .reminder(medicine.id, time: time)
+      plan.append(Planned(request: request, info: Added(medicine: medicine.id, role: .reminder(index, time))))
+      if medicine.snooze?.scheduling == .upfront { plan += upfrontChain(of: medicine, time: time, after: now) }
+    }
+    if let location = medicine.location, location.places == nil {
+      var request = NotificationRequest(
+        id: policy.identifiers.location(medicine.id), title: medicine.name, body: medicine.body,
+        trigger: .region(RegionTrigger(region: location.region, notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: location.repeats)),
+        userInfo: mainUserInfo(medicine, slot: .location))
+      request.doseAttribution = .location(medicine.id)
+      plan.append(Planned(request: request, info: Added(medicine: medicine.id, role: .location)))
+    }
+    return plan
+  }
+
+  static func daily(_ time: DailyTime) -> CalendarTrigger {
+    CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true)
+  }
+
+  /// A one-shot calendar trigger for the local date and time of `date`
+  /// (floating, as the app builds it from date components).
+  func dated(_ date: Date) -> CalendarTrigger {
+    let parts = device.clock.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    let second = parts.second ?? 0
+    return CalendarTrigger(
+      components: CalendarComponents(
+        year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: second == 0 ? nil : second),
+      timeZone: nil, repeats: false)
+  }
+
+  func mainUserInfo(_ medicine: Medicine, slot: DoseSlot) -> [TimelineField] {
+    var fields = [TimelineField("medicine", medicine.id.rawValue)]
+    switch slot {
+    case .time(let time): fields.append(TimelineField("reminder", String(medicine.times.firstIndex(of: time) ?? -1)))
+    case .location: fields.append(TimelineField("location", medicine.location?.kind ?? ""))
+    }
+    return fields + [
+      TimelineField("dosage", medicine.dosage), TimelineField("unit", medicine.unit), TimelineField("snooze", medicine.snooze?.summary ?? "none"),
+    ]
+  }
+
+  func chainUserInfo(_ medicine: Medicine, dose: DoseKey, extra: TimelineField) -> [TimelineField] {
+    var fields = [TimelineField("medicine", medicine.id.rawValue)]
+    switch dose.slot {
+    case .time(let time): fields.append(TimelineField("reminder", String(medicine.times.firstIndex(of: time) ?? -1)))
+    case .location: fields.append(TimelineField("location", medicine.location?.kind ?? ""))
+    }
+    return fields + [extra, TimelineField("dose", dose.occurrenceLabel), TimelineField("dosage", medicine.dosage), TimelineField("unit", medicine.unit)]
+  }
+
+  // MARK: - Removing requests
+
+  /// The pending requests the app added that `matches` selects, in add order.
+  func pending(where matches: (NotificationID, Added) -> Bool) async -> [NotificationID] {
+    await center.pendingNotificationRequests().map(\.id).filter { id in added[id].map { matches(id, $0) } ?? false }
+  }
+
+  /// Removes every pending request of a medicine (an edit or a deletion); a
+  /// dose whose chain this cuts short gets a remark.
+  func removePendingRequests(of medicine: MedicineID, reason: String) async {
+    let ids = await pending { _, info in info.medicine == medicine }
+    let now = notes.timestamp(device.clock.now)
+    for id in ids {
+      notes.because(reason) { center.removePendingNotificationRequests(withIdentifiers: [id]) }
+      guard let info = added[id], !info.role.isMain, let dose = info.dose else { continue }
+      notes.remark("chain removed: \(reason) at \(now)", on: dose)
+    }
+  }
+
+  /// Removes the dose's pending follow-ups and snoozed alert.
+  func cancelChain(of dose: DoseKey, reason: String) async {
+    let ids = await pending { _, info in info.dose == dose && !info.role.isMain }
+    notes.because(reason) { center.removePendingNotificationRequests(withIdentifiers: ids) }
+  }
+
+  /// Complete or dismiss: cancel the rest of the chain and clear the dose's shown notifications.
+  func finish(_ dose: DoseKey, dismissed: Bool) async {
+    let reason = dismissed ? "dose dismissed" : "dose completed"
+    chainSettled.insert(dose)
+    await cancelChain(of: dose, reason: reason)
+    let shown = await center.deliveredNotifications().map(\.request.id).filter { notes.dose(answeredBy: $0) == dose }
+    notes.because(reason) { center.removeDeliveredNotifications(withIdentifiers: shown) }
+  }
+
+  // MARK: - Chains
+
+  /// The upfront chain of a daily time: one-shot requests dated `every`,
+  /// 2 × `every`, … after the time's next occurrence.
+  func upfrontChain(of medicine: Medicine, time: DailyTime, after now: Date) -> [Planned] {
+    guard let chain = medicine.snooze, chain.count > 0, let occurrence = center.nextTriggerDate(for: Self.daily(time), after: now) else { return [] }
+    let dose = notes.prescribedDose(of: medicine.id, at: time, firingAt: occurrence)
+    return (1...chain.count).map { number in
+      let at = occurrence.addingTimeInterval(Double(chain.every.milliseconds * Int64(number)) / 1000)
+      var request = NotificationRequest(
+        id: policy.identifiers.followUp(medicine, slot: .time(time), index: number, dose: dose), title: medicine.name, body: medicine.body,
+        trigger: .calendar(dated(at)), userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("followup", "\(number)/\(chain.count)")))
+      request.doseAttribution = .followUpOfDose(dose, number: number, due: occurrence)
+      return Planned(request: request, info: Added(medicine: medicine.id, role: .followUp(number), dose: dose))
+    }
+  }
+
+  /// The on-delivery chain: one-shot intervals `every`, 2 × `every`, … from now.
+  func addOnDeliveryChain(of medicine: Medicine, dose: DoseKey) async {
+    guard let chain = medicine.snooze, chain.count > 0 else { return }
+    chainSettled.insert(dose)
+    let due = notes.record(of: dose)?.scheduled.date
+    for number in 1...chain.count {
+      var request = NotificationRequest(
+        id: policy.identifiers.followUp(medicine, slot: dose.slot, index: number, dose: dose), title: medicine.name, body: medicine.body,
+        trigger: .interval(IntervalTrigger(interval: chain.every * Int64(number), repeats: false)),
+        userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("followup", "\(number)/\(chain.count)")))
+      request.doseAttribution = .followUpOfDose(dose, number: number, due: due)
+      await add(Planned(request: request, info: Added(medicine: medicine.id, role: .followUp(number), dose: dose)))
+    }
+  }
+
+  /// App code heard of a reminder (will-present or an action): its
+  /// on-delivery chain starts if the dose has none yet.
+  func learned(of id: NotificationID, dose: DoseKey, medicine: Medicine) async {
+    guard let info = added[id], info.role.isMain, medicine.snooze?.scheduling == .onDelivery, !chainSettled.contains(dose),
+      notes.record(of: dose)?.resolved == nil
+    else { return }
+    if notes.record(of: dose)?.notes.contains(where: { $0.hasPrefix("chain not scheduled") }) == true {
+      notes.remark("chain added late, when the user acted at \(notes.timestamp(device.clock.now))", onDoseOf: id)
+    }
+    await addOnDeliveryChain(of: medicine, dose: dose)
+  }
+
+  /// App code ran: it re-adds upfront chains for the medicines the policy
+  /// names for that moment (`policy: reAddChains:`).
+  func codeRan(_ moment: Moment, medicine: MedicineID?) async {
+    let scope: ChainReAddScope
+    switch moment {
+    case .foreground: scope = policy.chainReAdds.foreground
+    case .action: scope = policy.chainReAdds.action
+    case .willPresent: scope = policy.chainReAdds.willPresent
+    case .backgroundRefresh: scope = policy.chainReAdds.backgroundRefresh
+    case .silentPush: scope = policy.chainReAdds.silentPush
+    case .medicineChange: scope = .none
+    }
+    let now = device.clock.now
+    switch scope {
+    case .none:
+      codeRuns.append((now, moment, []))
+    case .medicine:
+      codeRuns.append((now, moment, medicine.map { [$0] } ?? []))
+      if let medicine, let current = medicines[medicine] { await topUpChains(of: current) }
+    case .all:
+      codeRuns.append((now, moment, nil))
+      for id in creationOrder { if let current = medicines[id] { await topUpChains(of: current) } }
+    }
+  }
+
+  /// Adds the next occurrence's chain for every daily time that has no chain
+  /// request pending. A pending snoozed alert may hold a follow-up's
+  /// identifier, which the next chain reuses, so the app waits until it has fired.
+  func topUpChains(of medicine: Medicine) async {
+    guard medicine.snooze?.scheduling == .upfront else { return }
+    for time in medicine.times {
+      let pending = await pending { _, info in info.medicine == medicine.id && !info.role.isMain && info.dose?.slot == .time(time) }
+      guard pending.isEmpty else { continue }
+      for planned in upfrontChain(of: medicine, time: time, after: device.clock.now) { await add(planned) }
+    }
+  }
+
+  // MARK: - Snooze
+
+  /// The snoozed alert, as the policy implements it (`policy: snooze:`).
+  func snooze(_ id: NotificationID, dose: DoseKey, medicine: Medicine, for duration: SimulationDuration) async {
+    let implementation = policy.snooze
+    let alertID: NotificationID
+    switch implementation.identifier {
+    case .sameUnlessPending:
+      // Reusing the identifier of the notification acted on replaces it in
+      // Notification Center; but when that identifier names a pending request
+      // (the repeating daily or location request, the next dose's follow-up),
+      // reusing it would replace that request.
+      let pending = await center.pendingNotificationRequests().contains { $0.id == id }
+      alertID = pending ? NotificationID(id.rawValue + "_snoozed") : id
+    case .same:
+      alertID = id
+    case .template(let template):
+      let reminder: Int
+      switch dose.slot {
+      case .time(let time): reminder = medicine.times.firstIndex(of: time) ?? medicine.times.count
+      case .location: reminder = medicine.times.count
+      }
+      alertID = template.render(IdentifierValues(medicine: medicine.id, reminder: reminder, dose: dose.compactLabel))
+    }
+    let record = notes.record(of: dose)
+    let trigger: Trigger
+    switch implementation.trigger {
+    case .intervalFromNow:
+      trigger = .interval(IntervalTrigger(interval: duration, repeats: false))
+    case .calendarFromDue:
+      let now = device.clock.now
+      let due = record?.scheduled.date ?? now
+      let at = due.addingTimeInterval(Double(duration.milliseconds) / 1000)
+      if at <= now && implementation.onlyIfFuture {
+        notes.warn(
+          alertID.rawValue,
+          "snoozed alert not added: the dose's time \(notes.timestamp(due)) + \(duration) = \(notes.timestamp(at)) is not in the future (the app's only-if-future guard)")
+        notes.remark("snooze at \(notes.timestamp(now)) added no alert: \(notes.timestamp(due)) + \(duration) had passed", onDoseOf: id)
+        return
+      }
+      trigger = .calendar(dated(at))
+    }
+    var request = NotificationRequest(
+      id: alertID, title: medicine.name, body: medicine.body, trigger: trigger,
+      userInfo: chainUserInfo(medicine, dose: dose, extra: TimelineField("snoozed", String(record?.snoozes ?? 1))))
+    request.doseAttribution = .snoozedAlertOfDose(dose, due: record?.scheduled.date)
+    await add(Planned(request: request, info: Added(medicine: medicine.id, role: .snoozedAlert, dose: dose)))
+  }
+
+  // MARK: - Badge
+
+  /// The doses with a notification in Notification Center.
+  func waitingDoseCount() async -> Int {
+    Set(await center.deliveredNotifications().compactMap { notes.dose(answeredBy: $0.request.id) }).count
+  }
+
+  /// The app's code sets the badge to the doses waiting (`badge: app-code`, `count-at-add`).
+  func setBadge() async {
+    guard configuration.badge != .none else { return }
+    try? await center.setBadgeCount(await waitingDoseCount())
+  }
 }

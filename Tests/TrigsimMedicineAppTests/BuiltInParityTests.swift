@@ -17,6 +17,28 @@ import TrigsimTestSupport
 @Suite struct BuiltInParityTests {
   /// Scenarios (paths under `scenarios/`) whose output the port reproduces byte for byte.
   static let agreeing: Set<String> = [
+    // With medicines: reminders, upfront and on-delivery chains, actions, snoozes, badges, location reminders, trials.
+    "app-toggles-quiet-hours.yaml",
+    "approximate-location.yaml",
+    "badge-app-code.yaml",
+    "badge-pending-doses.yaml",
+    "chain-ignored.yaml",
+    "completed-on-first-alert.yaml",
+    "corpus/stationary-phone-overnight-jitter-naive-time.yaml",
+    "corpus/walk-urban-1hz-applewatch-hacc-vacc.yaml",
+    "corpus/walk-urban-1hz-applewatch-ios.yaml",
+    "drive-through-pharmacy.yaml",
+    "focus-sleep-breakthrough.yaml",
+    "location-arriving-home.yaml",
+    "medicine-deleted.yaml",
+    "park-near-pharmacy-inaccurate.yaml",
+    "pharmacy-quick-stop.yaml",
+    "provisional-authorization.yaml",
+    "report-tour.yaml",
+    "scheduled-summary.yaml",
+    "settings-sounds-off.yaml",
+    "snoozed-twice-then-completed.yaml",
+    "walk-home-latency.yaml",
     // Without medicines: the app only sets its delegates and shows foreground notifications.
     "app-quiet-hours-in-app.yaml",
     "corpus/cycle-flat-rural-1hz-strava.yaml",

@@ -571,7 +571,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     case .calendar:
       break
     }
-    var info = configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
+    // The request's own attribution first, then the app's function, then the scenario's identifier templates.
+    var info = request.doseAttribution.map { run.requestInfo(of: $0) }
+      ?? configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
     // Posted from a region callback (a time trigger, not another location trigger): it answers that visit's dose.
     if info?.role == .location, !request.trigger.isRegion, let context = run.locationReportContext, let visit = context.visit,
       let medicine = info?.medicine
@@ -738,12 +740,12 @@ extension SimulationRun {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
-      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + medicine.prescriptionFields)
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + entryFields(medicine))
       prescriptionCreated(medicine, at: now)
       if medicine.location != nil { ledger.locationArmed[medicine.id] = true }
       return .created(medicine)
     case .edit(let medicine):
-      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + medicine.prescriptionFields)
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + entryFields(medicine))
       prescriptionEdited(medicine, at: now)
       ledger.locationArmed[medicine.id] = medicine.location != nil
       return .edited(medicine)
@@ -754,6 +756,14 @@ extension SimulationRun {
       }
       return .deleted(id)
     }
+  }
+
+  /// A `medicine` entry's fields: the prescription the patient entered and,
+  /// for a scenario written for the built-in app (`appUnderTest: built-in`,
+  /// whose medicines declare that app's follow-up chain), the chain too,
+  /// whichever app runs it.
+  func entryFields(_ medicine: Medicine) -> [TimelineField] {
+    scenario.appUnderTest == .builtIn ? medicine.summaryFields : medicine.prescriptionFields
   }
 
   /// What the ledger needs to know of a request a hosted app attributes to a
@@ -771,6 +781,10 @@ extension SimulationRun {
     case .snoozedAlert(let id, let time, let due):
       return MedicineRequestInfo(
         medicine: id, role: .snoozedAlert, doseScheduled: due.map(SimulationInstant.init), chainTime: time, chainDue: due.map(SimulationInstant.init))
+    case .followUpOfDose(let dose, let number, let due):
+      return MedicineRequestInfo(medicine: dose.medicine, role: .followUp(index: number), dose: dose, doseScheduled: due.map(SimulationInstant.init))
+    case .snoozedAlertOfDose(let dose, let due):
+      return MedicineRequestInfo(medicine: dose.medicine, role: .snoozedAlert, dose: dose, doseScheduled: due.map(SimulationInstant.init))
     }
   }
 }

@@ -102,6 +102,13 @@ public enum DoseAttribution: Sendable, Equatable {
   /// A snoozed re-alert of a dose of the daily time: the dose due at `due`,
   /// or, without it, the latest dose of the daily time due by the time it fires.
   case snoozedAlert(MedicineID, time: DailyTime, due: Date? = nil)
+  /// Follow-up `number` of exactly `dose`, a daily or a location dose, as
+  /// `SimulationNotes.dose(answeredBy:)` or `prescribedDose(of:at:firingAt:)`
+  /// named it; `due` is when that dose was due, for a dose that has no record
+  /// yet when the follow-up fires.
+  case followUpOfDose(DoseKey, number: Int, due: Date? = nil)
+  /// A snoozed re-alert of exactly `dose` (see `followUpOfDose`).
+  case snoozedAlertOfDose(DoseKey, due: Date? = nil)
 }
 
 /// A team's app, to run in place of the built-in medicine app:

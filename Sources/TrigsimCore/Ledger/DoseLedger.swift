@@ -28,7 +28,8 @@ extension DoseKey {
     case .location: "location"
     }
   }
-  var isPrescribed: Bool { repeatOnDay != Self.unprescribed }
+  /// Whether the prescription has this dose (the dose table counts only those).
+  public var isPrescribed: Bool { repeatOnDay != Self.unprescribed }
 }
 
 /// The dose ledger: the world's truth about the prescription and what became

@@ -68,7 +68,7 @@ public struct Medicine: Sendable {
   public var body: String { unit.isEmpty ? dosage : "\(dosage) \(unit)" }
 
   /// `name=Metformin dosage="500 mg" times=08:00,14:00 location="home on=enter" snooze="6m x10 upfront"`
-  var summaryFields: [TimelineField] {
+  public var summaryFields: [TimelineField] {
     var fields = [TimelineField("name", name), TimelineField("dosage", body)]
     fields.append(TimelineField("times", times.isEmpty ? "none" : times.map(\.description).joined(separator: ",")))
     if let location { fields.append(TimelineField("location", location.summary)) }
@@ -104,7 +104,7 @@ public struct LocationReminder: Sendable {
   }
 
   /// `enter`, `exit` or `enter,exit`, for request metadata.
-  var kind: String { [onEntry ? "enter" : nil, onExit ? "exit" : nil].compactMap { $0 }.joined(separator: ",") }
+  public var kind: String { [onEntry ? "enter" : nil, onExit ? "exit" : nil].compactMap { $0 }.joined(separator: ",") }
 }
 
 /// The follow-ups the app schedules after a reminder so that an unanswered

@@ -20,6 +20,9 @@ public struct NotificationRequest: Sendable {
   /// can choose (`UserNotificationCenter.setNotificationCategories`). Hosted
   /// apps only; it is not printed.
   public var categoryIdentifier: String?
+  /// Which dose the request serves, as the app that adds it says (hosted
+  /// apps; not printed). It takes precedence over `HostedApp.attribution`.
+  public var doseAttribution: DoseAttribution?
 
   public init(
     id: NotificationID, title: String, body: String? = nil, trigger: Trigger, userInfo: [TimelineField] = [],

@@ -90,7 +90,7 @@ extension IdentifierTemplates {
   /// `dose`. The chain's reminder number is the daily time's position in
   /// `times`, or `times.count` for the location reminder; `{followupOfMedicine}`
   /// is `n × count + index`, so every chain of a medicine has its own numbers.
-  func followUp(_ medicine: Medicine, slot: DoseSlot, index: Int, dose: DoseKey) -> NotificationID {
+  public func followUp(_ medicine: Medicine, slot: DoseSlot, index: Int, dose: DoseKey) -> NotificationID {
     let count = medicine.snooze?.count ?? 0
     let chain: Int
     switch slot {
@@ -104,7 +104,7 @@ extension IdentifierTemplates {
 
 extension DoseKey {
   /// `20260328` (`20260328r1` for a second dose that day), or the location occurrence number: for `{dose}`.
-  var compactLabel: String {
+  public var compactLabel: String {
     switch slot {
     case .time:
       let date = civilDate(fromDaysSinceEpoch: occurrence)

@@ -176,6 +176,16 @@ public final class UserNotificationCenter: @unchecked Sendable {
     host.withRun("UserNotificationCenter.notificationCategories", otherwise: []) { _, _ in Set(host.categories.values) }
   }
 
+  /// When `trigger` next fires after `date` on this device, under the
+  /// device's time zone and the platform's rules for DST gaps and repeated
+  /// times (`UNCalendarNotificationTrigger.nextTriggerDate()`, from any
+  /// instant); nil when it never does.
+  public func nextTriggerDate(for trigger: CalendarTrigger, after date: Date) -> Date? {
+    host.withRun("UserNotificationCenter.nextTriggerDate", otherwise: nil) { run, _ in
+      run.calendarEvaluator.nextDelivery(of: trigger, after: SimulationInstant(date), deviceTimeZone: run.deviceTimeZone)?.date
+    }
+  }
+
   /// `setBadgeCount(_:)` (shown when badges are allowed).
   public func setBadgeCount(_ count: Int) async throws {
     host.withRun("UserNotificationCenter.setBadgeCount", otherwise: ()) { run, now in run.setBadge(count, by: "app code", at: now) }

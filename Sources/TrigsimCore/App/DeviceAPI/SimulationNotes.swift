@@ -34,6 +34,45 @@ public final class SimulationNotes: @unchecked Sendable {
     }
   }
 
+  /// Adds `remark` to `dose`'s remarks in the dose table, once. Returns
+  /// false, and records nothing, when the dose has no record yet.
+  @discardableResult
+  public func remark(_ remark: String, on dose: DoseKey) -> Bool {
+    host.withRun("SimulationNotes.remark", otherwise: false) { run, _ in
+      guard run.ledger.doses[dose] != nil else { return false }
+      if run.ledger.doses[dose]?.notes.contains(remark) == false { run.ledger.doses[dose]?.notes.append(remark) }
+      return true
+    }
+  }
+
+  /// The dose notification `id` answers: the dose its latest delivery
+  /// answered, or the dose a pending request is attributed to (nil: none known).
+  public func dose(answeredBy id: NotificationID) -> DoseKey? {
+    host.withRun("SimulationNotes.dose", otherwise: nil) { run, _ in host.dose(answeredBy: id, in: run) }
+  }
+
+  /// What the dose table knows of `dose` now (when it was due, the patient's
+  /// snoozes, whether it was completed), or nil when it has no record yet.
+  public func record(of dose: DoseKey) -> DoseRecord? {
+    host.withRun("SimulationNotes.record", otherwise: nil) { run, _ in run.ledger.doses[dose] }
+  }
+
+  /// The dose of `medicine`'s daily `time` that a reminder firing at `date`
+  /// serves: the prescribed dose whose window holds `date`, or an
+  /// unprescribed one (`DoseKey.isPrescribed` false) when none does.
+  public func prescribedDose(of medicine: MedicineID, at time: DailyTime, firingAt date: Date) -> DoseKey {
+    host.withRun("SimulationNotes.prescribedDose", otherwise: DoseKey(medicine: medicine, slot: .time(time), occurrence: 0)) { run, _ in
+      run.doseKey(medicine, time, fire: SimulationInstant(date))
+    }
+  }
+
+  /// `date` as the timeline writes an instant: local time in the device's
+  /// zone now, with its offset (`2026-05-04T08:00:00.000+02:00`), for the
+  /// app's own warnings and remarks.
+  public func timestamp(_ date: Date) -> String {
+    host.withRun("SimulationNotes.timestamp", otherwise: SimulationInstant(date).description) { run, _ in run.format(SimulationInstant(date)) }
+  }
+
   /// Runs `body`, in which the requests app code removes and the
   /// notifications it clears (`removePendingNotificationRequests`,
   /// `removeDeliveredNotifications` and their `removeAll` forms) carry
