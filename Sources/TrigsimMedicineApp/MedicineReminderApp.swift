@@ -51,8 +51,13 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   }
 
   /// Why the app's code ran: the moments `policy: reAddChains:` names.
-  enum Moment {
-    case foreground, action, willPresent, backgroundRefresh, silentPush, medicineChange
+  enum Moment: String {
+    case foreground = "launch (foreground)"
+    case action = "an action handler"
+    case willPresent = "will-present (foreground delivery)"
+    case backgroundRefresh = "a background refresh"
+    case silentPush = "a background push"
+    case medicineChange = "the patient's change to a medicine"
   }
 
   /// The medicines the patient entered, and in which order they were created.
@@ -64,7 +69,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// Doses for which the app added follow-ups or a snoozed alert.
   var chainAdded: Set<DoseKey> = []
   /// When the app's code ran, why, and which medicines' chains it re-added (nil: all).
-  var codeRuns: [(at: Date, moment: Moment, reAdded: [MedicineID]?)] = []
+  var codeRuns: [(at: SimulationInstant, moment: Moment, reAdded: [MedicineID]?)] = []
+  /// The last version of every medicine the patient entered, deleted ones included.
+  var lastVersion: [MedicineID: Medicine] = [:]
 
   /// The action identifiers of the medicine category's snooze buttons, with their durations.
   let snoozeActions: [String: SimulationDuration]
@@ -124,11 +131,13 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     switch change {
     case .created(let medicine):
       medicines[medicine.id] = medicine
+      lastVersion[medicine.id] = medicine
       creationOrder.append(medicine.id)
       await addRequests(of: [medicine.id])
     case .edited(let medicine):
       await removePendingRequests(of: medicine.id, reason: "medicine edited")
       medicines[medicine.id] = medicine
+      lastVersion[medicine.id] = medicine
       await addRequests(of: [medicine.id])
     case .deleted(let id):
       guard medicines[id] != nil else { return }
@@ -176,7 +185,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
       await cancelChain(of: dose, reason: "dose snoozed")
       guard !cutShort else {
         handlerCutShort(id, lost: "the snoozed alert", dose: dose)
-        codeRuns.append((device.clock.now, .action, []))
+        codeRuns.append((SimulationInstant(device.clock.now), .action, []))
         return
       }
       await snooze(id, dose: dose, medicine: medicine, for: duration)
@@ -185,7 +194,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
       if medicine.snooze?.scheduling == .upfront, policy.chainReAdds.action != .none {
         handlerCutShort(id, lost: "the chain top-up", dose: dose)
       }
-      codeRuns.append((device.clock.now, .action, []))
+      codeRuns.append((SimulationInstant(device.clock.now), .action, []))
       return
     }
     await codeRan(.action, medicine: medicine.id)
@@ -225,7 +234,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
         chains += plan.filter(\.isChain)
       }
     }
-    if !ids.isEmpty { codeRuns.append((now, .medicineChange, ids)) }
+    if !ids.isEmpty { codeRuns.append((SimulationInstant(now), .medicineChange, ids)) }
     if policy.addOrder == .remindersFirst { ordered = mains + chains }
     if policy.addOrder == .chainsFirst { ordered = chains + mains }
     for planned in ordered { await add(planned) }
@@ -391,7 +400,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     case .silentPush: scope = policy.chainReAdds.silentPush
     case .medicineChange: scope = .none
     }
-    let now = device.clock.now
+    let now = SimulationInstant(device.clock.now)
     switch scope {
     case .none:
       codeRuns.append((now, moment, []))
@@ -476,5 +485,91 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   func setBadge() async {
     guard configuration.badge != .none else { return }
     try? await center.setBadgeCount(await waitingDoseCount())
+  }
+}
+
+// MARK: - The dose table's reasons
+
+/// The reasons the built-in app always gave, from the app's own memory (its
+/// identifiers, its chain policy, when its code ran).
+extension MedicineReminderApp: DoseExplaining {
+  public func missedReason(_ dose: MissedDose, facts: SimulationFacts) -> String? {
+    let id = policy.identifiers.reminder(dose.medicine, dose.timeIndex)
+    if let replaced = facts.replacement(of: id) { return "the daily reminder \(id) was \(replaced)" }
+    if let loss = facts.lossReason(id) { return loss }
+    if let pending = facts.pending(id), added[id]?.role == .reminder(dose.timeIndex, dose.time) {
+      let fires = pending.nextDelivery.map { "next fires \(facts.timestamp($0))" } ?? "never fires"
+      let window = "outside the prescription's window (\(dose.prescription.summary))"
+      let clock = facts.scenario.clock
+      if let change = clock.timeZoneChanges.last(where: { $0.instant <= dose.due.advanced(by: dose.prescription.after) }) {
+        let from = clock.deviceZone(at: change.instant.advanced(byMilliseconds: -1)).identifier
+        let cause = change.instant > dose.previousDue
+          ? "time-zone change at \(facts.timestamp(change.instant)) (\(from) → \(change.timeZone.identifier))"
+          : "device zone \(change.timeZone.identifier) since the time-zone change at \(facts.timestamp(change.instant))"
+        return "\(cause): the floating \(dose.time) reminder \(fires), \(window)"
+      }
+      let zone = clock.deviceZone(at: dose.due)
+      let dayStart = dose.due.advanced(by: .seconds(-43_200)).date
+      let dayEnd = dose.due.advanced(by: .seconds(43_200)).date
+      if zone.secondsFromGMT(for: dayStart) != zone.secondsFromGMT(for: dayEnd) {
+        let platform = facts.scenario.platform
+        let rules = "dst-gap=\(platform.dstGapPolicy.rawValue) repeated-time=\(platform.repeatedTimePolicy.rawValue)"
+        return "DST change in \(zone.identifier): under the platform's rule (\(rules)) the \(dose.time) reminder \(fires), \(window)"
+      }
+      return "the \(dose.time) reminder \(fires), \(window)"
+    }
+    if added[id] == nil { return "never scheduled: the app added no request \(id)" }
+    return "the reminder request was not pending (removed or replaced outside the app model)"
+  }
+
+  /// "no follow-ups: …": a dose of an upfront chain the patient never
+  /// answered, for which the app added no follow-up, and why no app code added one.
+  public func unansweredRemark(_ dose: DoseRecord, facts: SimulationFacts) -> String? {
+    guard dose.resolved == nil, dose.followUpsDelivered == 0, !chainAdded.contains(dose.key), case .time = dose.key.slot,
+      let medicine = medicines[dose.key.medicine] ?? lastVersion[dose.key.medicine],
+      let chain = medicine.snooze, chain.scheduling == .upfront, chain.count > 0
+    else { return nil }
+    guard let last = codeRuns.last(where: { $0.at < dose.scheduled }) else {
+      return "no follow-ups: no app code ran before this dose to add them"
+    }
+    let what: String
+    switch (last.moment, last.reAdded) {
+    case (.medicineChange, _):
+      what = "added the chains of the doses right after it only"
+    case (_, nil):
+      what = "found a chain of this daily time still pending, so added none"
+    case (_, let medicines?) where medicines.contains(dose.key.medicine):
+      what = "found a chain of this daily time still pending, so added none"
+    case (_, let medicines?) where medicines.isEmpty:
+      what = last.moment == .action && policy.handler == .cutShort ? "was cut short before re-adding chains" : "re-adds no chains (policy reAddChains)"
+    case (_, let medicines?):
+      what = "re-added only medicine \(medicines.map(\.rawValue).joined(separator: ", "))'s chains"
+    }
+    return "no follow-ups: the last app code before this dose, \(last.moment.rawValue) at \(facts.timestamp(last.at)), \(what)"
+  }
+
+  public func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, facts: SimulationFacts) -> String? {
+    let id = policy.identifiers.location(medicine)
+    return facts.pending(id) == nil ? facts.lossReason(id) ?? "the location request was not pending" : nil
+  }
+
+  public func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, facts: SimulationFacts) -> String? {
+    facts.lossReason(policy.identifiers.location(medicine))
+  }
+
+  public func dismissNotReportedReason(_ id: NotificationID, facts: SimulationFacts) -> String? {
+    "the category has no custom dismiss action, so the app is not told and the dose's chain goes on"
+  }
+
+  /// An on-delivery chain starts only when app code hears of the reminder:
+  /// delivered in the background or while terminated, it does not start.
+  public func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes) {
+    let id = notification.request.id
+    guard let info = added[id], info.role.isMain, let medicine = medicines[info.medicine], let chain = medicine.snooze,
+      chain.scheduling == .onDelivery, chain.count > 0, !chainSettled.contains(dose)
+    else { return }
+    let why = "follow-up chain not scheduled: the app was \(state.isTerminated ? "terminated" : "in the background") at delivery, so its will-present callback did not run; the \(chain.count) follow-ups are added only if the user acts on this notification"
+    notes.warn(id.rawValue, why)
+    notes.remark("chain not scheduled at delivery (app \(state.rawValue))", on: dose)
   }
 }

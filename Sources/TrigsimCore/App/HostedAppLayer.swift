@@ -278,13 +278,22 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    let edit = run.recordMedicineChangeForLedger(index, at: now)
+    let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now)
     if run.installedApp.state.isTerminated || app == nil { wake(.patient, in: &run, at: now) }
-    guard let app else { return }
-    call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
-      await app.patientChangedMedicine(edit)
+    if let app {
+      call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
+        await app.patientChangedMedicine(edit)
+      }
+    }
+    // The doses the edit took away get their record once the app has heard of it, so
+    // its remarks about the requests it removed for the edit do not reach them.
+    if case .edited(let medicine) = edit, let dueBeforeEdit {
+      run.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
     }
   }
+
+  /// The app's explanations of its doses, if its current instance gives them.
+  private var explainer: (any DoseExplaining)? { app as? any DoseExplaining }
 
   func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest { request }
 
@@ -294,7 +303,14 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> Presentation {
     deliveredContent[shown.id] = request
     deliveredDose[shown.id] = dose
-    guard run.installedApp.state == .foreground, app != nil else { return Presentation(perception: perception) }
+    guard run.installedApp.state == .foreground, app != nil else {
+      if let explainer, let dose {
+        let notification = UserNotification(date: now.date, request: request)
+        let state = run.installedApp.state
+        attach(&run, at: now) { explainer.deliveredWithoutAppCode(notification, dose: dose, state: state, notes: device.simulation) }
+      }
+      return Presentation(perception: perception)
+    }
     let notification = UserNotification(date: now.date, request: request)
     let fields = [TimelineField("notification", shown.id.rawValue)]
     guard let delegate = device.notificationCenter.delegate else {
@@ -361,7 +377,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
     if action == .dismiss && category?.customDismissAction != true {
       notHandled(
-        TimelineField("reported", "no"), "the category has no custom dismiss action, so the app is not told",
+        TimelineField("reported", "no"),
+        explainer?.dismissNotReportedReason(id, facts: SimulationFacts(run: run)) ?? "the category has no custom dismiss action, so the app is not told",
         note: "dismissed at \(run.format(now)) without telling the app (no custom dismiss action)")
       return
     }
@@ -477,11 +494,19 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position) }
   }
 
-  func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? { nil }
+  func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? {
+    explainer?.unansweredRemark(dose, facts: SimulationFacts(run: run))
+  }
 
   /// The app's requests for the daily time, read against the dose's window:
   /// the one that should have answered it and what became of it.
   func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String {
+    if let explainer {
+      let missed = MissedDose(
+        medicine: clock.medicine, time: clock.time, timeIndex: clock.index, due: dose.due,
+        previousDue: clock.doses.last(where: { $0.due < dose.due })?.due ?? run.scenario.clock.start, prescription: clock.prescription)
+      if let reason = explainer.missedReason(missed, facts: SimulationFacts(run: run)) { return reason }
+    }
     let window = "the prescription's window (\(clock.prescription.summary))"
     guard let ids = reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)], let last = ids.last else {
       return "never scheduled: the app added no request it attributes to the \(clock.time) reminder of medicine \(clock.medicine)"
@@ -521,6 +546,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
+    if let reason = explainer?.locationDoseObstacle(medicine, region: region, facts: SimulationFacts(run: run)) { return reason }
     if monitoredRegions.contains(where: { $0.spec.identifier == region }) { return nil }
     let ids = locationRequests(of: medicine, at: region)
     if ids.contains(where: { run.center.pending[$0] != nil }) { return nil }
@@ -531,6 +557,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
+    if let reason = explainer?.locationDetectionLoss(medicine, region: region, facts: SimulationFacts(run: run)) { return reason }
     if let loss = regionCallbackLoss[region] { return loss }
     return locationRequests(of: medicine, at: region).last.flatMap { run.ledger.lossReason[$0] }
   }
@@ -580,6 +607,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     {
       info?.dose = run.ledger.locationDoseOfVisit[
         DoseLedger.LocationVisit(medicine: medicine, region: context.region, visit: visit, entering: context.entering)]
+    }
+    if let info {
+      // Under an identifier of another role or dose, the request replaces it (the ledger's account of the replaced one).
+      run.claim(request.id, for: info, at: now)
+      if info.role.isMain { run.ledger.replacedMain[request.id] = nil }
     }
     run.ledger.requestInfo[request.id] = info
     addedRequests[request.id] = (request, now)
@@ -736,25 +768,27 @@ extension SimulationRun {
   /// A medicine change under a hosted app: the `medicine` entry and the
   /// prescription's dose clocks (the world's truth); the app hears of it
   /// separately and removes or adds its own requests.
-  mutating func recordMedicineChangeForLedger(_ index: Int, at now: SimulationInstant) -> MedicineEdit {
+  mutating func recordMedicineChangeForLedger(_ index: Int, at now: SimulationInstant)
+    -> (MedicineEdit, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)]?)
+  {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + entryFields(medicine))
       prescriptionCreated(medicine, at: now)
       if medicine.location != nil { ledger.locationArmed[medicine.id] = true }
-      return .created(medicine)
+      return (.created(medicine), nil)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + entryFields(medicine))
-      prescriptionEdited(medicine, at: now)
+      let dueBeforeEdit = prescriptionReplaced(medicine, at: now)
       ledger.locationArmed[medicine.id] = medicine.location != nil
-      return .edited(medicine)
+      return (.edited(medicine), dueBeforeEdit)
     case .delete(let id):
       if let medicine = ledger.medicines[id] {
         record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
         prescriptionDeleted(id)
       }
-      return .deleted(id)
+      return (.deleted(id), nil)
     }
   }
 

@@ -16,10 +16,16 @@ extension SimulationRun {
   /// A medicine is edited: the old version's doses stop being due, the new
   /// version's are due from now on, and a dose the edit took away that day gets its remark.
   mutating func prescriptionEdited(_ medicine: Medicine, at now: SimulationInstant) {
+    noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: prescriptionReplaced(medicine, at: now), at: now)
+  }
+
+  /// The edit's first step: the new version's clocks replace the old ones.
+  /// Returns the old version's doses still to come, for `noteDosesRemovedByEdit`.
+  mutating func prescriptionReplaced(_ medicine: Medicine, at now: SimulationInstant) -> [(time: DailyTime, due: SimulationInstant, key: DoseKey)] {
     let dueBeforeEdit = stopDoseClocks(of: medicine.id)
     ledger.medicines[medicine.id] = medicine
     startDoseClocks(of: medicine, at: now)
-    noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
+    return dueBeforeEdit
   }
 
   /// A medicine is deleted: none of its doses is due any more.
@@ -42,6 +48,33 @@ extension SimulationRun {
         removed.reason = "removed by an edit at \(format(now))"
         ledger.doses[key] = removed
       }
+    }
+  }
+
+  // MARK: - Requests replaced under their identifier
+
+  /// An app (either layer) is about to add a request under `id` for `info`: a pending
+  /// request of the app under the same identifier that is something else
+  /// (another dose's follow-up, the daily reminder) is replaced, and the dose
+  /// or reminder that loses it says so.
+  mutating func claim(_ id: NotificationID, for info: MedicineRequestInfo, at now: SimulationInstant) {
+    guard center.pending[id] != nil, let previous = ledger.requestInfo[id] else { return }
+    let what = info.role.description
+    switch previous.role {
+    case .reminder, .location:
+      guard previous.role != info.role else { return }
+      let reason = "replaced at \(format(now)) by the \(what) the app added under the same identifier"
+      ledger.replacedMain[id] = reason
+    case .followUp, .snoozedAlert:
+      guard let earlier = previous.dose, earlier != info.dose else { return }
+      let by: String
+      if case .followUp = info.role, let dose = info.dose {
+        by = "by the chain of the \(dose.slotLabel) dose of \(dose.occurrenceLabel) (same identifiers)"
+      } else {
+        by = "by the \(what) under the same identifier"
+      }
+      let note = "rest of the chain replaced at \(format(now)) \(by)"
+      if ledger.doseNotes[earlier]?.contains(note) != true { ledger.doseNotes[earlier, default: []].append(note) }
     }
   }
 

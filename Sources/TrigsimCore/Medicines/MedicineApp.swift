@@ -76,7 +76,7 @@ public enum AppState: String, Sendable, CaseIterable {
   case forceQuit = "force-quit"
 
   /// Terminated, by the system or by the patient.
-  var isTerminated: Bool { self == .terminated || self == .forceQuit }
+  public var isTerminated: Bool { self == .terminated || self == .forceQuit }
 }
 
 /// The user's notification authorization for the app (`UNAuthorizationStatus`).

@@ -281,31 +281,6 @@ extension SimulationRun {
     add(planned.request, at: now)
   }
 
-  /// The app is about to add a request under `id` for `info`: a pending
-  /// request of the app under the same identifier that is something else
-  /// (another dose's follow-up, the daily reminder) is replaced, and the dose
-  /// or reminder that loses it says so.
-  mutating func claim(_ id: NotificationID, for info: MedicineRequestInfo, at now: SimulationInstant) {
-    guard center.pending[id] != nil, let previous = ledger.requestInfo[id] else { return }
-    let what = info.role.description
-    switch previous.role {
-    case .reminder, .location:
-      guard previous.role != info.role else { return }
-      let reason = "replaced at \(format(now)) by the \(what) the app added under the same identifier"
-      ledger.replacedMain[id] = reason
-    case .followUp, .snoozedAlert:
-      guard let earlier = previous.dose, earlier != info.dose else { return }
-      let by: String
-      if case .followUp = info.role, let dose = info.dose {
-        by = "by the chain of the \(dose.slotLabel) dose of \(dose.occurrenceLabel) (same identifiers)"
-      } else {
-        by = "by the \(what) under the same identifier"
-      }
-      let note = "rest of the chain replaced at \(format(now)) \(by)"
-      if ledger.doseNotes[earlier]?.contains(note) != true { ledger.doseNotes[earlier, default: []].append(note) }
-    }
-  }
-
   /// The app's requests for a medicine version: each daily reminder and its
   /// upfront chain, then the location request (the interleaved order).
   func plannedAdds(of medicine: Medicine, at now: SimulationInstant) -> [PlannedAdd] {
