@@ -70,6 +70,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   var chainAdded: Set<DoseKey> = []
   /// When the app's code ran, why, and which medicines' chains it re-added (nil: all).
   var codeRuns: [(at: SimulationInstant, moment: Moment, reAdded: [MedicineID]?)] = []
+  /// Medicines created or edited at this instant whose requests wait for the
+  /// end of the batch (add orders other than `interleaved`).
+  var batch: [MedicineID] = []
   /// The last version of every medicine the patient entered, deleted ones included.
   var lastVersion: [MedicineID: Medicine] = [:]
 
@@ -91,7 +94,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// no `app` entry per callback (the built-in app's timelines have none).
   public static func hosted(for scenario: Scenario) -> HostedApp {
     let configuration = scenario.medicineApp
-    return HostedApp(recordsCallbacks: false) { device in MedicineReminderApp(device, configuration: configuration) }
+    return HostedApp(recordsCallbacks: false, processModel: .persistent, acceptsPolygonRegions: true) { device in
+      MedicineReminderApp(device, configuration: configuration)
+    }
   }
 
   var center: UserNotificationCenter { device.notificationCenter }
@@ -133,19 +138,35 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
       medicines[medicine.id] = medicine
       lastVersion[medicine.id] = medicine
       creationOrder.append(medicine.id)
-      await addRequests(of: [medicine.id])
+      await added(medicine.id)
     case .edited(let medicine):
       await removePendingRequests(of: medicine.id, reason: "medicine edited")
       medicines[medicine.id] = medicine
       lastVersion[medicine.id] = medicine
-      await addRequests(of: [medicine.id])
+      await added(medicine.id)
     case .deleted(let id):
       guard medicines[id] != nil else { return }
       await removePendingRequests(of: id, reason: "medicine deleted")
       let shown = await center.deliveredNotifications().map(\.request.id).filter { added[$0]?.medicine == id }
       notes.because("medicine deleted") { center.removeDeliveredNotifications(withIdentifiers: shown) }
       medicines[id] = nil
+      batch.removeAll { $0 == id }
     }
+  }
+
+  /// A medicine was created or edited: its requests now (`addOrder: interleaved`), or with the batch.
+  func added(_ id: MedicineID) async {
+    batch.append(id)
+    if policy.addOrder == .interleaved { await addBatch() }
+  }
+
+  /// The changes at this instant are all in: the batch's requests, in the policy's add order.
+  public func patientFinishedChangingMedicines() async { await addBatch() }
+
+  func addBatch() async {
+    let ids = batch
+    batch = []
+    await addRequests(of: ids)
   }
 
   // MARK: - UserNotificationCenterDelegate
@@ -555,6 +576,12 @@ extension MedicineReminderApp: DoseExplaining {
 
   public func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, facts: SimulationFacts) -> String? {
     facts.lossReason(policy.identifiers.location(medicine))
+  }
+
+  /// `handler=cut-short`: the system suspends a background action handler
+  /// before its re-adds (`policy: handler: cut-short`).
+  public func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField] {
+    policy.handler == .cutShort && state != .foreground && actionIdentifier != "ignore" ? [TimelineField("handler", "cut-short")] : []
   }
 
   public func dismissNotReportedReason(_ id: NotificationID, facts: SimulationFacts) -> String? {

@@ -17,6 +17,13 @@ import TrigsimTestSupport
 @Suite struct BuiltInParityTests {
   /// Scenarios (paths under `scenarios/`) whose output the port reproduces byte for byte.
   static let agreeing: Set<String> = [
+    // The persistent process model, polygon regions, batches of medicine changes, cut-short handlers.
+    "corpus/multimodal-urban-walk-car-long-gaps-hdop.yaml",
+    "handler-cut-short.yaml",
+    "phone-off-across-dose.yaml",
+    "reboot-before-first-unlock.yaml",
+    "reminders-first-over-limit.yaml",
+    "time-and-location.yaml",
     // The dose table's reasons (DoseExplaining), replaced identifiers, edits, on-delivery chains not started in the background.
     "dismiss-not-reported.yaml",
     "flight-east-home-zone.yaml",

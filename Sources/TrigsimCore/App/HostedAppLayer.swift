@@ -132,15 +132,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let problem = takeMisuse() { stop(&run, "a task left running by app code", at: run.end, problem) }
   }
 
-  /// Runs app callback `name` to completion at `now`, after its `app` entry.
+  /// Runs app callback `name` to completion at `now`, after its `app` entry
+  /// (unless `recorded` is false: a simulator-only callback, not the platform's).
   /// Returns its result, or nil when it could not complete (the run stops).
   @discardableResult
   private func call<T>(
-    _ name: String, _ fields: [TimelineField], in run: inout SimulationRun, at now: SimulationInstant,
+    _ name: String, _ fields: [TimelineField], recorded: Bool = true, in run: inout SimulationRun, at now: SimulationInstant,
     _ body: @escaping () async -> T
   ) -> T? {
     guard run.stopReason == nil else { return nil }
-    if configuration.recordsCallbacks {
+    if configuration.recordsCallbacks && recorded {
       run.record(.app, name, at: now, fields + [TimelineField("state", run.installedApp.state.rawValue)])
     }
     let (result, completed): (T?, Bool) = attach(&run, at: now) {
@@ -198,6 +199,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   /// A terminated app woken by the system runs in the background.
   private func wake(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+    if configuration.processModel == .persistent {
+      // One instance throughout: made (and launched) only if none runs yet; the state stays the scenario's.
+      if app == nil { launch(reason, in: &run, at: now) }
+      return
+    }
     guard run.installedApp.state.isTerminated || app == nil else { return }
     if run.installedApp.state.isTerminated {
       run.record(.app, "state", at: now, [
@@ -224,8 +230,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func launch(in run: inout SimulationRun, at now: SimulationInstant) {
-    // Not running at the start, or already launched by a change at the start (the patient opened it).
-    guard !run.installedApp.state.isTerminated, app == nil else { return }
+    // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
+    // at the start (the patient opened it).
+    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, app == nil else { return }
     launch(.initial, in: &run, at: now)
     if run.installedApp.state == .foreground, let app {
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
@@ -235,7 +242,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
     switch to {
     case .foreground:
-      if from.isTerminated || app == nil { launch(.patient, in: &run, at: now) }
+      if app == nil || (from.isTerminated && configuration.processModel == .platform) { launch(.patient, in: &run, at: now) }
       guard let app else { return }
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     case .background:
@@ -243,7 +250,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       call("didEnterBackground", [], in: &run, at: now) { await app.didEnterBackground() }
     case .terminated, .forceQuit:
       // The system ends a suspended app without running its code; the process and its memory are gone.
-      endProcess()
+      if configuration.processModel == .platform { endProcess() }
     }
   }
 
@@ -284,6 +291,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
         await app.patientChangedMedicine(edit)
       }
+    }
+    let changes = run.medicineApp.medicineChanges
+    if let app, index + 1 == changes.count || changes[index + 1].instant != changes[index].instant {
+      // Simulator-only (no platform callback): no `app` entry.
+      call("patientFinishedChangingMedicines", [], recorded: false, in: &run, at: now) { await app.patientFinishedChangingMedicines() }
     }
     // The doses the edit took away get their record once the app has heard of it, so
     // its remarks about the requests it removed for the edit do not reach them.
@@ -388,7 +400,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
         note: "'\(action)' at \(run.format(now)) lost: the app was terminated")
       return
     }
-    run.record(.action, id.rawValue, at: now, fields)
+    let state = run.installedApp.state
+    let extra = explainer?.actionEntryFields(id, actionIdentifier: identifier, state: state) ?? []
+    run.record(.action, id.rawValue, at: now, fields + extra)
     // The patient's act is the world's truth, whatever the app does with it.
     if let dose {
       switch action {
@@ -594,7 +608,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       guard let region = run.scenario.regions.first(where: { $0.id == trigger.region }) else {
         throw NotificationCenterError.regionNotInScenario(request.id, trigger.region)
       }
-      guard region.shape is CircularRegion else { throw NotificationCenterError.regionNotCircular(request.id, trigger.region) }
+      guard region.shape is CircularRegion || configuration.acceptsPolygonRegions else {
+        throw NotificationCenterError.regionNotCircular(request.id, trigger.region)
+      }
     case .calendar:
       break
     }

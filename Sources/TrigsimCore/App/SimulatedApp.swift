@@ -30,6 +30,10 @@ public protocol SimulatedApp: AnyObject {
   /// The patient created, edited or deleted a medicine in the app's screens
   /// (the scenario's `medicines:`).
   func patientChangedMedicine(_ change: MedicineEdit) async
+  /// After the last of the scenario's medicine changes at one instant (several
+  /// medicines entered at once, as an import does): an app that saves them
+  /// as one batch adds its requests here.
+  func patientFinishedChangingMedicines() async
 }
 
 extension SimulatedApp {
@@ -39,6 +43,7 @@ extension SimulatedApp {
   public func didReceiveRemoteNotification(_ userInfo: [String: String]) async {}
   public func performBackgroundRefresh(_ request: BackgroundRefreshRequest) async {}
   public func patientChangedMedicine(_ change: MedicineEdit) async {}
+  public func patientFinishedChangingMedicines() async {}
 }
 
 /// What the patient did to a medicine in the app.
@@ -125,6 +130,13 @@ public struct HostedApp: Sendable {
   /// The patient's answer when the app asks for notification permission
   /// while it is not determined (`granted` or `denied`).
   public var permissionAnswer: NotificationPermission
+  /// How the app's process lives and dies (default `.platform`).
+  public var processModel: AppProcessModel
+  /// Whether location triggers may name a polygon region of the scenario
+  /// (default false: `add` throws `regionNotCircular`, as the platform takes
+  /// circles only). The scenario's medicine app accepts them, as the
+  /// built-in app and the scenario's own `notifications:` always have.
+  public var acceptsPolygonRegions: Bool
   /// Whether the timeline has an `app` entry for each callback that runs
   /// (`app didReceive notification=… action=… state=background`). False
   /// leaves them out, for timelines that show only what the device and the
@@ -141,10 +153,14 @@ public struct HostedApp: Sendable {
     permissionAnswer: NotificationPermission = .granted,
     actionIdentifier: @escaping @Sendable (UserAction) -> String = HostedApp.defaultActionIdentifier,
     recordsCallbacks: Bool = true,
+    processModel: AppProcessModel = .platform,
+    acceptsPolygonRegions: Bool = false,
     make: @escaping @Sendable (SimulatedDevice) -> any SimulatedApp
   ) {
     self.make = make
     self.recordsCallbacks = recordsCallbacks
+    self.processModel = processModel
+    self.acceptsPolygonRegions = acceptsPolygonRegions
     self.attribution = attribution
     self.permissionAnswer = permissionAnswer
     self.actionIdentifier = actionIdentifier
@@ -162,6 +178,20 @@ public struct HostedApp: Sendable {
     case .ignore: "ignore"
     }
   }
+}
+
+/// How a hosted app's process lives and dies.
+public enum AppProcessModel: Sendable {
+  /// As on the platform: a terminated or force-quit app has no process; the
+  /// system launches a new instance (`HostedApp.make`) in the background for
+  /// the events that wake it (an `app state … reason="the system launched the
+  /// app (…)"` entry), and only `device.storage` survives.
+  case platform
+  /// The model the scenario's medicine app has always run under: one
+  /// instance for the whole run, whose memory survives termination; its code
+  /// runs in whatever state the scenario's `app:` changes and power events
+  /// give it, and the events that would launch it leave the state alone.
+  case persistent
 }
 
 /// App code misused the simulated device: it waited on something trigsim

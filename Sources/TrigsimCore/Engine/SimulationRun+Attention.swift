@@ -154,7 +154,11 @@ extension SimulationRun {
           TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
           TimelineField("reason", "the phone switched off"),
         ])
+        let previous = installedApp.state
         installedApp.state = .terminated
+        // The app's process ends with the phone.
+        let layer = appLayer
+        layer.appStateChanged(from: previous, to: .terminated, in: &self, at: now)
       }
     case .switchOn:
       guard !attention.phoneOn else {

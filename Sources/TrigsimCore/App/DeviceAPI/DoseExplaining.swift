@@ -27,6 +27,11 @@ public protocol DoseExplaining: AnyObject {
   /// for it (the app in the background or terminated: no will-present). The
   /// app may record, through `notes`, what that costs it (a warning, a remark).
   func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes)
+  /// Fields the app's account adds to the patient's `action` entry on
+  /// notification `id`, written before its handler runs in `state` (the
+  /// built-in app: `handler=cut-short` when the system suspends its
+  /// background handler before the handler's re-adds).
+  func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField]
 }
 
 extension DoseExplaining {
@@ -36,6 +41,7 @@ extension DoseExplaining {
   public func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, facts: SimulationFacts) -> String? { nil }
   public func dismissNotReportedReason(_ id: NotificationID, facts: SimulationFacts) -> String? { nil }
   public func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes) {}
+  public func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField] { [] }
 }
 
 /// A prescribed daily dose no notification answered.
