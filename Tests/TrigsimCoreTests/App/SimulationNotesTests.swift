@@ -123,4 +123,98 @@ import TrigsimTestSupport
     #expect(doses.map(\.scheduled) == [Build.instant("2026-05-04T08:00:00Z"), Build.instant("2026-05-05T08:00:00Z")])
     #expect(doses.map(\.followUpsDelivered) == (namesDue ? [1, 0] : [0, 1]))
   }
+
+  @Test func theAppReadsTheDoseANotificationAnsweredAndWhatTheTableKnowsOfIt() throws {
+    let log = AppLog()
+    var script = AppScript()
+    script.launched = { app, _ in
+      app.device.notificationCenter.setNotificationCategories([HostedScenario.doseCategory])
+      await app.add(HostedScenario.daily("pill", hour: 8))
+    }
+    // The prescription has the medicine once the patient has entered it.
+    script.medicine = { app, _ in
+      let notes = app.device.simulation
+      let dose = notes.prescribedDose(of: "1", at: SimulationNotesTests.eight, firingAt: Build.instant("2026-05-04T08:20:00Z").date)
+      let outside = notes.prescribedDose(of: "1", at: SimulationNotesTests.eight, firingAt: Build.instant("2026-05-04T11:00:00Z").date)
+      app.log.add("prescribed \(dose.occurrenceLabel) \(dose.isPrescribed), outside \(outside.isPrescribed)")
+      app.log.add("before delivery \(notes.dose(answeredBy: "pill").map(\.occurrenceLabel) ?? "none") \(notes.record(of: dose) == nil)")
+      app.log.add("remark before \(notes.remark("early", on: dose))")
+      app.log.add("stamp \(notes.timestamp(Build.instant("2026-05-04T08:00:00Z").date))")
+    }
+    script.received = { app, response in
+      let notes = app.device.simulation
+      guard let dose = notes.dose(answeredBy: response.notification.request.id), let record = notes.record(of: dose) else { return }
+      app.log.add("answered \(dose.occurrenceLabel) due \(record.scheduled) snoozes \(record.snoozes) completed \(record.completed != nil)")
+      app.log.add("remark on \(notes.remark("taken at the door", on: dose))")
+    }
+    var scenario = Self.withMedicine()
+    scenario.medicineApp.userActions = [HostedScenario.act(.complete, on: "pill", at: "2026-05-04T08:01:00Z")]
+    let attribution: @Sendable (NotificationRequest) -> DoseAttribution? = { _ in .reminder("1", time: Self.eight) }
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log, attribution: attribution)).report()
+    #expect(log.all.filter { !$0.hasPrefix("#") } == [
+      "prescribed 2026-05-04 true, outside false",
+      "before delivery none true",
+      "remark before false",
+      "stamp 2026-05-04T08:00:00.000+00:00",
+      // The patient's act is in the table before the app's handler runs.
+      "answered 2026-05-04 due 2026-05-04T08:00:00.000Z snoozes 0 completed true",
+      "remark on true",
+    ])
+    #expect(try #require(report.summary.doses.first).notes.contains("taken at the door"))
+  }
+
+  @Test func nextTriggerDateIsTheDevicesOwnUnderItsZoneAndDSTRules() throws {
+    // Europe/Copenhagen springs forward at 02:00 on 2026-03-29: 02:30 does not exist that day.
+    let log = AppLog()
+    var script = AppScript()
+    script.launched = { app, _ in
+      let center = app.device.notificationCenter
+      let trigger = CalendarTrigger(components: CalendarComponents(hour: 2, minute: 30), repeats: true)
+      let first = center.nextTriggerDate(for: trigger, after: app.device.clock.now)
+      let never = center.nextTriggerDate(
+        for: CalendarTrigger(components: CalendarComponents(year: 2020, month: 1, day: 1, hour: 0, minute: 0), repeats: false), after: app.device.clock.now)
+      app.log.add("next \(first.map { SimulationInstant($0).description } ?? "none"), past \(never == nil)")
+    }
+    var scenario = HostedScenario.make("2026-03-28T12:00:00Z", "2026-03-28T13:00:00Z")
+    scenario.clock = Build.clock("2026-03-28T12:00:00Z", "2026-03-28T13:00:00Z", zone: "Europe/Copenhagen")
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    // The platform's default DST-gap rule moves 02:30 to 03:30 local (01:30Z).
+    #expect(log.all.last == "next 2026-03-29T01:30:00.000Z, past true")
+  }
+
+  @Test func aRequestsOwnAttributionComesBeforeTheAppsFunction() throws {
+    var script = AppScript()
+    script.launched = { app, _ in
+      var own = HostedScenario.daily("pill", hour: 8)
+      own.doseAttribution = .reminder("1", time: SimulationNotesTests.eight)
+      await app.add(own)
+      await app.add(HostedScenario.daily("other", hour: 9))
+    }
+    // The app's function attributes nothing: only the request that names its dose serves one.
+    let attribution: @Sendable (NotificationRequest) -> DoseAttribution? = { _ in nil }
+    let report = try Simulation(Self.withMedicine(), app: ScriptedApp.hosted(script, log: AppLog(), attribution: attribution)).report()
+    let fired = report.timeline.entries.filter { $0.kind == .fired }.map { "\($0.subject) \($0[field: "dose"] ?? "-")" }
+    #expect(fired == ["pill 2026-05-04", "other -"])
+    #expect(report.summary.doses.map(\.notified) == [Build.instant("2026-05-04T08:00:00Z")])
+  }
+
+  @Test func aFollowUpOfAnExactDoseServesItEvenAfterTheNextIsDue() throws {
+    var script = AppScript()
+    script.medicine = { app, _ in
+      var daily = HostedScenario.daily("pill", hour: 8)
+      daily.doseAttribution = .reminder("1", time: SimulationNotesTests.eight)
+      await app.add(daily)
+      let dayOne = app.device.simulation.prescribedDose(of: "1", at: SimulationNotesTests.eight, firingAt: Build.instant("2026-05-04T08:00:00Z").date)
+      let late = CalendarComponents(year: 2026, month: 5, day: 5, hour: 8, minute: 30)
+      var followUp = NotificationRequest(id: "pill-f1", title: "pill", trigger: .calendar(CalendarTrigger(components: late, repeats: false)))
+      followUp.doseAttribution = .followUpOfDose(dayOne, number: 1)
+      await app.add(followUp)
+    }
+    let scenario = Self.withMedicine("2026-05-04T07:00:00Z", "2026-05-05T12:00:00Z")
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog())).report()
+    let doses = report.summary.doses.sorted { $0.scheduled < $1.scheduled }
+    #expect(doses.map(\.followUpsDelivered) == [1, 0])
+    let fired = try #require(report.timeline.entries.first { $0.kind == .fired && $0.subject == "pill-f1" })
+    #expect(fired.instant == Build.instant("2026-05-05T08:30:00Z"))
+  }
 }
