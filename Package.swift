@@ -73,7 +73,7 @@ let package = Package(
 
     // MARK: - Benchmark: `swift build -c release && .build/release/trigsim-benchmark`.
     .executableTarget(
-      name: "trigsim-benchmark", dependencies: ["TrigsimTracks", "TrigsimScenario"], path: "Benchmarks/TrigsimBenchmark"),
+      name: "trigsim-benchmark", dependencies: ["TrigsimTracks", "TrigsimScenario", "TrigsimMedicineApp"], path: "Benchmarks/TrigsimBenchmark"),
 
     // MARK: - Fuzzing (libFuzzer): `Tests/Fuzz/fuzz.sh`; see the README's "Fuzzing".
     // Built normally, each fuzz-* program replays the files it is given.

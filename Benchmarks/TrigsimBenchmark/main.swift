@@ -42,9 +42,9 @@
 // which stop at the default limit of a million entries.
 //
 // A twelfth (`app-seam`) runs the medicine scenario in this process
-// with the built-in medicine app (the baseline) and with the same medicines
-// served by an app written against the public device API
-// (`PublicAPIMedicineApp`, `appUnderTest: swift`), in paired rounds.
+// with the built-in medicine app (the baseline) and with its port onto the
+// public device API (`MedicineReminderApp`, `TrigsimMedicineApp`), in paired
+// rounds, and checks that both print the same timeline and dose table.
 //
 // An eleventh (`long-trials`, not part of the full run) measures the peak
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
@@ -57,6 +57,7 @@
 // set size (getrusage via wait4). Tracks are generated once per work folder.
 import Foundation
 import TrigsimCore
+import TrigsimMedicineApp
 import TrigsimScenario
 import TrigsimTracks
 
@@ -123,6 +124,7 @@ while let argument = arguments.popFirst() {
   case "--only": only = arguments.popFirst()
   case "--trials": trialCount = Int(arguments.popFirst() ?? "") ?? trialCount
   case "--trial-child": runTrialChild(Array(arguments)); exit(0)
+  case "--app-seam-child": runAppSeamChild(Array(arguments)); exit(0)
   case "--read-track-child": runReadTrackChild(Array(arguments)); exit(0)
   case "--measure-child": runMeasureChild(Array(arguments)); exit(0)
   case "--month-dir": monthDirectory = arguments.popFirst()
@@ -517,6 +519,22 @@ if only == nil || only == "places" {
 
 // MARK: - Trials
 
+/// A whole process for timing the app seam from outside (`/usr/bin/time`,
+/// `hyperfine`): runs `scenario` `repeats` times in this process with the
+/// built-in medicine app (`built-in`) or its port onto the device API (`port`).
+func runAppSeamChild(_ arguments: [String]) {
+  guard (2...3).contains(arguments.count), ["built-in", "port"].contains(arguments[1]) else {
+    fatalError("--app-seam-child SCENARIO built-in|port [REPEATS]")
+  }
+  do {
+    let scenario = try ScenarioLoader().load(path: arguments[0])
+    let app = arguments[1] == "port" ? MedicineReminderApp.hosted(for: scenario) : nil
+    for _ in 0..<(arguments.count == 3 ? Int(arguments[2]) ?? 1 : 1) { _ = try Simulation(scenario, app: app).report() }
+  } catch {
+    fatalError("\(error)")
+  }
+}
+
 /// Child process of the memory measurement: runs `count` trials of `scenario` (on `jobs` workers, default every core) and exits.
 func runTrialChild(_ arguments: [String]) {
   guard (2...3).contains(arguments.count), let count = Int(arguments[1]) else { fatalError("--trial-child SCENARIO COUNT [JOBS]") }
@@ -614,67 +632,59 @@ if only == nil || only == "trials" {
     Double(large.peakResidentBytes) / 1_048_576, trialCount, Double(large.peakResidentBytes) / Double(small.peakResidentBytes)))
 }
 
-// MARK: - The app seam: the medicine scenario with the app written against the public API
+// MARK: - The app seam: the medicine scenario with the medicine app on the public device API
 
 if only == nil || only == "app-seam" {
-  // The medicine scenario, run in this process: with the built-in medicine
-  // app (the baseline), and with `PublicAPIMedicineApp` doing the same work
-  // through `SimulatedDevice` (`appUnderTest: swift`). Paired: each round runs
-  // both, in alternating order, and the ratio is taken per round.
+  // The medicine scenario, run in this process: with the engine's built-in
+  // medicine app (the baseline: the engine before the app moved onto the
+  // device API) and with its port, `MedicineReminderApp` behind the same
+  // seam as a team's app. Both must print the same timeline and dose table.
+  // Paired: each round runs both, in alternating order, and the ratio is taken per round.
   let rounds = max(3, runs)
   print("")
   print("app seam: \(rounds) paired rounds in this process; baseline = the same scenario with the built-in medicine app, in the same round")
-  print("| track | built-in app s | public-API app s | public-API ÷ built-in (median of rounds) | range | timeline lines | adds | deliveries | doses notified |")
-  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+  print("| track | built-in app s | ported app s | ported ÷ built-in (median of rounds) | range | timeline lines | outputs |")
+  print("|---|---:|---:|---:|---:|---:|---|")
   for days in dayCounts {
     let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
     _ = try syntheticTrack(days: days, at: trackPath)
-    let builtInPath = "\(workDirectory)/app-seam-\(days)d-built-in.yaml"
-    let hostedPath = "\(workDirectory)/app-seam-\(days)d-swift.yaml"
-    try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: builtInPath, atomically: true, encoding: .utf8)
-    try (scenarioText(days: days, track: trackPath) + medicineAppText + "appUnderTest: swift\n").write(
-      toFile: hostedPath, atomically: true, encoding: .utf8)
-    let builtIn = try ScenarioLoader().load(path: builtInPath)
-    let hosted = try ScenarioLoader().load(path: hostedPath)
-    let app = HostedApp { PublicAPIMedicineApp($0) }
+    let path = "\(workDirectory)/app-seam-\(days)d.yaml"
+    try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: path, atomically: true, encoding: .utf8)
+    let scenario = try ScenarioLoader().load(path: path)
+    let app = MedicineReminderApp.hosted(for: scenario)
     func timed(_ body: () throws -> SimulationReport) rethrows -> (seconds: Double, report: SimulationReport) {
       let started = monotonicSeconds()
       let report = try body()
       return (monotonicSeconds() - started, report)
     }
     // A warm-up pair first (time-zone data, the first allocations), not counted.
-    _ = try Simulation(builtIn).report()
-    _ = try Simulation(hosted, app: app).report()
+    _ = try Simulation(scenario).report()
+    _ = try Simulation(scenario, app: app).report()
     var builtInSeconds: [Double] = []
-    var hostedSeconds: [Double] = []
+    var portSeconds: [Double] = []
     var ratios: [Double] = []
-    var last: (builtIn: SimulationReport, hosted: SimulationReport)?
+    var last: (builtIn: SimulationReport, port: SimulationReport)?
     for round in 0..<rounds {
-      let b, h: (seconds: Double, report: SimulationReport)
+      let b, p: (seconds: Double, report: SimulationReport)
       if round % 2 == 0 {
-        b = try timed { try Simulation(builtIn).report() }
-        h = try timed { try Simulation(hosted, app: app).report() }
+        b = try timed { try Simulation(scenario).report() }
+        p = try timed { try Simulation(scenario, app: app).report() }
       } else {
-        h = try timed { try Simulation(hosted, app: app).report() }
-        b = try timed { try Simulation(builtIn).report() }
+        p = try timed { try Simulation(scenario, app: app).report() }
+        b = try timed { try Simulation(scenario).report() }
       }
       builtInSeconds.append(b.seconds)
-      hostedSeconds.append(h.seconds)
-      ratios.append(h.seconds / b.seconds)
-      last = (b.report, h.report)
+      portSeconds.append(p.seconds)
+      ratios.append(p.seconds / b.seconds)
+      last = (b.report, p.report)
     }
     func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    func notified(_ report: SimulationReport) -> String {
-      "\(report.summary.doses.filter { $0.notified != nil }.count)/\(report.summary.doses.count)"
-    }
-    func count(_ kind: TimelineEntry.Kind, _ report: SimulationReport) -> Int { report.timeline.entries.count { $0.kind == kind } }
+    let same = last!.builtIn.timeline.canonicalText == last!.port.timeline.canonicalText && last!.builtIn.summary.text == last!.port.summary.text
     print(String(
-      format: "| %d day%@ | %.3f | %.3f | %.2f× | %.2f–%.2f× | %d / %d | %d / %d | %d / %d | %@ / %@ |", days, days == 1 ? "" : "s",
-      middle(builtInSeconds), middle(hostedSeconds), middle(ratios), ratios.min()!, ratios.max()!, last!.builtIn.timeline.entries.count,
-      last!.hosted.timeline.entries.count, count(.scheduled, last!.builtIn), count(.scheduled, last!.hosted), count(.fired, last!.builtIn),
-      count(.fired, last!.hosted), notified(last!.builtIn), notified(last!.hosted)))
+      format: "| %d day%@ | %.3f | %.3f | %.2f× | %.2f–%.2f× | %d | %@ |", days, days == 1 ? "" : "s", middle(builtInSeconds),
+      middle(portSeconds), middle(ratios), ratios.min()!, ratios.max()!, last!.builtIn.timeline.entries.count,
+      same ? "identical" : "DIFFER"))
   }
-  print("(pairs: built-in / public-API)")
 }
 
 // MARK: - Long tracks: peak memory of trials, flat in trials and workers

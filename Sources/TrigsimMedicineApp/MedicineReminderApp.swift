@@ -24,10 +24,16 @@ import TrigsimCore
 /// - whenever its code runs (launch, an action, will-present, a background
 ///   push) it tops up upfront chains as `policy: reAddChains:` says, and sets
 ///   its badge as `badge:` says.
-public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDelegate, LocationManagerDelegate, @unchecked Sendable {
+public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDelegate, @unchecked Sendable {
   let device: SimulatedDevice
   let configuration: MedicineApp
   var policy: AppPolicy { configuration.policy }
+  /// The places the patient saved (`places:`), the app's rule for watching
+  /// the nearest of them (`regionSet:`) and the platform's region limit.
+  let placeSets: [PlaceSet]
+  let regionSet: RegionSetPolicy
+  let nearestCount: Int
+  let nearestIndexes: [NearestPlaces]
 
   /// What the app added under an identifier (it keeps this for the life of its process).
   struct Added {
@@ -73,6 +79,14 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// Medicines created or edited at this instant whose requests wait for the
   /// end of the batch (add orders other than `interleaved`).
   var batch: [MedicineID] = []
+  /// Whether the device has reported a location yet (the significant-change service's first report).
+  var learnedLocation = false
+  /// The places each medicine asked for at its last refresh (what the app
+  /// believes it registered: a place the region limit dropped stays here, so
+  /// the app does not ask for it again until it leaves the nearest N).
+  var registeredPlaces: [MedicineID: Set<Int>] = [:]
+  /// The last choice of nearest places of each set: when, where, which.
+  var lastPlacesRefresh: [PlaceSetID: (at: SimulationInstant, position: Coordinate, selected: Set<Int>)] = [:]
   /// The last version of every medicine the patient entered, deleted ones included.
   var lastVersion: [MedicineID: Medicine] = [:]
 
@@ -81,9 +95,13 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   static let categoryIdentifier = "medicine"
   static let completeAction = "complete"
 
-  init(_ device: SimulatedDevice, configuration: MedicineApp) {
+  init(_ device: SimulatedDevice, configuration: MedicineApp, placeSets: [PlaceSet], regionSet: RegionSetPolicy, platform: PlatformSettings) {
     self.device = device
     self.configuration = configuration
+    self.placeSets = placeSets
+    self.regionSet = regionSet
+    nearestCount = regionSet.count(under: platform)
+    nearestIndexes = placeSets.map { NearestPlaces(places: $0.places) }
     snoozeActions = Dictionary(
       (configuration.category.snoozeOptions + [configuration.category.defaultSnooze]).map { (HostedApp.defaultActionIdentifier(.snooze($0)), $0) },
       uniquingKeysWith: { first, _ in first })
@@ -93,9 +111,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// `TrialRunner(scenario, app:)` take it: a new instance per process, and
   /// no `app` entry per callback (the built-in app's timelines have none).
   public static func hosted(for scenario: Scenario) -> HostedApp {
-    let configuration = scenario.medicineApp
-    return HostedApp(recordsCallbacks: false, processModel: .persistent, acceptsPolygonRegions: true) { device in
-      MedicineReminderApp(device, configuration: configuration)
+    let (configuration, placeSets, regionSet, platform) = (scenario.medicineApp, scenario.placeSets, scenario.regionSet, scenario.platform)
+    return HostedApp(recordsCallbacks: false, recordsAppCalls: false, processModel: .persistent, acceptsPolygonRegions: true) { device in
+      MedicineReminderApp(device, configuration: configuration, placeSets: placeSets, regionSet: regionSet, platform: platform)
     }
   }
 
@@ -113,6 +131,8 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
         identifier: Self.categoryIdentifier, actions: [NotificationAction(identifier: Self.completeAction, title: "Taken")] + snoozes,
         customDismissAction: configuration.category.customDismiss)
     ])
+    // The nearest places follow the device: its location now, then the significant-change service.
+    if !placeSets.isEmpty { device.locationManager.startMonitoringSignificantLocationChanges() }
   }
 
   /// Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
@@ -167,6 +187,12 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     let ids = batch
     batch = []
     await addRequests(of: ids)
+    // One request per nearest place, after the batch's other requests.
+    for id in ids {
+      guard let medicine = medicines[id], medicine.location?.places != nil else { continue }
+      registeredPlaces[id] = []  // a new version: its requests were removed (an edit) or never added
+      if let position = device.locationManager.location { await refreshPlaces(.medicineAdded, at: position) }
+    }
   }
 
   // MARK: - UserNotificationCenterDelegate
@@ -578,6 +604,18 @@ extension MedicineReminderApp: DoseExplaining {
     facts.lossReason(policy.identifiers.location(medicine))
   }
 
+  /// A crossing of a place the app did not watch: it was not among the nearest at the last refresh.
+  public func placeNotMonitoredReason(set: PlaceSetID, place: PlaceID, facts: SimulationFacts) -> String? {
+    guard let index = placeSets.firstIndex(where: { $0.id == set }), let placeIndex = placeSets[index].places.firstIndex(where: { $0.id == place })
+    else { return nil }
+    guard let refresh = lastPlacesRefresh[set] else {
+      return "not monitored: the app had not registered the nearest places yet (no fix before this crossing)"
+    }
+    guard !refresh.selected.contains(placeIndex) else { return nil }
+    let distance = Geodesic.distance(refresh.position, placeSets[index].places[placeIndex].center)
+    return "not monitored: \(place) was not among the nearest \(nearestCount) at the last refresh (at \(facts.timestamp(refresh.at)), \(RegionSetPolicy.metres(distance.rounded())) away)"
+  }
+
   /// `handler=cut-short`: the system suspends a background action handler
   /// before its re-adds (`policy: handler: cut-short`).
   public func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField] {
@@ -598,5 +636,77 @@ extension MedicineReminderApp: DoseExplaining {
     let why = "follow-up chain not scheduled: the app was \(state.isTerminated ? "terminated" : "in the background") at delivery, so its will-present callback did not run; the \(chain.count) follow-ups are added only if the user acts on this notification"
     notes.warn(id.rawValue, why)
     notes.remark("chain not scheduled at delivery (app \(state.rawValue))", on: dose)
+  }
+}
+
+// MARK: - Many places: the nearest N
+
+extension MedicineReminderApp: LocationManagerDelegate {
+  /// Why the app recomputes the nearest places it watches.
+  enum PlacesRefreshCause: String {
+    /// The first location the device reports: the app learns where it is.
+    case firstFix = "first fix"
+    /// A medicine over a place set was created or edited while the location was known.
+    case medicineAdded = "medicine added"
+    /// The significant-change service woke the app with a new location.
+    case significantChange = "significant change"
+  }
+
+  /// The significant-change service's report: the first is where the device
+  /// is; later ones refresh only when `regionSet: significantChange` is on.
+  public func didUpdateLocation(_ coordinate: Coordinate) async {
+    let cause: PlacesRefreshCause = learnedLocation ? .significantChange : .firstFix
+    learnedLocation = true
+    await refreshPlaces(cause, at: coordinate)
+    if !regionSet.significantChange { device.locationManager.stopMonitoringSignificantLocationChanges() }
+  }
+
+  /// For every place set a medicine uses: the nearest places from
+  /// `position`, and for each such medicine the requests of places that left
+  /// the set removed and of those that entered added (nearest first, so the
+  /// platform's region limit drops the farthest), with a `regions` entry.
+  func refreshPlaces(_ cause: PlacesRefreshCause, at position: Coordinate) async {
+    for (index, set) in placeSets.enumerated() {
+      let users = creationOrder.compactMap { medicines[$0] }.filter { $0.location?.places == set.id }
+      guard !users.isEmpty else { continue }
+      let selected = nearestIndexes[index].nearest(nearestCount, to: position).map(\.place)
+      lastPlacesRefresh[set.id] = (SimulationInstant(device.clock.now), position, Set(selected))
+      for medicine in users { await apply(selected, of: set, to: medicine, cause: cause, at: position) }
+    }
+  }
+
+  private func apply(_ selected: [Int], of set: PlaceSet, to medicine: Medicine, cause: PlacesRefreshCause, at position: Coordinate) async {
+    guard let location = medicine.location else { return }
+    let chosen = Set(selected)
+    let registered = registeredPlaces[medicine.id] ?? []
+    registeredPlaces[medicine.id] = chosen
+    let pending = Set(await center.pendingNotificationRequests().map(\.id))
+    // Removes the places that left (those still pending: the platform ignores the others), adds those that entered.
+    let leaving = registered.filter { !chosen.contains($0) && pending.contains(placeRequest(medicine.id, set.places[$0].id)) }.sorted()
+    let entering = selected.filter { !registered.contains($0) }
+    guard !leaving.isEmpty || !entering.isEmpty else { return }
+    notes.placesChanged(set.id, [
+      TimelineField("medicine", medicine.id.rawValue), TimelineField("cause", cause.rawValue), TimelineField("added", String(entering.count)),
+      TimelineField("removed", String(leaving.count)), TimelineField("nearest", String(nearestCount)), TimelineField("at", position.description),
+    ])
+    for place in leaving {
+      notes.because("region set refresh: not among the nearest \(nearestCount)") {
+        center.removePendingNotificationRequests(withIdentifiers: [placeRequest(medicine.id, set.places[place].id)])
+      }
+    }
+    for place in entering {
+      let trigger = RegionTrigger(
+        region: set.regionID(of: set.places[place].id), notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: true)
+      var request = NotificationRequest(
+        id: placeRequest(medicine.id, set.places[place].id), title: medicine.name, body: medicine.body, trigger: .region(trigger),
+        userInfo: mainUserInfo(medicine, slot: .location))
+      request.doseAttribution = .location(medicine.id)
+      await add(Planned(request: request, info: Added(medicine: medicine.id, role: .location)))
+    }
+  }
+
+  /// The request for one place: the location identifier followed by `_{place}` (`medicine_{id}_location_{place}`).
+  func placeRequest(_ medicine: MedicineID, _ place: PlaceID) -> NotificationID {
+    NotificationID(policy.identifiers.location(medicine).rawValue + "_\(place)")
   }
 }

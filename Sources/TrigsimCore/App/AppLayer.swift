@@ -53,6 +53,12 @@ protocol AppLayer: AnyObject {
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
   /// A fix, while `run.observesFixes` (the app asked for significant-change updates).
   func observe(_ fix: TrackSample, in run: inout SimulationRun)
+  /// A fix, when the scenario has place sets (`places:`): the built-in app
+  /// watches every fix for its nearest-places refreshes.
+  func observeForPlaceSets(_ fix: TrackSample, in run: inout SimulationRun)
+  /// Why place `place` of set `set` was not monitored at a crossing, when the
+  /// app's last choice of nearest places left it out (nil: it was chosen).
+  func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String?
   /// The significant-change service reports the device at `position`.
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant)
   /// Why an unanswered dose had no follow-ups, when the app can say (the
@@ -140,6 +146,10 @@ final class BuiltInMedicineAppLayer: AppLayer {
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {}
 
   func observe(_ fix: TrackSample, in run: inout SimulationRun) {}
+
+  func observeForPlaceSets(_ fix: TrackSample, in run: inout SimulationRun) { run.observeForRegionSets(fix) }
+
+  func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String? { run.notMonitoredReason(set: set, place: place) }
 
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {}
 

@@ -489,6 +489,14 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     run.queue.schedule(.significantLocationChange(fix.coordinate), at: fix.instant, phase: .position, rank: Int.max)
   }
 
+  /// A team's app watches places through its own monitoring, not the built-in app's refreshes.
+  func observeForPlaceSets(_ fix: TrackSample, in run: inout SimulationRun) {}
+
+  func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String? {
+    let placeSet = run.scenario.placeSets[set]
+    return explainer?.placeNotMonitoredReason(set: placeSet.id, place: placeSet.places[place].id, facts: SimulationFacts(run: run))
+  }
+
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
     guard significantChanges else { return }
     let fields = [TimelineField("at", position.description)]
@@ -693,13 +701,17 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
     monitoredRegions.append(AppMonitoredRegion(spec: spec, since: now))
     monitoredRegions.sort { $0.spec.identifier < $1.spec.identifier }
-    run.record(.app, "monitoring", at: now, [TimelineField("region", spec.identifier.rawValue), TimelineField("change", "started")])
+    if configuration.recordsAppCalls {
+      run.record(.app, "monitoring", at: now, [TimelineField("region", spec.identifier.rawValue), TimelineField("change", "started")])
+    }
   }
 
   func stopMonitoring(_ spec: CircularRegionSpec, in run: inout SimulationRun, at now: SimulationInstant) {
     guard monitoredRegions.contains(where: { $0.spec.identifier == spec.identifier }) else { return }
     monitoredRegions.removeAll { $0.spec.identifier == spec.identifier }
-    run.record(.app, "monitoring", at: now, [TimelineField("region", spec.identifier.rawValue), TimelineField("change", "stopped")])
+    if configuration.recordsAppCalls {
+      run.record(.app, "monitoring", at: now, [TimelineField("region", spec.identifier.rawValue), TimelineField("change", "stopped")])
+    }
   }
 
   private func reportMonitoringFailures(in run: inout SimulationRun, at now: SimulationInstant) {
@@ -715,12 +727,22 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
   }
 
+  /// Starting the service reports the device's most recent fix at once
+  /// (Apple, `startMonitoringSignificantLocationChanges()`: "The first event
+  /// to be delivered is usually the most recently cached location event");
+  /// later reports are measured from it.
   func setSignificantChanges(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != significantChanges else { return }
     significantChanges = on
     run.observesFixes = on
-    if on { lastSignificantChange = nil }
-    run.record(.app, "significant-changes", at: now, [TimelineField("change", on ? "started" : "stopped")])
+    lastSignificantChange = nil
+    if configuration.recordsAppCalls {
+      run.record(.app, "significant-changes", at: now, [TimelineField("change", on ? "started" : "stopped")])
+    }
+    if on, let last = run.previousFix {
+      lastSignificantChange = (last.coordinate, last.instant)
+      run.queue.schedule(.significantLocationChange(last.coordinate), at: now, phase: .position, rank: Int.max)
+    }
   }
 
   func submit(_ request: BackgroundRefreshRequest, in run: inout SimulationRun, at now: SimulationInstant) {
@@ -728,7 +750,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     refreshRequests.append(request)
     var fields = [TimelineField("request", request.identifier)]
     if let earliest = request.earliestBeginDate { fields.append(TimelineField("earliest", run.format(SimulationInstant(earliest)))) }
-    run.record(.app, "background-refresh-request", at: now, fields)
+    if configuration.recordsAppCalls {
+      run.record(.app, "background-refresh-request", at: now, fields)
+    }
   }
 }
 

@@ -143,6 +143,11 @@ public struct HostedApp: Sendable {
   /// patient did; a callback that could not run is recorded either way
   /// (`ran=no` and why), since it explains a loss.
   public var recordsCallbacks: Bool
+  /// Whether the timeline has an `app` entry for each of the app's calls that
+  /// only its own account shows (`monitoring … change=started`,
+  /// `significant-changes`, `background-refresh-request`). False leaves them
+  /// out; what the calls do (a failure, the monitoring itself) is recorded either way.
+  public var recordsAppCalls: Bool
   /// How a scenario's action on a notification becomes the action identifier
   /// the app hears (default: `complete` → "complete", `snooze 15m` →
   /// "snooze-15m", `open` and `dismiss` → the platform's identifiers).
@@ -153,12 +158,14 @@ public struct HostedApp: Sendable {
     permissionAnswer: NotificationPermission = .granted,
     actionIdentifier: @escaping @Sendable (UserAction) -> String = HostedApp.defaultActionIdentifier,
     recordsCallbacks: Bool = true,
+    recordsAppCalls: Bool = true,
     processModel: AppProcessModel = .platform,
     acceptsPolygonRegions: Bool = false,
     make: @escaping @Sendable (SimulatedDevice) -> any SimulatedApp
   ) {
     self.make = make
     self.recordsCallbacks = recordsCallbacks
+    self.recordsAppCalls = recordsAppCalls
     self.processModel = processModel
     self.acceptsPolygonRegions = acceptsPolygonRegions
     self.attribution = attribution

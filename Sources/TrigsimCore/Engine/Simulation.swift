@@ -312,7 +312,10 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if !scenario.placeSets.isEmpty { observeForRegionSets(sample) }
+    if !scenario.placeSets.isEmpty {
+      let layer = appLayer
+      layer.observeForPlaceSets(sample, in: &self)
+    }
     if observesFixes {
       let layer = appLayer
       layer.observe(sample, in: &self)

@@ -206,7 +206,8 @@ extension SimulationRun {
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
       var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
       if center.pending[requestID] == nil {
-        dose.reason = notMonitoredReason(set: setIndex, place: placeIndex) ?? ledger.lossReason[requestID] ?? "the location request was not pending"
+        dose.reason = appLayer.placeNotMonitoredReason(set: setIndex, place: placeIndex, in: self) ?? ledger.lossReason[requestID]
+          ?? "the location request was not pending"
       } else {
         dose.reason = "the device had not reported this crossing when the run ended"
       }

@@ -21,8 +21,8 @@ import Foundation
 /// planar in degrees, so the exact geodesic order would still need this
 /// ring bound; the benchmark's `--only places` table measures the grid
 /// against brute force.
-package struct NearestPlaces: Sendable {
-  package let places: [Place]
+public struct NearestPlaces: Sendable {
+  public let places: [Place]
   /// Off: every query measures every place (the reference for the tests and the benchmark).
   package var usesIndex = true
   private let cellLatitude: Double
@@ -39,7 +39,7 @@ package struct NearestPlaces: Sendable {
 
   /// An index over `places` with cells about `cellMetres` on a side (by
   /// default sized so that a cell holds about two places).
-  package init(places: [Place], cellMetres: Double? = nil) {
+  public init(places: [Place], cellMetres: Double? = nil) {
     self.places = places
     let latitudes = places.map(\.center.latitude)
     let longitudes = places.map(\.center.longitude)
@@ -73,7 +73,7 @@ package struct NearestPlaces: Sendable {
 
   /// The `count` places nearest `position`, nearest first (ties by place
   /// id), each with its distance in metres.
-  package func nearest(_ count: Int, to position: Coordinate) -> [(place: Int, distance: Double)] {
+  public func nearest(_ count: Int, to position: Coordinate) -> [(place: Int, distance: Double)] {
     guard count > 0, !places.isEmpty else { return [] }
     var best: [(place: Int, distance: Double)] = []
     best.reserveCapacity(min(count, places.count) + 1)

@@ -94,7 +94,7 @@ public struct RegionSetPolicy: Sendable, Equatable {
     return "nearest=\(count(under: platform)) refresh=\(Self.metres(refresh)) significant-change=\(change)"
   }
 
-  static func metres(_ value: Double) -> String {
+  public static func metres(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))m" : "\(value)m"
   }
 }

@@ -199,19 +199,20 @@ import TrigsimTestSupport
       Self.walkHome(&scenario)
       if forceQuit { scenario.medicineApp.appChanges = [HostedScenario.state(.forceQuit, at: "2026-05-04T08:00:00Z")] }
       let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
-      // The launch comes after the first fix (07:00:00) is read: the first update is at the next fix.
-      // From 55.6713 (0.95 of 556 m south), 500 m on is 07:09:30; back out, 500 m from there is 09:09:30.
-      let first = Build.instant("2026-05-04T07:00:30Z").date.timeIntervalSince1970
-      let second = Build.instant("2026-05-04T07:09:30Z").date.timeIntervalSince1970
-      let third = Build.instant("2026-05-04T09:09:30Z").date.timeIntervalSince1970
+      // The launch comes after the first fix (07:00:00) is read: starting the service reports that
+      // most recent fix at once. From 55.6711 (556 m south), 500 m on is 07:09:00; back out, 500 m
+      // from there is 09:10:00.
+      let first = Build.instant("2026-05-04T07:00:00Z").date.timeIntervalSince1970
+      let second = Build.instant("2026-05-04T07:09:00Z").date.timeIntervalSince1970
+      let third = Build.instant("2026-05-04T09:10:00Z").date.timeIntervalSince1970
       if forceQuit {
-        #expect(updates.all == [String(format: "%.0f 55.6713", first), String(format: "%.0f 55.6758", second)])
+        #expect(updates.all == [String(format: "%.0f 55.6711", first), String(format: "%.0f 55.6756", second)])
         let refused = report.timeline.entries.filter { $0.subject == "didUpdateLocation" && $0.fields.contains(TimelineField("ran", "no")) }
         #expect(refused.count == 1)
-        #expect(refused.first?.instant == Build.instant("2026-05-04T09:09:30Z"))
+        #expect(refused.first?.instant == Build.instant("2026-05-04T09:10:00Z"))
       } else {
         #expect(updates.all == [
-          String(format: "%.0f 55.6713", first), String(format: "%.0f 55.6758", second), String(format: "%.0f 55.6713", third),
+          String(format: "%.0f 55.6711", first), String(format: "%.0f 55.6756", second), String(format: "%.0f 55.6711", third),
         ])
       }
     }

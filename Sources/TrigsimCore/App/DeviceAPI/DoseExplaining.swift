@@ -32,6 +32,10 @@ public protocol DoseExplaining: AnyObject {
   /// built-in app: `handler=cut-short` when the system suspends its
   /// background handler before the handler's re-adds).
   func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField]
+  /// Why place `place` of set `set` (`places:`) was not monitored when the
+  /// patient crossed it: the app left it out of the places it watches ("not
+  /// monitored: … not among the nearest 20 …"); nil when it was watched.
+  func placeNotMonitoredReason(set: PlaceSetID, place: PlaceID, facts: SimulationFacts) -> String?
 }
 
 extension DoseExplaining {
@@ -42,6 +46,7 @@ extension DoseExplaining {
   public func dismissNotReportedReason(_ id: NotificationID, facts: SimulationFacts) -> String? { nil }
   public func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes) {}
   public func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField] { [] }
+  public func placeNotMonitoredReason(set: PlaceSetID, place: PlaceID, facts: SimulationFacts) -> String? { nil }
 }
 
 /// A prescribed daily dose no notification answered.

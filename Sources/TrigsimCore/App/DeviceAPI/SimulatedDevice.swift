@@ -224,6 +224,11 @@ public final class LocationManager: @unchecked Sendable {
     }
   }
 
+  /// `location`: the device's most recent fix (nil before the track's first).
+  public var location: Coordinate? {
+    host.withRun("LocationManager.location", otherwise: nil) { run, _ in run.previousFix?.coordinate }
+  }
+
   /// The most regions one app may monitor (20 on iOS, shared with pending location triggers).
   public var maximumMonitoredRegions: Int {
     host.withRun("LocationManager.maximumMonitoredRegions", otherwise: 0) { run, _ in run.scenario.platform.monitoredRegionLimit }

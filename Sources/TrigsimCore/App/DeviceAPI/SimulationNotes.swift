@@ -73,6 +73,13 @@ public final class SimulationNotes: @unchecked Sendable {
     host.withRun("SimulationNotes.timestamp", otherwise: SimulationInstant(date).description) { run, _ in run.format(SimulationInstant(date)) }
   }
 
+  /// Records a `regions` entry for place set `set` (`places:`): the app
+  /// changed which of its places it watches (`medicine=2 cause="significant
+  /// change" added=3 removed=3 nearest=20 at=[…]`, the fields as given).
+  public func placesChanged(_ set: PlaceSetID, _ fields: [TimelineField]) {
+    host.withRun("SimulationNotes.placesChanged", otherwise: ()) { run, now in run.record(.regions, set.rawValue, at: now, fields) }
+  }
+
   /// Runs `body`, in which the requests app code removes and the
   /// notifications it clears (`removePendingNotificationRequests`,
   /// `removeDeliveredNotifications` and their `removeAll` forms) carry
