@@ -59,8 +59,8 @@ let package = Package(
     // MARK: - An example team app (production code: Foundation only), run in the loop by its tests.
     .target(name: "ExampleReminderApp"),
 
-    // MARK: - The scenario's medicine app (`medicines:`, `policy:`) written against the public device API:
-    // being ported from the built-in layer (App/BuiltIn/), one scenario group at a time (README, "Your app in the loop").
+    // MARK: - The scenario's medicine app (`medicines:`, `policy:`) written against the public device API: the port of
+    // the built-in app (App/BuiltIn/), which the commands still run (README, "The medicine app on the device API").
     .target(name: "TrigsimMedicineApp", dependencies: ["TrigsimCore"]),
 
     // MARK: - Command line.

@@ -45,6 +45,9 @@
 // with the built-in medicine app (the baseline) and with its port onto the
 // public device API (`MedicineReminderApp`, `TrigsimMedicineApp`), in paired
 // rounds, and checks that both print the same timeline and dose table.
+// `--app-seam-child FILE built-in|port N` runs one of the two N times in a
+// process of its own, for timing or counting from outside (valgrind's
+// callgrind with SWIFT_BACKTRACE=enable=no; hyperfine).
 //
 // An eleventh (`long-trials`, not part of the full run) measures the peak
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and

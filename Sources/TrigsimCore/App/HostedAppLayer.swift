@@ -62,8 +62,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   private var regionCallbackLoss: [RegionID: String] = [:]
   /// The dose each identifier's latest delivery answered (kept after the notification leaves Notification Center).
   private var deliveredDose: [NotificationID: DoseKey] = [:]
-  /// The reason app code gives for the removals it makes now (`SimulationNotes.because`).
+  /// The reason app code gives for the removals it makes now (`SimulationNotes.because`); engine thread only.
   var removalReason: String?
+  /// While `DoseExplaining.deliveredWithoutAppCode` runs: only `SimulationNotes` may be used.
+  private var explaining = false
 
   // The callback running now. Read and written under `lock`, because app
   // code may reach the device from another thread (a misuse that is reported).
@@ -110,6 +112,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
     lock.unlock()
     guard let pointer = state.0, let now = state.1 else { return otherwise }
+    if explaining && !api.hasPrefix("SimulationNotes.") {
+      noteMisuse("\(api) was called from DoseExplaining.deliveredWithoutAppCode, where no app code runs on the platform: use only device.simulation there")
+      return otherwise
+    }
     return try body(&pointer.pointee, now)
   }
 
@@ -285,7 +291,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now)
+    let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now, showingChains: configuration.medicineEntriesShowChains)
     if run.installedApp.state.isTerminated || app == nil { wake(.patient, in: &run, at: now) }
     if let app {
       call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
@@ -319,7 +325,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       if let explainer, let dose {
         let notification = UserNotification(date: now.date, request: request)
         let state = run.installedApp.state
+        // No app code runs now: the hook may only tell the simulator (SimulationNotes); any other device call is a misuse.
+        explaining = true
         attach(&run, at: now) { explainer.deliveredWithoutAppCode(notification, dose: dose, state: state, notes: device.simulation) }
+        explaining = false
+        if let problem = takeMisuse() { stop(&run, "deliveredWithoutAppCode", at: now, problem) }
       }
       return Presentation(perception: perception)
     }
@@ -517,7 +527,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? {
-    explainer?.unansweredRemark(dose, facts: SimulationFacts(run: run))
+    guard dose.resolved == nil else { return nil }
+    return explainer?.unansweredRemark(dose, facts: SimulationFacts(run: run))
   }
 
   /// The app's requests for the daily time, read against the dose's window:
@@ -653,11 +664,12 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     run.add(request, at: now)
   }
 
-  /// The dose notification `id` answers: its latest delivery's, or the dose
-  /// a request not delivered yet is attributed to.
-  func dose(answeredBy id: NotificationID, in run: SimulationRun) -> DoseKey? {
-    if let dose = deliveredDose[id] { return dose }
-    guard let info = run.ledger.requestInfo[id] else { return nil }
+  /// The dose the latest delivery under `id` answered (shown now, or acted on).
+  func dose(answeredBy id: NotificationID, in run: SimulationRun) -> DoseKey? { deliveredDose[id] }
+
+  /// The dose the pending request `id` is attributed to, when the attribution names one.
+  func dose(ofPending id: NotificationID, in run: SimulationRun) -> DoseKey? {
+    guard run.center.pending[id] != nil, let info = run.ledger.requestInfo[id] else { return nil }
     if let dose = info.dose { return dose }
     guard let due = info.chainDue, let time = info.chainTime else { return nil }
     return run.doseKey(info.medicine, time, fire: due)
@@ -808,18 +820,18 @@ extension SimulationRun {
   /// A medicine change under a hosted app: the `medicine` entry and the
   /// prescription's dose clocks (the world's truth); the app hears of it
   /// separately and removes or adds its own requests.
-  mutating func recordMedicineChangeForLedger(_ index: Int, at now: SimulationInstant)
+  mutating func recordMedicineChangeForLedger(_ index: Int, at now: SimulationInstant, showingChains: Bool)
     -> (MedicineEdit, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)]?)
   {
     let change = medicineApp.medicineChanges[index]
     switch change.kind {
     case .create(let medicine):
-      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + entryFields(medicine))
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + (showingChains ? medicine.summaryFields : medicine.prescriptionFields))
       prescriptionCreated(medicine, at: now)
       if medicine.location != nil { ledger.locationArmed[medicine.id] = true }
       return (.created(medicine), nil)
     case .edit(let medicine):
-      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + entryFields(medicine))
+      record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + (showingChains ? medicine.summaryFields : medicine.prescriptionFields))
       let dueBeforeEdit = prescriptionReplaced(medicine, at: now)
       ledger.locationArmed[medicine.id] = medicine.location != nil
       return (.edited(medicine), dueBeforeEdit)
@@ -830,14 +842,6 @@ extension SimulationRun {
       }
       return (.deleted(id), nil)
     }
-  }
-
-  /// A `medicine` entry's fields: the prescription the patient entered and,
-  /// for a scenario written for the built-in app (`appUnderTest: built-in`,
-  /// whose medicines declare that app's follow-up chain), the chain too,
-  /// whichever app runs it.
-  func entryFields(_ medicine: Medicine) -> [TimelineField] {
-    scenario.appUnderTest == .builtIn ? medicine.summaryFields : medicine.prescriptionFields
   }
 
   /// What the ledger needs to know of a request a hosted app attributes to a

@@ -148,6 +148,11 @@ public struct HostedApp: Sendable {
   /// `significant-changes`, `background-refresh-request`). False leaves them
   /// out; what the calls do (a failure, the monitoring itself) is recorded either way.
   public var recordsAppCalls: Bool
+  /// Whether the world's `medicine` entries show each medicine's follow-up
+  /// chain (`snooze="6m x10 upfront"`), which the scenario's `medicines:`
+  /// declare for the scenario's medicine app (default false: a team's app has
+  /// its own chain, which the scenario does not describe).
+  public var medicineEntriesShowChains: Bool
   /// How a scenario's action on a notification becomes the action identifier
   /// the app hears (default: `complete` → "complete", `snooze 15m` →
   /// "snooze-15m", `open` and `dismiss` → the platform's identifiers).
@@ -159,6 +164,7 @@ public struct HostedApp: Sendable {
     actionIdentifier: @escaping @Sendable (UserAction) -> String = HostedApp.defaultActionIdentifier,
     recordsCallbacks: Bool = true,
     recordsAppCalls: Bool = true,
+    medicineEntriesShowChains: Bool = false,
     processModel: AppProcessModel = .platform,
     acceptsPolygonRegions: Bool = false,
     make: @escaping @Sendable (SimulatedDevice) -> any SimulatedApp
@@ -166,6 +172,7 @@ public struct HostedApp: Sendable {
     self.make = make
     self.recordsCallbacks = recordsCallbacks
     self.recordsAppCalls = recordsAppCalls
+    self.medicineEntriesShowChains = medicineEntriesShowChains
     self.processModel = processModel
     self.acceptsPolygonRegions = acceptsPolygonRegions
     self.attribution = attribution

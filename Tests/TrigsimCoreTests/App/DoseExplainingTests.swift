@@ -134,4 +134,27 @@ import TrigsimTestSupport
     let atEight = report.timeline.entries.filter { $0.instant == Build.instant("2026-05-04T08:00:00Z") }.map { "\($0.kind.rawValue) \($0.subject)" }
     #expect(atEight == ["fired pill", "warning pill"])
   }
+
+  /// An app whose hook changes the device when no app code runs.
+  final class MeddlingApp: SimulatedApp, DoseExplaining, @unchecked Sendable {
+    let device: SimulatedDevice
+    init(_ device: SimulatedDevice) { self.device = device }
+    func didFinishLaunching(reason: LaunchReason) async {
+      var request = HostedScenario.daily("pill", hour: 8)
+      request.doseAttribution = .reminder("1", time: DoseExplainingTests.eight)
+      try? await device.notificationCenter.add(request)
+    }
+    func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes) {
+      device.notificationCenter.removeAllPendingNotificationRequests()
+    }
+  }
+
+  @Test func aDeliveryHookThatChangesTheDeviceStopsTheRun() throws {
+    #expect {
+      try Simulation(Self.withMedicine(), app: HostedApp { MeddlingApp($0) }).report()
+    } throws: { error in
+      guard let error = error as? AppCodeError else { return false }
+      return error.callback == "deliveredWithoutAppCode" && error.problem.hasPrefix("UserNotificationCenter.removeAllPendingNotificationRequests was called from DoseExplaining.deliveredWithoutAppCode")
+    }
+  }
 }

@@ -100,4 +100,43 @@ import TrigsimTestSupport
     #expect(log.all == ["changed 1", "changed 2", "finished", "changed 1", "finished"])
     #expect(!report.timeline.entries.contains { $0.subject == "patientFinishedChangingMedicines" })
   }
+
+  @Test(arguments: [true, false])
+  func theAppsOwnCallsAreEntriesUnlessLeftOut(recorded: Bool) throws {
+    var scenario = HostedScenario.make()
+    AppLifecycleTests.walkHome(&scenario)
+    var app = ScriptedApp.hosted(AppLifecycleTests.monitorsHome(), log: AppLog())
+    app.recordsAppCalls = recorded
+    let report = try Simulation(scenario, app: app).report()
+    let started = report.timeline.entries.filter { $0.kind == .app && $0.subject == "monitoring" }
+    #expect(started.count == (recorded ? 1 : 0))
+    // The monitoring itself happens either way: the device reports the entry at home.
+    #expect(report.timeline.entries.contains { $0.kind == .enter && $0.subject == "home" })
+  }
+
+  @Test func theLocationIsTheDevicesMostRecentFixAndNilWithoutOne() throws {
+    for withTrack in [true, false] {
+      let log = AppLog()
+      var script = AppScript()
+      script.launched = { app, _ in app.log.add("at \(app.device.locationManager.location.map { String(format: "%.4f", $0.latitude) } ?? "none")") }
+      var scenario = HostedScenario.make()
+      if withTrack { AppLifecycleTests.walkHome(&scenario) }
+      _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+      #expect(log.all.last == (withTrack ? "at 55.6711" : "at none"))
+    }
+  }
+
+  @Test func aMedicineEntryShowsTheChainOnlyWhenTheAppSaysTheScenarioDescribesIt() throws {
+    for shows in [false, true] {
+      var scenario = HostedScenario.make()
+      var medicine = Medicine(id: "1", name: "Metformin", dosage: "500", unit: "mg", times: [DailyTime(hour: 8, minute: 0)])
+      medicine.snooze = SnoozeChainPolicy(every: .minutes(6), count: 3, scheduling: .upfront)
+      scenario.medicineApp.medicineChanges = [MedicineChange(instant: scenario.clock.start, kind: .create(medicine))]
+      var app = ScriptedApp.hosted(AppScript(), log: AppLog())
+      app.medicineEntriesShowChains = shows
+      let report = try Simulation(scenario, app: app).report()
+      let entry = try #require(report.timeline.entries.first { $0.kind == .medicine })
+      #expect(entry[field: "snooze"] == (shows ? "6m x3 upfront" : nil))
+    }
+  }
 }

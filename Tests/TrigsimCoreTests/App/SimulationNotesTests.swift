@@ -217,4 +217,37 @@ import TrigsimTestSupport
     let fired = try #require(report.timeline.entries.first { $0.kind == .fired && $0.subject == "pill-f1" })
     #expect(fired.instant == Build.instant("2026-05-05T08:30:00Z"))
   }
+
+  @Test func aReusedIdentifierAnswersForItsPendingRequestAndItsLastDeliverySeparately() throws {
+    // "pill-f1" serves day 1's dose, is delivered, then is added again for day 2's.
+    let log = AppLog()
+    var script = AppScript()
+    script.medicine = { app, change in
+      let notes = app.device.simulation
+      // Created: day 1's follow-up (07:30 on the 4th); edited at 07:40: day 2's (07:30 on the 5th).
+      let day = if case .created = change { 4 } else { 5 }
+      let due = Build.instant(String(format: "2026-05-%02dT08:00:00Z", day)).date
+      let dose = notes.prescribedDose(of: "1", at: SimulationNotesTests.eight, firingAt: due)
+      let components = CalendarComponents(year: 2026, month: 5, day: day, hour: 7, minute: 30)
+      var followUp = NotificationRequest(id: "pill-f1", title: "pill", trigger: .calendar(CalendarTrigger(components: components, repeats: false)))
+      followUp.doseAttribution = .followUpOfDose(dose, number: 1, due: due)
+      await app.add(followUp)
+      app.log.add("pending \(notes.dose(ofPending: "pill-f1")?.occurrenceLabel ?? "none"), delivered \(notes.dose(answeredBy: "pill-f1")?.occurrenceLabel ?? "none")")
+    }
+    var scenario = Self.withMedicine("2026-05-04T07:00:00Z", "2026-05-05T12:00:00Z")
+    // Day 2's is added after day 1's has fired: at 07:40 on day 1.
+    scenario.medicineApp.medicineChanges.append(
+      MedicineChange(instant: Build.instant("2026-05-04T07:40:00Z"), kind: .edit(Medicine(id: "1", name: "Metformin", dosage: "500", unit: "mg", times: [Self.eight]))))
+    _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    #expect(log.all.filter { !$0.hasPrefix("#") } == ["pending 2026-05-04, delivered none", "pending 2026-05-05, delivered 2026-05-04"])
+  }
+
+  @Test func placesChangedRecordsARegionsEntry() throws {
+    var script = AppScript()
+    script.launched = { app, _ in
+      app.device.simulation.placesChanged("pharmacies", [TimelineField("medicine", "2"), TimelineField("added", "3")])
+    }
+    let report = try Simulation(HostedScenario.make(), app: ScriptedApp.hosted(script, log: AppLog())).report()
+    #expect(HostedScenario.lines(report.timeline).filter { $0.contains(" regions ") } == ["2026-05-04T07:00:00 regions pharmacies medicine=2 added=3"])
+  }
 }

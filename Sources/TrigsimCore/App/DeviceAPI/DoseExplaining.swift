@@ -2,9 +2,10 @@ import Foundation
 
 /// An app that explains its own doses in the dose table and the timeline:
 /// simulator-only, no platform equivalent. trigsim asks the app's current
-/// instance (if it conforms) synchronously, outside the platform's
-/// callbacks; it answers from its own memory and the `SimulationFacts` it is
-/// handed. Each method's nil keeps trigsim's own account for any app.
+/// instance (if it conforms; none while a terminated app has no process)
+/// synchronously, outside the platform's callbacks; it answers from its own
+/// memory and the `SimulationFacts` it is handed. Each method's nil keeps
+/// trigsim's own account for any app.
 ///
 /// The scenario's medicine app (`TrigsimMedicineApp`) gives the reasons the
 /// built-in app always gave (its chain policy, its identifiers); a team's app
@@ -12,8 +13,8 @@ import Foundation
 public protocol DoseExplaining: AnyObject {
   /// Why no notification answered a prescribed daily dose.
   func missedReason(_ dose: MissedDose, facts: SimulationFacts) -> String?
-  /// A remark for a dose the patient never acted on, at the end of the run
-  /// (the built-in app: why it has no follow-ups).
+  /// A remark for a dose the patient never completed or dismissed, at the end
+  /// of the run (the medicine app: why it has no follow-ups). Asked only for those doses.
   func unansweredRemark(_ dose: DoseRecord, facts: SimulationFacts) -> String?
   /// Why the app is not set to notify a location dose of `medicine` at a
   /// crossing of `region` now, or nil when it is.
@@ -24,8 +25,10 @@ public protocol DoseExplaining: AnyObject {
   /// `id` and the category has no custom dismiss action (the app is not told).
   func dismissNotReportedReason(_ id: NotificationID, facts: SimulationFacts) -> String?
   /// A notification that serves `dose` was delivered while no app code runs
-  /// for it (the app in the background or terminated: no will-present). The
-  /// app may record, through `notes`, what that costs it (a warning, a remark).
+  /// for it (the app in the background, or terminated with its instance kept:
+  /// `processModel: .persistent`; no will-present). The app may record,
+  /// through `notes` only, what that costs it (a warning, a remark); any
+  /// other device call here is an `AppCodeError`.
   func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes)
   /// Fields the app's account adds to the patient's `action` entry on
   /// notification `id`, written before its handler runs in `state` (the
@@ -63,7 +66,8 @@ public struct MissedDose: Sendable {
 }
 
 /// What the run knows now, for an app's explanations (`DoseExplaining`):
-/// read-only.
+/// read-only, and valid only during the call it is handed to (do not keep it:
+/// it holds the run).
 public struct SimulationFacts {
   let run: SimulationRun
 

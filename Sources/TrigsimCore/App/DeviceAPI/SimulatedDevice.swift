@@ -224,7 +224,10 @@ public final class LocationManager: @unchecked Sendable {
     }
   }
 
-  /// `location`: the device's most recent fix (nil before the track's first).
+  /// `location`: the device's most recent fix (nil before the track's
+  /// first). trigsim reads each fix before the events up to its instant, so
+  /// between two fixes this is the later one (at most one track step ahead);
+  /// it does not depend on location permission or power.
   public var location: Coordinate? {
     host.withRun("LocationManager.location", otherwise: nil) { run, _ in run.previousFix?.coordinate }
   }

@@ -20,11 +20,10 @@ public final class SimulationNotes: @unchecked Sendable {
     }
   }
 
-  /// Adds `remark` to the dose table's remarks of the dose that notification
-  /// `id` answers: the dose its latest delivery answered, or, for a request
-  /// not delivered yet, the dose the app attributed it to with a due date
-  /// (`DoseAttribution`'s `due:`). A remark the dose already has is not
-  /// repeated. Returns false, and records nothing, when no dose is known.
+  /// Adds `remark` to the dose table's remarks of the dose that the latest
+  /// delivery under `id` answered (shown now, or acted on), once. Returns
+  /// false, and records nothing, when no delivery under `id` answered a dose
+  /// that has a record; true when the dose has the remark (already or now).
   @discardableResult
   public func remark(_ remark: String, onDoseOf id: NotificationID) -> Bool {
     host.withRun("SimulationNotes.remark", otherwise: false) { run, _ in
@@ -45,10 +44,19 @@ public final class SimulationNotes: @unchecked Sendable {
     }
   }
 
-  /// The dose notification `id` answers: the dose its latest delivery
-  /// answered, or the dose a pending request is attributed to (nil: none known).
+  /// The dose the latest delivery under `id` answered: the notification
+  /// shown now, or the one the patient just acted on (nil: none, or it served no dose).
   public func dose(answeredBy id: NotificationID) -> DoseKey? {
     host.withRun("SimulationNotes.dose", otherwise: nil) { run, _ in host.dose(answeredBy: id, in: run) }
+  }
+
+  /// The dose the pending request `id` is attributed to, when its
+  /// attribution names one (`followUpOfDose`, or `followUp` with `due:`); nil
+  /// when `id` is not pending. An identifier reused for every day's chain
+  /// answers here for the request pending now, and in `dose(answeredBy:)`
+  /// for the one delivered last.
+  public func dose(ofPending id: NotificationID) -> DoseKey? {
+    host.withRun("SimulationNotes.dose", otherwise: nil) { run, _ in host.dose(ofPending: id, in: run) }
   }
 
   /// What the dose table knows of `dose` now (when it was due, the patient's
@@ -85,7 +93,10 @@ public final class SimulationNotes: @unchecked Sendable {
   /// `removeDeliveredNotifications` and their `removeAll` forms) carry
   /// `reason` in their `removed` and `cleared` entries, in place of
   /// "removed by the app". Nested calls: the innermost reason applies.
+  /// Only inside a callback, on its thread: elsewhere the body runs without the reason and the misuse is reported.
   public func because<T>(_ reason: String, _ body: () throws -> T) rethrows -> T {
+    let onEngineThread = host.withRun("SimulationNotes.because", otherwise: false) { _, _ in true }
+    guard onEngineThread else { return try body() }
     let previous = host.removalReason
     host.removalReason = reason
     defer { host.removalReason = previous }
