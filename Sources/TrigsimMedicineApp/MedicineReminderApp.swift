@@ -9,7 +9,7 @@ import TrigsimCore
 /// `TrigsimCore`), which the commands still run;
 /// `Tests/TrigsimMedicineAppTests` compares the two on every bundled
 /// scenario (all agree). Not ported yet (no bundled scenario has them):
-/// background refresh, requests of the scenario's `notifications:` named
+/// requests of the scenario's `notifications:` named
 /// like the app's, nearest-place refreshes while the app is force-quit or the
 /// phone is off, refreshes as the device moves in the foreground, and
 /// `openCompletes` counting an open as taken.
@@ -138,7 +138,11 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     ])
     // The nearest places follow the device: its location now, then the significant-change service.
     if !placeSets.isEmpty { device.locationManager.startMonitoringSignificantLocationChanges() }
+    // The refresh task runs whenever the system grants it (the scenario's `run: background-refresh`).
+    try? device.application.submit(Self.refreshRequest)
   }
+
+  static let refreshRequest = BackgroundRefreshRequest(identifier: "medicine-refresh")
 
   /// Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
   public func didBecomeActive() async {
@@ -153,6 +157,8 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   }
 
   public func performBackgroundRefresh(_ request: BackgroundRefreshRequest) async {
+    // A request is used up when it runs: the next one is asked for at once.
+    try? device.application.submit(Self.refreshRequest)
     await codeRan(.backgroundRefresh, medicine: nil)
     await setBadge()
   }

@@ -17,6 +17,8 @@ import TrigsimTestSupport
 @Suite struct BuiltInParityTests {
   /// Scenarios (paths under `scenarios/`) whose output the port reproduces byte for byte.
   static let agreeing: Set<String> = [
+    // Background refresh: the port asks for its refresh task at launch and after each run.
+    "background-refresh-tops-up.yaml",
     // Place sets: the nearest N places, followed through the significant-change service.
     "nearest-pharmacies-city-walk.yaml",
     // The persistent process model, polygon regions, batches of medicine changes, cut-short handlers.

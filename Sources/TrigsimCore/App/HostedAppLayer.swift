@@ -285,6 +285,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let request = refreshRequests.remove(at: position)
     wake(.backgroundRefresh, in: &run, at: now)
     guard let app else { return }
+    // The device's account: the system ran the app's refresh task (its callback entry is the app's).
+    run.record(.app, name, at: now, [TimelineField("ran", "yes"), TimelineField("app", run.installedApp.state.rawValue)])
     call("performBackgroundRefresh", [TimelineField("request", request.identifier)], in: &run, at: now) {
       await app.performBackgroundRefresh(request)
     }

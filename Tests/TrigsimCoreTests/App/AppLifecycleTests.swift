@@ -165,10 +165,13 @@ import TrigsimTestSupport
     ]
     let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
     #expect(log.all == ["#1 didFinishLaunching initial", "#1 performBackgroundRefresh refill"])
-    let refreshes = report.timeline.entries.filter { $0.subject == "background-refresh" }.map { $0.fields.first { $0.key == "reason" }?.value }
+    let refreshes = report.timeline.entries.filter { $0.subject == "background-refresh" }.map { entry in
+      "\(entry.localInstant.prefix(16)) ran=\(entry[field: "ran"] ?? "") " + (entry[field: "reason"] ?? "app=\(entry[field: "app"] ?? "")")
+    }
     #expect(refreshes == [
-      "no request's earliest begin date has come (the first is 2026-05-04T08:00:00.000+00:00)",
-      "the app has no background refresh request (Application.submit)",
+      "2026-05-04T07:30 ran=no no request's earliest begin date has come (the first is 2026-05-04T08:00:00.000+00:00)",
+      "2026-05-04T08:30 ran=yes app=background",
+      "2026-05-04T09:30 ran=no the app has no background refresh request (Application.submit)",
     ])
   }
 
