@@ -2,17 +2,17 @@ import Foundation
 import TrigsimCore
 
 /// The scenario's medicine-reminder app (`medicines:`, `policy:`, `category:`,
-/// `badge:`), written as an ordinary app against the public simulated device
+/// `badge:`, `places:` with `regionSet:`), written as an ordinary app against the public simulated device
 /// API (`SimulatedDevice`), the API a team's own app uses.
 ///
 /// It is the port of the engine's built-in app (`App/BuiltIn/` in
 /// `TrigsimCore`), which the commands still run;
 /// `Tests/TrigsimMedicineAppTests` compares the two on every bundled
 /// scenario (all agree). Not ported yet (no bundled scenario has them):
-/// requests of the scenario's `notifications:` named
-/// like the app's, nearest-place refreshes while the app is force-quit or the
-/// phone is off, refreshes as the device moves in the foreground, and
-/// `openCompletes` counting an open as taken.
+/// requests of the scenario's `notifications:` named like the app's,
+/// nearest-place refreshes while the app is force-quit or the phone is off,
+/// refreshes as the device moves in the foreground, and `openCompletes`
+/// counting an open as taken.
 ///
 /// What it does, as the built-in app does:
 /// - for each medicine the patient creates: a repeating calendar reminder per
@@ -24,9 +24,12 @@ import TrigsimCore
 ///   the patient's action;
 /// - "Taken" and dismiss cancel the dose's chain and clear its notifications;
 ///   snooze cancels the chain and adds one re-alert, as `policy: snooze:` says;
-/// - whenever its code runs (launch, an action, will-present, a background
-///   push) it tops up upfront chains as `policy: reAddChains:` says, and sets
-///   its badge as `badge:` says.
+/// - whenever its code runs (coming to the foreground, an action,
+///   will-present, a background push, its background refresh task) it tops
+///   up upfront chains as `policy: reAddChains:` says, and sets its badge as
+///   `badge:` says;
+/// - with place sets it watches the nearest N places, recomputed where the
+///   significant-change service reports the device.
 public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDelegate, @unchecked Sendable {
   let device: SimulatedDevice
   let configuration: MedicineApp
@@ -111,8 +114,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   }
 
   /// The app for `scenario`, as `Simulation(scenario, app:)` and
-  /// `TrialRunner(scenario, app:)` take it: a new instance per process, and
-  /// no `app` entry per callback (the built-in app's timelines have none).
+  /// `TrialRunner(scenario, app:)` take it, with the built-in app's model:
+  /// one instance for the run (`processModel: .persistent`), no `app` entry
+  /// per callback or call, the chain in `medicine` entries, polygon regions.
   public static func hosted(for scenario: Scenario) -> HostedApp {
     let (configuration, placeSets, regionSet, platform) = (scenario.medicineApp, scenario.placeSets, scenario.regionSet, scenario.platform)
     return HostedApp(
