@@ -697,7 +697,9 @@ extension MedicineReminderApp: LocationManagerDelegate {
     registeredPlaces[medicine.id] = chosen
     let pending = Set(await center.pendingNotificationRequests().map(\.id))
     // Removes the places that left (those still pending: the platform ignores the others), adds those that entered.
-    let leaving = registered.filter { !chosen.contains($0) && pending.contains(placeRequest(medicine.id, set.places[$0].id)) }.sorted()
+    let leaving = registered.filter {
+      !chosen.contains($0) && pending.contains(policy.identifiers.placeLocation(medicine.id, set.places[$0].id))
+    }.sorted()
     let entering = selected.filter { !registered.contains($0) }
     guard !leaving.isEmpty || !entering.isEmpty else { return }
     notes.placesChanged(set.id, [
@@ -706,22 +708,17 @@ extension MedicineReminderApp: LocationManagerDelegate {
     ])
     for place in leaving {
       notes.because("region set refresh: not among the nearest \(nearestCount)") {
-        center.removePendingNotificationRequests(withIdentifiers: [placeRequest(medicine.id, set.places[place].id)])
+        center.removePendingNotificationRequests(withIdentifiers: [policy.identifiers.placeLocation(medicine.id, set.places[place].id)])
       }
     }
     for place in entering {
       let trigger = RegionTrigger(
         region: set.regionID(of: set.places[place].id), notifyOnEntry: location.onEntry, notifyOnExit: location.onExit, repeats: true)
       var request = NotificationRequest(
-        id: placeRequest(medicine.id, set.places[place].id), title: medicine.name, body: medicine.body, trigger: .region(trigger),
+        id: policy.identifiers.placeLocation(medicine.id, set.places[place].id), title: medicine.name, body: medicine.body, trigger: .region(trigger),
         userInfo: mainUserInfo(medicine, slot: .location))
       request.doseAttribution = .location(medicine.id)
       await add(Planned(request: request, info: Added(medicine: medicine.id, role: .location)))
     }
-  }
-
-  /// The request for one place: the location identifier followed by `_{place}` (`medicine_{id}_location_{place}`).
-  func placeRequest(_ medicine: MedicineID, _ place: PlaceID) -> NotificationID {
-    NotificationID(policy.identifiers.location(medicine).rawValue + "_\(place)")
   }
 }

@@ -68,7 +68,7 @@ struct RegionSetState {
 /// The app's request for one place of a set: the location template
 /// followed by `_{place}` (`medicine_{id}_location_{place}` by default).
 extension IdentifierTemplates {
-  func placeLocation(_ medicine: MedicineID, _ place: PlaceID) -> NotificationID {
+  public func placeLocation(_ medicine: MedicineID, _ place: PlaceID) -> NotificationID {
     NotificationID(location(medicine).rawValue + "_\(place)")
   }
 }
