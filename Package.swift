@@ -8,7 +8,7 @@ let package = Package(
   products: [
     .executable(name: "trigsim", targets: ["trigsim"]),
     // What a user's own tests import: load a scenario, run it, read the timeline.
-    .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore", "TrigsimReport"]),
+    .library(name: "Trigsim", targets: ["TrigsimScenario", "TrigsimTracks", "TrigsimCore", "TrigsimReport", "TrigsimMedicineApp"]),
     // For a user's Swift Testing tests: assertTimeline(...) and assertScenario(...) record issues with the diff.
     .library(name: "TrigsimTesting", targets: ["TrigsimTesting"]),
     // The simulated device API a team's app code runs against (SimulatedDevice, HostedApp): the core alone, no GEOS or libxml2.
@@ -42,7 +42,7 @@ let package = Package(
     .target(
       name: "TrigsimScenario",
       dependencies: [
-        "TrigsimCore", "TrigsimTracks", "TrigsimGEOS", "CTrigsimCleanup",
+        "TrigsimCore", "TrigsimTracks", "TrigsimGEOS", "CTrigsimCleanup", "TrigsimMedicineApp",
         .product(name: "Yams", package: "Yams"),
         // SHA-256 for the identity of a partial report's inputs.
         .product(name: "Crypto", package: "swift-crypto"),
@@ -59,15 +59,15 @@ let package = Package(
     // MARK: - An example team app (production code: Foundation only), run in the loop by its tests.
     .target(name: "ExampleReminderApp"),
 
-    // MARK: - The scenario's medicine app (`medicines:`, `policy:`) written against the public device API: the port of
-    // the built-in app (App/BuiltIn/), which the commands still run (README, "The medicine app on the device API").
+    // MARK: - The scenario's medicine app (`medicines:`, `policy:`), written against the public device API: what the
+    // commands run, and `Simulation(scenario)` (README, "The medicine app on the device API").
     .target(name: "TrigsimMedicineApp", dependencies: ["TrigsimCore"]),
 
     // MARK: - Command line.
     .executableTarget(
       name: "trigsim",
       dependencies: [
-        "TrigsimScenario", "TrigsimReport",
+        "TrigsimScenario", "TrigsimReport", "TrigsimMedicineApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -101,7 +101,7 @@ let package = Package(
       name: "TrigsimTestSupport",
       dependencies: ["TrigsimCore", "CLibXML2HTML", "CZlib"],
       path: "Tests/TrigsimTestSupport"),
-    .testTarget(name: "TrigsimCoreTests", dependencies: ["TrigsimCore", "TrigsimTestSupport"]),
+    .testTarget(name: "TrigsimCoreTests", dependencies: ["TrigsimCore", "TrigsimMedicineApp", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimGEOSTests", dependencies: ["TrigsimGEOS", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimTracksTests", dependencies: ["TrigsimTracks", "TrigsimTestSupport"]),
     .testTarget(

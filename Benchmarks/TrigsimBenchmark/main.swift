@@ -41,19 +41,17 @@
 // gives 2.0×, n^1.6 gives 3.03×), and 3,000 daily Focus periods over a year,
 // which stop at the default limit of a million entries.
 //
-// A twelfth (`app-seam`) runs the medicine scenario in this process
-// with the built-in medicine app (the baseline) and with its port onto the
-// public device API (`MedicineReminderApp`, `TrigsimMedicineApp`), in paired
-// rounds, and checks that both print the same timeline and dose table.
-// `--app-seam-child FILE built-in|port N` runs one of the two N times in a
-// process of its own, for timing or counting from outside (valgrind's
-// callgrind with SWIFT_BACKTRACE=enable=no; hyperfine).
+// A twelfth (`app-seam`, not part of the full run) runs the medicine
+// scenario through this build's `trigsim run` and through a `trigsim` built
+// from a commit before the medicine app moved onto the public device API
+// (`--before PATH`), in paired rounds, and checks that both write the same
+// timeline and dose table.
 //
 // An eleventh (`long-trials`, not part of the full run) measures the peak
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
 // 10,022,400 fixes), with 2 and 6 trials on 1 and 2 workers.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam] [--before PATH] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -121,13 +119,15 @@ var workDirectory = NSTemporaryDirectory() + "trigsim-benchmark"
 var only: String?
 var trialCount = 1000
 var monthDirectory: String?
+/// `--before PATH`: the `trigsim` the app-seam table compares this build with.
+var beforeTrigsim: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
   case "--only": only = arguments.popFirst()
   case "--trials": trialCount = Int(arguments.popFirst() ?? "") ?? trialCount
   case "--trial-child": runTrialChild(Array(arguments)); exit(0)
-  case "--app-seam-child": runAppSeamChild(Array(arguments)); exit(0)
+  case "--before": beforeTrigsim = arguments.popFirst()
   case "--read-track-child": runReadTrackChild(Array(arguments)); exit(0)
   case "--measure-child": runMeasureChild(Array(arguments)); exit(0)
   case "--month-dir": monthDirectory = arguments.popFirst()
@@ -137,7 +137,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam] [--before PATH] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -522,22 +522,6 @@ if only == nil || only == "places" {
 
 // MARK: - Trials
 
-/// A whole process for timing the app seam from outside (`/usr/bin/time`,
-/// `hyperfine`): runs `scenario` `repeats` times in this process with the
-/// built-in medicine app (`built-in`) or its port onto the device API (`port`).
-func runAppSeamChild(_ arguments: [String]) {
-  guard (2...3).contains(arguments.count), ["built-in", "port"].contains(arguments[1]) else {
-    fatalError("--app-seam-child SCENARIO built-in|port [REPEATS]")
-  }
-  do {
-    let scenario = try ScenarioLoader().load(path: arguments[0])
-    let app = arguments[1] == "port" ? MedicineReminderApp.hosted(for: scenario) : nil
-    for _ in 0..<(arguments.count == 3 ? Int(arguments[2]) ?? 1 : 1) { _ = try Simulation(scenario, app: app).report() }
-  } catch {
-    fatalError("\(error)")
-  }
-}
-
 /// Child process of the memory measurement: runs `count` trials of `scenario` (on `jobs` workers, default every core) and exits.
 func runTrialChild(_ arguments: [String]) {
   guard (2...3).contains(arguments.count), let count = Int(arguments[1]) else { fatalError("--trial-child SCENARIO COUNT [JOBS]") }
@@ -637,55 +621,59 @@ if only == nil || only == "trials" {
 
 // MARK: - The app seam: the medicine scenario with the medicine app on the public device API
 
-if only == nil || only == "app-seam" {
-  // The medicine scenario, run in this process: with the engine's built-in
-  // medicine app (the baseline: the engine before the app moved onto the
-  // device API) and with its port, `MedicineReminderApp` behind the same
-  // seam as a team's app. Both must print the same timeline and dose table.
-  // Paired: each round runs both, in alternating order, and the ratio is taken per round.
+if only == "app-seam" {
+  // The medicine scenario through `trigsim run`: this build (the scenario's
+  // medicine app on the public device API, `MedicineReminderApp`) against a
+  // `trigsim` built from a commit before the app moved onto it (`--before`,
+  // whose engine ran its own built-in medicine app), as child processes in
+  // paired rounds (alternating order; the ratio is taken per round). Both
+  // must write the same timeline and dose table, byte for byte.
+  guard let before = beforeTrigsim, FileManager.default.isExecutableFile(atPath: before) else {
+    fatalError("--only app-seam needs --before PATH: a trigsim built from the commit before the medicine app moved onto the device API (README, \"Benchmarks\")")
+  }
   let rounds = max(3, runs)
   print("")
-  print("app seam: \(rounds) paired rounds in this process; baseline = the same scenario with the built-in medicine app, in the same round")
-  print("| track | built-in app s | ported app s | ported ÷ built-in (median of rounds) | range | timeline lines | outputs |")
+  print("app seam: \(rounds) paired rounds of `trigsim run`; baseline = \(before) (the engine before the change), in the same round")
+  print("| track | before s | this build s | this ÷ before (median of rounds) | range | peak RSS MB before / now | outputs |")
   print("|---|---:|---:|---:|---:|---:|---|")
   for days in dayCounts {
     let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
     _ = try syntheticTrack(days: days, at: trackPath)
     let path = "\(workDirectory)/app-seam-\(days)d.yaml"
     try (scenarioText(days: days, track: trackPath) + medicineAppText).write(toFile: path, atomically: true, encoding: .utf8)
-    let scenario = try ScenarioLoader().load(path: path)
-    let app = MedicineReminderApp.hosted(for: scenario)
-    func timed(_ body: () throws -> SimulationReport) rethrows -> (seconds: Double, report: SimulationReport) {
-      let started = monotonicSeconds()
-      let report = try body()
-      return (monotonicSeconds() - started, report)
+    func command(_ binary: String, _ format: String, to output: String = "-") -> [String] {
+      [binary, "run", path, "--format", format, "--output", output]
     }
-    // A warm-up pair first (time-zone data, the first allocations), not counted.
-    _ = try Simulation(scenario).report()
-    _ = try Simulation(scenario, app: app).report()
-    var builtInSeconds: [Double] = []
-    var portSeconds: [Double] = []
+    // Same output: the timeline as text and JSON (which carries the dose table).
+    var same = true
+    for format in ["text", "json"] {
+      let beforeOutput = "\(workDirectory)/app-seam-\(days)d-before.\(format)"
+      let nowOutput = "\(workDirectory)/app-seam-\(days)d-now.\(format)"
+      _ = measure(command(before, format, to: beforeOutput))
+      _ = measure(command(trigsim, format, to: nowOutput))
+      same = same && FileManager.default.contentsEqual(atPath: beforeOutput, andPath: nowOutput)
+    }
+    var beforeRuns: [Measurement] = []
+    var nowRuns: [Measurement] = []
     var ratios: [Double] = []
-    var last: (builtIn: SimulationReport, port: SimulationReport)?
     for round in 0..<rounds {
-      let b, p: (seconds: Double, report: SimulationReport)
+      let b, n: Measurement
       if round % 2 == 0 {
-        b = try timed { try Simulation(scenario).report() }
-        p = try timed { try Simulation(scenario, app: app).report() }
+        b = measure(command(before, "text"))
+        n = measure(command(trigsim, "text"))
       } else {
-        p = try timed { try Simulation(scenario, app: app).report() }
-        b = try timed { try Simulation(scenario).report() }
+        n = measure(command(trigsim, "text"))
+        b = measure(command(before, "text"))
       }
-      builtInSeconds.append(b.seconds)
-      portSeconds.append(p.seconds)
-      ratios.append(p.seconds / b.seconds)
-      last = (b.report, p.report)
+      beforeRuns.append(b)
+      nowRuns.append(n)
+      ratios.append(n.seconds / b.seconds)
     }
     func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    let same = last!.builtIn.timeline.canonicalText == last!.port.timeline.canonicalText && last!.builtIn.summary.text == last!.port.summary.text
     print(String(
-      format: "| %d day%@ | %.3f | %.3f | %.2f× | %.2f–%.2f× | %d | %@ |", days, days == 1 ? "" : "s", middle(builtInSeconds),
-      middle(portSeconds), middle(ratios), ratios.min()!, ratios.max()!, last!.builtIn.timeline.entries.count,
+      format: "| %d day%@ | %.3f | %.3f | %.2f× | %.2f–%.2f× | %.1f / %.1f | %@ |", days, days == 1 ? "" : "s",
+      middle(beforeRuns.map(\.seconds)), middle(nowRuns.map(\.seconds)), middle(ratios), ratios.min()!, ratios.max()!,
+      Double(beforeRuns.map(\.peakResidentBytes).max()!) / 1e6, Double(nowRuns.map(\.peakResidentBytes).max()!) / 1e6,
       same ? "identical" : "DIFFER"))
   }
 }

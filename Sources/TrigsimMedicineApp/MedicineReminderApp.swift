@@ -5,16 +5,16 @@ import TrigsimCore
 /// `badge:`, `places:` with `regionSet:`), written as an ordinary app against the public simulated device
 /// API (`SimulatedDevice`), the API a team's own app uses.
 ///
-/// It is the port of the engine's built-in app (`App/BuiltIn/` in
-/// `TrigsimCore`), which the commands still run;
-/// `Tests/TrigsimMedicineAppTests` compares the two on every bundled
-/// scenario (all agree). Not ported yet (no bundled scenario has them):
-/// requests of the scenario's `notifications:` named like the app's,
-/// nearest-place refreshes while the app is force-quit or the phone is off,
-/// refreshes as the device moves in the foreground, and `openCompletes`
-/// counting an open as taken.
+/// `trigsim run` and the other commands run it, and `Simulation(scenario)`
+/// (`TrigsimMedicineApp`). It replaced the engine's own built-in app, whose
+/// output it reproduces byte for byte on every bundled scenario. It decides
+/// only for the requests it adds: a request of the scenario's
+/// `notifications:` named like its own still counts for a dose (the ledger's
+/// identifier templates) and the app answers the patient's actions on it,
+/// but is added as written. It hears locations only when the platform runs
+/// its code (not while it is force-quit or the phone is off).
 ///
-/// What it does, as the built-in app does:
+/// What it does:
 /// - for each medicine the patient creates: a repeating calendar reminder per
 ///   daily time, each followed by its upfront chain of follow-ups for the
 ///   time's next occurrence (`snooze: { every, count, schedule: upfront }`),
@@ -92,6 +92,8 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// the app does not ask for it again until it leaves the nearest N).
   var registeredPlaces: [MedicineID: Set<Int>] = [:]
   /// The last choice of nearest places of each set: when, where, which.
+  /// Where the app last computed a place set a medicine uses (the `moved` refreshes measure from here).
+  var placesRefreshCentre: Coordinate?
   var lastPlacesRefresh: [PlaceSetID: (at: SimulationInstant, position: Coordinate, selected: Set<Int>)] = [:]
   /// The last version of every medicine the patient entered, deleted ones included.
   var lastVersion: [MedicineID: Medicine] = [:]
@@ -114,16 +116,18 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   }
 
   /// The app for `scenario`, as `Simulation(scenario, app:)` and
-  /// `TrialRunner(scenario, app:)` take it, with the built-in app's model:
+  /// `TrialRunner(scenario, app:)` take it, with the scenario app's model:
   /// one instance for the run (`processModel: .persistent`), no `app` entry
   /// per callback or call, the chain in `medicine` entries, polygon regions.
   public static func hosted(for scenario: Scenario) -> HostedApp {
     let (configuration, placeSets, regionSet, platform) = (scenario.medicineApp, scenario.placeSets, scenario.regionSet, scenario.platform)
-    return HostedApp(
+    var app = HostedApp(
       recordsCallbacks: false, recordsAppCalls: false, medicineEntriesShowChains: true, processModel: .persistent, acceptsPolygonRegions: true
     ) { device in
       MedicineReminderApp(device, configuration: configuration, placeSets: placeSets, regionSet: regionSet, platform: platform)
     }
+    app.isScenarioMedicineApp = true
+    return app
   }
 
   var center: UserNotificationCenter { device.notificationCenter }
@@ -140,8 +144,12 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
         identifier: Self.categoryIdentifier, actions: [NotificationAction(identifier: Self.completeAction, title: "Taken")] + snoozes,
         customDismissAction: configuration.category.customDismiss)
     ])
-    // The nearest places follow the device: its location now, then the significant-change service.
-    if !placeSets.isEmpty { device.locationManager.startMonitoringSignificantLocationChanges() }
+    // The nearest places follow the device: its location now, then the significant-change service,
+    // and in the foreground every fix (the standard service).
+    if !placeSets.isEmpty {
+      device.locationManager.startMonitoringSignificantLocationChanges()
+      device.locationManager.startUpdatingLocation()
+    }
     // The refresh task runs whenever the system grants it (the scenario's `run: background-refresh`).
     try? device.application.submit(Self.refreshRequest)
   }
@@ -237,6 +245,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
       await finish(dose, dismissed: true)
     case NotificationResponse.defaultActionIdentifier:
       if configuration.category.openCompletes {
+        notes.countAsTaken(dose)
         await finish(dose, dismissed: false)
       } else if !cutShort {
         await learned(of: id, dose: dose, medicine: medicine)
@@ -552,7 +561,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
 
 // MARK: - The dose table's reasons
 
-/// The reasons the built-in app always gave, from the app's own memory (its
+/// The dose table's reasons, from the app's own memory (its
 /// identifiers, its chain policy, when its code ran).
 extension MedicineReminderApp: DoseExplaining {
   public func missedReason(_ dose: MissedDose, facts: SimulationFacts) -> String? {
@@ -665,15 +674,25 @@ extension MedicineReminderApp: LocationManagerDelegate {
     case medicineAdded = "medicine added"
     /// The significant-change service woke the app with a new location.
     case significantChange = "significant change"
+    /// In the foreground, the device is `regionSet: refresh` metres from where the places were last computed.
+    case moved = "moved"
   }
 
   /// The significant-change service's report: the first is where the device
   /// is; later ones refresh only when `regionSet: significantChange` is on.
-  public func didUpdateLocation(_ coordinate: Coordinate) async {
-    let cause: PlacesRefreshCause = learnedLocation ? .significantChange : .firstFix
-    learnedLocation = true
-    await refreshPlaces(cause, at: coordinate)
-    if !regionSet.significantChange { device.locationManager.stopMonitoringSignificantLocationChanges() }
+  /// The standard service's (every fix in the foreground): a refresh once
+  /// the device is `regionSet: refresh` metres from where the places were last computed.
+  public func didUpdateLocation(_ coordinate: Coordinate, from service: LocationUpdateService) async {
+    switch service {
+    case .significantChange:
+      let cause: PlacesRefreshCause = learnedLocation ? .significantChange : .firstFix
+      learnedLocation = true
+      await refreshPlaces(cause, at: coordinate)
+      if !regionSet.significantChange { device.locationManager.stopMonitoringSignificantLocationChanges() }
+    case .standard:
+      guard let centre = placesRefreshCentre, Geodesic.distance(centre, coordinate) >= regionSet.refresh else { return }
+      await refreshPlaces(.moved, at: coordinate)
+    }
   }
 
   /// For every place set a medicine uses: the nearest places from
@@ -686,6 +705,7 @@ extension MedicineReminderApp: LocationManagerDelegate {
       guard !users.isEmpty else { continue }
       let selected = nearestIndexes[index].nearest(nearestCount, to: position).map(\.place)
       lastPlacesRefresh[set.id] = (SimulationInstant(device.clock.now), position, Set(selected))
+      placesRefreshCentre = position
       for medicine in users { await apply(selected, of: set, to: medicine, cause: cause, at: position) }
     }
   }

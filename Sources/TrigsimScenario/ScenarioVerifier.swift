@@ -1,5 +1,6 @@
 import Foundation
 import TrigsimCore
+import TrigsimMedicineApp
 import TrigsimTracks
 
 /// When `verify`, `test` and `record` write expected timelines.
@@ -41,7 +42,7 @@ public struct ScenarioVerifier: Sendable {
   /// Whether a scenario's `trials:` are run and checked (`trigsim report`
   /// draws the one run, and leaves them out).
   public var checksTrials = true
-  /// The team's app in place of the built-in one (scenarios with
+  /// The team's app in place of the scenario's medicine app (scenarios with
   /// `appUnderTest: swift`; README, "Your app in the loop").
   public var app: HostedApp?
 
@@ -177,7 +178,7 @@ public struct ScenarioVerifier: Sendable {
   private func verifyTrials(_ file: ScenarioFile, settings: TrialSettings, into result: inout ScenarioVerification) -> ScenarioVerification.Outcome? {
     let report: TrialReport
     do {
-      report = try TrialRunner(file.scenario, app: app).run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
+      report = try TrialRunner(file.scenario, app: app(for: file.scenario)).run(TrialPlan(count: settings.count, seed: settings.seed, jobs: trialJobs))
     } catch {
       result.diagnostics = (error as? InputError)?.diagnostics ?? []
       return Self.outcome(of: error)
@@ -229,8 +230,11 @@ public struct ScenarioVerifier: Sendable {
     return nil
   }
 
-  /// The scenario with the verifier's app, or the built-in one.
-  func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app) }
+  /// The verifier's app, or the scenario's own medicine app.
+  func app(for scenario: Scenario) -> HostedApp { app ?? MedicineReminderApp.hosted(for: scenario) }
+
+  /// The scenario with the verifier's app, or the scenario's own medicine app.
+  func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app(for: scenario)) }
 
   static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
     switch error {

@@ -55,7 +55,7 @@ public func assertTimeline(
 /// Nothing is written unless `record` says so, and never when `CI` is set in
 /// the environment (unless `force`).
 ///
-/// With `app`, the team's app runs in place of the built-in medicine app
+/// With `app`, the team's app runs in place of the scenario's medicine app
 /// (scenarios with `appUnderTest: swift`); its trials make one app per trial:
 ///
 ///     assertScenario(at: "Scenarios/pharmacy.yaml", app: HostedApp { device in MyApp(device) })

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TrigsimCore
+import TrigsimMedicineApp
 import TrigsimScenario
 
 /// Runs `scenario` (or one trial of it) and writes its timeline in `format`

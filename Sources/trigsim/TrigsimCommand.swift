@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrigsimCore
+import TrigsimMedicineApp
 import TrigsimScenario
 
 @main

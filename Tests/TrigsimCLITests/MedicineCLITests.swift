@@ -194,7 +194,7 @@ import TrigsimTestSupport
     let result = try Self.run(["run", "s.yaml"], in: folder)
     #expect(result.status == 65)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr.hasPrefix("s.yaml:2:15: error: this scenario is written for a team's Swift app ('appUnderTest: swift'); the built-in medicine app cannot run it"), "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("s.yaml:2:15: error: this scenario is written for a team's Swift app ('appUnderTest: swift'); the scenario's medicine app cannot run it"), "\(result.stderr)")
     #expect(result.stderr.contains("Simulation(scenario, app: HostedApp"))
   }
 }

@@ -2,12 +2,10 @@
 /// Patient): the code the simulated phone runs for the app under test.
 ///
 /// The engine calls it at the moments the platform runs app code and asks it
-/// only what an app decides. Two apps sit behind it:
-///
-/// - `BuiltInMedicineAppLayer`: the scenario's `medicines:`/`policy:` model
-///   (today's timelines, byte for byte);
-/// - `HostedAppLayer`: a team's own app (`SimulatedApp`), driven through the
-///   simulated device API (`SimulatedDevice`).
+/// only what an app decides. `HostedAppLayer` runs an app (`SimulatedApp`)
+/// through the simulated device API (`SimulatedDevice`): a team's own app,
+/// or the scenario's medicine app (`MedicineReminderApp` in
+/// `TrigsimMedicineApp`). The engine keeps no app of its own.
 ///
 /// Every method receives the run `inout`: the layer acts on the device through
 /// it at the instant it is called, before time moves on. The engine holds the
@@ -53,16 +51,15 @@ protocol AppLayer: AnyObject {
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
   /// A fix, while `run.observesFixes` (the app asked for significant-change updates).
   func observe(_ fix: TrackSample, in run: inout SimulationRun)
-  /// A fix, when the scenario has place sets (`places:`): the built-in app
-  /// watches every fix for its nearest-places refreshes.
-  func observeForPlaceSets(_ fix: TrackSample, in run: inout SimulationRun)
   /// Why place `place` of set `set` was not monitored at a crossing, when the
   /// app's last choice of nearest places left it out (nil: it was chosen).
   func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String?
   /// The significant-change service reports the device at `position`.
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant)
+  /// The standard location service reports the device at `position` (the app is in the foreground).
+  func locationUpdate(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant)
   /// Why an unanswered dose had no follow-ups, when the app can say (the
-  /// built-in app knows its own chain policy; a hosted app's intent is its own).
+  /// app knows its own chain policy; trigsim does not).
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String?
   /// Why no notification answered a prescribed daily dose (the dose table's reason).
   func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String
@@ -84,85 +81,3 @@ struct Presentation {
   var staysListed = true
 }
 
-/// The scenario's medicine-reminder app (`medicines:`, `policy:`), as the
-/// engine has always run it: every method forwards to the run's built-in
-/// app code (`App/BuiltIn/SimulationRun+MedicineApp.swift`, and `Engine/SimulationRun+RegionSet.swift` and `+Attention.swift`).
-final class BuiltInMedicineAppLayer: AppLayer {
-  func scheduleEvents(in run: inout SimulationRun) { run.scheduleMedicineAppEvents() }
-
-  func launch(in run: inout SimulationRun, at now: SimulationInstant) {}
-
-  func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
-    // Coming to the foreground runs the app's launch code: it re-adds chains (its policy) and sets its badge.
-    guard to == .foreground else { return }
-    run.appCodeRan(.foreground, medicine: nil, at: now)
-    run.appCodeSetsBadge(at: now)
-  }
-
-  func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {}
-
-  func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) { run.backgroundRefresh(at: now) }
-
-  func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.applyMedicineChange(index, at: now)
-  }
-
-  func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest {
-    var request = request
-    if let info = run.ledger.requestInfo[request.id], let medicine = run.ledger.medicines[info.medicine] {
-      request.interruptionLevel = medicine.interruptionLevel
-      if run.medicineApp.badge == .countAtAdd && request.badge == nil { request.badge = run.waitingDoseCount + 1 }
-    }
-    return request
-  }
-
-  func delivered(
-    _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
-    in run: inout SimulationRun, at now: SimulationInstant
-  ) -> Presentation {
-    if let dose { run.medicineNotificationDelivered(shown, dose: dose, at: now) }
-    return Presentation(perception: perception)
-  }
-
-  func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { run.ledger.shownDose[id] != nil }
-
-  func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.perform(action, on: id, by: source, at: now)
-  }
-
-  func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {
-    // The app's code runs in the background: it sets its badge, and re-adds
-    // chains as its policy says (`ChainReAdds.silentPush`).
-    run.appCodeRan(.silentPush, medicine: nil, at: now)
-    run.appCodeSetsBadge(at: now)
-  }
-
-  func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool { false }
-
-  var appMonitoredRegions: Set<RegionID> { [] }
-
-  func runEnded(in run: inout SimulationRun) {}
-
-  func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {}
-
-  func observe(_ fix: TrackSample, in run: inout SimulationRun) {}
-
-  func observeForPlaceSets(_ fix: TrackSample, in run: inout SimulationRun) { run.observeForRegionSets(fix) }
-
-  func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String? { run.notMonitoredReason(set: set, place: place) }
-
-  func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {}
-
-  func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? { run.noFollowUpsRemark(dose) }
-
-  func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String { run.missedReason(clock, dose) }
-
-  func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
-    let requestID = run.policy.identifiers.location(medicine)
-    return run.center.pending[requestID] == nil ? run.ledger.lossReason[requestID] ?? "the location request was not pending" : nil
-  }
-
-  func locationDetectionLoss(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String? {
-    run.ledger.lossReason[run.policy.identifiers.location(medicine)]
-  }
-}

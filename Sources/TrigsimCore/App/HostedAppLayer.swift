@@ -42,6 +42,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// The content of every notification in Notification Center, by identifier.
   private var deliveredContent: [NotificationID: NotificationRequest] = [:]
   private var significantChanges = false
+  /// Whether the app asked for standard location updates, and where the service last reported.
+  private var standardUpdates = false
+  private var lastStandardUpdate: Coordinate?
+  /// The standard service's `distanceFilter` in metres (0: every fix).
+  var distanceFilter = 0.0
   /// Where and when the significant-change service last reported.
   private var lastSignificantChange: (position: Coordinate, instant: SimulationInstant)?
   /// Failures the platform reports to the location delegate after the current callback.
@@ -230,7 +235,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func scheduleEvents(in run: inout SimulationRun) {
     // The scenario's app changes and medicine changes are the world's (the patient's actions are the patient layer's).
-    run.scheduleMedicineAppEvents()
+    run.scheduleAppAndMedicineChanges()
     // After the scenario's app changes at the start: they are the state the app starts in.
     run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: Int.max)
   }
@@ -489,7 +494,18 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
   }
 
+  /// Each fix, while the app asked for location updates: the
+  /// significant-change service's report, then the standard service's (in
+  /// the foreground), queued at the fix after its position events.
   func observe(_ fix: TrackSample, in run: inout SimulationRun) {
+    observeSignificantChange(fix, in: &run)
+    guard standardUpdates, run.installedApp.state == .foreground, fix.instant <= run.end else { return }
+    if let last = lastStandardUpdate, distanceFilter > 0, Geodesic.distance(last, fix.coordinate) < distanceFilter { return }
+    lastStandardUpdate = fix.coordinate
+    run.queue.schedule(.locationUpdate(fix.coordinate), at: fix.instant, phase: .position, rank: Int.max)
+  }
+
+  private func observeSignificantChange(_ fix: TrackSample, in run: inout SimulationRun) {
     guard significantChanges else { return }
     let rules = run.scenario.platform.significantChange
     if let last = lastSignificantChange {
@@ -501,8 +517,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     run.queue.schedule(.significantLocationChange(fix.coordinate), at: fix.instant, phase: .position, rank: Int.max)
   }
 
-  /// A team's app watches places through its own monitoring, not the built-in app's refreshes.
-  func observeForPlaceSets(_ fix: TrackSample, in run: inout SimulationRun) {}
+  /// The standard service's report: only to an app still in the foreground
+  /// (an `app` entry when callbacks are recorded; nothing otherwise).
+  func locationUpdate(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard standardUpdates, run.installedApp.state == .foreground, let delegate = device.locationManager.delegate else { return }
+    let fields = [TimelineField("at", position.description), TimelineField("service", LocationUpdateService.standard.rawValue)]
+    call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position, from: .standard) }
+  }
 
   func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String? {
     let placeSet = run.scenario.placeSets[set]
@@ -525,7 +546,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       notRun("didUpdateLocation", fields, "no location manager delegate is set", in: &run, at: now)
       return
     }
-    call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position) }
+    call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position, from: .significantChange) }
   }
 
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String? {
@@ -748,7 +769,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func setSignificantChanges(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != significantChanges else { return }
     significantChanges = on
-    run.observesFixes = on
+    run.observesFixes = significantChanges || standardUpdates
     lastSignificantChange = nil
     if configuration.recordsAppCalls {
       run.record(.app, "significant-changes", at: now, [TimelineField("change", on ? "started" : "stopped")])
@@ -756,6 +777,17 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     if on, let last = run.previousFix {
       lastSignificantChange = (last.coordinate, last.instant)
       run.queue.schedule(.significantLocationChange(last.coordinate), at: now, phase: .position, rank: Int.max)
+    }
+  }
+
+  /// Starts or stops the standard location service; the next fix is its first report.
+  func setStandardUpdates(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard on != standardUpdates else { return }
+    standardUpdates = on
+    run.observesFixes = significantChanges || standardUpdates
+    lastStandardUpdate = nil
+    if configuration.recordsAppCalls {
+      run.record(.app, "location-updates", at: now, [TimelineField("change", on ? "started" : "stopped")])
     }
   }
 
@@ -871,7 +903,7 @@ extension SimulationRun {
 
 extension Medicine {
   /// The `medicine` entry's fields under a hosted app: the prescription the
-  /// patient entered, without the built-in app's snooze policy.
+  /// patient entered, without the scenario's snooze policy (the medicine app's).
   var prescriptionFields: [TimelineField] { summaryFields.filter { $0.key != "snooze" } }
 }
 

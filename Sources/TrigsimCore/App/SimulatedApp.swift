@@ -76,8 +76,21 @@ public protocol LocationManagerDelegate: AnyObject {
   func monitoringDidFail(for region: CircularRegionSpec, error: LocationManagerError) async
   /// `locationManagerDidChangeAuthorization(_:)`.
   func didChangeAuthorization() async
-  /// A significant-change location update (`didUpdateLocations`).
+  /// A location update (`didUpdateLocations`), from either service; by
+  /// default `didUpdateLocation(_:from:)` forwards here, as the platform has one callback for both.
   func didUpdateLocation(_ coordinate: Coordinate) async
+  /// A location update and the service that sent it. On the platform an app
+  /// tells the two apart by the `CLLocationManager` instance that reports;
+  /// trigsim's device has one manager, so it names the service instead.
+  func didUpdateLocation(_ coordinate: Coordinate, from service: LocationUpdateService) async
+}
+
+/// The location service that reported a location update.
+public enum LocationUpdateService: String, Sendable {
+  /// `startUpdatingLocation()`: every fix while the app runs in the foreground (after `distanceFilter`).
+  case standard
+  /// `startMonitoringSignificantLocationChanges()`.
+  case significantChange = "significant-change"
 }
 
 extension LocationManagerDelegate {
@@ -86,6 +99,9 @@ extension LocationManagerDelegate {
   public func monitoringDidFail(for region: CircularRegionSpec, error: LocationManagerError) async {}
   public func didChangeAuthorization() async {}
   public func didUpdateLocation(_ coordinate: Coordinate) async {}
+  public func didUpdateLocation(_ coordinate: Coordinate, from service: LocationUpdateService) async {
+    await didUpdateLocation(coordinate)
+  }
 }
 
 /// Which dose a hosted app's request serves, for the dose table. A team
@@ -116,7 +132,7 @@ public enum DoseAttribution: Sendable, Equatable {
   case snoozedAlertOfDose(DoseKey, due: Date? = nil)
 }
 
-/// A team's app, to run in place of the built-in medicine app:
+/// The app under test: a team's app, or the scenario's medicine app (`MedicineReminderApp.hosted(for:)`):
 /// `Simulation(scenario, app: HostedApp { device in MyApp(device) })`.
 ///
 /// `make` is called at each launch of the app's process: at the run's start
@@ -135,7 +151,7 @@ public struct HostedApp: Sendable {
   /// Whether location triggers may name a polygon region of the scenario
   /// (default false: `add` throws `regionNotCircular`, as the platform takes
   /// circles only). The scenario's medicine app accepts them, as the
-  /// built-in app and the scenario's own `notifications:` always have.
+  /// scenario's own `notifications:` always have.
   public var acceptsPolygonRegions: Bool
   /// Whether the timeline has an `app` entry for each callback that runs
   /// (`app didReceive notification=… action=… state=background`). False
@@ -157,6 +173,10 @@ public struct HostedApp: Sendable {
   /// the app hears (default: `complete` → "complete", `snooze 15m` →
   /// "snooze-15m", `open` and `dismiss` → the platform's identifiers).
   public var actionIdentifier: @Sendable (UserAction) -> String
+  /// Whether this is the scenario's own medicine app (`medicines:`,
+  /// `policy:`; `MedicineReminderApp.hosted(for:)`), which a scenario written
+  /// for a team's app (`appUnderTest: swift`) refuses (default false).
+  public var isScenarioMedicineApp = false
 
   public init(
     attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil,

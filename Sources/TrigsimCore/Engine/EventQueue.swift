@@ -19,6 +19,8 @@ struct ScheduledEvent: Comparable {
     case appLaunch
     /// The significant-change service reports to a hosted app (`HostedAppLayer.observe`).
     case significantLocationChange(Coordinate)
+    /// The standard location service reports a fix to a hosted app in the foreground (`HostedAppLayer.observe`).
+    case locationUpdate(Coordinate)
     case medicineChange(Int)
     /// A scripted user action (index into `MedicineApp.userActions`).
     case userAction(Int)
@@ -32,8 +34,6 @@ struct ScheduledEvent: Comparable {
     case pushSent(Int)
     /// Scheduled Summary time.
     case summaryDue
-    /// App code runs to refresh the nearest places it monitors (see `SimulationRun+RegionSet`).
-    case regionSetRefresh(RegionSetRefreshCause, at: Coordinate)
   }
 
   var instant: SimulationInstant

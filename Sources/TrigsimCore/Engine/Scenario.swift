@@ -35,7 +35,7 @@ public struct Scenario {
   public internal(set) var placeSetRegions: [Range<Int>] = []
   /// How the app monitors the nearest places of a set (`regionSet:`).
   public var regionSet = RegionSetPolicy()
-  /// Which app the scenario is written for (`appUnderTest:`): the built-in
+  /// Which app the scenario is written for (`appUnderTest:`): the scenario's
   /// medicine app, or a team's Swift app (`Simulation(scenario, app:)`).
   public var appUnderTest = AppUnderTest.builtIn
   /// Where the scenario says `appUnderTest`, for messages.
@@ -63,7 +63,7 @@ public struct Scenario {
 
 /// Which app a scenario is written for.
 public enum AppUnderTest: String, Sendable, CaseIterable {
-  /// The built-in medicine-reminder app (`medicines:`, `policy:`).
+  /// The scenario's medicine-reminder app (`medicines:`, `policy:`; `MedicineReminderApp`).
   case builtIn = "built-in"
   /// A team's own app, named from Swift (`HostedApp`): the scenario's
   /// medicines are the prescription the patient enters in it, and its actions

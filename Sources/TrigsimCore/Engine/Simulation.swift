@@ -22,34 +22,32 @@ import Foundation
 /// by the scenario's `limits` (`RunLimits`).
 public struct Simulation {
   public let scenario: Scenario
-  /// The team's app in place of the built-in medicine app, if any.
-  public let hostedApp: HostedApp?
+  /// The app under test: a team's app, or the scenario's medicine app
+  /// (`MedicineReminderApp` in `TrigsimMedicineApp`, which `Simulation(scenario)` runs).
+  public let app: HostedApp
 
-  /// Runs `scenario`; with `app`, the team's app (`HostedApp`) in place of
-  /// the built-in medicine app: the scenario's world, device and patient, and
-  /// the app's own code against the simulated device (README, "Your app in the loop").
-  public init(_ scenario: Scenario, app: HostedApp? = nil) {
+  /// Runs `scenario` with `app`, a team's app or the scenario's medicine app
+  /// (`HostedApp`): the scenario's world, device and patient, and the app's
+  /// own code against the simulated device (README, "Your app in the loop").
+  public init(_ scenario: Scenario, app: HostedApp) {
     self.scenario = scenario
-    self.hostedApp = app
+    self.app = app
   }
 
-  /// A scenario written for a Swift app (`appUnderTest: swift`) runs only with one.
-  static func checkAppUnderTest(of scenario: Scenario, app: HostedApp?) throws {
-    guard scenario.appUnderTest == .swift, app == nil else { return }
+  /// A scenario written for a Swift app (`appUnderTest: swift`) runs only with one, not the scenario's medicine app.
+  static func checkAppUnderTest(of scenario: Scenario, app: HostedApp) throws {
+    guard scenario.appUnderTest == .swift, app.isScenarioMedicineApp else { return }
     throw InputError(
       Diagnostic(
         at: scenario.appUnderTestOrigin ?? InputLocation(file: scenario.name, line: 1, column: 1),
-        "this scenario is written for a team's Swift app ('appUnderTest: swift'); the built-in medicine app cannot run it",
+        "this scenario is written for a team's Swift app ('appUnderTest: swift'); the scenario's medicine app cannot run it",
         notes: [
           "run it from Swift: Simulation(scenario, app: HostedApp { device in YourApp(device) }), or with the TrigsimTesting helpers (README, \"Your app in the loop\")"
         ]))
   }
 
-  /// The built-in medicine app, or `app` behind the app seam: a new layer
-  /// for each run or trial, so that runs share nothing.
-  static func appLayer(for app: HostedApp?) -> any AppLayer {
-    app.map { HostedAppLayer($0) } ?? BuiltInMedicineAppLayer()
-  }
+  /// `app` behind the app seam: a new layer for each run or trial, so that runs share nothing.
+  static func appLayer(for app: HostedApp) -> any AppLayer { HostedAppLayer(app) }
 
   /// Runs the scenario from `clock.start` to `clock.end` inclusive.
   ///
@@ -101,8 +99,8 @@ public struct Simulation {
   }
 
   private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
-    try Self.checkAppUnderTest(of: scenario, app: hostedApp)
-    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: Self.appLayer(for: hostedApp))
+    try Self.checkAppUnderTest(of: scenario, app: app)
+    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: Self.appLayer(for: app))
     // The run holds the sink it was given: always a `Sink`.
     defer { sink = run.sink as! Sink }
     try run.execute()
@@ -125,10 +123,10 @@ extension Simulation {
   /// writes or their order, so it complements the timeline for a refactoring
   /// that must not change behaviour. For tests.
   func eventTrace() throws -> [String] {
-    try Self.checkAppUnderTest(of: scenario, app: hostedApp)
+    try Self.checkAppUnderTest(of: scenario, app: app)
     final class Lines { var lines: [String] = [] }
     let trace = Lines()
-    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: Self.appLayer(for: hostedApp))
+    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: Self.appLayer(for: app))
     run.eventObserver = { event in
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
     }
@@ -210,7 +208,7 @@ struct SimulationRun {
   /// What a trial needs to know about location requests (nil outside trials: nothing is kept).
   var locationLog: LocationRequestLog?
 
-  /// The app under test: the built-in medicine app or a hosted one (`AppLayer`).
+  /// The app under test, behind the app seam (`AppLayer`).
   let appLayer: any AppLayer
   /// The patient who perceives and acts (`PatientLayer`).
   let patientLayer: any PatientLayer
@@ -219,16 +217,12 @@ struct SimulationRun {
   /// Sees every event as it is handled, in the queue's order (the tests'
   /// event-trace oracle, `Simulation.eventTrace()`); nil in every real run.
   var eventObserver: ((ScheduledEvent) -> Void)?
-  /// The built-in medicine app's own memory (see SimulationRun+MedicineApp.swift).
-  var app = MedicineAppState()
   /// The device's record of the app under test: its state and permissions.
   var installedApp = InstalledAppState()
   /// The prescription and what became of each dose, whichever app runs.
   var ledger = DoseLedger()
   /// The patient's response-rule steps and refused scripted actions.
   var patient = PatientState()
-  /// The nearest places the app monitors (see SimulationRun+RegionSet.swift).
-  var regionSets: RegionSetState
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
@@ -243,7 +237,7 @@ struct SimulationRun {
 
   init(
     _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
-    appLayer: any AppLayer = BuiltInMedicineAppLayer(), patientLayer: any PatientLayer = ScriptedPatient()
+    appLayer: any AppLayer, patientLayer: any PatientLayer = ScriptedPatient()
   ) {
     self.scenario = scenario
     self.appLayer = appLayer
@@ -257,7 +251,6 @@ struct SimulationRun {
     self.center = NotificationCenterModel(settings: scenario.platform)
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
-    self.regionSets = RegionSetState(scenario: scenario)
     self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
     self.deviceSchedule = DeviceSchedule(scenario: scenario, calendar: calendarEvaluator)
     self.monitoringRestarts = DeviceSchedule.monitoringRestarts(
@@ -312,10 +305,6 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if !scenario.placeSets.isEmpty {
-      let layer = appLayer
-      layer.observeForPlaceSets(sample, in: &self)
-    }
     if observesFixes {
       let layer = appLayer
       layer.observe(sample, in: &self)
@@ -528,6 +517,9 @@ struct SimulationRun {
     case .significantLocationChange(let position):
       let layer = appLayer
       layer.significantLocationChange(position, in: &self, at: now)
+    case .locationUpdate(let position):
+      let layer = appLayer
+      layer.locationUpdate(position, in: &self, at: now)
     case .userAction(let index):
       let layer = patientLayer
       layer.scriptedActionDue(index, in: &self, at: now)
@@ -542,8 +534,6 @@ struct SimulationRun {
       sendPush(index, at: now)
     case .summaryDue:
       deliverSummary(at: now)
-    case .regionSetRefresh(let cause, let position):
-      refreshRegionSets(cause, at: position, now: now)
     }
   }
 

@@ -383,14 +383,8 @@ extension SimulationRun {
     }
   }
 
-  /// The doses with a notification in Notification Center: what the medicine app's badge means to count.
+  /// The doses with a notification in Notification Center (`badgeCountsDoses`).
   var waitingDoseCount: Int { Set(ledger.shownDose.values).count }
-
-  /// The medicine app's code runs: it sets the badge to the doses waiting.
-  mutating func appCodeSetsBadge(at now: SimulationInstant) {
-    guard medicineApp.badge != .none else { return }
-    setBadge(waitingDoseCount, by: "app code", at: now)
-  }
 
   /// After each event: the doses waiting, for `badgeCountsDoses`.
   mutating func trackWaitingDoses(at now: SimulationInstant) {

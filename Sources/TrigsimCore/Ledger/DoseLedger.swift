@@ -33,13 +33,12 @@ extension DoseKey {
 }
 
 /// The dose ledger: the world's truth about the prescription and what became
-/// of each dose, for whichever app runs (the built-in medicine app or a
+/// of each dose, for whichever app runs (the scenario's medicine app or a
 /// team's). It is fed by the patient's medicine changes (the prescription),
 /// by what the device delivers and shows (through the fates below), and by
 /// what the patient does; the app tells it which dose a request serves
 /// (`requestInfo`). Not yet everything goes through named fates: the app
-/// layers still write a dose's snoozes, completion, dismissal and remarks, and
-/// the built-in app its own explanations (`replacedMain`, `doseNotes`), directly.
+/// layer still writes a dose's snoozes, completion, dismissal and remarks directly.
 struct DoseLedger {
   /// The current version of every medicine that exists: the prescription.
   var medicines: [MedicineID: Medicine] = [:]

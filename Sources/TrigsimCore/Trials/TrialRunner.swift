@@ -37,13 +37,14 @@ public struct TrialRunner {
   /// 2^20 fixes: 56 MB as an array of `TrackSample` (12 days at 1 Hz).
   static let defaultArrayReplayLimit = 1 << 20
 
-  /// The team's app in place of the built-in one: each trial makes its own (`HostedApp.make`).
-  public let hostedApp: HostedApp?
+  /// The app under test: each trial makes its own (`HostedApp.make`).
+  public let app: HostedApp
 
-  /// Trials of `scenario`; with `app`, the team's app in place of the built-in one.
-  public init(_ scenario: Scenario, app: HostedApp? = nil) {
+  /// Trials of `scenario` with `app`, a team's app or the scenario's medicine
+  /// app (`TrialRunner(scenario)` in `TrigsimMedicineApp`).
+  public init(_ scenario: Scenario, app: HostedApp) {
     self.scenario = scenario
-    self.hostedApp = app
+    self.app = app
   }
 
   /// Runs the trials `plan.trials` (all `plan.count` of them unless the plan
@@ -52,7 +53,7 @@ public struct TrialRunner {
   /// - Throws: `InputError` when the track has bad input or a scripted user
   ///   action is impossible (found by the first trial, as in a single run).
   public func run(_ plan: TrialPlan) throws -> TrialReport {
-    try Simulation.checkAppUnderTest(of: scenario, app: hostedApp)
+    try Simulation.checkAppUnderTest(of: scenario, app: app)
     if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
     var shared = scenario
     var geometry: RecordedPathGeometry?
@@ -63,7 +64,7 @@ public struct TrialRunner {
     }
     let frozen = UncheckedSendable(shared)
     let recorded = geometry
-    let app = hostedApp
+    let app = self.app
     let workers = max(1, min(plan.jobs, plan.trials.count))
     let trials = IndexedResults<Never>(count: plan.trials.count)  // hands out trial numbers; the tallies are per worker
     let tallies = IndexedResults<TrialTally>(count: workers)
@@ -137,7 +138,7 @@ public struct TrialRunner {
   }
 
   static func runTrial(
-    _ index: Int, of scenario: Scenario, app: HostedApp? = nil, geometry: RecordedPathGeometry?, seed: UInt64,
+    _ index: Int, of scenario: Scenario, app: HostedApp, geometry: RecordedPathGeometry?, seed: UInt64,
     into tally: inout TrialTally
   ) throws {
     // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.

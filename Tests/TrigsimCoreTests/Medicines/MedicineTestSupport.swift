@@ -1,5 +1,6 @@
 import Foundation
 import TrigsimTestSupport
+import TrigsimMedicineApp
 
 @testable import TrigsimCore
 
@@ -86,4 +87,11 @@ extension RunSummary {
 /// Follow-up identifiers `medicine_{id}_snooze_{k}` for `k` in `range`.
 func followUpIDs(_ medicine: MedicineID = "1", _ range: ClosedRange<Int>) -> [String] {
   range.map { "medicine_\(medicine)_snooze_\($0)" }
+}
+
+extension SimulationRun {
+  /// A run of `scenario` with the scenario's medicine app (`MedicineReminderApp`), for tests that look inside the run.
+  init(_ scenario: Scenario, variation: DeviceVariation? = nil, patientLayer: any PatientLayer = ScriptedPatient()) {
+    self.init(scenario, variation: variation, appLayer: HostedAppLayer(MedicineReminderApp.hosted(for: scenario)), patientLayer: patientLayer)
+  }
 }

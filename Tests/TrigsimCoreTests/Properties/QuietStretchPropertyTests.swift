@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrigsimTestSupport
+import TrigsimMedicineApp
 
 @testable import TrigsimCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrigsimTestSupport
+import TrigsimMedicineApp
 
 @testable import TrigsimCore
 
@@ -136,7 +137,7 @@ import TrigsimTestSupport
     var replayed = scenario
     replayed.track = InMemoryTrack(name: scenario.track!.name, samples: samples)
     var tally = TrialTally()
-    for trial in 0..<plan.count { try TrialRunner.runTrial(trial, of: replayed, geometry: nil, seed: plan.seed, into: &tally) }
+    for trial in 0..<plan.count { try TrialRunner.runTrial(trial, of: replayed, app: MedicineReminderApp.hosted(for: replayed), geometry: nil, seed: plan.seed, into: &tally) }
     return TrialReport(scenario: scenario, plan: plan, tally: tally)
   }
 

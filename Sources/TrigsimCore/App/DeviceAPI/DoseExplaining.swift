@@ -7,9 +7,8 @@ import Foundation
 /// memory and the `SimulationFacts` it is handed. Each method's nil keeps
 /// trigsim's own account for any app.
 ///
-/// The scenario's medicine app (`TrigsimMedicineApp`) gives the reasons the
-/// built-in app always gave (its chain policy, its identifiers); a team's app
-/// need not conform.
+/// The scenario's medicine app (`TrigsimMedicineApp`) gives its reasons
+/// this way (its chain policy, its identifiers); a team's app need not conform.
 public protocol DoseExplaining: AnyObject {
   /// Why no notification answered a prescribed daily dose.
   func missedReason(_ dose: MissedDose, facts: SimulationFacts) -> String?
@@ -32,8 +31,8 @@ public protocol DoseExplaining: AnyObject {
   func deliveredWithoutAppCode(_ notification: UserNotification, dose: DoseKey, state: AppState, notes: SimulationNotes)
   /// Fields the app's account adds to the patient's `action` entry on
   /// notification `id`, written before its handler runs in `state` (the
-  /// built-in app: `handler=cut-short` when the system suspends its
-  /// background handler before the handler's re-adds).
+  /// scenario's medicine app: `handler=cut-short` when the system suspends
+  /// its background handler before the handler's re-adds).
   func actionEntryFields(_ id: NotificationID, actionIdentifier: String, state: AppState) -> [TimelineField]
   /// Why place `place` of set `set` (`places:`) was not monitored when the
   /// patient crossed it: the app left it out of the places it watches ("not

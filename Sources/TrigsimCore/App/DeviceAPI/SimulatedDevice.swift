@@ -193,7 +193,8 @@ public final class UserNotificationCenter: @unchecked Sendable {
 }
 
 /// The device's location manager (`CLLocationManager`): authorization, region
-/// monitoring with the platform's region limit, and significant-change updates.
+/// monitoring with the platform's region limit, standard location updates
+/// and significant-change updates.
 /// Region events come from the device profile's detections on the track.
 public final class LocationManager: @unchecked Sendable {
   private unowned let host: HostedAppLayer
@@ -258,6 +259,30 @@ public final class LocationManager: @unchecked Sendable {
     host.withRun("LocationManager.startMonitoringSignificantLocationChanges", otherwise: ()) { run, now in
       host.setSignificantChanges(true, in: &run, at: now)
     }
+  }
+
+  /// `startUpdatingLocation()`: the standard location service reports every
+  /// fix of the track (at least `distanceFilter` metres from the last one it
+  /// reported) while the app runs in the foreground. It delivers nothing to
+  /// a background, suspended or terminated app and launches none (Apple,
+  /// `startUpdatingLocation()`: a suspended app gets no events until it runs
+  /// again; background delivery needs `allowsBackgroundLocationUpdates`,
+  /// which trigsim does not model).
+  public func startUpdatingLocation() {
+    host.withRun("LocationManager.startUpdatingLocation", otherwise: ()) { run, now in host.setStandardUpdates(true, in: &run, at: now) }
+  }
+
+  /// `stopUpdatingLocation()`.
+  public func stopUpdatingLocation() {
+    host.withRun("LocationManager.stopUpdatingLocation", otherwise: ()) { run, now in host.setStandardUpdates(false, in: &run, at: now) }
+  }
+
+  /// `distanceFilter`: the metres the device must move from the last
+  /// reported fix before the standard service reports again (0, the
+  /// default, as `kCLDistanceFilterNone`: every fix).
+  public var distanceFilter: Double {
+    get { host.withRun("LocationManager.distanceFilter", otherwise: 0) { _, _ in host.distanceFilter } }
+    set { host.withRun("LocationManager.distanceFilter", otherwise: ()) { _, _ in host.distanceFilter = max(0, newValue) } }
   }
 
   /// `stopMonitoringSignificantLocationChanges()`.

@@ -74,6 +74,17 @@ public final class SimulationNotes: @unchecked Sendable {
     }
   }
 
+  /// The app counts the patient's act on `dose` as taking it, now: an app
+  /// that records a dose as taken when the patient opens its notification
+  /// (the scenario's `category: { openCompletes: true }`). The dose table
+  /// then says `completed` at this instant (unless it was completed already);
+  /// the patient's own complete action needs no call.
+  public func countAsTaken(_ dose: DoseKey) {
+    host.withRun("SimulationNotes.countAsTaken", otherwise: ()) { run, now in
+      if run.ledger.doses[dose] != nil && run.ledger.doses[dose]?.completed == nil { run.ledger.doses[dose]?.completed = now }
+    }
+  }
+
   /// `date` as the timeline writes an instant: local time in the device's
   /// zone now, with its offset (`2026-05-04T08:00:00.000+02:00`), for the
   /// app's own warnings and remarks.

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import TrigsimTestSupport
+import TrigsimMedicineApp
 
 @testable import TrigsimCore
 
-/// The app's nearest-N region set: which places it registers, when it
+/// The scenario's medicine app's nearest-N region set (`MedicineReminderApp`): which places it registers, when it
 /// refreshes, the timeline entries of a refresh, and the doses of places it
 /// did not monitor. The patient walks due north from `origin` at 3 m/s (a fix
 /// every 10 s); five 100 m pharmacies lie on the way, so the distance from
 /// each fix to each centre is a difference of metres along the meridian.
-@Suite struct RegionSetEngineTests {
+@Suite struct PlaceSetDoseTests {
   static let origin = Coordinate(latitude: 55.0, longitude: 12.0)
   /// Metres north of `origin`: p1 300, p2 650, p3 1000, p4 1350, p5 1700.
   static let offsets: [(PlaceID, Double)] = [("p1", 300), ("p2", 650), ("p3", 1000), ("p4", 1350), ("p5", 1700)]

@@ -360,3 +360,50 @@ public struct IdentifierTemplate: Sendable, Equatable, CustomStringConvertible {
     return rest.isEmpty ? values : nil
   }
 }
+
+/// Request identifiers, as the app names them (its `IdentifierTemplates`).
+extension IdentifierTemplates {
+  public func reminder(_ medicine: MedicineID, _ index: Int) -> NotificationID {
+    reminder.render(IdentifierValues(medicine: medicine, reminder: index))
+  }
+
+  public func location(_ medicine: MedicineID) -> NotificationID {
+    location.render(IdentifierValues(medicine: medicine))
+  }
+
+  /// Follow-up `index` (1...count) of the chain after reminder `slot`, for
+  /// `dose`. The chain's reminder number is the daily time's position in
+  /// `times`, or `times.count` for the location reminder; `{followupOfMedicine}`
+  /// is `n × count + index`, so every chain of a medicine has its own numbers.
+  public func followUp(_ medicine: Medicine, slot: DoseSlot, index: Int, dose: DoseKey) -> NotificationID {
+    let count = medicine.snooze?.count ?? 0
+    let chain: Int
+    switch slot {
+    case .time(let time): chain = medicine.times.firstIndex(of: time) ?? medicine.times.count
+    case .location: chain = medicine.times.count
+    }
+    return followUp.render(
+      IdentifierValues(medicine: medicine.id, reminder: chain, followUp: index, followUpOfMedicine: chain * count + index, dose: dose.compactLabel))
+  }
+}
+
+extension DoseKey {
+  /// `20260328` (`20260328r1` for a second dose that day), or the location occurrence number: for `{dose}`.
+  public var compactLabel: String {
+    switch slot {
+    case .time:
+      let date = civilDate(fromDaysSinceEpoch: occurrence)
+      return String(format: "%04lld%02lld%02lld", date.year, date.month, date.day) + (repeatOnDay > 0 ? "r\(repeatOnDay)" : "")
+    case .location:
+      return String(occurrence)
+    }
+  }
+}
+
+/// The app's request for one place of a set: the location template
+/// followed by `_{place}` (`medicine_{id}_location_{place}` by default).
+extension IdentifierTemplates {
+  public func placeLocation(_ medicine: MedicineID, _ place: PlaceID) -> NotificationID {
+    NotificationID(location(medicine).rawValue + "_\(place)")
+  }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// The dose ledger at a delivery: which dose a notification answers, from
+/// what it knows of the request (`MedicineRequestInfo`), whichever app added it.
+extension SimulationRun {
+  func localDay(of instant: SimulationInstant) -> Int64 {
+    let local = instant.millisecondsSinceEpoch + Int64(deviceTimeZone.secondsFromGMT(for: instant.date)) * 1000
+    return floorDivide(local, 86_400_000).quotient
+  }
+
+  /// The dose a medicine notification belongs to; reminders and location
+  /// requests open a new one (and record that it was notified).
+  mutating func doseOfDelivery(_ id: NotificationID, at now: SimulationInstant) -> DoseKey? {
+    guard let info = ledger.requestInfo[id], let medicine = ledger.medicines[info.medicine] else { return nil }
+    switch info.role {
+    case .reminder(_, let time):
+      let due = catchUpDue ?? now
+      let key = doseKey(medicine.id, time, fire: due)
+      if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
+      // Delivered: an earlier loss of this reminder no longer explains anything.
+      ledger.requestPending(id)
+      if ledger.doses[key] == nil {
+        ledger.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
+      }
+      ledger.doses[key]?.reminderDelivered = now
+      if catchUpDue != nil {
+        ledger.doses[key]?.reason = nil
+        let note = "due while the phone was off; delivered at \(format(now)) when it came on"
+        ledger.doses[key]?.notes.append(note)
+      }
+      return key
+    case .location:
+      if medicine.location?.repeats == false { ledger.locationArmed[medicine.id] = false }
+      // A hosted app's notification posted for a visit (from its region
+      // callback) names the visit's dose.
+      if let key = info.dose, ledger.doses[key]?.reminderDelivered == nil, ledger.doses[key] != nil {
+        ledger.doses[key]?.reminderDelivered = now
+        ledger.doses[key]?.reason = nil
+        return key
+      }
+      if let context = locationReportContext, let visit = context.visit,
+        let key = ledger.locationDoseOfVisit[
+          DoseLedger.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
+        ledger.doses[key]?.reminderDelivered == nil
+      {
+        ledger.doses[key]?.reminderDelivered = now
+        ledger.doses[key]?.reason = nil
+        return key
+      }
+      // No geometric crossing opened a dose (a crossing before the clock's
+      // start, or a detection of a side the true path did not reach: a region
+      // below the minimum radius, GPS error in a trial): this delivery opens one.
+      let occurrence = (ledger.locationOccurrences[medicine.id] ?? 0) + 1
+      ledger.locationOccurrences[medicine.id] = occurrence
+      let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)
+      var opened = newDose(key, medicine: medicine, reminder: medicine.location?.summary ?? "", scheduled: now)
+      opened.reminderDelivered = now
+      ledger.doses[key] = opened
+      return key
+    case .followUp, .snoozedAlert:
+      guard let key = info.dose ?? rawChainDose(info, medicine: medicine, at: now) else { return nil }
+      if ledger.doses[key] == nil {
+        let label: String
+        switch key.slot {
+        case .time(let time): label = time.description
+        case .location: label = medicine.location?.summary ?? ""
+        }
+        var opened = newDose(key, medicine: medicine, reminder: label, scheduled: prescribedDue(of: key) ?? info.doseScheduled ?? now)
+        let main = mainIdentifier(of: key)
+        opened.reason = ledger.replacedMain[main].map { "the daily reminder \(main) was \($0)" } ?? ledger.lossReason[main]
+        ledger.doses[key] = opened
+      }
+      if case .followUp(let index) = info.role {
+        ledger.doses[key]?.followUpsDelivered += 1
+        if let count = medicine.snooze?.count, index == count {
+          ledger.doses[key]?.chainRanOut = true
+          ledger.doses[key]?.notes.append("chain ran out: follow-up \(count) of \(count) delivered")
+        }
+      } else {
+        ledger.doses[key]?.snoozedAlertsDelivered += 1
+      }
+      return key
+    }
+  }
+
+  /// The due instant of a prescribed dose.
+  func prescribedDue(of key: DoseKey) -> SimulationInstant? {
+    guard case .time(let time) = key.slot, key.isPrescribed else { return nil }
+    for clock in ledger.doseClocks where clock.medicine == key.medicine && clock.time == time {
+      if let dose = clock.doses.first(where: { clock.key($0) == key }) { return dose.due }
+    }
+    return nil
+  }
+
+  /// What the app's run knows of a raw request (`notifications:`) whose
+  /// identifier has the form of one of the app's: it counts for that
+  /// medicine's doses. Nil for any other identifier.
+  func rawRequestInfo(_ id: NotificationID) -> MedicineRequestInfo? {
+    let templates = policy.identifiers
+    for medicineID in ledger.creationOrder {
+      guard let medicine = ledger.medicines[medicineID] else { continue }
+      if let values = templates.reminder.match(id.rawValue), values.medicine == medicineID, let index = values.reminder,
+        medicine.times.indices.contains(index)
+      {
+        return MedicineRequestInfo(medicine: medicineID, role: .reminder(index, medicine.times[index]))
+      }
+      if medicine.location != nil, let values = templates.location.match(id.rawValue), values.medicine == medicineID {
+        return MedicineRequestInfo(medicine: medicineID, role: .location)
+      }
+      if let values = templates.followUp.match(id.rawValue), values.medicine == medicineID {
+        let count = max(medicine.snooze?.count ?? 1, 1)
+        let number = values.followUp ?? values.followUpOfMedicine.map { ($0 - 1) % count + 1 } ?? 1
+        return MedicineRequestInfo(medicine: medicineID, role: .followUp(index: number), rawReminder: rawChainReminder(values, count: count))
+      }
+    }
+    return nil
+  }
+
+  /// The daily time a raw follow-up's identifier names, if it names one.
+  private func rawChainReminder(_ values: IdentifierValues, count: Int) -> Int? {
+    values.reminder ?? values.followUpOfMedicine.map { ($0 - 1) / count }
+  }
+
+  /// The dose a raw follow-up answers: the latest prescribed dose of its
+  /// daily time (the first time when its identifier names none) due by now;
+  /// for a hosted app that named the dose's due instant, the dose whose window holds it.
+  func rawChainDose(_ info: MedicineRequestInfo, medicine: Medicine, at now: SimulationInstant) -> DoseKey? {
+    let index = info.rawReminder ?? 0
+    guard let time = info.chainTime ?? (medicine.times.indices.contains(index) ? medicine.times[index] : nil) else { return nil }
+    // The app named the dose: the one whose window holds its due instant.
+    if let due = info.chainDue { return doseKey(medicine.id, time, fire: due) }
+    var latest: DoseKey?
+    var latestDue: SimulationInstant?
+    for clock in ledger.doseClocks where clock.medicine == medicine.id && clock.time == time {
+      for dose in clock.doses where dose.due <= now && (latestDue == nil || dose.due > latestDue!) {
+        latest = clock.key(dose)
+        latestDue = dose.due
+      }
+    }
+    return latest
+  }
+
+  /// A daily reminder fired where no prescribed dose is due: a warning, and
+  /// the dose it opens is left out of the summary.
+  mutating func warnUnprescribed(_ id: NotificationID, medicine: Medicine, time: DailyTime, fire: SimulationInstant, at now: SimulationInstant) {
+    let prescription = medicine.prescription
+    record(.warning, id.rawValue, at: now, [
+      TimelineField("reason", "fired \(format(fire)), outside the window of every prescribed \(time) dose (\(prescription.summary)): it answers no dose"),
+    ])
+  }
+
+  func newDose(_ key: DoseKey, medicine: Medicine, reminder: String, scheduled: SimulationInstant) -> DoseRecord {
+    DoseRecord(key: key, medicineName: medicine.name, reminder: reminder, scheduled: scheduled)
+  }
+
+  func mainIdentifier(of dose: DoseKey) -> NotificationID {
+    switch dose.slot {
+    case .time(let time):
+      policy.identifiers.reminder(dose.medicine, ledger.medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
+    case .location: policy.identifiers.location(dose.medicine)
+    }
+  }
+
+  /// After a time-zone change: a prescribed dose that the moved floating
+  /// reminder no longer answers gets a warning now (the floating time moved past its day).
+  mutating func warnMovedReminders(at now: SimulationInstant) {
+    for clock in ledger.doseClocks where clock.active {
+      let id = policy.identifiers.reminder(clock.medicine, clock.index)
+      guard let pending = center.pending[id], ledger.requestInfo[id]?.role == .reminder(clock.index, clock.time),
+        let dose = clock.doses.first(where: { $0.due.advanced(by: clock.prescription.after) >= now })
+      else { continue }
+      if let next = pending.nextDelivery, clock.prescription.accepts(next, due: dose.due) { continue }
+      let fires = pending.nextDelivery.map { "now fires \(format($0))" } ?? "never fires now"
+      record(.warning, id.rawValue, at: now, [
+        TimelineField("dose", clock.key(dose).occurrenceLabel),
+        TimelineField("reason", "the floating \(clock.time) reminder \(fires); the prescribed dose due \(format(dose.due)) (\(clock.prescription.summary)) has no reminder"),
+      ])
+    }
+  }
+}

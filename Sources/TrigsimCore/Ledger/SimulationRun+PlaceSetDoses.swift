@@ -1,0 +1,33 @@
+import Foundation
+
+/// The doses of a place set (`places:`): the ledger's truth, whichever places the app monitors.
+extension SimulationRun {
+  /// Every qualifying true crossing of a place of a set is a dose of the
+  /// location slot of each medicine over that set (as `openLocationDoses`
+  /// for one region). A crossing of a place whose request is not pending is
+  /// missed at once: "not monitored: ..." when the place was not among the
+  /// nearest at the app's last refresh, else why the request was lost.
+  mutating func openPlaceSetDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
+    guard now >= scenario.clock.start, let (setIndex, placeIndex) = scenario.place(ofRegion: index) else { return }
+    let set = scenario.placeSets[setIndex]
+    let place = set.places[placeIndex]
+    for id in ledger.creationOrder {
+      guard let medicine = ledger.medicines[id], let location = medicine.location, location.places == set.id,
+        entering ? location.onEntry : location.onExit, ledger.locationArmed[id] == true
+      else { continue }
+      let requestID = policy.identifiers.placeLocation(id, place.id)
+      let occurrence = (ledger.locationOccurrences[id] ?? 0) + 1
+      ledger.locationOccurrences[id] = occurrence
+      let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
+      var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
+      if center.pending[requestID] == nil {
+        dose.reason = appLayer.placeNotMonitoredReason(set: setIndex, place: placeIndex, in: self) ?? ledger.lossReason[requestID]
+          ?? "the location request was not pending"
+      } else {
+        dose.reason = "the device had not reported this crossing when the run ended"
+      }
+      ledger.doses[key] = dose
+      ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
+    }
+  }
+}
