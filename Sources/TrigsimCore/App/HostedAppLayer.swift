@@ -780,7 +780,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
   }
 
-  /// Starts or stops the standard location service; the next fix is its first report.
+  /// Starts or stops the standard location service. Starting it in the
+  /// foreground reports the device's most recent fix at once (Apple,
+  /// `startUpdatingLocation()`: the manager obtains an initial fix and
+  /// reports it); later reports follow the fixes.
   func setStandardUpdates(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != standardUpdates else { return }
     standardUpdates = on
@@ -788,6 +791,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     lastStandardUpdate = nil
     if configuration.recordsAppCalls {
       run.record(.app, "location-updates", at: now, [TimelineField("change", on ? "started" : "stopped")])
+    }
+    if on, run.installedApp.state == .foreground, let last = run.previousFix {
+      lastStandardUpdate = last.coordinate
+      run.queue.schedule(.locationUpdate(last.coordinate), at: now, phase: .position, rank: Int.max)
     }
   }
 

@@ -221,6 +221,52 @@ import TrigsimMedicineApp
       }
     }
   }
+
+  /// The standard service (`startUpdatingLocation`) reports the most recent
+  /// fix when it starts, then each fix at least `distanceFilter` metres from
+  /// the last report, only while the app is in the foreground; a background
+  /// app hears nothing, and nothing launches it.
+  @Test func standardUpdatesComeInTheForegroundOnlyAfterTheDistanceFilter() throws {
+    let log = AppLog()
+    let updates = AppLog()
+    final class Updates: LocationManagerDelegate, @unchecked Sendable {
+      let device: SimulatedDevice
+      let log: AppLog
+      init(_ device: SimulatedDevice, _ log: AppLog) {
+        self.device = device
+        self.log = log
+      }
+      func didUpdateLocation(_ coordinate: Coordinate, from service: LocationUpdateService) async {
+        log.add("\(ISO8601DateFormatter().string(from: device.clock.now)) \(service.rawValue) \(String(format: "%.6f", coordinate.latitude))")
+      }
+    }
+    let holder = UncheckedBox<Updates?>(nil)
+    var script = AppScript()
+    script.launched = { app, _ in
+      holder.value = Updates(app.device, updates)
+      app.device.locationManager.delegate = holder.value
+      app.device.locationManager.distanceFilter = 50
+      app.device.locationManager.startUpdatingLocation()
+    }
+    script.sets.locationDelegate = false
+    var scenario = HostedScenario.make()
+    Self.walkHome(&scenario)  // 27.8 m between fixes, every 30 s, until 07:10
+    scenario.medicineApp.appChanges = [
+      HostedScenario.state(.foreground, at: "2026-05-04T07:00:00Z"), HostedScenario.state(.background, at: "2026-05-04T07:05:00Z"),
+      HostedScenario.state(.foreground, at: "2026-05-04T09:00:00Z"), HostedScenario.state(.terminated, at: "2026-05-04T09:02:00Z"),
+    ]
+    let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: log)).report()
+    // 07:00:00 at the start (the most recent fix), then every other fix (55.6 m). The fix of 07:05:00 is read while
+    // the app is still in the foreground, but the app is in the background when the report would come; that of
+    // 09:00:00 is read while it is still in the background. Back in the foreground, 09:00:30 (306 m from the last
+    // report) and 09:01:30; the fix of 09:02:00 comes to a terminated app.
+    #expect(updates.all == [
+      "2026-05-04T07:00:00Z standard 55.671100", "2026-05-04T07:01:00Z standard 55.671600", "2026-05-04T07:02:00Z standard 55.672100",
+      "2026-05-04T07:03:00Z standard 55.672600", "2026-05-04T07:04:00Z standard 55.673100",
+      "2026-05-04T09:00:30Z standard 55.675850", "2026-05-04T09:01:30Z standard 55.675350",
+    ])
+    #expect(report.timeline.entries.filter { $0.subject == "didUpdateLocation" }.allSatisfy { $0[field: "service"] == "standard" })
+  }
 }
 
 /// A mutable value shared with a `@Sendable` test closure (the test runs one thread at a time).

@@ -164,6 +164,30 @@ import TrigsimMedicineApp
     #expect(try #require(report.summary.doses.first).notes.contains("taken at the door"))
   }
 
+  /// An app that records a dose as taken when the patient opens its
+  /// notification says so (`countAsTaken`): the dose table says completed at
+  /// the open; an app that does not leaves the open an open.
+  @Test func countAsTakenRecordsTheOpenAsTheDosesCompletion() throws {
+    for counts in [false, true] {
+      var script = AppScript()
+      script.launched = { app, _ in
+        app.device.notificationCenter.setNotificationCategories([HostedScenario.doseCategory])
+        await app.add(HostedScenario.daily("pill", hour: 8))
+      }
+      script.received = { app, response in
+        guard counts, let dose = app.device.simulation.dose(answeredBy: response.notification.request.id) else { return }
+        app.device.simulation.countAsTaken(dose)
+      }
+      var scenario = Self.withMedicine()
+      scenario.medicineApp.userActions = [HostedScenario.act(.open, on: "pill", at: "2026-05-04T08:05:00Z")]
+      let attribution: @Sendable (NotificationRequest) -> DoseAttribution? = { _ in .reminder("1", time: Self.eight) }
+      let report = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog(), attribution: attribution)).report()
+      let dose = try #require(report.summary.doses.first)
+      #expect(dose.outcome == (counts ? .completed : .unanswered))
+      #expect(dose.completed == (counts ? Build.instant("2026-05-04T08:05:00Z") : nil))
+    }
+  }
+
   @Test func nextTriggerDateIsTheDevicesOwnUnderItsZoneAndDSTRules() throws {
     // Europe/Copenhagen springs forward at 02:00 on 2026-03-29: 02:30 does not exist that day.
     let log = AppLog()
