@@ -116,7 +116,7 @@ let package = Package(
     .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["TrigsimFuzzTargets", "TrigsimTestSupport"]),
     // The example app's adapters onto trigsim's device, and its scenarios (Tests/ExampleReminderAppTests/Scenarios).
-    // The ported medicine app against the built-in layer, scenario by scenario.
+    // The scenario's medicine app: what Simulation(scenario) and TrialRunner(scenario) run.
     .testTarget(name: "TrigsimMedicineAppTests", dependencies: ["TrigsimMedicineApp", "TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(
       name: "ExampleReminderAppTests",

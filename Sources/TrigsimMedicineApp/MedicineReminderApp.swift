@@ -91,9 +91,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// believes it registered: a place the region limit dropped stays here, so
   /// the app does not ask for it again until it leaves the nearest N).
   var registeredPlaces: [MedicineID: Set<Int>] = [:]
-  /// The last choice of nearest places of each set: when, where, which.
   /// Where the app last computed a place set a medicine uses (the `moved` refreshes measure from here).
   var placesRefreshCentre: Coordinate?
+  /// The last choice of nearest places of each set: when, where, which.
   var lastPlacesRefresh: [PlaceSetID: (at: SimulationInstant, position: Coordinate, selected: Set<Int>)] = [:]
   /// The last version of every medicine the patient entered, deleted ones included.
   var lastVersion: [MedicineID: Medicine] = [:]

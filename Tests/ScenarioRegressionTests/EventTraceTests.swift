@@ -10,8 +10,9 @@ import TrigsimTestSupport
 /// timelines: some events write no entry (a dose check, a stale delivery of a
 /// replaced request), while the entries an event writes are the timeline's to
 /// check. A change that only moves code between the world, the device, the
-/// app, the ledger and the patient changes no line here. Built-in app only:
-/// the hosted app's scenarios are checked by their reviewed timelines.
+/// app, the ledger and the patient changes no line here. Bundled scenarios
+/// only (the scenario's medicine app): a team's app's scenarios are checked
+/// by their reviewed timelines.
 ///
 /// Each line of `EventTraces.txt`: the scenario's path under `scenarios/`, the
 /// number of events, how many of each kind (sorted by kind), and the SHA-256

@@ -33,7 +33,8 @@ import TrigsimScenario
       return diagnostic?.location == InputLocation(file: "s.yaml", line: 1, column: 15)
         && diagnostic?.message == "this scenario is written for a team's Swift app ('appUnderTest: swift'); the scenario's medicine app cannot run it"
     }
-    #expect(throws: InputError.self) { try TrialRunner(scenario).run(TrialPlan(count: 2, seed: 1)) }
+    let trialError = #expect(throws: InputError.self) { try TrialRunner(scenario).run(TrialPlan(count: 2, seed: 1)) }
+    #expect(trialError?.diagnostics.first?.location == InputLocation(file: "s.yaml", line: 1, column: 15))
     // A team's app runs it.
     let report = try Simulation(scenario, app: HostedApp { _ in QuietApp() }).report()
     #expect(report.timeline.entries.contains { $0.kind == .medicine })

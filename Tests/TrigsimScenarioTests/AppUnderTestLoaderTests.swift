@@ -39,7 +39,7 @@ import TrigsimTestSupport
     #expect(scenario.medicineApp.userActions.count == 1)
   }
 
-  @Test func theBuiltInAppStillChecksItsIdentifiers() {
+  @Test func theMedicineAppsScenarioStillChecksItsIdentifiers() {
     assertDiagnostics(Self.header + """
       actions:
         - { at: 2026-05-04T08:01:00Z, notification: 1️⃣metformin-0800, action: complete }

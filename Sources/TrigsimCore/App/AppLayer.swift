@@ -13,9 +13,9 @@
 /// (`let layer = appLayer`) and then hands the run over.
 protocol AppLayer: AnyObject {
   /// Queues the inputs the app reacts to at the run's start: the scenario's
-  /// app changes and medicine changes (the world's), and for a hosted app its launch.
+  /// app changes and medicine changes (the world's), and the app's launch.
   func scheduleEvents(in run: inout SimulationRun)
-  /// The system launched the app (a hosted app at the clock's start).
+  /// The system launched the app (at the clock's start).
   func launch(in run: inout SimulationRun, at now: SimulationInstant)
   /// The app's state changed (`from` → `to`), recorded already.
   func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant)
@@ -25,8 +25,6 @@ protocol AppLayer: AnyObject {
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant)
   /// A medicine changed (scenario `medicines:`, index into `medicineChanges`).
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant)
-  /// The request about to be added, as the app builds it.
-  func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest
   /// A notification was delivered to Notification Center. Returns how the
   /// device presents it: `perception`, with its badge, kept in Notification
   /// Center, unless the app's foreground will-present callback decides otherwise.
@@ -49,15 +47,16 @@ protocol AppLayer: AnyObject {
   /// The device detected an entry or exit of a region (after the location
   /// requests it delivers).
   func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
-  /// A fix, while `run.observesFixes` (the app asked for significant-change updates).
+  /// A fix, while `run.observesFixes` (the app started the significant-change or the standard location service).
   func observe(_ fix: TrackSample, in run: inout SimulationRun)
   /// Why place `place` of set `set` was not monitored at a crossing, when the
   /// app's last choice of nearest places left it out (nil: it was chosen).
   func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String?
   /// The significant-change service reports the device at `position`.
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant)
-  /// The standard location service reports the device at `position` (the app is in the foreground).
-  func locationUpdate(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant)
+  /// The standard location service (started for the `service`th time)
+  /// reports the device at `position` (the app was in the foreground when queued).
+  func locationUpdate(_ position: Coordinate, service: Int, in run: inout SimulationRun, at now: SimulationInstant)
   /// Why an unanswered dose had no follow-ups, when the app can say (the
   /// app knows its own chain policy; trigsim does not).
   func noFollowUpsRemark(_ dose: DoseRecord, in run: SimulationRun) -> String?
@@ -65,7 +64,7 @@ protocol AppLayer: AnyObject {
   func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String
   /// Why the app is not set to notify a location dose of `medicine` at a
   /// crossing of `region` now, or nil when it is (a pending location request,
-  /// or, for a hosted app, its own monitoring of the region).
+  /// or the app's own monitoring of the region).
   func locationDoseObstacle(_ medicine: MedicineID, region: RegionID, in run: SimulationRun) -> String?
   /// After the device's detection of `region` was handled: why a location
   /// dose of `medicine` still not notified is missed, if the app can say.

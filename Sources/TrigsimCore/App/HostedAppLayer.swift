@@ -45,6 +45,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Whether the app asked for standard location updates, and where the service last reported.
   private var standardUpdates = false
   private var lastStandardUpdate: Coordinate?
+  /// Counts the standard service's starts and stops: a report queued before the latest is dropped.
+  private var standardService = 0
+  /// The dose of the notification whose response `didReceive` is handling
+  /// now, if any: the only dose `SimulationNotes.countAsTaken` may complete.
+  var respondingDose: DoseKey?
   /// The standard service's `distanceFilter` in metres (0: every fix).
   var distanceFilter = 0.0
   /// Where and when the significant-change service last reported.
@@ -124,7 +129,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     return try body(&pointer.pointee, now)
   }
 
-  private func noteMisuse(_ problem: String) {
+  func noteMisuse(_ problem: String) {
     lock.lock()
     if misuse == nil { misuse = problem }
     lock.unlock()
@@ -194,7 +199,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// The system starts a new process of the app: a new instance, then `didFinishLaunching`.
   private func launch(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil else { return }
-    endProcess()
+    endProcess(in: &run)
     app = attach(&run, at: now) { configuration.make(device) }
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
@@ -202,10 +207,22 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   /// The app's process is gone: its instance and the delegates it set.
-  private func endProcess() {
+  /// The app's process ends: its instance and delegates are gone, and the
+  /// standard location service stops (Apple, `startUpdatingLocation()`: "If
+  /// your app is terminated, the delivery of new location events stops
+  /// altogether"); region monitoring and the significant-change service are
+  /// the system's and go on.
+  private func endProcess(in run: inout SimulationRun) {
     app = nil
     device.notificationCenter.delegate = nil
     device.locationManager.delegate = nil
+    if standardUpdates {
+      standardUpdates = false
+      standardService += 1
+      lastStandardUpdate = nil
+      run.observesFixes = significantChanges
+    }
+    distanceFilter = 0
   }
 
   /// A terminated app woken by the system runs in the background.
@@ -261,7 +278,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       call("didEnterBackground", [], in: &run, at: now) { await app.didEnterBackground() }
     case .terminated, .forceQuit:
       // The system ends a suspended app without running its code; the process and its memory are gone.
-      if configuration.processModel == .platform { endProcess() }
+      if configuration.processModel == .platform { endProcess(in: &run) }
     }
   }
 
@@ -319,8 +336,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   /// The app's explanations of its doses, if its current instance gives them.
   private var explainer: (any DoseExplaining)? { app as? any DoseExplaining }
-
-  func prepare(_ request: NotificationRequest, in run: SimulationRun) -> NotificationRequest { request }
 
   func delivered(
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
@@ -437,6 +452,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       notRun("didReceive", responseFields, "no notification center delegate is set", in: &run, at: now)
       return
     }
+    respondingDose = dose
+    defer { respondingDose = nil }
     call("didReceive", responseFields, in: &run, at: now) { await delegate.didReceive(response) }
   }
 
@@ -499,10 +516,12 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// the foreground), queued at the fix after its position events.
   func observe(_ fix: TrackSample, in run: inout SimulationRun) {
     observeSignificantChange(fix, in: &run)
-    guard standardUpdates, run.installedApp.state == .foreground, fix.instant <= run.end else { return }
+    guard standardUpdates, run.installedApp.state == .foreground, run.installedApp.locationAuthorization.allowsRegionMonitoring,
+      fix.instant <= run.end
+    else { return }
     if let last = lastStandardUpdate, distanceFilter > 0, Geodesic.distance(last, fix.coordinate) < distanceFilter { return }
     lastStandardUpdate = fix.coordinate
-    run.queue.schedule(.locationUpdate(fix.coordinate), at: fix.instant, phase: .position, rank: Int.max)
+    run.queue.schedule(.locationUpdate(fix.coordinate, service: standardService), at: fix.instant, phase: .position, rank: Int.max)
   }
 
   private func observeSignificantChange(_ fix: TrackSample, in run: inout SimulationRun) {
@@ -519,8 +538,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   /// The standard service's report: only to an app still in the foreground
   /// (an `app` entry when callbacks are recorded; nothing otherwise).
-  func locationUpdate(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard standardUpdates, run.installedApp.state == .foreground, let delegate = device.locationManager.delegate else { return }
+  func locationUpdate(_ position: Coordinate, service: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard standardUpdates, service == standardService, run.installedApp.state == .foreground,
+      run.installedApp.locationAuthorization.allowsRegionMonitoring, let delegate = device.locationManager.delegate
+    else { return }
     let fields = [TimelineField("at", position.description), TimelineField("service", LocationUpdateService.standard.rawValue)]
     call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position, from: .standard) }
   }
@@ -762,6 +783,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
   }
 
+  /// After a location service started or stopped: whether the run hands
+  /// this layer every fix, and the app call's own entry.
+  private func locationServiceChanged(_ subject: String, on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
+    run.observesFixes = significantChanges || standardUpdates
+    if configuration.recordsAppCalls { run.record(.app, subject, at: now, [TimelineField("change", on ? "started" : "stopped")]) }
+  }
+
   /// Starting the service reports the device's most recent fix at once
   /// (Apple, `startMonitoringSignificantLocationChanges()`: "The first event
   /// to be delivered is usually the most recently cached location event");
@@ -769,14 +797,12 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func setSignificantChanges(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != significantChanges else { return }
     significantChanges = on
-    run.observesFixes = significantChanges || standardUpdates
     lastSignificantChange = nil
-    if configuration.recordsAppCalls {
-      run.record(.app, "significant-changes", at: now, [TimelineField("change", on ? "started" : "stopped")])
-    }
-    if on, let last = run.previousFix {
+    locationServiceChanged("significant-changes", on: on, in: &run, at: now)
+    // The fix the device has: read before the events up to its instant, it may lie ahead of now; then it comes at its instant.
+    if on, let last = run.previousFix, last.instant <= run.end {
       lastSignificantChange = (last.coordinate, last.instant)
-      run.queue.schedule(.significantLocationChange(last.coordinate), at: now, phase: .position, rank: Int.max)
+      run.queue.schedule(.significantLocationChange(last.coordinate), at: max(now, last.instant), phase: .position, rank: Int.max)
     }
   }
 
@@ -787,14 +813,15 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func setStandardUpdates(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != standardUpdates else { return }
     standardUpdates = on
-    run.observesFixes = significantChanges || standardUpdates
+    standardService += 1
     lastStandardUpdate = nil
-    if configuration.recordsAppCalls {
-      run.record(.app, "location-updates", at: now, [TimelineField("change", on ? "started" : "stopped")])
-    }
-    if on, run.installedApp.state == .foreground, let last = run.previousFix {
+    locationServiceChanged("location-updates", on: on, in: &run, at: now)
+    // The fix the device has: read before the events up to its instant, it may lie ahead of now; then it comes at its instant.
+    if on, run.installedApp.state == .foreground, run.installedApp.locationAuthorization.allowsRegionMonitoring, let last = run.previousFix,
+      last.instant <= run.end
+    {
       lastStandardUpdate = last.coordinate
-      run.queue.schedule(.locationUpdate(last.coordinate), at: now, phase: .position, rank: Int.max)
+      run.queue.schedule(.locationUpdate(last.coordinate, service: standardService), at: max(now, last.instant), phase: .position, rank: Int.max)
     }
   }
 

@@ -19,8 +19,10 @@ struct ScheduledEvent: Comparable {
     case appLaunch
     /// The significant-change service reports to a hosted app (`HostedAppLayer.observe`).
     case significantLocationChange(Coordinate)
-    /// The standard location service reports a fix to a hosted app in the foreground (`HostedAppLayer.observe`).
-    case locationUpdate(Coordinate)
+    /// The standard location service reports a fix to an app in the foreground
+    /// (`HostedAppLayer.observe`); `service` counts the service's starts and
+    /// stops, so a report queued before one of them is not delivered.
+    case locationUpdate(Coordinate, service: Int)
     case medicineChange(Int)
     /// A scripted user action (index into `MedicineApp.userActions`).
     case userAction(Int)

@@ -5,7 +5,7 @@ import Foundation
 /// returns the timeline.
 ///
 /// ```swift
-/// let timeline = try Simulation(scenario).run()
+/// let timeline = try Simulation(scenario).run()   // the scenario's medicine app (import TrigsimMedicineApp)
 /// print(timeline.canonicalText)
 /// ```
 ///
@@ -212,7 +212,7 @@ struct SimulationRun {
   let appLayer: any AppLayer
   /// The patient who perceives and acts (`PatientLayer`).
   let patientLayer: any PatientLayer
-  /// Whether the app layer sees every fix (a hosted app's significant-change updates).
+  /// Whether the app layer sees every fix (a location service the app started: significant-change or standard updates).
   var observesFixes = false
   /// Sees every event as it is handled, in the queue's order (the tests'
   /// event-trace oracle, `Simulation.eventTrace()`); nil in every real run.
@@ -355,9 +355,9 @@ struct SimulationRun {
   /// next queued event, the next monitoring restart and the clock's end (so
   /// replaying them fix by fix would hand nothing but the fix to the location
   /// service and handle no event). None before the first fix is replayed, or
-  /// with place sets (their app observes every fix).
+  /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, scenario.placeSets.isEmpty, !observesFixes,
+    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, !observesFixes,
       let recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
@@ -517,9 +517,9 @@ struct SimulationRun {
     case .significantLocationChange(let position):
       let layer = appLayer
       layer.significantLocationChange(position, in: &self, at: now)
-    case .locationUpdate(let position):
+    case .locationUpdate(let position, let service):
       let layer = appLayer
-      layer.locationUpdate(position, in: &self, at: now)
+      layer.locationUpdate(position, service: service, in: &self, at: now)
     case .userAction(let index):
       let layer = patientLayer
       layer.scriptedActionDue(index, in: &self, at: now)
@@ -564,7 +564,6 @@ struct SimulationRun {
       ledger.requestLost(request.id, "not kept: \(why) (\(format(now)))")
       return false
     }
-    let request = appLayer.prepare(request, in: self)
     var firstDelivery: SimulationInstant?
     switch request.trigger {
     case .calendar(let trigger):

@@ -13,14 +13,9 @@ extension SimulationRun {
     startDoseClocks(of: medicine, at: now)
   }
 
-  /// A medicine is edited: the old version's doses stop being due, the new
-  /// version's are due from now on, and a dose the edit took away that day gets its remark.
-  mutating func prescriptionEdited(_ medicine: Medicine, at now: SimulationInstant) {
-    noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: prescriptionReplaced(medicine, at: now), at: now)
-  }
-
-  /// The edit's first step: the new version's clocks replace the old ones.
-  /// Returns the old version's doses still to come, for `noteDosesRemovedByEdit`.
+  /// A medicine is edited: the new version's clocks replace the old ones.
+  /// Returns the old version's doses still to come, for `noteDosesRemovedByEdit`
+  /// (called once the app has heard of the edit).
   mutating func prescriptionReplaced(_ medicine: Medicine, at now: SimulationInstant) -> [(time: DailyTime, due: SimulationInstant, key: DoseKey)] {
     let dueBeforeEdit = stopDoseClocks(of: medicine.id)
     ledger.medicines[medicine.id] = medicine

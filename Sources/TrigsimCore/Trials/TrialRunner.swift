@@ -6,7 +6,7 @@ import Foundation
 /// dose was notified, with latency percentiles.
 ///
 /// ```swift
-/// let report = try TrialRunner(scenario).run(TrialPlan(count: 1000, seed: 7))
+/// let report = try TrialRunner(scenario).run(TrialPlan(count: 1000, seed: 7))   // the scenario's medicine app (import TrigsimMedicineApp)
 /// print(report.text)
 /// ```
 ///

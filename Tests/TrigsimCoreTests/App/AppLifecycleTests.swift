@@ -181,20 +181,11 @@ import TrigsimMedicineApp
       let log = AppLog()
       var script = AppScript()
       let updates = AppLog()
-      final class Updates: LocationManagerDelegate, @unchecked Sendable {
-        let device: SimulatedDevice
-        let log: AppLog
-        init(_ device: SimulatedDevice, _ log: AppLog) {
-          self.device = device
-          self.log = log
-        }
-        func didUpdateLocation(_ coordinate: Coordinate) async {
-          log.add(String(format: "%.0f %.4f", device.clock.now.timeIntervalSince1970, coordinate.latitude))
-        }
-      }
-      let holder = UncheckedBox<Updates?>(nil)
+      let holder = UncheckedBox<LocationUpdateLog?>(nil)
       script.launched = { app, reason in
-        holder.value = Updates(app.device, updates)
+        holder.value = LocationUpdateLog(app.device, updates) { now, _, coordinate in
+          String(format: "%.0f %.4f", now.timeIntervalSince1970, coordinate.latitude)
+        }
         app.device.locationManager.delegate = holder.value
         if reason == .initial { app.device.locationManager.startMonitoringSignificantLocationChanges() }
       }
@@ -229,21 +220,12 @@ import TrigsimMedicineApp
   @Test func standardUpdatesComeInTheForegroundOnlyAfterTheDistanceFilter() throws {
     let log = AppLog()
     let updates = AppLog()
-    final class Updates: LocationManagerDelegate, @unchecked Sendable {
-      let device: SimulatedDevice
-      let log: AppLog
-      init(_ device: SimulatedDevice, _ log: AppLog) {
-        self.device = device
-        self.log = log
-      }
-      func didUpdateLocation(_ coordinate: Coordinate, from service: LocationUpdateService) async {
-        log.add("\(ISO8601DateFormatter().string(from: device.clock.now)) \(service.rawValue) \(String(format: "%.6f", coordinate.latitude))")
-      }
-    }
-    let holder = UncheckedBox<Updates?>(nil)
+    let holder = UncheckedBox<LocationUpdateLog?>(nil)
     var script = AppScript()
     script.launched = { app, _ in
-      holder.value = Updates(app.device, updates)
+      holder.value = LocationUpdateLog(app.device, updates) { now, service, coordinate in
+        "\(ISO8601DateFormatter().string(from: now)) \(service.rawValue) \(String(format: "%.6f", coordinate.latitude))"
+      }
       app.device.locationManager.delegate = holder.value
       app.device.locationManager.distanceFilter = 50
       app.device.locationManager.startUpdatingLocation()
@@ -265,7 +247,80 @@ import TrigsimMedicineApp
       "2026-05-04T07:03:00Z standard 55.672600", "2026-05-04T07:04:00Z standard 55.673100",
       "2026-05-04T09:00:30Z standard 55.675850", "2026-05-04T09:01:30Z standard 55.675350",
     ])
-    #expect(report.timeline.entries.filter { $0.subject == "didUpdateLocation" }.allSatisfy { $0[field: "service"] == "standard" })
+    let entries = report.timeline.entries.filter { $0.subject == "didUpdateLocation" }
+    #expect(entries.count == 7)
+    #expect(entries.allSatisfy { $0[field: "service"] == "standard" })
+  }
+
+  /// The standard service is the process's: it stops when the app is
+  /// terminated, and a new instance hears nothing until it starts the service
+  /// again (then at once). It needs location authorization; restarted twice
+  /// at one instant, it reports once, not once per start.
+  @Test func theStandardServiceEndsWithTheProcessAndNeedsLocationAuthorization() throws {
+    func reports(startsOnEveryLaunch: Bool, restartsAt0702: Bool = false, changes: [AppChange]) throws -> [String] {
+      let updates = AppLog()
+      let holder = UncheckedBox<LocationUpdateLog?>(nil)
+      let launches = UncheckedBox(0)
+      var script = AppScript()
+      script.launched = { app, _ in
+        holder.value = LocationUpdateLog(app.device, updates) { now, _, _ in ISO8601DateFormatter().string(from: now) }
+        app.device.locationManager.delegate = holder.value
+        launches.value += 1
+        if launches.value == 1 || startsOnEveryLaunch { app.device.locationManager.startUpdatingLocation() }
+      }
+      script.foreground = { app in
+        guard restartsAt0702, app.device.clock.now == Build.instant("2026-05-04T07:02:00Z").date else { return }
+        for _ in 0..<2 {
+          app.device.locationManager.stopUpdatingLocation()
+          app.device.locationManager.startUpdatingLocation()
+        }
+      }
+      script.sets.locationDelegate = false
+      var scenario = HostedScenario.make()
+      Self.walkHome(&scenario)
+      scenario.medicineApp.appChanges = [HostedScenario.state(.foreground, at: "2026-05-04T07:00:00Z")] + changes
+      _ = try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog())).report()
+      return updates.all
+    }
+    let terminated = [
+      HostedScenario.state(.terminated, at: "2026-05-04T07:01:00Z"), HostedScenario.state(.foreground, at: "2026-05-04T07:02:00Z"),
+      HostedScenario.state(.background, at: "2026-05-04T07:03:00Z"),
+    ]
+    // Started at the initial launch only: nothing after the termination, though the new instance is in the foreground.
+    #expect(try reports(startsOnEveryLaunch: false, changes: terminated) == ["2026-05-04T07:00:00Z", "2026-05-04T07:00:30Z"])
+    // Started again by the new instance: at once, then each fix until the app goes to the background.
+    #expect(try reports(startsOnEveryLaunch: true, changes: terminated) == [
+      "2026-05-04T07:00:00Z", "2026-05-04T07:00:30Z", "2026-05-04T07:02:00Z", "2026-05-04T07:02:30Z",
+    ])
+    // Denied: no report until the patient allows location again at 07:01:00 (the service stays started).
+    var denied = AppChange(instant: Build.instant("2026-05-04T07:00:00Z"))
+    denied.location = .denied
+    var allowed = AppChange(instant: Build.instant("2026-05-04T07:01:00Z"))
+    allowed.location = .whenInUse
+    #expect(try reports(startsOnEveryLaunch: false, changes: [denied, allowed, HostedScenario.state(.background, at: "2026-05-04T07:02:00Z")]) == [
+      "2026-05-04T07:01:30Z"
+    ])
+    // Stopped and started twice at 07:02:00 (the app coming to the foreground again): one report of the fix of 07:02:00.
+    let twice = [HostedScenario.state(.background, at: "2026-05-04T07:01:00Z"), HostedScenario.state(.foreground, at: "2026-05-04T07:02:00Z"),
+                 HostedScenario.state(.background, at: "2026-05-04T07:02:10Z")]
+    #expect(try reports(startsOnEveryLaunch: false, restartsAt0702: true, changes: twice) == [
+      "2026-05-04T07:00:00Z", "2026-05-04T07:00:30Z", "2026-05-04T07:02:00Z",
+    ])
+  }
+}
+
+/// A location delegate that logs each update as `line` writes it (the device's time, the service, the position).
+final class LocationUpdateLog: LocationManagerDelegate, @unchecked Sendable {
+  let device: SimulatedDevice
+  let log: AppLog
+  let line: (Date, LocationUpdateService, Coordinate) -> String
+  init(_ device: SimulatedDevice, _ log: AppLog, line: @escaping (Date, LocationUpdateService, Coordinate) -> String) {
+    self.device = device
+    self.log = log
+    self.line = line
+  }
+  func didUpdateLocation(_ coordinate: Coordinate, from service: LocationUpdateService) async {
+    log.add(line(device.clock.now, service, coordinate))
   }
 }
 

@@ -28,6 +28,7 @@ struct AppScript: Sendable {
   var refresh: @Sendable (ScriptedApp, BackgroundRefreshRequest) async -> Void = { _, _ in }
   var push: @Sendable (ScriptedApp, [String: String]) async -> Void = { _, _ in }
   var failed: @Sendable (ScriptedApp, CircularRegionSpec, LocationManagerError) async -> Void = { _, _, _ in }
+  var foreground: @Sendable (ScriptedApp) async -> Void = { _ in }
   var sets = (notificationDelegate: true, locationDelegate: true)
 }
 
@@ -62,7 +63,10 @@ final class ScriptedApp: SimulatedApp, UserNotificationCenterDelegate, LocationM
     if script.sets.locationDelegate { device.locationManager.delegate = self }
     await script.launched(self, reason)
   }
-  func didBecomeActive() async { log.add("#\(instance) didBecomeActive") }
+  func didBecomeActive() async {
+    log.add("#\(instance) didBecomeActive")
+    await script.foreground(self)
+  }
   func didEnterBackground() async { log.add("#\(instance) didEnterBackground") }
   func patientChangedMedicine(_ change: MedicineEdit) async {
     log.add("#\(instance) patientChangedMedicine \(change.medicineID)")

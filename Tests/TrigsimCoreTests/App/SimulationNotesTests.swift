@@ -188,6 +188,25 @@ import TrigsimMedicineApp
     }
   }
 
+  /// Only the patient's response counts: called from will-present (the app
+  /// in the foreground at the delivery), it is an app code error.
+  @Test func countAsTakenOutsideAResponseIsAnAppCodeError() throws {
+    var script = AppScript()
+    script.launched = { app, _ in await app.add(HostedScenario.daily("pill", hour: 8)) }
+    script.willPresent = { app, notification in
+      if let dose = app.device.simulation.dose(answeredBy: notification.request.id) { app.device.simulation.countAsTaken(dose) }
+      return [.banner]
+    }
+    var scenario = Self.withMedicine()
+    scenario.medicineApp.appChanges = [HostedScenario.state(.foreground, at: "2026-05-04T07:00:00Z")]
+    let attribution: @Sendable (NotificationRequest) -> DoseAttribution? = { _ in .reminder("1", time: Self.eight) }
+    let error = #expect(throws: AppCodeError.self) {
+      try Simulation(scenario, app: ScriptedApp.hosted(script, log: AppLog(), attribution: attribution)).report()
+    }
+    #expect(error?.callback == "willPresent")
+    #expect(error?.problem.hasPrefix("SimulationNotes.countAsTaken(1 2026-05-04) was called outside didReceive") == true)
+  }
+
   @Test func nextTriggerDateIsTheDevicesOwnUnderItsZoneAndDSTRules() throws {
     // Europe/Copenhagen springs forward at 02:00 on 2026-03-29: 02:30 does not exist that day.
     let log = AppLog()

@@ -102,7 +102,7 @@ import TrigsimMedicineApp
     #expect(one.text.contains("visit 1: arrive\n    fired 1.000 (12 of 12 trials"))
   }
 
-  @Test func theBuiltInAppRefusesAScenarioWrittenForASwiftApp() throws {
+  @Test func theScenariosMedicineAppRefusesAScenarioWrittenForASwiftApp() throws {
     var scenario = HostedScenario.make()
     scenario.appUnderTestOrigin = InputLocation(file: "team.yaml", line: 3, column: 15)
     let error = #expect(throws: InputError.self) { try Simulation(scenario).report() }

@@ -263,11 +263,16 @@ public final class LocationManager: @unchecked Sendable {
 
   /// `startUpdatingLocation()`: the standard location service reports every
   /// fix of the track (at least `distanceFilter` metres from the last one it
-  /// reported) while the app runs in the foreground. It delivers nothing to
-  /// a background, suspended or terminated app and launches none (Apple,
-  /// `startUpdatingLocation()`: a suspended app gets no events until it runs
-  /// again; background delivery needs `allowsBackgroundLocationUpdates`,
-  /// which trigsim does not model).
+  /// reported) while the app runs in the foreground with when-in-use or
+  /// always authorization, starting with the device's most recent fix (at
+  /// once, or at its instant when the track's next fix is ahead). It delivers
+  /// nothing to a background or suspended app, launches none, and stops
+  /// when the app's process ends (Apple, `startUpdatingLocation()`: a
+  /// suspended app gets no events until it runs again; "If your app is
+  /// terminated, the delivery of new location events stops altogether";
+  /// background delivery needs `allowsBackgroundLocationUpdates`, which
+  /// trigsim does not model). Under `processModel: .persistent` the one
+  /// instance keeps it across a termination.
   public func startUpdatingLocation() {
     host.withRun("LocationManager.startUpdatingLocation", otherwise: ()) { run, now in host.setStandardUpdates(true, in: &run, at: now) }
   }
@@ -278,8 +283,10 @@ public final class LocationManager: @unchecked Sendable {
   }
 
   /// `distanceFilter`: the metres the device must move from the last
-  /// reported fix before the standard service reports again (0, the
-  /// default, as `kCLDistanceFilterNone`: every fix).
+  /// reported fix before the standard service reports again. 0, the
+  /// default, or any negative value (the platform's `kCLDistanceFilterNone`
+  /// is −1) reports every fix; a negative value reads back as 0. It is the
+  /// process's: a new process starts at 0.
   public var distanceFilter: Double {
     get { host.withRun("LocationManager.distanceFilter", otherwise: 0) { _, _ in host.distanceFilter } }
     set { host.withRun("LocationManager.distanceFilter", otherwise: ()) { _, _ in host.distanceFilter = max(0, newValue) } }

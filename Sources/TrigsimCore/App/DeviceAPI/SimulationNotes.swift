@@ -74,13 +74,21 @@ public final class SimulationNotes: @unchecked Sendable {
     }
   }
 
-  /// The app counts the patient's act on `dose` as taking it, now: an app
-  /// that records a dose as taken when the patient opens its notification
-  /// (the scenario's `category: { openCompletes: true }`). The dose table
-  /// then says `completed` at this instant (unless it was completed already);
-  /// the patient's own complete action needs no call.
+  /// The app counts the patient's response to a notification of `dose` as
+  /// taking it, now: an app that records a dose as taken when the patient
+  /// opens its notification (the scenario's `category: { open: complete }`).
+  /// The dose table then says `completed` at this instant (unless it was
+  /// completed already); the patient's own complete action needs no call.
+  /// Only inside `didReceive`, for the dose of the notification the patient
+  /// answered: anywhere else it is an `AppCodeError` (the app cannot take a
+  /// dose for the patient).
   public func countAsTaken(_ dose: DoseKey) {
     host.withRun("SimulationNotes.countAsTaken", otherwise: ()) { run, now in
+      guard host.respondingDose == dose else {
+        host.noteMisuse(
+          "SimulationNotes.countAsTaken(\(dose.medicine) \(dose.occurrenceLabel)) was called outside didReceive for a response to a notification of that dose: only the patient's response can count as taking it")
+        return
+      }
       if run.ledger.doses[dose] != nil && run.ledger.doses[dose]?.completed == nil { run.ledger.doses[dose]?.completed = now }
     }
   }
