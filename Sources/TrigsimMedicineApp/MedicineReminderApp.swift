@@ -7,12 +7,12 @@ import TrigsimCore
 ///
 /// `trigsim run` and the other commands run it, and `Simulation(scenario)`
 /// (`TrigsimMedicineApp`). It replaced the engine's own built-in app, whose
-/// output it reproduces byte for byte on every bundled scenario. It decides
-/// only for the requests it adds: a request of the scenario's
+/// output it reproduces byte for byte on every bundled scenario. It acts
+/// only on the requests it added: a request of the scenario's
 /// `notifications:` named like its own still counts for a dose (the ledger's
-/// identifier templates) and the app answers the patient's actions on it,
-/// but is added as written. It hears locations only when the platform runs
-/// its code (not while it is force-quit or the phone is off).
+/// identifier templates), but the app neither decorates it nor acts on the
+/// patient's responses to it. It hears locations only when the platform
+/// runs its code (not while it is force-quit or the phone is off).
 ///
 /// What it does:
 /// - for each medicine the patient creates: a repeating calendar reminder per
