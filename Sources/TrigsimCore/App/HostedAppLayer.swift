@@ -206,7 +206,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     call("didFinishLaunching", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.didFinishLaunching(reason: reason) }
   }
 
-  /// The app's process is gone: its instance and the delegates it set.
   /// The app's process ends: its instance and delegates are gone, and the
   /// standard location service stops (Apple, `startUpdatingLocation()`: "If
   /// your app is terminated, the delivery of new location events stops
@@ -790,9 +789,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     if configuration.recordsAppCalls { run.record(.app, subject, at: now, [TimelineField("change", on ? "started" : "stopped")]) }
   }
 
-  /// Starting the service reports the device's most recent fix at once
-  /// (Apple, `startMonitoringSignificantLocationChanges()`: "The first event
-  /// to be delivered is usually the most recently cached location event");
+  /// Starting the service reports the device's most recent fix (Apple,
+  /// `startMonitoringSignificantLocationChanges()`: "The first event to be
+  /// delivered is usually the most recently cached location event"): at
+  /// once, or at its own instant when the track's next fix lies ahead of now;
   /// later reports are measured from it.
   func setSignificantChanges(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != significantChanges else { return }
@@ -807,9 +807,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   /// Starts or stops the standard location service. Starting it in the
-  /// foreground reports the device's most recent fix at once (Apple,
+  /// foreground reports the device's most recent fix (Apple,
   /// `startUpdatingLocation()`: the manager obtains an initial fix and
-  /// reports it); later reports follow the fixes.
+  /// reports it), as the significant-change service does; later reports
+  /// follow the fixes.
   func setStandardUpdates(_ on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard on != standardUpdates else { return }
     standardUpdates = on
