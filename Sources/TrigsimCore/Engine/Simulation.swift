@@ -46,9 +46,6 @@ public struct Simulation {
         ]))
   }
 
-  /// `app` behind the app seam: a new layer for each run or trial, so that runs share nothing.
-  static func appLayer(for app: HostedApp) -> any AppLayer { HostedAppLayer(app) }
-
   /// Runs the scenario from `clock.start` to `clock.end` inclusive.
   ///
   /// - Throws: `InputError` when the track file has bad input.
@@ -100,7 +97,7 @@ public struct Simulation {
 
   private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
     try Self.checkAppUnderTest(of: scenario, app: app)
-    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: Self.appLayer(for: app))
+    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: HostedAppLayer(app))
     // The run holds the sink it was given: always a `Sink`.
     defer { sink = run.sink as! Sink }
     try run.execute()
@@ -126,7 +123,7 @@ extension Simulation {
     try Self.checkAppUnderTest(of: scenario, app: app)
     final class Lines { var lines: [String] = [] }
     let trace = Lines()
-    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: Self.appLayer(for: app))
+    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer(app))
     run.eventObserver = { event in
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
     }

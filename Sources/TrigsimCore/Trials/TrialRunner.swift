@@ -144,7 +144,7 @@ public struct TrialRunner {
     // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.
     var run = SimulationRun(
       scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location), sink: TimelineEntryCounter(),
-      appLayer: Simulation.appLayer(for: app))
+      appLayer: HostedAppLayer(app))
     run.recordedGeometry = geometry
     run.locationLog = LocationRequestLog()
     try run.execute()
