@@ -153,12 +153,12 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Returns its result, or nil when it could not complete (the run stops).
   @discardableResult
   private func call<T>(
-    _ name: String, _ fields: [TimelineField], recorded: Bool = true, in run: inout SimulationRun, at now: SimulationInstant,
+    _ name: String, _ fields: @autoclosure () -> [TimelineField], recorded: Bool = true, in run: inout SimulationRun, at now: SimulationInstant,
     _ body: @escaping () async -> T
   ) -> T? {
     guard run.stopReason == nil else { return nil }
     if configuration.recordsCallbacks && recorded {
-      run.record(.app, name, at: now, fields + [TimelineField("state", run.installedApp.state.rawValue)])
+      run.record(.app, name, at: now, fields() + [TimelineField("state", run.installedApp.state.rawValue)])
     }
     let (result, completed): (T?, Bool) = attach(&run, at: now) {
       let executor = CallbackExecutor()
@@ -283,7 +283,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
     guard !run.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
-    call("didChangeAuthorization", [TimelineField("location", run.installedApp.locationAuthorization.rawValue)], in: &run, at: now) {
+    let fields = [TimelineField("location", run.installedApp.locationAuthorization.rawValue)]
+    call("didChangeAuthorization", fields, in: &run, at: now) {
       await delegate.didChangeAuthorization()
     }
   }
@@ -541,8 +542,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     guard standardUpdates, service == standardService, run.installedApp.state == .foreground,
       run.installedApp.locationAuthorization.allowsRegionMonitoring, let delegate = device.locationManager.delegate
     else { return }
-    let fields = [TimelineField("at", position.description), TimelineField("service", LocationUpdateService.standard.rawValue)]
-    call("didUpdateLocation", fields, in: &run, at: now) { await delegate.didUpdateLocation(position, from: .standard) }
+    // Called at every foreground fix: the entry's fields are built only when callbacks are recorded.
+    call("didUpdateLocation", [TimelineField("at", position.description), TimelineField("service", LocationUpdateService.standard.rawValue)], in: &run, at: now) {
+      await delegate.didUpdateLocation(position, from: .standard)
+    }
   }
 
   func placeNotMonitoredReason(set: Int, place: Int, in run: SimulationRun) -> String? {
