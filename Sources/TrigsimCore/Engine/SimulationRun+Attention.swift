@@ -253,7 +253,7 @@ extension SimulationRun {
         if let note { fields.append(TimelineField("reason", note)) }
         record(.presented, subject, at: now, fields)
       }
-      perceived(source, subject: subject, kind: .alert, audible: style.sound, pushType: pushType, at: now)
+      perceived(source, subject: subject, kind: .alert, audible: style.sound, how: style.description, pushType: pushType, at: now)
     case .heldByFocus(let focus, let reason):
       record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
@@ -265,7 +265,7 @@ extension SimulationRun {
       noteHeld(source, "held for the summary at \(format(at))", at: now)
     case .quiet(let reason):
       record(.presented, subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", reason)])
-      perceived(source, subject: subject, kind: .quiet, audible: false, pushType: pushType, at: now)
+      perceived(source, subject: subject, kind: .quiet, audible: false, how: "notification-center", pushType: pushType, at: now)
     case .notShown:
       preconditionFailure("a delivery that is not shown is recorded as suppressed before it is presented")
     }
@@ -280,7 +280,7 @@ extension SimulationRun {
   /// Notification Center): the record assertions read, and for a medicine
   /// notification the dose's bookkeeping.
   mutating func perceived(
-    _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, pushType: String?,
+    _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, how: String, pushType: String?,
     at now: SimulationInstant
   ) {
     if now >= scenario.clock.start {
@@ -295,7 +295,7 @@ extension SimulationRun {
       ledger.deliveredQuietly(dose, note: note)
       return
     }
-    ledger.perceived(dose, at: now)
+    ledger.perceived(dose, by: DosePerception(notification: id, role: ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
     let patientLayer = patientLayer
     patientLayer.perceived(id, serial: serial, in: &self, at: now)
   }
@@ -333,10 +333,10 @@ extension SimulationRun {
       let pushType = pushType(of: held.source)
       if attention.settings.lockScreen {
         record(.presented, held.subject, at: now, [TimelineField("how", "lock-screen"), TimelineField("reason", "\(cause): seen on the lock screen, without sound")])
-        perceived(held.source, subject: held.subject, kind: .afterFocus, audible: false, pushType: pushType, at: now)
+        perceived(held.source, subject: held.subject, kind: .afterFocus, audible: false, how: "lock-screen", pushType: pushType, at: now)
       } else {
         record(.presented, held.subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", "\(cause); lock screen alerts are off, so it is only listed")])
-        perceived(held.source, subject: held.subject, kind: .quiet, audible: false, pushType: pushType, at: now)
+        perceived(held.source, subject: held.subject, kind: .quiet, audible: false, how: "notification-center", pushType: pushType, at: now)
       }
     }
     attention.held = kept
@@ -355,7 +355,7 @@ extension SimulationRun {
 
   mutating func showInSummary(_ held: HeldNotification, at now: SimulationInstant) {
     record(.presented, held.subject, at: now, [TimelineField("how", "summary"), TimelineField("reason", "shown in the Scheduled Summary, without sound")])
-    perceived(held.source, subject: held.subject, kind: .summary, audible: false, pushType: pushType(of: held.source), at: now)
+    perceived(held.source, subject: held.subject, kind: .summary, audible: false, how: "summary", pushType: pushType(of: held.source), at: now)
   }
 
   func pushType(of source: HeldNotification.Source) -> String? {

@@ -74,8 +74,11 @@ public struct DoseRecord: Sendable {
   public var reminder: String
   /// When the dose was due: the daily time's occurrence, or the crossing.
   public var scheduled: SimulationInstant
-  /// The first delivery of any of the dose's notifications.
+  /// When the patient could first perceive one of the dose's notifications
+  /// (a delivery held by a Focus or a summary counts when it is released).
   public var notified: SimulationInstant?
+  /// How the patient could first perceive the dose, and by which notification (nil while `notified` is).
+  public var perception: DosePerception?
   /// When the reminder itself (not a follow-up) was delivered.
   public var reminderDelivered: SimulationInstant?
   public var followUpsDelivered = 0
@@ -99,6 +102,26 @@ public struct DoseRecord: Sendable {
 
   /// When the dose was completed or dismissed.
   public var resolved: SimulationInstant? { completed ?? dismissed }
+}
+
+/// How the patient could first perceive a dose: which of its notifications,
+/// and as what (the timeline's `presented … how=` for it).
+public struct DosePerception: Sendable, Equatable {
+  /// The request whose delivery the patient could perceive.
+  public var notification: NotificationID
+  /// What the request was to the dose: `daily reminder`, `location reminder`,
+  /// `follow-up 3`, `snoozed alert` (nil when no attribution says).
+  public var role: String?
+  public var kind: PerceptionRecord.Kind
+  /// `banner+lock-screen+sound`, `lock-screen` (after a Focus), `summary`, ….
+  public var how: String
+
+  public init(notification: NotificationID, role: String?, kind: PerceptionRecord.Kind, how: String) {
+    self.notification = notification
+    self.role = role
+    self.kind = kind
+    self.how = how
+  }
 }
 
 /// Dose outcomes and pending-slot accounting for a run.

@@ -127,9 +127,10 @@ extension DoseLedger {
 
   /// The patient could perceive a notification of `dose` now (an alert,
   /// after a Focus, in a summary): the dose is notified, once.
-  mutating func perceived(_ dose: DoseKey, at now: SimulationInstant) {
+  mutating func perceived(_ dose: DoseKey, by perception: DosePerception, at now: SimulationInstant) {
     guard doses[dose]?.notified == nil else { return }
     doses[dose]?.notified = now
+    doses[dose]?.perception = perception
     if doses[dose]?.reason?.hasPrefix("never perceptible") == true { doses[dose]?.reason = nil }
   }
 

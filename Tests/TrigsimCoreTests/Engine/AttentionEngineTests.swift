@@ -51,6 +51,11 @@ private typealias F = MedicineFixture
     ])
     #expect(report.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("07:30"))
     #expect(report.summary.dose("t", .time(F.time("07:00")))?.notified == F.at("07:00"))
+    // How and by what: the held reminder on the lock screen when the Focus ended, the other as a full alert.
+    #expect(report.summary.dose("a", .time(F.time("07:00")))?.perception
+      == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .afterFocus, how: "lock-screen"))
+    #expect(report.summary.dose("t", .time(F.time("07:00")))?.perception
+      == DosePerception(notification: "medicine_t_reminder_0", role: "daily reminder", kind: .alert, how: "banner+lock-screen+sound"))
     #expect(report.summary.perceptions.map(\.audible) == [true, false])
     // The Focus began the evening before the run: it is on at the start.
     #expect(report.timeline.entries.first?.kindAndSubject == "focus Sleep")
@@ -103,6 +108,8 @@ private typealias F = MedicineFixture
     ])
     #expect(report.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("08:00"))
     #expect(report.summary.dose("a", .time(F.time("08:00")))?.notified == F.at("08:00"))
+    #expect(report.summary.dose("a", .time(F.time("07:00")))?.perception
+      == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .summary, how: "summary"))
     #expect(report.summary.perceptions.allSatisfy { $0.kind == .summary && !$0.audible })
   }
 
@@ -116,6 +123,7 @@ private typealias F = MedicineFixture
     #expect(report.timeline.entries(.presented).map { $0[field: "how"] } == ["notification-center"])
     let dose = try #require(report.summary.dose("a", .time(F.time("07:00"))))
     #expect(dose.outcome == .missed)
+    #expect(dose.perception == nil)
     #expect(dose.reason?.hasPrefix("never perceptible: delivered quietly to Notification Center at") == true)
   }
 

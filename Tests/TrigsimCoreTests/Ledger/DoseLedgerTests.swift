@@ -8,6 +8,8 @@ import TrigsimTestSupport
 @Suite struct DoseLedgerTests {
   let key = DoseKey(medicine: MedicineID("1"), slot: .time(DailyTime(hour: 8, minute: 0)), occurrence: 20577)
   let reminder = NotificationID("medicine_1_reminder_0")
+  let alert = DosePerception(notification: "medicine_1_reminder_0", role: "daily reminder", kind: .alert, how: "banner+lock-screen+sound")
+  let followUp = DosePerception(notification: "medicine_1_snooze_1", role: "follow-up 1", kind: .afterFocus, how: "lock-screen")
 
   func ledger(reason: String? = nil, notified: String? = nil) -> DoseLedger {
     var record = DoseRecord(key: key, medicineName: "Metformin", reminder: "08:00", scheduled: Build.instant("2026-05-04T08:00:00+02:00"))
@@ -20,13 +22,15 @@ import TrigsimTestSupport
 
   @Test func aPerceivedDoseIsNotifiedOnceAndLosesOnlyTheNeverPerceptibleReason() {
     var held = ledger(reason: "never perceptible: delivered quietly to Notification Center at 08:00, no alert")
-    held.perceived(key, at: Build.instant("2026-05-04T08:30:00+02:00"))
-    held.perceived(key, at: Build.instant("2026-05-04T09:00:00+02:00"))
+    held.perceived(key, by: followUp, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    held.perceived(key, by: alert, at: Build.instant("2026-05-04T09:00:00+02:00"))
     #expect(held.doses[key]?.notified == Build.instant("2026-05-04T08:30:00+02:00"))
+    // The first perception says how and by what; a later one changes nothing.
+    #expect(held.doses[key]?.perception == followUp)
     #expect(held.doses[key]?.reason == nil)
 
     var other = ledger(reason: "the device had not reported this crossing when the run ended")
-    other.perceived(key, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    other.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
     #expect(other.doses[key]?.reason == "the device had not reported this crossing when the run ended")
   }
 
@@ -57,7 +61,7 @@ import TrigsimTestSupport
   @Test func aDoseWithoutARecordIsLeftWithoutOne() {
     // A notification can be shown before its dose has a record; no fate may invent one.
     var ledger = DoseLedger()
-    ledger.perceived(key, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    ledger.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
     ledger.deliveredQuietly(key, note: "delivered quietly at 08:00")
     ledger.held(key, note: "held by Focus 'Sleep' at 08:00")
     ledger.requestLost(reminder, "dropped")
