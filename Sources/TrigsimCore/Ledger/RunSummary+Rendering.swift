@@ -67,7 +67,8 @@ extension RunSummary {
         ("medicine", JSONText.string(dose.key.medicine.rawValue)), ("name", JSONText.string(dose.medicineName)),
         ("reminder", JSONText.string(dose.reminder)), ("occurrence", JSONText.string(dose.key.occurrenceLabel)),
         ("outcome", JSONText.string(dose.outcome.rawValue)), ("scheduled", instant(dose.scheduled)),
-        ("notified", instant(dose.notified)), ("reminderDelivered", instant(dose.reminderDelivered)),
+        ("notified", instant(dose.notified)), ("perceived", dose.perception.map(Self.json) ?? "null"),
+        ("reminderDelivered", instant(dose.reminderDelivered)),
         ("followUpsDelivered", String(dose.followUpsDelivered)), ("snoozedAlertsDelivered", String(dose.snoozedAlertsDelivered)),
         ("snoozes", String(dose.snoozes)), ("completed", instant(dose.completed)), ("dismissed", instant(dose.dismissed)),
         ("reason", dose.reason.map(JSONText.string) ?? "null"),
@@ -77,6 +78,14 @@ extension RunSummary {
     }
     text += doses.isEmpty ? "]\n  }" : "\n    ]\n  }"
     return text
+  }
+}
+
+extension RunSummary {
+  /// `{"by": …, "role": …, "kind": …, "how": …}`: how the patient could first perceive a dose.
+  static func json(_ perception: DosePerception) -> String {
+    "{\"by\": \(JSONText.string(perception.notification.rawValue)), \"role\": \(perception.role.map(JSONText.string) ?? "null"), "
+      + "\"kind\": \(JSONText.string(perception.kind.rawValue)), \"how\": \(JSONText.string(perception.how))}"
   }
 }
 

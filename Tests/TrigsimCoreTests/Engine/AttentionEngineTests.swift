@@ -56,6 +56,8 @@ private typealias F = MedicineFixture
       == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .afterFocus, how: "lock-screen"))
     #expect(report.summary.dose("t", .time(F.time("07:00")))?.perception
       == DosePerception(notification: "medicine_t_reminder_0", role: "daily reminder", kind: .alert, how: "banner+lock-screen+sound"))
+    #expect(report.summary.json.contains(
+      #""notified": "2026-03-28T07:30:00.000+00:00", "perceived": {"by": "medicine_a_reminder_0", "role": "daily reminder", "kind": "after-focus", "how": "lock-screen"}, "reminderDelivered""#))
     #expect(report.summary.perceptions.map(\.audible) == [true, false])
     // The Focus began the evening before the run: it is on at the start.
     #expect(report.timeline.entries.first?.kindAndSubject == "focus Sleep")
