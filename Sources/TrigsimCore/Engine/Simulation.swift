@@ -223,6 +223,8 @@ struct SimulationRun {
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
+  /// What each request of `droppedByPendingLimit` was to the app when it was dropped (nil: no dose attribution).
+  var droppedRequestRoles: [MedicineRequestInfo?] = []
 
   // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
   let deviceSchedule: DeviceSchedule
@@ -589,7 +591,7 @@ struct SimulationRun {
     if let reason = outcome.rejectedReason {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
       ledger.requestLost(request.id, "dropped at \(format(now)): \(reason)")
-      if reason == center.pendingLimitReason { droppedByPendingLimit.append((request.id, now)) }
+      if reason == center.pendingLimitReason { notePendingLimitDrop(request.id, at: now) }
       return false
     }
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
@@ -609,7 +611,7 @@ struct SimulationRun {
       record(.dropped, dropped.request.id.rawValue, at: now,
              [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
       ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(center.pendingLimitReason)")
-      droppedByPendingLimit.append((dropped.request.id, now))
+      notePendingLimitDrop(dropped.request.id, at: now)
     }
     if center.pending.count > pendingPeak {
       pendingPeak = center.pending.count

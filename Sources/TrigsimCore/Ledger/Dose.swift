@@ -104,6 +104,47 @@ public struct DoseRecord: Sendable {
   public var resolved: SimulationInstant? { completed ?? dismissed }
 }
 
+/// Requests the pending limit dropped at one instant: how many of each kind,
+/// of which medicines (`9 daily reminders, 26 follow-ups of medicines 1, 2, 3`).
+public struct PendingLimitDropGroup: Sendable, Equatable {
+  public var at: SimulationInstant
+  public var count = 0
+  /// Each kind (`daily reminder`, `follow-up`, `snoozed alert`, `location
+  /// reminder`, `other request`) with its count, in the order first dropped.
+  public var kinds: [KindCount] = []
+  /// The medicines the requests served, in the order first dropped.
+  public var medicines: [MedicineID] = []
+
+  public struct KindCount: Sendable, Equatable {
+    public var kind: String
+    public var count: Int
+  }
+
+  public init(at: SimulationInstant) { self.at = at }
+
+  mutating func add(kind: String, medicine: MedicineID?) {
+    count += 1
+    if let index = kinds.firstIndex(where: { $0.kind == kind }) { kinds[index].count += 1 } else { kinds.append(KindCount(kind: kind, count: 1)) }
+    if let medicine, !medicines.contains(medicine) { medicines.append(medicine) }
+  }
+
+  static func kind(of role: MedicineRequestInfo.Role) -> String {
+    switch role {
+    case .reminder: "daily reminder"
+    case .location: "location reminder"
+    case .followUp: "follow-up"
+    case .snoozedAlert: "snoozed alert"
+    }
+  }
+
+  /// `35: 9 daily reminders, 26 follow-ups of medicines 1, 2, 3`.
+  public var description: String {
+    let kinds = kinds.map { "\($0.count) \($0.kind)\($0.count == 1 ? "" : "s")" }.joined(separator: ", ")
+    let of = medicines.isEmpty ? "" : " of medicine\(medicines.count == 1 ? "" : "s") " + medicines.map(\.rawValue).joined(separator: ", ")
+    return "\(count): \(kinds)\(of)"
+  }
+}
+
 /// How the patient could first perceive a dose: which of its notifications,
 /// and as what (the timeline's `presented … how=` for it).
 public struct DosePerception: Sendable, Equatable {
@@ -131,6 +172,8 @@ public struct RunSummary: Sendable {
   public var pendingPeakAt: SimulationInstant?
   /// Requests the pending limit dropped, in the order it dropped them.
   public var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
+  /// The same drops in runs of one instant, counted by kind and medicine (the text summary's lines).
+  public var pendingLimitDropGroups: [PendingLimitDropGroup] = []
   /// Every dose, ordered by medicine (creation order), then due instant, then reminder.
   public var doses: [DoseRecord] = []
   /// The run's clock, for printing instants in the device zone in force.

@@ -36,8 +36,8 @@ extension RunSummary {
     if droppedByPendingLimit.isEmpty {
       text += "# dropped by the pending limit: none\n"
     } else {
-      text += "# dropped by the pending limit: \(droppedByPendingLimit.count)\n"
-      for drop in droppedByPendingLimit { text += "#   \(local(drop.at)) \(drop.id)\n" }
+      text += "# dropped by the pending limit: \(droppedByPendingLimit.count) (each one: --format json, summary.pending.droppedByLimit)\n"
+      for group in pendingLimitDropGroups { text += "#   \(local(group.at)) \(group.description)\n" }
     }
     guard !doses.isEmpty else { return text + "# doses: none\n" }
     let header = Self.doseColumns

@@ -204,11 +204,29 @@ extension SimulationRun {
 
   // MARK: - Summary
 
+  /// A request the pending limit dropped, with what the ledger knew of it then.
+  mutating func notePendingLimitDrop(_ id: NotificationID, at now: SimulationInstant) {
+    droppedByPendingLimit.append((id, now))
+    droppedRequestRoles.append(ledger.requestInfo[id])
+  }
+
+  /// `droppedByPendingLimit` in runs of one instant, counted by kind of request and medicine.
+  func pendingLimitDropGroups() -> [PendingLimitDropGroup] {
+    var groups: [PendingLimitDropGroup] = []
+    for (index, drop) in droppedByPendingLimit.enumerated() {
+      if groups.last?.at != drop.at { groups.append(PendingLimitDropGroup(at: drop.at)) }
+      let info = droppedRequestRoles[index]
+      groups[groups.count - 1].add(kind: info.map { PendingLimitDropGroup.kind(of: $0.role) } ?? "other request", medicine: info?.medicine)
+    }
+    return groups
+  }
+
   func summary() -> RunSummary {
     var summary = RunSummary()
     summary.pendingPeak = pendingPeak
     summary.pendingPeakAt = pendingPeakAt
     summary.droppedByPendingLimit = droppedByPendingLimit
+    summary.pendingLimitDropGroups = pendingLimitDropGroups()
     summary.clock = scenario.clock
     let rank = Dictionary(uniqueKeysWithValues: ledger.creationOrder.enumerated().map { ($1, $0) })
     summary.doses = ledger.doses.values.filter { $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end }

@@ -131,6 +131,11 @@ private typealias F = MedicineFixture
     #expect(report.summary.droppedByPendingLimit.count == 35)
     #expect(report.summary.droppedByPendingLimit.map(\.id.rawValue) == expectedDrops)
     #expect(report.summary.droppedByPendingLimit.allSatisfy { $0.at == F.at("07:00") })
+    // The text summary counts them in one line per instant, by kind and medicine.
+    let groups = report.summary.pendingLimitDropGroups
+    #expect(groups.map(\.at) == [F.at("07:00")])
+    #expect(groups.first?.description == "35: 4 daily reminders, 31 follow-ups of medicines 1, 2")
+    #expect(report.summary.text.split(separator: "\n").filter { $0.hasPrefix("#   ") }.count == 1)
     #expect(report.timeline.entries(.dropped).map(\.subject) == expectedDrops)
     #expect(report.timeline.entries(.scheduled).count == 99)
     #expect(report.summary.pendingPeak == 64)
