@@ -495,7 +495,7 @@ struct CanonicalTimelineParser {
   }
 
   /// `key=value`: a non-empty bare key, `=`, then a value.
-  private mutating func field(_ scanner: inout LineScanner, lineNumber: Int) -> TimelineField? {
+  mutating func field(_ scanner: inout LineScanner, lineNumber: Int) -> TimelineField? {
     let start = scanner.position
     let startColumn = scanner.column
     while !scanner.atEnd, scanner.current != "=", scanner.current != " " { scanner.advance() }

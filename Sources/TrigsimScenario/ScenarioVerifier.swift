@@ -136,6 +136,13 @@ public struct ScenarioVerifier: Sendable {
       result.expectedLocations = expected.entryLocations
     }
 
+    if expectedPathOverride == nil, !file.scenario.medicineApp.isEmpty {
+      if let problem = verifyDoses(report: report, timelinePath: expectedPath, tolerance: options.tolerance.largest, into: &result) {
+        result.outcome = problem
+        return result
+      }
+    }
+
     // Decide whether to write it.
     let wants: Bool
     switch record {
@@ -156,7 +163,7 @@ public struct ScenarioVerifier: Sendable {
         }
         result.recorded = previous == nil ? .created : (previous == Data(text.utf8) ? .unchanged : .rewritten)
         result.comparison = nil
-        result.outcome = result.assertionFailures.isEmpty && result.trialsMatch ? .passed : .failed
+        result.outcome = result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch ? .passed : .failed
         return result
       }
       result.refusedToRecord = true
@@ -168,8 +175,72 @@ public struct ScenarioVerifier: Sendable {
     }
     if expected == nil { result.missingBaseline = true }
     let timelineOK = result.comparison?.matches ?? false
-    result.outcome = timelineOK && result.assertionFailures.isEmpty && result.trialsMatch ? .passed : .failed
+    result.outcome = timelineOK && result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch ? .passed : .failed
     return result
+  }
+
+  /// The dose table's baseline beside an expected timeline: `x.timeline` → `x.doses`.
+  public static func dosesPath(forTimeline path: String) -> String {
+    let url = URL(fileURLWithPath: path)
+    let name = url.lastPathComponent
+    let stem = url.pathExtension.isEmpty ? name : String(name.dropLast(url.pathExtension.count + 1))
+    return String(path.dropLast(name.count)) + stem + ".doses"
+  }
+
+  /// Compares the run's doses with the `.doses` file beside the expected
+  /// timeline (recording it as `record` says), instants within `tolerance`.
+  /// Returns an outcome only when the check cannot go on (an unreadable or
+  /// malformed file that is not rewritten, a failed write).
+  private func verifyDoses(report: SimulationReport, timelinePath: String, tolerance: SimulationDuration, into result: inout ScenarioVerification)
+    -> ScenarioVerification.Outcome?
+  {
+    let path = Self.dosesPath(forTimeline: timelinePath)
+    result.expectedDosesPath = path
+    let actual = report.summary.doseBaseline
+    var expected: ExpectedDoses?
+    var unreadable: (any Error)?
+    if FileManager.default.fileExists(atPath: path) {
+      do {
+        expected = try ExpectedDosesReader().read(path: path)
+      } catch let error as FileAccessError {
+        unreadable = InputError(Diagnostic(at: InputLocation(file: path, line: 1, column: 1), "cannot read the expected dose table: \(error.reason)",
+                                           notes: ["record it again with 'trigsim record \(result.scenarioPath)', or fix its permissions"]))
+      } catch {
+        unreadable = error
+      }
+    }
+    if let expected {
+      result.doseComparison = DoseComparison(expected: expected.baseline, actual: actual, tolerance: tolerance)
+      result.expectedDoseLines = expected.doseLines
+    }
+    let wants: Bool
+    switch record {
+    case .none: wants = false
+    case .missing: wants = expected == nil && unreadable == nil
+    case .failed: wants = !(result.doseComparison?.matches ?? false)
+    case .all: wants = true
+    }
+    if wants {
+      if mayWrite {
+        let data = Data(actual.canonicalText.utf8)
+        let previous = try? RegularFile.contents(path)
+        do {
+          if previous != data { try AtomicFile.write(data, to: path) }
+        } catch {
+          return .error(.cannotWrite, "error: cannot write '\(path)': \(error.localizedDescription)")
+        }
+        result.dosesRecorded = previous == nil ? .created : (previous == data ? .unchanged : .rewritten)
+        result.doseComparison = nil
+        return nil
+      }
+      result.refusedToRecord = true
+    }
+    if let unreadable {
+      result.diagnostics = (unreadable as? InputError)?.diagnostics ?? []
+      return Self.outcome(of: unreadable)
+    }
+    if expected == nil { result.missingDoseBaseline = true }
+    return nil
   }
 
   /// Runs the scenario's trials, checks the probability assertions and
@@ -293,9 +364,22 @@ public struct ScenarioVerification: Sendable {
   public var trialsRecorded: Recording?
   /// How `details` reports a timeline difference.
   public var diffStyle: DiffStyle = .full
+  /// The expected dose table's path (`x.doses` beside `x.timeline`), when the scenario has medicines.
+  public var expectedDosesPath: String?
+  /// How the run's doses differ from the expected dose table, when it was read.
+  public var doseComparison: DoseComparison?
+  /// The line of each dose of the expected dose table.
+  public var expectedDoseLines: [Int]?
+  /// The expected dose table does not exist (and was not recorded).
+  public var missingDoseBaseline = false
+  /// What recording did to the expected dose table.
+  public var dosesRecorded: Recording?
 
   /// No trials, or their report matches the expected one.
   public var trialsMatch: Bool { !missingTrialBaseline && trialsDifference == nil }
+
+  /// No dose table to compare, or the run's doses match it.
+  public var dosesMatch: Bool { !missingDoseBaseline && (doseComparison?.matches ?? true) }
 
   public init(scenarioPath: String) { self.scenarioPath = scenarioPath }
 
@@ -306,7 +390,11 @@ public struct ScenarioVerification: Sendable {
   public var headline: String {
     switch outcome {
     case .passed:
-      if let recorded { return "passed; expected timeline \(recorded == .created ? "recorded" : recorded == .rewritten ? "re-recorded" : "unchanged")" }
+      func word(_ recording: Recording) -> String { recording == .created ? "recorded" : recording == .rewritten ? "re-recorded" : "unchanged" }
+      if let recorded {
+        return "passed; expected timeline \(word(recorded))" + (dosesRecorded.map { ", dose table \(word($0))" } ?? "")
+      }
+      if let dosesRecorded { return "passed; dose table \(word(dosesRecorded))" }
       if let note = comparison?.toleranceNote, !note.isEmpty { return "passed (\(note))" }
       return "passed"
     case .skipped(let why): return "skipped: \(why)"
@@ -328,16 +416,30 @@ public struct ScenarioVerification: Sendable {
   /// the first failed assertion's text and finding in place of the count of
   /// failed assertions (`assertion failed: nothing fired from 22:00 to 07:00
   /// (every day, device time): 2 fired entries in the window (and 1 more)`).
+  ///
+  /// A changed dose comes first, named in full (`dose changed: levo
+  /// 2026-05-05 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert (and
+  /// 1 more)`): it is what a reviewer of a medicine scenario looks for.
   public var failureMessage: String {
-    guard case .failed = outcome, let first = assertionFailures.first else { return headline }
-    var assertion = "assertion failed: \(first.assertion): \(first.finding)"
-    if assertionFailures.count > 1 { assertion += " (and \(assertionFailures.count - 1) more)" }
-    return (failedComparisons + [assertion]).joined(separator: "; ")
+    guard case .failed = outcome else { return headline }
+    var parts = failedComparisons
+    if let comparison = doseComparison, let first = comparison.changes.first, let index = parts.firstIndex(where: { $0.hasPrefix("doses differ") }) {
+      let more = comparison.changes.count - 1 + comparison.headerChanges.count
+      parts[index] = "dose changed: \(first.description)" + (more > 0 ? " (and \(more) more)" : "")
+    }
+    if let first = assertionFailures.first {
+      var assertion = "assertion failed: \(first.assertion): \(first.finding)"
+      if assertionFailures.count > 1 { assertion += " (and \(assertionFailures.count - 1) more)" }
+      parts.append(assertion)
+    }
+    return parts.isEmpty ? headline : parts.joined(separator: "; ")
   }
 
   /// The comparisons with expected files that failed, one phrase each, in the headline's order.
   private var failedComparisons: [String] {
     var parts: [String] = []
+    if missingDoseBaseline { parts.append("no expected dose table") }
+    if let comparison = doseComparison, !comparison.matches { parts.append("doses differ: \(comparison.summaryLine)") }
     if missingBaseline { parts.append("no expected timeline") }
     if let comparison, !comparison.matches { parts.append("timeline differs: \(comparison.summaryLine)") }
     if missingTrialBaseline { parts.append("no expected trial report") }
@@ -353,6 +455,16 @@ public struct ScenarioVerification: Sendable {
     case .error(_, let message): return message.hasSuffix("\n") ? message : message + "\n"
     case .failed:
       var text = ""
+      if missingDoseBaseline, let path = expectedDosesPath {
+        text += "no expected dose table at \(Diagnostic.quotePath(path))\n"
+        text += refusedToRecord
+          ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
+          : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
+      }
+      if let comparison = doseComparison, !comparison.matches, let path = expectedDosesPath {
+        text += comparison.report(expectedName: path, expectedLines: expectedDoseLines, limit: diffStyle == .compact ? 10 : .max)
+        if refusedToRecord { text += "note: CI is set, so the expected dose table was not rewritten (pass --force to write it)\n" }
+      }
       if missingBaseline, let expectedPath {
         text += "no expected timeline at \(Diagnostic.quotePath(expectedPath))\n"
         text += expectedPathFromCommandLine

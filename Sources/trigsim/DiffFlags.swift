@@ -42,17 +42,25 @@ enum DiffColoring {
 
   static let reset = "\u{1B}[0m"
 
-  /// `text` with each diff line coloured by how it starts: `timeline differs`
-  /// and `---`/`+++` bold, `@@` cyan, `- ` (expected) red, `+ ` (actual)
-  /// green, `! ` (what a pair is) yellow, and a compact group line (`N × …`)
-  /// yellow; every other line as it is.
+  /// `text` with each diff line coloured by how it starts: `doses differ`,
+  /// `timeline differs` and `---`/`+++` bold, `@@` cyan, `- ` (expected) red,
+  /// `+ ` (actual) green, `! ` (what a pair is) yellow, a compact group line
+  /// (`N × …`) and an indented changed-dose line under `doses differ` yellow;
+  /// every other line as it is.
   static func colored(_ text: String) -> String {
     var result = ""
+    var inDoses = false
     for line in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       if line.offset > 0 { result += "\n" }
       let content = line.element
       let style: String?
-      if content.hasPrefix("timeline differs") || content.hasPrefix("--- ") || content.hasPrefix("+++ ") {
+      if content.hasPrefix("doses differ") {
+        inDoses = true
+        style = "\u{1B}[1m"
+      } else if inDoses && content.hasPrefix("  ") {
+        style = "\u{1B}[33m"
+      } else if content.hasPrefix("timeline differs") || content.hasPrefix("--- ") || content.hasPrefix("+++ ") {
+        inDoses = false
         style = "\u{1B}[1m"
       } else if content.hasPrefix("@@") {
         style = "\u{1B}[36m"
@@ -63,6 +71,7 @@ enum DiffColoring {
       } else if content.hasPrefix("! ") || content.drop(while: { $0 == " " }).first?.isNumber == true && content.contains(" × ") {
         style = "\u{1B}[33m"
       } else {
+        inDoses = false
         style = nil
       }
       if let style, !content.isEmpty { result += style + content + reset } else { result += content }

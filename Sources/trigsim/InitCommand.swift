@@ -10,17 +10,17 @@ import TrigsimTracks
 /// `DIR/track.csv` (a seeded one-day `SyntheticTrack` of the default routine,
 /// a fix every 30 s), `DIR/scenario.yaml` (a medicine with two daily times and
 /// a location reminder at the pharmacy the track passes), then
-/// `DIR/scenario.timeline`, recorded from a run of that scenario as
-/// `trigsim record` does, so `trigsim verify DIR/scenario.yaml` passes at
-/// once. DIR is created when missing. When any of the three files
+/// `DIR/scenario.timeline` and its dose table `DIR/scenario.doses`, recorded
+/// from a run of that scenario as `trigsim record` does, so `trigsim verify
+/// DIR/scenario.yaml` passes at once. DIR is created when missing. When any of the four files
 /// already exists nothing is written and the command exits 73 naming them;
 /// when a write fails, the files already written are removed again.
 struct InitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "init",
-    abstract: "Write a starting scenario, its track and its expected timeline into a folder.",
+    abstract: "Write a starting scenario, its track, its expected timeline and dose table into a folder.",
     discussion: """
-      Writes DIR/scenario.yaml (a medicine with two daily times and a location reminder), DIR/track.csv (a generated one-day track) and DIR/scenario.timeline, the expected timeline recorded from it. DIR is created when missing; existing files are never overwritten (exit 73).
+      Writes DIR/scenario.yaml (a medicine with two daily times and a location reminder), DIR/track.csv (a generated one-day track) and DIR/scenario.timeline and DIR/scenario.doses, the expected timeline and dose table recorded from it. DIR is created when missing; existing files are never overwritten (exit 73).
 
       Example: trigsim init my-first && trigsim verify my-first/scenario.yaml
       """)
@@ -29,7 +29,7 @@ struct InitCommand: ParsableCommand {
   var folder: String
 
   /// The files written, in order, relative to the folder.
-  static let fileNames = ["track.csv", "scenario.yaml", "scenario.timeline"]
+  static let fileNames = ["track.csv", "scenario.yaml", "scenario.timeline", "scenario.doses"]
 
   /// The generated track: the default routine (home, pharmacy, office, park) for one day from midnight in Copenhagen.
   static let track = SyntheticTrack(
@@ -41,7 +41,7 @@ struct InitCommand: ParsableCommand {
     # A starting scenario written by 'trigsim init'. Edit it, then:
     #   trigsim run scenario.yaml              the timeline
     #   trigsim run scenario.yaml --summary    and every dose's outcome
-    #   trigsim verify scenario.yaml           compare with scenario.timeline
+    #   trigsim verify scenario.yaml           compare with scenario.timeline and .doses
     #   trigsim record scenario.yaml --mode all   accept a reviewed change
     # track.csv is generate-track's default routine (home until 08:00, the pharmacy, the
     # office, the park, home) for one day, seed 1, a fix every 30 s; for another one:
@@ -104,8 +104,10 @@ struct InitCommand: ParsableCommand {
       throw ExitCode(TrigsimExitCode.cannotWriteOutput)
     }
     let recording = ScenarioVerifier(record: .missing, trialJobs: 1).verify(path: paths[1])
-    guard recording.outcome == .passed, recording.recorded == .created else {
+    guard recording.outcome == .passed, recording.recorded == .created, recording.dosesRecorded == .created else {
       removeWritten()
+      // None of them existed before (checked above): what the recording wrote goes too.
+      for path in paths[2...] { unlink(path) }
       // The scenario is trigsim's own: failing to record it is a bug, or a write error.
       for diagnostic in recording.diagnostics { printError(diagnostic.description) }
       if case .error(let kind, let message) = recording.outcome {
@@ -120,6 +122,7 @@ struct InitCommand: ParsableCommand {
       "a generated one-day track, a fix every 30 s",
       "a medicine at 08:00 and 20:00, and one on arriving at the pharmacy",
       "the expected timeline, recorded from a run",
+      "the expected dose table, recorded from the same run",
     ]).map { "  \($0)  \($1)" }
     lines.append("next: trigsim verify \(paths[1])")
     writeToStandardOutput(lines.joined(separator: "\n") + "\n")

@@ -78,6 +78,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   var expectedTrialsPath: String?
   var trialsRecorded: Recording?
   var trialsMatch = true
+  var expectedDosesPath: String?
+  var dosesRecorded: Recording?
+  var dosesMatch = true
   var refusedToRecord = false
   var diagnostics: [LocatedProblem] = []
   /// Wall-clock seconds, for the table and JUnit only.
@@ -111,6 +114,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     expectedTrialsPath = verification.expectedTrialsPath
     trialsRecorded = verification.trialsRecorded.map(Recording.init)
     trialsMatch = verification.trialsMatch
+    expectedDosesPath = verification.expectedDosesPath
+    dosesRecorded = verification.dosesRecorded.map(Recording.init)
+    dosesMatch = verification.dosesMatch
     refusedToRecord = verification.refusedToRecord
     diagnostics = verification.diagnostics.map(LocatedProblem.init)
     self.seconds = seconds

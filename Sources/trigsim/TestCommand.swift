@@ -127,7 +127,11 @@ struct TestCommand: ParsableCommand {
     let skipped = results.count { $0.status == .skipped }
     let recorded = results.count { $0.recorded == .created || $0.recorded == .rewritten }
     output += "\(passed) passed, \(failed) failed, \(errors) errors, \(skipped) skipped"
-    if recorded > 0 { output += " (\(recorded) expected timeline\(recorded == 1 ? "" : "s") written)" }
+    let dosesRecorded = results.count { $0.dosesRecorded == .created || $0.dosesRecorded == .rewritten }
+    var written: [String] = []
+    if recorded > 0 { written.append("\(recorded) expected timeline\(recorded == 1 ? "" : "s")") }
+    if dosesRecorded > 0 { written.append("\(dosesRecorded) dose table\(dosesRecorded == 1 ? "" : "s")") }
+    if !written.isEmpty { output += " (\(written.joined(separator: ", ")) written)" }
     output += " in \(String(format: "%.2f", seconds))s (\(jobs))\n"
     return output
   }

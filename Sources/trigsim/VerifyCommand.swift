@@ -100,9 +100,11 @@ struct RecordCommand: ParsableCommand {
         case .unchanged?: writeToStandardOutput("unchanged \(target)\n")
         case nil: writeToStandardOutput("kept      \(target)\n")
         }
+        printDosesRecording(result)
       case .skipped:
         writeToStandardOutput("skipped   \(result.scenarioPath): \(result.headline)\n")
       case .failed:
+        printDosesRecording(result)
         writeToStandardOutput(result.details)
         writeToStandardOutput("FAILED    \(result.scenarioPath): \(result.headline)\n")
       case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed, .timedOut, .memoryExceeded:
@@ -114,6 +116,17 @@ struct RecordCommand: ParsableCommand {
     }
     let code = batchExitCode(results)
     if code != TrigsimExitCode.success { throw ExitCode(code) }
+  }
+}
+
+/// `record`'s line for a scenario's dose table: `recorded  x.doses`, `rewrote   x.doses`, `unchanged x.doses`.
+private func printDosesRecording(_ result: ScenarioResult) {
+  guard let path = result.expectedDosesPath else { return }
+  switch result.dosesRecorded {
+  case .created?: writeToStandardOutput("recorded  \(path)\n")
+  case .rewritten?: writeToStandardOutput("rewrote   \(path)\n")
+  case .unchanged?: writeToStandardOutput("unchanged \(path)\n")
+  case nil: if result.dosesMatch { writeToStandardOutput("kept      \(path)\n") }
   }
 }
 

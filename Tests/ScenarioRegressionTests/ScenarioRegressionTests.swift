@@ -7,11 +7,10 @@ import TrigsimTestSupport
 /// Every scenario under `scenarios/` (the corpus in `scenarios/corpus/`
 /// included) is verified as `trigsim verify` does: its run must match its
 /// reviewed expected timeline (`<name>.timeline`, or what `expect:` names,
-/// under the scenario's tolerances) and satisfy its `assert:` list. A
-/// scenario with medicines must also reproduce its reviewed dose table
-/// `<name>.summary` (the text `trigsim run --summary` prints after the
-/// timeline). Corpus scenarios over `../shared/tracks` are skipped when that
-/// folder is absent (`ifMissing: skip`).
+/// under the scenario's tolerances), a scenario with medicines its reviewed
+/// dose table beside it (`<name>.doses`), and satisfy its `assert:` list.
+/// Corpus scenarios over `../shared/tracks` are skipped when that folder is
+/// absent (`ifMissing: skip`).
 ///
 /// To accept an intended change, run with `TRIGSIM_RECORD=1`: the expected
 /// files are rewritten and the test still fails, so that every re-recording is
@@ -45,8 +44,9 @@ import TrigsimTestSupport
     case .skipped:
       return
     case .passed:
-      if verification.recorded == .rewritten || verification.recorded == .created {
-        Issue.record("recorded new baseline for \(file); review the diff, then run again without TRIGSIM_RECORD")
+      for (name, recording) in [("timeline", verification.recorded), ("dose table", verification.dosesRecorded)]
+      where recording == .rewritten || recording == .created {
+        Issue.record("recorded a new \(name) baseline for \(file); review the diff, then run again without TRIGSIM_RECORD")
       }
     case .failed, .error:
       Issue.record(Comment(rawValue: """
@@ -56,36 +56,21 @@ import TrigsimTestSupport
         """))
     }
     let scenario = try ScenarioLoader().load(path: scenarioPath)
-    let summaryFile = file.replacingOccurrences(of: ".yaml", with: ".summary")
+    let dosesFile = file.replacingOccurrences(of: ".yaml", with: ".doses")
     if scenario.medicineApp.isEmpty {
-      #expect(!FileManager.default.fileExists(atPath: RepositoryPaths.scenarios.appendingPathComponent(summaryFile).path),
-              "\(summaryFile) exists but \(file) has no medicines")
-    } else if let report = verification.report {
-      try compare(report.summary.text, with: summaryFile, scenario: file)
+      #expect(verification.expectedDosesPath == nil)
+      #expect(!FileManager.default.fileExists(atPath: RepositoryPaths.scenarios.appendingPathComponent(dosesFile).path),
+              "\(dosesFile) exists but \(file) has no medicines")
+    } else {
+      #expect(verification.expectedDosesPath == RepositoryPaths.scenarios.appendingPathComponent(dosesFile).path, "\(file) compares no dose table")
     }
   }
 
-  func compare(_ actual: String, with expectedName: String, scenario file: String) throws {
-    let expectedURL = RepositoryPaths.scenarios.appendingPathComponent(expectedName)
-    if Self.recording {
-      if (try? String(contentsOf: expectedURL, encoding: .utf8)) != actual {
-        try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
-        Issue.record("recorded new baseline \(expectedName); review the diff, then run again without TRIGSIM_RECORD")
-      }
-      return
-    }
-    guard FileManager.default.fileExists(atPath: expectedURL.path) else {
-      Issue.record("scenarios/\(expectedName) is missing for '\(file)'; record it with TRIGSIM_RECORD=1 and review it")
-      return
-    }
-    let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-    #expect(
-      actual == expected,
-      """
-      Output for '\(file)' differs from scenarios/\(expectedName).
-      If the change is intended, re-run with TRIGSIM_RECORD=1 and review the diff.
-      \(TextDiff.lines(expected: expected, actual: actual))
-      """)
+  @Test func noSummaryBaselinesAreLeft() throws {
+    // The dose tables (`.doses`) replaced the `.summary` text baselines: a stray one would be checked by nothing.
+    let enumerator = try #require(FileManager.default.enumerator(atPath: RepositoryPaths.scenarios.path))
+    let strays = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".summary") }
+    #expect(strays.isEmpty, "\(strays)")
   }
 
   @Test(arguments: scenarioFiles)

@@ -34,6 +34,13 @@ import TrigsimTestSupport
     return folder
   }
 
+  /// The dose table's report, which leads: the seven 14:00 doses moved to 14:01.
+  static let doseDiff = """
+    doses differ from base.doses: 7 of 14 doses changed
+    """ + "\n" + (4...10).map { day in
+      "  1 2026-05-\(String(format: "%02d", day)) 14:00 → 14:01: notified 14:00 alert → 14:01 alert; also completed 14:13 → 14:14 (base.doses:\(2 * day - 3))\n"
+    }.joined()
+
   static let compactDiff = """
     timeline differs from base.timeline: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed
      1 × medicine medicine_1 changed: times (first: expected line 6, actual line 6)
@@ -52,17 +59,38 @@ import TrigsimTestSupport
     let folder = try Self.movedMedicineFolder()
     let result = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact"], in: folder)
     #expect(result.status == 1)
-    #expect(result.stdout == Self.compactDiff + "moved.yaml: FAILED: timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed\n")
+    #expect(
+      result.stdout == Self.doseDiff + Self.compactDiff
+        + "moved.yaml: FAILED: doses differ: 7 of 14 doses changed; timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed\n")
   }
 
   @Test func testAndRunExpectTakeTheCompactDiffToo() throws {
     let folder = try Self.movedMedicineFolder()
     let test = try TrigsimBinary.run(["test", "moved.yaml", "--diff", "compact", "--jobs", "1"], in: folder)
     #expect(test.status == 1)
-    #expect(test.stdout.hasPrefix("=== FAIL moved.yaml: timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed\n" + Self.compactDiff + "\n"))
+    #expect(
+      test.stdout.hasPrefix(
+        "=== FAIL moved.yaml: doses differ: 7 of 14 doses changed; timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed\n"
+          + Self.doseDiff + Self.compactDiff + "\n"))
+    // `run --expect FILE` compares the timeline it is given, and only that.
     let run = try TrigsimBinary.run(["run", "moved.yaml", "--expect", "base.timeline", "--diff", "compact"], in: folder)
     #expect(run.status == 1)
     #expect(run.stderr.hasPrefix(Self.compactDiff))
+  }
+
+  @Test func recordListsTheDoseTableAfterTheTimelineAndTheJUnitMessageNamesTheFirstChangedDose() throws {
+    let folder = try Self.movedMedicineFolder()
+    // The folder's base.yaml was recorded by `record`: both baselines were written and listed.
+    let again = try TrigsimBinary.run(["record", "base.yaml"], in: folder)
+    #expect(again.stdout == "unchanged base.timeline\nunchanged base.doses\n")
+    let test = try TrigsimBinary.run(["test", "moved.yaml", "--junit", "junit.xml"], in: folder)
+    #expect(test.status == 1)
+    let report = try JUnitDocument(#require(FileManager.default.contents(atPath: folder.appendingPathComponent("junit.xml").path)))
+    #expect(report.cases.first?.failureMessage == """
+      dose changed: 1 2026-05-04 14:00 → 14:01: notified 14:00 alert → 14:01 alert; also completed 14:13 → 14:14 (and 6 more); \
+      timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed
+      """)
+    #expect(report.cases.first?.failureText?.hasPrefix(Self.doseDiff) == true)
   }
 
   @Test func theFullDiffIsTheDefault() throws {
@@ -79,7 +107,8 @@ import TrigsimTestSupport
     let plain = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact"], in: folder)
     #expect(!plain.stdout.contains("\u{1B}["))
     let colored = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact", "--color", "always"], in: folder, environment: ["NO_COLOR": "1"])
-    #expect(colored.stdout.hasPrefix("\u{1B}[1mtimeline differs from base.timeline: "))
+    #expect(colored.stdout.hasPrefix("\u{1B}[1mdoses differ from base.doses: 7 of 14 doses changed\u{1B}[0m\n\u{1B}[33m  1 2026-05-04 14:00 → 14:01: "))
+    #expect(colored.stdout.contains("\n\u{1B}[1mtimeline differs from base.timeline: "))
     #expect(colored.stdout.contains("\n\u{1B}[33m 7 × fired medicine_1_reminder_1 shifted by +1m (first: expected line 53, actual line 53)\u{1B}[0m\n"))
   }
 

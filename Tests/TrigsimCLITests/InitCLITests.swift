@@ -9,6 +9,7 @@ import TrigsimTestSupport
       start/track.csv  a generated one-day track, a fix every 30 s
       start/scenario.yaml  a medicine at 08:00 and 20:00, and one on arriving at the pharmacy
       start/scenario.timeline  the expected timeline, recorded from a run
+      start/scenario.doses  the expected dose table, recorded from the same run
     next: trigsim verify start/scenario.yaml
 
     """
@@ -19,7 +20,7 @@ import TrigsimTestSupport
     #expect(initialized.status == 0, "\(initialized.stderr)")
     #expect(initialized.stdout == Self.written)
     #expect(initialized.stderr == "")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("start")).sorted() == ["scenario.timeline", "scenario.yaml", "track.csv"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("start")).sorted() == ["scenario.doses", "scenario.timeline", "scenario.yaml", "track.csv"])
     let verified = try TrigsimBinary.run(["verify", "start/scenario.yaml"], in: workspace.root)
     #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     #expect(verified.stdout == "start/scenario.yaml: passed\n")
@@ -31,7 +32,7 @@ import TrigsimTestSupport
     // Same command, same bytes.
     let again = try TrigsimBinary.run(["init", "again"], in: workspace.root)
     #expect(again.status == 0)
-    for name in ["track.csv", "scenario.yaml", "scenario.timeline"] {
+    for name in ["track.csv", "scenario.yaml", "scenario.timeline", "scenario.doses"] {
       #expect(workspace.read("again/\(name)") == workspace.read("start/\(name)"), "\(name)")
     }
   }
@@ -75,6 +76,7 @@ import TrigsimTestSupport
     #expect(!old.contains("\": false") && !old.contains("\"visit\": 1"))
     #expect(old.contains(#""followup": "1/3""#))
     try workspace.write("start/old.json", old)
+    try workspace.write("start/old.doses", try #require(workspace.read("start/scenario.doses")))
     try workspace.write("start/old.yaml", try #require(workspace.read("start/scenario.yaml")) + "expect: old.json\n")
     let verified = try TrigsimBinary.run(["verify", "start/old.yaml"], in: workspace.root)
     #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")

@@ -17,8 +17,24 @@ import TrigsimTestSupport
     try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent(name + suffix), encoding: .utf8)
   }
 
-  /// The `outcome` column of every dose row of a `.summary` file, read by the header's column position.
-  func outcomes(inSummary summary: String) throws -> [String] {
+  /// The `outcome` of every dose line of a `.doses` file (`outcome=` is bare: the outcomes are words).
+  func outcomes(inDoses doses: String) -> [String] {
+    doses.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+      guard let range = line.range(of: " outcome=") else { return "?" }
+      return String(line[range.upperBound...].prefix { $0 != " " })
+    }
+  }
+
+  /// `# pending peak: N at ...` of a `.doses` file or a text summary.
+  func pendingPeak(in text: String) throws -> Int {
+    let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("# pending peak: ") })
+    let number = line.dropFirst("# pending peak: ".count).prefix { $0.isNumber }
+    return try #require(Int(number))
+  }
+
+  /// The `outcome` column of every dose row of a text summary, read by the header's column position.
+  func outcomes(inSummary text: some StringProtocol) throws -> [String] {
+    let summary = String(text)
     let lines = summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let headerIndex = try #require(lines.firstIndex { $0.hasPrefix("medicine ") })
     let header = lines[headerIndex]
@@ -29,13 +45,6 @@ import TrigsimTestSupport
     }
   }
 
-  /// `# pending peak: N at ...` of a `.summary` file.
-  func pendingPeak(inSummary summary: String) throws -> Int {
-    let line = try #require(summary.split(separator: "\n").first { $0.hasPrefix("# pending peak: ") })
-    let number = line.dropFirst("# pending peak: ".count).prefix { $0.isNumber }
-    return try #require(Int(number))
-  }
-
   // MARK: - Text summary
 
   @Test func summaryFlagPrintsTheTimelineFollowedByTheSummary() throws {
@@ -43,22 +52,26 @@ import TrigsimTestSupport
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.isEmpty)
     let timeline = try scenarioFile("chain-ignored", ".timeline")
-    let summary = try scenarioFile("chain-ignored", ".summary")
     #expect(result.stdout.hasPrefix(timeline))
-    #expect(result.stdout == timeline + summary, "stdout after the timeline:\n\(result.stdout.dropFirst(timeline.count))")
+    let summary = result.stdout.dropFirst(timeline.count)
+    #expect(summary.hasPrefix("# summary\n# pending peak: 11 at 2026-03-28T07:00:00.000+01:00\n# dropped by the pending limit: none\n"), "\(summary)")
+    let doses = try scenarioFile("chain-ignored", ".doses")
+    #expect(try outcomes(inSummary: summary) == outcomes(inDoses: doses))
+    #expect(try pendingPeak(in: String(summary)) == pendingPeak(in: doses))
+    #expect(summary.contains("chain ran out: follow-up 10 of 10 delivered"))
   }
 
-  @Test func summaryFileOfChainIgnoredSaysTheDoseWentUnanswered() throws {
+  @Test func doseTableOfChainIgnoredSaysTheDoseWentUnanswered() throws {
     // The scenario: nobody answers the 08:00 reminder nor its 10 follow-ups.
-    let summary = try scenarioFile("chain-ignored", ".summary")
-    #expect(try outcomes(inSummary: summary) == ["unanswered"])
-    #expect(summary.contains("chain ran out: follow-up 10 of 10 delivered"))
+    let doses = try scenarioFile("chain-ignored", ".doses")
+    #expect(outcomes(inDoses: doses) == ["unanswered"])
+    #expect(doses.contains(" follow-ups=10 chain=ran-out note=\"chain ran out: follow-up 10 of 10 delivered\""))
   }
 
   // MARK: - JSON summary
 
   @Test(arguments: ["chain-ignored", "snoozed-twice-then-completed", "pending-limit-upfront"])
-  func jsonCarriesTheSummaryWithTheSameOutcomesAsTheSummaryFile(scenario: String) throws {
+  func jsonCarriesTheSummaryWithTheSameOutcomesAsTheDoseTable(scenario: String) throws {
     let result = try Self.run(["run", "scenarios/\(scenario).yaml", "--format", "json"])
     #expect(result.status == 0, "\(result.stderr)")
     let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -68,18 +81,18 @@ import TrigsimTestSupport
     let doses = try #require(summary["doses"] as? [[String: Any]])
     let first = try #require(doses.first)
 
-    let summaryFile = try scenarioFile(scenario, ".summary")
-    let expectedOutcomes = try outcomes(inSummary: summaryFile)
+    let dosesFile = try scenarioFile(scenario, ".doses")
+    let expectedOutcomes = outcomes(inDoses: dosesFile)
     #expect(!expectedOutcomes.isEmpty)
     #expect(first["outcome"] as? String == expectedOutcomes.first)
     #expect(doses.map { $0["outcome"] as? String ?? "?" } == expectedOutcomes)
-    #expect(peak.intValue == (try pendingPeak(inSummary: summaryFile)))
+    #expect(peak.intValue == (try pendingPeak(in: dosesFile)))
   }
 
-  @Test func summaryFileOutcomesMatchWhatEachScenarioDescribes() throws {
-    // snoozed twice, then completed at 08:36; the upfront scenario completes every dose it alerts for.
-    #expect(try outcomes(inSummary: scenarioFile("snoozed-twice-then-completed", ".summary")) == ["completed"])
-    #expect(try outcomes(inSummary: scenarioFile("chain-ignored", ".summary")).first == "unanswered")
+  @Test func doseTableOutcomesMatchWhatEachScenarioDescribes() throws {
+    // snoozed twice, then completed at 08:36; the chain of the ignored one runs out unanswered.
+    #expect(outcomes(inDoses: try scenarioFile("snoozed-twice-then-completed", ".doses")) == ["completed"])
+    #expect(outcomes(inDoses: try scenarioFile("chain-ignored", ".doses")).first == "unanswered")
   }
 
   // MARK: - Usage

@@ -74,6 +74,10 @@ public struct TimeTolerance: Sendable {
     return best?.duration ?? global ?? .zero
   }
 
+  /// The largest tolerance any entry may have (the dose tables' tolerance: a
+  /// dose's instants come from entries of several kinds).
+  public var largest: SimulationDuration { rules.map(\.duration).reduce(global ?? .zero, max) }
+
   /// Whether any tolerance is non-zero.
   public var isExact: Bool { (global ?? .zero) == .zero && rules.allSatisfy { $0.duration == .zero } }
 }
