@@ -15,7 +15,7 @@ import TrigsimScenario
 /// write, the temporary spill file included).
 func streamTimeline(
   of scenario: Scenario, at scenarioPath: String, trial: (index: Int, seed: UInt64)? = nil, format: TimelineFormat, summary: Bool,
-  to output: OutputFile
+  allDrops: Bool = false, to output: OutputFile
 ) throws {
   let path = output.path
   var writer = try writingOutput(to: path) { try StreamedTimelineWriter(encoding: format.encoding) }
@@ -28,7 +28,9 @@ func streamTimeline(
   }
   try writingOutput(to: path) {
     do {
-      try writer.finish(header: end.header, summary: format.includesSummary(summary) ? end.summary : nil, into: output)
+      var closing = end.summary
+      closing.listsEveryDrop = allDrops
+      try writer.finish(header: end.header, summary: format.includesSummary(summary) ? closing : nil, into: output)
       try output.commit()
     } catch {
       output.discard()

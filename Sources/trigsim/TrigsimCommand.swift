@@ -86,6 +86,9 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "After a text timeline, print the summary: pending-slot accounting and every dose's outcome. JSON always includes it.")
   var summary = false
 
+  @Flag(help: "With --summary: list every request the pending limit dropped, after the counts per instant (JSON always lists them).")
+  var allDrops = false
+
   @Option(help: ArgumentHelp("Compare the run with this expected timeline (.timeline or .json) and check the scenario's assertions: the diff goes to standard error, and a difference exits 1.", valueName: "file"))
   var expect: String?
 
@@ -144,6 +147,9 @@ struct RunCommand: ParsableCommand {
     if expect == nil && (diffFlags.diff != .full || diffFlags.color != .auto) {
       throw ValidationError("--diff and --color apply to a comparison: add --expect FILE, or use 'trigsim verify'")
     }
+    if allDrops && !(summary && format == .text) {
+      throw ValidationError("--all-drops lists the dropped requests in the text summary: add --summary (with --format text); JSON always lists them")
+    }
     if summary && (format == .jsonl || format == .csv) {
       throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
     }
@@ -177,7 +183,7 @@ struct RunCommand: ParsableCommand {
         try streamGeoJSON(of: file.scenario, at: scenario, trial: (trial, seed), to: output)
         return
       }
-      try streamTimeline(of: file.scenario, at: scenario, trial: (trial, seed), format: format, summary: summary, to: output)
+      try streamTimeline(of: file.scenario, at: scenario, trial: (trial, seed), format: format, summary: summary, allDrops: allDrops, to: output)
       return
     }
     if format == .geojson {
@@ -186,7 +192,8 @@ struct RunCommand: ParsableCommand {
     }
     guard let expect else {
       try streamTimeline(
-        of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, format: format, summary: summary, to: output)
+        of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, format: format, summary: summary, allDrops: allDrops,
+        to: output)
       return
     }
     var verifier = ScenarioVerifier(
@@ -198,7 +205,8 @@ struct RunCommand: ParsableCommand {
       printError("error: \(why)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
       throw ExitCode(TrigsimExitCode.cannotReadInput)
     }
-    guard let report = verification.report else { throw ExitCode(reportFailure(of: verification)) }
+    guard var report = verification.report else { throw ExitCode(reportFailure(of: verification)) }
+    report.summary.listsEveryDrop = allDrops
     try emit(format.render(report, summary: summary), to: output)
     guard verification.outcome == .passed else { throw ExitCode(reportFailure(of: verification, colored: colored)) }
   }

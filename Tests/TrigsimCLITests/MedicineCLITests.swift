@@ -68,6 +68,34 @@ import TrigsimTestSupport
     #expect(doses.contains(" follow-ups=10 chain=ran-out note=\"chain ran out: follow-up 10 of 10 delivered\""))
   }
 
+  /// Issue 26: nine medicines over the pending limit. The text summary counts
+  /// the 307 drops in one line per instant, so the whole accounting fits in
+  /// ten lines; `--all-drops` and JSON list each one.
+  @Test func nineMedicinesOverTheLimitSummariseTheirDropsInTenLines() throws {
+    let result = try Self.run(["run", "scenarios/nine-medicines-over-limit.yaml", "--summary"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let summary = try #require(result.stdout.components(separatedBy: "# summary\n").last)
+    let accounting = ["# summary"] + summary.split(separator: "\n").prefix { !$0.hasPrefix("medicine ") }.map(String.init)
+    #expect(accounting.count <= 10, "\(accounting.joined(separator: "\n"))")
+    #expect(accounting.contains("# dropped by the pending limit: 307 (each one: --all-drops, or --format json)"))
+    #expect(accounting.contains("#   2026-05-04T06:00:00.000+02:00 233: 27 daily reminders, 206 follow-ups of 9 medicines"))
+    let every = try Self.run(["run", "scenarios/nine-medicines-over-limit.yaml", "--summary", "--all-drops"])
+    // `#   INSTANT medicine_9_snooze_3`: one line per dropped request, after the group lines.
+    let listed = every.stdout.split(separator: "\n").filter { $0.hasPrefix("#   2026") && $0.split(separator: " ").last?.hasPrefix("medicine_") == true }
+    #expect(listed.count == 307)
+    let json = try Self.run(["run", "scenarios/nine-medicines-over-limit.yaml", "--format", "json"])
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let pending = try #require((document["summary"] as? [String: Any])?["pending"] as? [String: Any])
+    #expect((pending["droppedByLimit"] as? [Any])?.count == 307)
+  }
+
+  @Test func allDropsNeedsTheTextSummary() throws {
+    let result = try Self.run(["run", "scenarios/nine-medicines-over-limit.yaml", "--all-drops"])
+    #expect(result.status == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("--all-drops lists the dropped requests in the text summary: add --summary"), "\(result.stderr)")
+  }
+
   // MARK: - JSON summary
 
   @Test(arguments: ["chain-ignored", "snoozed-twice-then-completed", "pending-limit-upfront"])
@@ -173,7 +201,7 @@ import TrigsimTestSupport
       "2026-03-28T08:00:00.000+01:00 held        medicine_1_reminder_0 trigger=\"calendar hour=8 minute=0\" until=\"the phone is on\""))
     #expect(result.stdout.contains("2026-03-28T09:00:00.000+01:00 fired       medicine_1_reminder_0 "))
     #expect(try outcomes(inSummary: result.stdout) == ["completed"])
-    #expect(result.stdout.contains("2026-03-28T08:00:00.000+01:00  2026-03-28T09:00:00.000+01:00"), "scheduled 08:00, notified 09:00")
+    #expect(result.stdout.contains("  08:00      09:00 +1h  "), "scheduled 08:00, notified 09:00, an hour late")
   }
 
   @Test func theSameActionAfterTheDeliveryRuns() throws {

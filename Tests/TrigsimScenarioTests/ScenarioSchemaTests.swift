@@ -254,7 +254,7 @@ import Yams
   // MARK: - Bundled scenarios
 
   @Test func everyBundledScenarioIsChecked() {
-    #expect(Self.scenarioFiles.count == 68)
+    #expect(Self.scenarioFiles.count == 69)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("corpus/") }.count == 23)
   }
 

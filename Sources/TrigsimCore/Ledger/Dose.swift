@@ -137,10 +137,13 @@ public struct PendingLimitDropGroup: Sendable, Equatable {
     }
   }
 
-  /// `35: 9 daily reminders, 26 follow-ups of medicines 1, 2, 3`.
+  /// `35: 9 daily reminders, 26 follow-ups of medicines 1, 2, 3`; more than
+  /// four medicines are counted, not named (`of 9 medicines`).
   public var description: String {
     let kinds = kinds.map { "\($0.count) \($0.kind)\($0.count == 1 ? "" : "s")" }.joined(separator: ", ")
-    let of = medicines.isEmpty ? "" : " of medicine\(medicines.count == 1 ? "" : "s") " + medicines.map(\.rawValue).joined(separator: ", ")
+    let of =
+      medicines.isEmpty ? "" : medicines.count > 4 ? " of \(medicines.count) medicines"
+      : " of medicine\(medicines.count == 1 ? "" : "s") " + medicines.map(\.rawValue).joined(separator: ", ")
     return "\(count): \(kinds)\(of)"
   }
 }
@@ -187,6 +190,8 @@ public struct RunSummary: Sendable {
   public var coverageWarnings: [String] = []
   /// What the patient could perceive, in the order it became perceivable.
   public var perceptions: [PerceptionRecord] = []
+  /// Whether `text` lists every dropped request after the drop groups (`run --summary --all-drops`).
+  public var listsEveryDrop = false
   /// The app's badge after each instant it changed (starts at 0).
   public var badgeHistory: [(instant: SimulationInstant, value: Int)] = []
   /// The number of doses with a notification in Notification Center after

@@ -8,41 +8,162 @@ extension RunSummary {
     return clock.local(instant)
   }
 
-  /// The dose's reason and notes in one cell.
+  /// The dose's reason and notes in one cell, in full (as JSON and `.doses` keep them).
   public static func remarks(_ dose: DoseRecord) -> String {
+    remarkList(dose).joined(separator: "; ")
+  }
+
+  /// The reason (prefixed when a follow-up notified the dose anyway), then the notes.
+  static func remarkList(_ dose: DoseRecord) -> [String] {
     var parts: [String] = []
     if let reason = dose.reason { parts.append(dose.notified == nil ? reason : "reminder not delivered: \(reason)") }
-    parts += dose.notes
-    return parts.joined(separator: "; ")
+    return parts + dose.notes
+  }
+
+  /// The dose's remarks for reading: each instant in them as a local time
+  /// (with its date when it is not the dose's scheduled date), and a run of
+  /// remarks that differ only in their instant collapsed into one: `held by
+  /// Focus 'Sleep' 5× 07:00–07:24`.
+  public func displayRemarks(_ dose: DoseRecord) -> String {
+    let day = zoned(dose.scheduled).localDate
+    var collapsed: [(template: String, times: [String])] = []
+    for remark in Self.remarkList(dose) {
+      let (template, times) = Self.withoutInstants(remark, day: day)
+      if times.count == 1, let last = collapsed.last, last.template == template, last.times.count >= 1 {
+        collapsed[collapsed.count - 1].times += times
+      } else {
+        collapsed.append((template, times))
+      }
+    }
+    return collapsed.map { run in
+      // One remark (or one with several instants) is written out; a run of them gets its count and span.
+      guard run.times.count > 1, run.template.components(separatedBy: Self.instantMark).count == 2 else {
+        return Self.filling(run.template, with: run.times)
+      }
+      // `held by Focus 'Sleep' at ⟨⟩` → `held by Focus 'Sleep' 5× 07:00–07:24`.
+      let span = "\(run.times.count)× \(run.times.first!)–\(run.times.last!)"
+      if run.template.contains(" at \(Self.instantMark)") { return run.template.replacingOccurrences(of: "at \(Self.instantMark)", with: span) }
+      return run.template.replacingOccurrences(of: Self.instantMark, with: span)
+    }.joined(separator: "; ")
+  }
+
+  /// Where an instant stood in a remark's template.
+  static let instantMark = "⟨⟩"
+
+  /// The remark with each device-local instant (`2026-05-05T07:00:00.000+02:00`)
+  /// replaced by `instantMark`, and those instants as local times (the date
+  /// added when it is not `day`).
+  static func withoutInstants(_ remark: String, day: String) -> (template: String, times: [String]) {
+    let scalars = Array(remark.unicodeScalars)
+    var template = String.UnicodeScalarView()
+    var times: [String] = []
+    var index = 0
+    func digit(_ i: Int) -> Bool { i < scalars.count && ("0"..."9").contains(scalars[i]) }
+    while index < scalars.count {
+      // yyyy-MM-ddTHH:mm:ss.SSS±hh:mm (29 scalars); `Z` offsets are not written in remarks.
+      if index + 29 <= scalars.count, digit(index), digit(index + 3), scalars[index + 4] == "-", scalars[index + 10] == "T",
+        scalars[index + 13] == ":", scalars[index + 19] == ".", scalars[index + 23] == "+" || scalars[index + 23] == "-", scalars[index + 26] == ":"
+      {
+        var end = index + 29
+        if end + 3 <= scalars.count, scalars[end] == ":", digit(end + 1), digit(end + 2) { end += 3 }  // ±hh:mm:ss
+        let text = String(String.UnicodeScalarView(scalars[index..<end]))
+        let date = String(text.prefix(10))
+        var time = String(text.dropFirst(11).prefix(12))
+        if time.hasSuffix(":00.000") { time = String(time.prefix(5)) } else if time.hasSuffix(".000") { time = String(time.prefix(8)) }
+        times.append(date == day ? time : "\(date) \(time)")
+        template.append(contentsOf: instantMark.unicodeScalars)
+        index = end
+        continue
+      }
+      template.append(scalars[index])
+      index += 1
+    }
+    return (String(template), times)
+  }
+
+  static func filling(_ template: String, with times: [String]) -> String {
+    var result = template
+    for time in times {
+      guard let range = result.range(of: instantMark) else { break }
+      result.replaceSubrange(range, with: time)
+    }
+    return result
   }
 
   /// The dose table's columns, in every rendering of it (text, the HTML report).
   public static let doseColumns = ["medicine", "name", "reminder", "day", "outcome", "scheduled", "notified", "follow-ups", "snoozes", "resolved", "remarks"]
 
-  /// One dose's row of the table, `doseColumns` in order; instants device-local, `-` when absent.
+  /// A dose's instant for the table: the local time, with the date when it is
+  /// not the dose's day (a location dose's day is its crossing number, so it always has it).
+  func tableTime(_ instant: SimulationInstant?, of dose: DoseRecord) -> String {
+    guard let instant else { return "-" }
+    let zoned = zoned(instant)
+    let sameDay = dose.key.slot != .location && zoned.localDate == self.zoned(dose.scheduled).localDate && dose.key.occurrenceLabel.hasPrefix(zoned.localDate)
+    return sameDay ? zoned.localTime : "\(zoned.localDate) \(zoned.localTime)"
+  }
+
+  /// One dose's row of the table, `doseColumns` in order: instants as local
+  /// times (the date only when it is not the dose's day), `notified` with how
+  /// late it was (`07:30 +30m`), remarks as `displayRemarks`; `-` when absent.
   public func doseCells(_ dose: DoseRecord) -> [String] {
-    [
+    var notified = tableTime(dose.notified, of: dose)
+    if let at = dose.notified, at > dose.scheduled { notified += " +\(dose.scheduled.duration(to: at))" }
+    return [
       dose.key.medicine.rawValue, ControlCharacterEscape.escaping(dose.medicineName), dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue,
-      local(dose.scheduled), local(dose.notified), String(dose.followUpsDelivered), String(dose.snoozes), local(dose.resolved),
-      Self.remarks(dose),
+      tableTime(dose.scheduled, of: dose), notified, String(dose.followUpsDelivered), String(dose.snoozes), tableTime(dose.resolved, of: dose),
+      displayRemarks(dose),
     ]
   }
 
+  /// The most characters a text table shows of a medicine's name and of a dose's remarks (the rest is `…`).
+  public static let textNameWidth = 24
+  public static let textRemarksWidth = 100
+  /// The most pending-limit drop lines (one per instant) the text summary prints; the rest are counted.
+  public static let textDropGroupLimit = 6
+
+  /// `text` shortened to `width` characters, the last one `…` when anything was cut.
+  static func bounded(_ text: String, _ width: Int) -> String {
+    text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+  }
+
   /// The summary as text, for `trigsim run --summary`: the pending-slot
-  /// accounting as `#` lines, then one aligned row per dose.
-  public var text: String {
+  /// accounting as `#` lines, then one aligned row per dose. It is for
+  /// reading: instants are local times, a name at most `textNameWidth` and
+  /// remarks at most `textRemarksWidth` characters, and at most
+  /// `textDropGroupLimit` drop lines; `--format json` and the `.doses`
+  /// baseline keep everything in full.
+  public var text: String { text(listingEveryDrop: listsEveryDrop) }
+
+  /// `text`, with every dropped request on its own line after the groups when `listingEveryDrop` (`run --summary --all-drops`).
+  public func text(listingEveryDrop: Bool) -> String {
     var text = "# summary\n"
     text += "# pending peak: \(pendingPeak)" + (pendingPeakAt.map { " at \(local($0))" } ?? "") + "\n"
     if droppedByPendingLimit.isEmpty {
       text += "# dropped by the pending limit: none\n"
     } else {
-      text += "# dropped by the pending limit: \(droppedByPendingLimit.count) (each one: --format json, summary.pending.droppedByLimit)\n"
-      for group in pendingLimitDropGroups { text += "#   \(local(group.at)) \(group.description)\n" }
+      text += "# dropped by the pending limit: \(droppedByPendingLimit.count) (each one: --all-drops, or --format json)\n"
+      for group in pendingLimitDropGroups.prefix(Self.textDropGroupLimit) { text += "#   \(local(group.at)) \(group.description)\n" }
+      if pendingLimitDropGroups.count > Self.textDropGroupLimit {
+        let rest = pendingLimitDropGroups.dropFirst(Self.textDropGroupLimit)
+        let count = rest.reduce(0) { $0 + $1.count }
+        text += "#   … \(count) more at \(rest.count) later instant\(rest.count == 1 ? "" : "s"), until \(local(rest.last!.at))\n"
+      }
+      if listingEveryDrop {
+        for drop in droppedByPendingLimit { text += "#   \(local(drop.at)) \(drop.id.rawValue)\n" }
+      }
     }
     guard !doses.isEmpty else { return text + "# doses: none\n" }
     let header = Self.doseColumns
     var rows = [header]
-    for dose in doses { rows.append(doseCells(dose)) }
+    var shortened = false
+    for dose in doses {
+      var cells = doseCells(dose)
+      let full = cells
+      cells[1] = Self.bounded(cells[1], Self.textNameWidth)
+      cells[cells.count - 1] = Self.bounded(cells[cells.count - 1], Self.textRemarksWidth)
+      if cells != full { shortened = true }
+      rows.append(cells)
+    }
     var widths = Array(repeating: 0, count: header.count)
     for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
     for row in rows {
@@ -52,6 +173,9 @@ extension RunSummary {
       }
       while line.hasSuffix(" ") { line.removeLast() }
       text += line + "\n"
+    }
+    if shortened {
+      text += "# names over \(Self.textNameWidth) and remarks over \(Self.textRemarksWidth) characters end in '…'; in full: --format json, or the .doses baseline\n"
     }
     return text
   }
