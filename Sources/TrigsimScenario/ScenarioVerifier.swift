@@ -256,6 +256,7 @@ public struct ScenarioVerifier: Sendable {
     }
     result.trialReport = report
     result.assertionFailures += file.checks.probabilityAssertions.compactMap { $0.check(report) }
+    result.assertionFailures = Self.inFileOrder(result.assertionFailures)
     let path = settings.expectedReportPath
     result.expectedTrialsPath = path
     let text = report.text
@@ -299,6 +300,17 @@ public struct ScenarioVerifier: Sendable {
       result.trialsDifference = TrialReportDifference(expected: String(decoding: previous!, as: UTF8.self), actual: text)
     }
     return nil
+  }
+
+  /// Failed assertions in the order the scenario writes them (run and
+  /// probability assertions are checked apart); the sort is stable, and
+  /// failures without an origin keep their place after those with one.
+  static func inFileOrder(_ failures: [AssertionFailure]) -> [AssertionFailure] {
+    failures.enumerated().sorted { a, b in
+      let left = a.element.origin.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+      let right = b.element.origin.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+      return left != right ? left < right : a.offset < b.offset
+    }.map(\.element)
   }
 
   /// The verifier's app, or the scenario's own medicine app.

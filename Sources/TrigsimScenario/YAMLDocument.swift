@@ -8,7 +8,7 @@ import Yams
 final class YAMLDocument {
   let file: String
   let text: String
-  var diagnostics = DiagnosticCollector()
+  var diagnostics = DiagnosticCollector(keepsFirstByLocation: true)
 
   init(file: String, text: String) {
     self.file = file

@@ -189,11 +189,14 @@ import TrigsimTestSupport
     for command in ["verify", "run"] {
       let result = try TrigsimBinary.run([command, "pr/hostile/runaway-interval.yaml", "--root", "pr"], in: workspace.root)
       #expect(result.status == 65, "\(command)")
-      #expect(result.stderr.hasPrefix("pr/hostile/runaway-interval.yaml:10:28: error: 'limits.timelineEntries' 1000000000 is above the ceiling of 1000000\n"), "\(command)")
+      // In file order: the clock (line 9), too long for the limit that stands, then the refused limits (line 10).
+      #expect(result.stderr.hasPrefix("pr/hostile/runaway-interval.yaml:9:44: error: the clock spans 7300d (about 20 years), more than the 10y 'limits.clockSpan' allows\n"), "\(command)")
+      #expect(result.stderr.contains("\npr/hostile/runaway-interval.yaml:10:28: error: 'limits.timelineEntries' 1000000000 is above the ceiling of 1000000\n"), "\(command)")
     }
     let lowered = try TrigsimBinary.run(["run", "pr/hostile/runaway-interval.yaml", "--max-clock-span", "1y"], in: workspace.root)
     #expect(lowered.status == 65)
-    #expect(lowered.stderr.hasPrefix("pr/hostile/runaway-interval.yaml:10:51: error: 'limits.clockSpan' 20y is above the ceiling of 1y\n"))
+    #expect(lowered.stderr.hasPrefix("pr/hostile/runaway-interval.yaml:9:44: error: the clock spans 7300d (about 20 years), more than the 1y 'limits.clockSpan' allows\n"))
+    #expect(lowered.stderr.contains("\npr/hostile/runaway-interval.yaml:10:51: error: 'limits.clockSpan' 20y is above the ceiling of 1y\n"))
   }
 
   @Test(arguments: [

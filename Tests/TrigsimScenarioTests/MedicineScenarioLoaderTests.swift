@@ -235,9 +235,9 @@ import TrigsimTestSupport
     assertDiagnostics(
       Self.header + "medicines:\n  - 2️⃣{ id: 1, name: A, dosage: 1, 1️⃣time: [\"08:00\"] }\n",
       [
-        Expected(marker: "1️⃣", message: "unknown key 'time' in a medicine", note: "did you mean 'times'?"),
-        // With the misspelt key ignored, the medicine has no reminder.
+        // With the misspelt key ignored, the medicine has no reminder (listed first: it is at the medicine, before the key).
         Expected(marker: "2️⃣", message: "medicine '1' has no reminder"),
+        Expected(marker: "1️⃣", message: "unknown key 'time' in a medicine", note: "did you mean 'times'?"),
       ])
   }
 

@@ -66,10 +66,10 @@ import TrigsimTestSupport
           - { id: 4️⃣"a b", center: [55.61, 12.55] }
         5️⃣bad/name: [ { id: x, center: [55.61, 12.55] } ]
       """, [
+        Expected(marker: "1️⃣", message: "place 'north' would be region 'clinics/north', which is already declared"),
         Expected(marker: "2️⃣", message: "place 'south' is listed twice in set 'clinics'"),
         Expected(marker: "3️⃣", message: "latitude 95.0 is outside -90...90"),
         Expected(marker: "4️⃣", message: "place id 'a b' must be letters, digits, '-' and '_'"),
-        Expected(marker: "1️⃣", message: "place 'north' would be region 'clinics/north', which is already declared"),
         Expected(marker: "5️⃣", message: "place set name 'bad/name' must be letters, digits, '-' and '_'"),
       ])
   }

@@ -55,9 +55,9 @@ import TrigsimTestSupport
     assertDiagnostics(
       Self.withLocation + "trials: { count: 2️⃣0, seed: 3️⃣-1, 1️⃣jobs: 2 }\n",
       [
-        Expected(marker: "1️⃣", message: "unknown key 'jobs' in 'trials'"),
         Expected(marker: "2️⃣", message: "'count' must be between 1 and 1000000, not 0"),
         Expected(marker: "3️⃣", message: "'seed' must be a whole number from 0 to 18446744073709551615"),
+        Expected(marker: "1️⃣", message: "unknown key 'jobs' in 'trials'"),
       ])
     assertDiagnostics(
       Self.withLocation + "trials: { count: 5, expect: 1️⃣none }\n",
