@@ -33,8 +33,18 @@ struct InitCommand: ParsableCommand {
 
   /// The generated track: the default routine (home, pharmacy, office, park) for one day from midnight in Copenhagen.
   static let track = SyntheticTrack(
-    start: SimulationInstant(millisecondsSinceEpoch: 1_777_845_600_000),  // 2026-05-04T00:00:00+02:00
+    start: SimulationInstant(millisecondsSinceEpoch: 1_777_845_600_000),  // trackStart
     days: 1, sampleRate: 1.0 / 30, seed: 1, stops: GenerateTrackCommand.defaultStops)
+
+  /// `track`'s first instant as `generate-track --start` takes it.
+  static let trackStart = "2026-05-04T00:00:00+02:00"
+
+  /// The `generate-track` command that writes `track` again, byte for byte,
+  /// given in the scenario's comment: every argument is `track`'s own
+  /// (the rate as Swift's shortest decimal of the same `Double`, which
+  /// `--rate` reads back exactly), the stops are the default routine.
+  static let regenerateCommand =
+    "trigsim generate-track --start \(trackStart) --days \(track.days) --rate \(track.sampleRate) --seed \(track.seed) --output track.csv"
 
   /// The scenario; its location reminder is a circle around the track's pharmacy stop.
   static let scenarioText = """
@@ -44,8 +54,9 @@ struct InitCommand: ParsableCommand {
     #   trigsim verify scenario.yaml           compare with scenario.timeline
     #   trigsim record scenario.yaml --mode all   accept a reviewed change
     # track.csv is generate-track's default routine (home until 08:00, the pharmacy, the
-    # office, the park, home) for one day, seed 1, a fix every 30 s; for another one:
-    #   trigsim generate-track --start 2026-05-04T00:00:00+02:00 --rate 0.1 --output track.csv
+    # office, the park, home) for one day, seed 1, a fix every 30 s (a rate of 1/30 per
+    # second); this writes it again, byte for byte (another --seed, --days or --rate, another one):
+    #   \(regenerateCommand)
     trigsim: 1
     name: Starting scenario
     clock: { start: 2026-05-04T00:00:00+02:00, end: 2026-05-04T23:59:00+02:00, timezone: Europe/Copenhagen }

@@ -36,6 +36,29 @@ import TrigsimTestSupport
     }
   }
 
+  /// Issue 26: the scenario's comment said how to generate the track, but
+  /// its command (another rate) wrote a different one. Run as the comment
+  /// gives it, in the folder, it writes track.csv again, byte for byte.
+  @Test func theCommentsGenerateTrackCommandWritesTheSameTrackByteForByte() throws {
+    let workspace = try Workspace()
+    #expect(try TrigsimBinary.run(["init", "start"], in: workspace.root).status == 0)
+    let original = try #require(FileManager.default.contents(atPath: workspace.path("start/track.csv")))
+    let scenario = try #require(workspace.read("start/scenario.yaml"))
+    let commented = scenario.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains("trigsim generate-track ") }
+    try #require(commented.count == 1, "\(commented)")
+    let command = commented[0].drop { $0 == "#" || $0 == " " }
+    #expect(!command.contains("'") && !command.contains("\"") && !command.contains("\\"), "a plain command: \(command)")
+    let words = command.split(separator: " ").map(String.init)
+    try #require(words.first == "trigsim" && words.suffix(2) == ["--output", "track.csv"], "\(words)")
+    // Removed first, so the bytes compared are the command's own.
+    try FileManager.default.removeItem(atPath: workspace.path("start/track.csv"))
+    let generated = try TrigsimBinary.run(Array(words.dropFirst()), in: workspace.root.appendingPathComponent("start"))
+    #expect(generated.status == 0, "\(generated.stderr)")
+    let again = try #require(FileManager.default.contents(atPath: workspace.path("start/track.csv")))
+    #expect(again.count == original.count)
+    #expect(again == original)
+  }
+
   @Test func initRefusesToOverwriteAndWritesNothing() throws {
     let workspace = try Workspace()
     try FileManager.default.createDirectory(atPath: workspace.path("start"), withIntermediateDirectories: false)
