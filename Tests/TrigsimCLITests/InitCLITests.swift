@@ -59,6 +59,63 @@ import TrigsimTestSupport
     #expect(again == original)
   }
 
+  /// A temporary stand-in for a clone: `clone/.git` (a folder, or a file as
+  /// in a linked work tree) and a `Package.swift` whose package is `name`.
+  static func checkout(_ workspace: Workspace, name: String, gitFile: Bool = false, dependsOnTrigsim: Bool = false) throws {
+    try workspace.write("clone/Package.swift", """
+      // swift-tools-version: 6.0
+      import PackageDescription
+
+      let package = Package(
+        name: "\(name)",
+        dependencies: [\(dependsOnTrigsim ? ".package(name: \"trigsim\", path: \"../trigsim\")" : "")])
+
+      """)
+    if gitFile {
+      try workspace.write("clone/.git", "gitdir: /elsewhere/.git/worktrees/clone\n")
+    } else {
+      try workspace.write("clone/.git/HEAD", "ref: refs/heads/main\n")
+    }
+    try FileManager.default.createDirectory(atPath: workspace.path("clone/Sources"), withIntermediateDirectories: true)
+  }
+
+  /// Issue 26: `swift run trigsim init my-first`, as the Quick start said,
+  /// left an untracked folder in the clone. A folder inside trigsim's own
+  /// git checkout is a usage error (64) and nothing is written; the note
+  /// names a folder beside the checkout, which works.
+  @Test(arguments: [false, true])
+  func initInsideTrigsimsOwnCheckoutIsRefusedAndWritesNothing(gitFile: Bool) throws {
+    let workspace = try Workspace()
+    try Self.checkout(workspace, name: "trigsim", gitFile: gitFile)
+    let clone = workspace.root.appendingPathComponent("clone")
+    let before = try FileManager.default.contentsOfDirectory(atPath: clone.path).sorted()
+    for (directory, folder) in [(clone, "my-first"), (clone, "."), (clone.appendingPathComponent("Sources"), "a/b"), (workspace.root, "clone/x")] {
+      let refused = try TrigsimBinary.run(["init", folder], in: directory)
+      #expect(refused.status == 64, "\(folder): \(refused.stderr)")
+      #expect(refused.stdout == "")
+      #expect(refused.stderr.hasPrefix("error: '\(folder)' is inside trigsim's own checkout '"), "\(refused.stderr)")
+      #expect(refused.stderr.contains("nothing was written\nnote: write your scenario outside the checkout, e.g. 'trigsim init "), "\(refused.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: clone.path).sorted() == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: clone.appendingPathComponent("Sources").path).isEmpty)
+    // From the clone's top the note says ../my-first, and that writes beside the clone.
+    let refused = try TrigsimBinary.run(["init", "my-first"], in: clone)
+    #expect(refused.stderr.hasSuffix("e.g. 'trigsim init ../my-first'\n"), "\(refused.stderr)")
+    let beside = try TrigsimBinary.run(["init", "../my-first"], in: clone)
+    #expect(beside.status == 0, "\(beside.stderr)")
+    #expect(workspace.exists("my-first/scenario.yaml"))
+  }
+
+  /// The user's own repositories are where scenarios belong: a git work tree
+  /// of another package, even one that depends on trigsim, is written as asked.
+  @Test func initInsideAnotherPackagesCheckoutWritesAsAsked() throws {
+    let workspace = try Workspace()
+    try Self.checkout(workspace, name: "reminder-app", dependsOnTrigsim: true)
+    let written = try TrigsimBinary.run(["init", "scenarios/first"], in: workspace.root.appendingPathComponent("clone"))
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(workspace.exists("clone/scenarios/first/scenario.yaml"))
+  }
+
   @Test func initRefusesToOverwriteAndWritesNothing() throws {
     let workspace = try Workspace()
     try FileManager.default.createDirectory(atPath: workspace.path("start"), withIntermediateDirectories: false)
