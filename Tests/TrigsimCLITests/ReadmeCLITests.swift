@@ -69,4 +69,34 @@ import TrigsimTestSupport
       next = start + piece.count
     }
   }
+
+  // MARK: - The set-up line
+
+  /// The set-up line installs every apt package the manifest's system
+  /// libraries name (`providers: [.apt([...])]`; the tests' zlib among
+  /// them) and nothing else; `.ci/run` installs each of those too, and
+  /// what else it installs (for tests that are skipped without it) the
+  /// README names as optional.
+  @Test func theSetUpLineInstallsWhatTheBuildNeedsAndCIInstallsItToo() throws {
+    let readme = try Self.readme()
+    let setUp = Self.aptPackages(try Self.setUpLine(readme)[...])
+
+    let manifest = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    var required = Set<String>()
+    for match in manifest.matches(of: /providers: \[\.apt\(\[([^\]]*)\]\)\]/) {
+      for name in match.output.1.split(separator: ",") { required.insert(name.trimmingCharacters(in: CharacterSet(charactersIn: " \""))) }
+    }
+    #expect(required.contains("zlib1g-dev") && required.contains("libgeos-dev"), "\(required)")
+    #expect(setUp == required, "README set-up line: \(setUp.sorted()); the manifest's apt providers: \(required.sorted())")
+
+    let ci = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(".ci/run"), encoding: .utf8)
+    let ciLines = ci.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("apt-get install ") }
+    let ciPackages = ciLines.reduce(into: Set<String>()) { $0.formUnion(Self.aptPackages($1)) }
+    #expect(!ciPackages.isEmpty)
+    #expect(setUp.isSubset(of: ciPackages), ".ci/run does not install \(setUp.subtracting(ciPackages).sorted())")
+    for optional in ciPackages.subtracting(setUp).sorted() {
+      #expect(readme.contains("`apt-get install -y \(optional)`") || readme.contains("Debian's `\(optional)`"),
+              ".ci/run installs '\(optional)', which the README's set-up line leaves out without saying what it is for")
+    }
+  }
 }
