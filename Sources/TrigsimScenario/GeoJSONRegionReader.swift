@@ -9,9 +9,10 @@ import TrigsimGEOS
 /// Rules:
 /// - The document is a `FeatureCollection`; each of its `features` is a
 ///   `Feature` whose `properties` hold `id`, a non-empty string.
-/// - Features whose `feature` property is `track` or `event` (what `trigsim
-///   run --format geojson` writes besides the regions) are skipped, so a
-///   run's output reads back as its regions.
+/// - Features whose `feature` property is `track`, `event` or `outline`
+///   (what `trigsim run --format geojson` writes besides the regions: a
+///   circle's outline is drawn for viewers, the circle is its `Point`) are
+///   skipped, so a run's output reads back as its regions.
 /// - A `Point` geometry is a circle at `[longitude, latitude]` (a third
 ///   number, the altitude, is ignored) with `properties.radius` in metres
 ///   (a number greater than 0; `defaultRadius` when absent).
@@ -97,7 +98,7 @@ struct GeoJSONRegionReader {
       }
       return nil
     }
-    if case .string(let role) = properties["feature"]?.content, role == "track" || role == "event" { return nil }
+    if case .string(let role) = properties["feature"]?.content, role == "track" || role == "event" || role == "outline" { return nil }
     guard let idValue = properties["id"] else {
       error(propertiesValue.position, "the feature's properties have no 'id'", notes: ["add \"id\": \"NAME\": every region needs a unique id"])
       return nil

@@ -723,7 +723,9 @@ final class ScenarioReader {
     {
       skipped = ScenarioSkipped(
         location: document.location(fileNode),
-        reason: "track file '\(Diagnostic.excerpt(file))' is absent (looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)') and the scenario says 'ifMissing: skip'")
+        // Named as the scenario's own path is, relative to the working folder (or absolute when
+        // given so): the reason lands in JUnit reports, which must not carry the host's folders.
+        reason: "track file '\(Diagnostic.excerpt(file))' is absent (looked for \(Diagnostic.quotePath(ScenarioPathPolicy.lexicallyNormalized(path)))) and the scenario says 'ifMissing: skip'")
     }
     let source = TrackFile(path: path, options: options, referencedAt: document.location(fileNode))
     inputFiles.append(ScenarioFile.Input(role: "track", path: path))

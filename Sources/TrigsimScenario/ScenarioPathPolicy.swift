@@ -169,6 +169,27 @@ public struct ScenarioPathPolicy: Sendable, Equatable {
     return "/" + parts.joined(separator: "/")
   }
 
+  /// The path with `.`, empty names and each `NAME/..` pair taken out by
+  /// name (no file-system look-up), and otherwise as spelled: a relative
+  /// path stays relative to the working folder (keeping the `..` that lead
+  /// out of it), an absolute one stays absolute (`/..` is `/`); nothing
+  /// left is `.`. `scenarios/corpus/../../../shared/t.gpx` →
+  /// `../shared/t.gpx`. How messages name a file the user named relatively.
+  package static func lexicallyNormalized(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    var parts: [Substring] = []
+    for name in path.split(separator: "/") {
+      switch name {
+      case ".": continue
+      case "..":
+        if let last = parts.last, last != ".." { parts.removeLast() } else if !absolute { parts.append(name) }
+      default: parts.append(name)
+      }
+    }
+    let joined = parts.joined(separator: "/")
+    return absolute ? "/" + joined : joined.isEmpty ? "." : joined
+  }
+
   /// Whether `path` is `root` or lies below it (both absolute and normalized).
   static func isInside(_ path: String, _ root: String) -> Bool {
     root == "/" || path == root || path.hasPrefix(root + "/")

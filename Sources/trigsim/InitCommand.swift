@@ -15,12 +15,18 @@ import TrigsimTracks
 /// DIR/scenario.yaml` passes at once. DIR is created when missing. When any of the four files
 /// already exists nothing is written and the command exits 73 naming them;
 /// when a write fails, the files already written are removed again.
+///
+/// DIR inside trigsim's own git checkout (`enclosingTrigsimCheckout`) is
+/// refused, exit 64, before anything is written: a new user runs `swift
+/// run trigsim init NAME` in the clone, and the scenario would be left
+/// there as an untracked folder. Any other folder, inside the user's own
+/// repositories too, is written as asked.
 struct InitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "init",
     abstract: "Write a starting scenario, its track, its expected timeline and dose table into a folder.",
     discussion: """
-      Writes DIR/scenario.yaml (a medicine with two daily times and a location reminder), DIR/track.csv (a generated one-day track) and DIR/scenario.timeline and DIR/scenario.doses, the expected timeline and dose table recorded from it. DIR is created when missing; existing files are never overwritten (exit 73).
+      Writes DIR/scenario.yaml (a medicine with two daily times and a location reminder), DIR/track.csv (a generated one-day track) and DIR/scenario.timeline and DIR/scenario.doses, the expected timeline and dose table recorded from it. DIR is created when missing; existing files are never overwritten (exit 73). DIR inside trigsim's own git checkout is refused (exit 64): write it beside the checkout, e.g. ../my-first.
 
       Example: trigsim init my-first && trigsim verify my-first/scenario.yaml
       """)
@@ -33,8 +39,18 @@ struct InitCommand: ParsableCommand {
 
   /// The generated track: the default routine (home, pharmacy, office, park) for one day from midnight in Copenhagen.
   static let track = SyntheticTrack(
-    start: SimulationInstant(millisecondsSinceEpoch: 1_777_845_600_000),  // 2026-05-04T00:00:00+02:00
+    start: SimulationInstant(millisecondsSinceEpoch: 1_777_845_600_000),  // trackStart
     days: 1, sampleRate: 1.0 / 30, seed: 1, stops: GenerateTrackCommand.defaultStops)
+
+  /// `track`'s first instant as `generate-track --start` takes it.
+  static let trackStart = "2026-05-04T00:00:00+02:00"
+
+  /// The `generate-track` command that writes `track` again, byte for byte,
+  /// given in the scenario's comment: every argument is `track`'s own
+  /// (the rate as Swift's shortest decimal of the same `Double`, which
+  /// `--rate` reads back exactly), the stops are the default routine.
+  static let regenerateCommand =
+    "trigsim generate-track --start \(trackStart) --days \(track.days) --rate \(track.sampleRate) --seed \(track.seed) --output track.csv"
 
   /// The scenario; its location reminder is a circle around the track's pharmacy stop.
   static let scenarioText = """
@@ -44,8 +60,9 @@ struct InitCommand: ParsableCommand {
     #   trigsim verify scenario.yaml           compare with scenario.timeline and .doses
     #   trigsim record scenario.yaml --mode all   accept a reviewed change
     # track.csv is generate-track's default routine (home until 08:00, the pharmacy, the
-    # office, the park, home) for one day, seed 1, a fix every 30 s; for another one:
-    #   trigsim generate-track --start 2026-05-04T00:00:00+02:00 --rate 0.1 --output track.csv
+    # office, the park, home) for one day, seed 1, a fix every 30 s (a rate of 1/30 per
+    # second); this writes it again, byte for byte (another --seed, --days or --rate, another one):
+    #   \(regenerateCommand)
     trigsim: 1
     name: Starting scenario
     clock: { start: 2026-05-04T00:00:00+02:00, end: 2026-05-04T23:59:00+02:00, timezone: Europe/Copenhagen }
@@ -76,6 +93,11 @@ struct InitCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let checkout = Self.enclosingTrigsimCheckout(of: folder) {
+      printError("error: '\(folder)' is inside trigsim's own checkout '\(checkout)', where it would be left as an untracked folder; nothing was written")
+      printError("note: write your scenario outside the checkout, e.g. 'trigsim init \(Self.besideCheckout(checkout, name: folder))'")
+      throw ExitCode(TrigsimExitCode.usage)
+    }
     let paths = Self.fileNames.map { (folder as NSString).appendingPathComponent($0) }
     let existing = paths.filter { path in
       var status = stat()
@@ -86,7 +108,7 @@ struct InitCommand: ParsableCommand {
       printError("note: choose a new folder, or move those files away")
       throw ExitCode(TrigsimExitCode.cannotWriteOutput)
     }
-    // All three files or none: a later failure removes the files already written.
+    // All four files or none: a later failure removes the files already written.
     var written: [String] = []
     func removeWritten() { for path in written { unlink(path) } }
     do {
@@ -126,5 +148,46 @@ struct InitCommand: ParsableCommand {
     ]).map { "  \($0)  \($1)" }
     lines.append("next: trigsim verify \(paths[1])")
     writeToStandardOutput(lines.joined(separator: "\n") + "\n")
+  }
+
+  /// A folder named like `name`'s last component (`my-first` for `.`,
+  /// `..` or `/`) beside `checkout`: `../NAME` from the checkout's top,
+  /// else the absolute path.
+  static func besideCheckout(_ checkout: String, name: String) -> String {
+    let last = (name as NSString).lastPathComponent
+    let base = [".", "..", "/", ""].contains(last) ? "my-first" : last
+    let working = realpath(FileManager.default.currentDirectoryPath, nil).map { real in
+      defer { free(real) }
+      return String(cString: real)
+    }
+    return working == checkout ? "../" + base : ((checkout as NSString).deletingLastPathComponent as NSString).appendingPathComponent(base)
+  }
+
+  /// The top of trigsim's own git work tree that `folder` (relative to the
+  /// working folder, or absolute; it need not exist) lies in, or nil.
+  ///
+  /// The rule: from the nearest existing ancestor of `folder`, symbolic
+  /// links followed, go up to the nearest folder holding `.git` (a folder,
+  /// or a file in a linked work tree): the work tree's top. It is trigsim's
+  /// when its `Package.swift` declares `Package(name: "trigsim"`; a
+  /// package that merely depends on trigsim (`.package(name: "trigsim",
+  /// …)`) is not. No `.git` above: nil.
+  static func enclosingTrigsimCheckout(of folder: String) -> String? {
+    let manager = FileManager.default
+    var path = folder.hasPrefix("/") ? folder : manager.currentDirectoryPath + "/" + folder
+    // The nearest existing ancestor, then its real path.
+    while !manager.fileExists(atPath: path), path != "/" { path = (path as NSString).deletingLastPathComponent }
+    guard let real = realpath(path, nil) else { return nil }
+    var top = String(cString: real)
+    free(real)
+    while true {
+      var status = stat()
+      if lstat(top + "/.git", &status) == 0 {
+        guard let manifest = try? String(contentsOfFile: top + "/Package.swift", encoding: .utf8) else { return nil }
+        return manifest.contains(/Package\(\s*name:\s*"trigsim"/) ? top : nil
+      }
+      if top == "/" { return nil }
+      top = (top as NSString).deletingLastPathComponent
+    }
   }
 }

@@ -37,6 +37,86 @@ import TrigsimTestSupport
     }
   }
 
+  /// Issue 26: the scenario's comment said how to generate the track, but
+  /// its command (another rate) wrote a different one. Run as the comment
+  /// gives it, in the folder, it writes track.csv again, byte for byte.
+  @Test func theCommentsGenerateTrackCommandWritesTheSameTrackByteForByte() throws {
+    let workspace = try Workspace()
+    #expect(try TrigsimBinary.run(["init", "start"], in: workspace.root).status == 0)
+    let original = try #require(FileManager.default.contents(atPath: workspace.path("start/track.csv")))
+    let scenario = try #require(workspace.read("start/scenario.yaml"))
+    let commented = scenario.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains("trigsim generate-track ") }
+    try #require(commented.count == 1, "\(commented)")
+    let command = commented[0].drop { $0 == "#" || $0 == " " }
+    #expect(!command.contains("'") && !command.contains("\"") && !command.contains("\\"), "a plain command: \(command)")
+    let words = command.split(separator: " ").map(String.init)
+    try #require(words.first == "trigsim" && words.suffix(2) == ["--output", "track.csv"], "\(words)")
+    // Removed first, so the bytes compared are the command's own.
+    try FileManager.default.removeItem(atPath: workspace.path("start/track.csv"))
+    let generated = try TrigsimBinary.run(Array(words.dropFirst()), in: workspace.root.appendingPathComponent("start"))
+    #expect(generated.status == 0, "\(generated.stderr)")
+    let again = try #require(FileManager.default.contents(atPath: workspace.path("start/track.csv")))
+    #expect(again.count == original.count)
+    #expect(again == original)
+  }
+
+  /// A temporary stand-in for a clone: `clone/.git` (a folder, or a file as
+  /// in a linked work tree) and a `Package.swift` whose package is `name`.
+  static func checkout(_ workspace: Workspace, name: String, gitFile: Bool = false, dependsOnTrigsim: Bool = false) throws {
+    try workspace.write("clone/Package.swift", """
+      // swift-tools-version: 6.0
+      import PackageDescription
+
+      let package = Package(
+        name: "\(name)",
+        dependencies: [\(dependsOnTrigsim ? ".package(name: \"trigsim\", path: \"../trigsim\")" : "")])
+
+      """)
+    if gitFile {
+      try workspace.write("clone/.git", "gitdir: /elsewhere/.git/worktrees/clone\n")
+    } else {
+      try workspace.write("clone/.git/HEAD", "ref: refs/heads/main\n")
+    }
+    try FileManager.default.createDirectory(atPath: workspace.path("clone/Sources"), withIntermediateDirectories: true)
+  }
+
+  /// Issue 26: `swift run trigsim init my-first`, as the Quick start said,
+  /// left an untracked folder in the clone. A folder inside trigsim's own
+  /// git checkout is a usage error (64) and nothing is written; the note
+  /// names a folder beside the checkout, which works.
+  @Test(arguments: [false, true])
+  func initInsideTrigsimsOwnCheckoutIsRefusedAndWritesNothing(gitFile: Bool) throws {
+    let workspace = try Workspace()
+    try Self.checkout(workspace, name: "trigsim", gitFile: gitFile)
+    let clone = workspace.root.appendingPathComponent("clone")
+    let before = try FileManager.default.contentsOfDirectory(atPath: clone.path).sorted()
+    for (directory, folder) in [(clone, "my-first"), (clone, "."), (clone.appendingPathComponent("Sources"), "a/b"), (workspace.root, "clone/x")] {
+      let refused = try TrigsimBinary.run(["init", folder], in: directory)
+      #expect(refused.status == 64, "\(folder): \(refused.stderr)")
+      #expect(refused.stdout == "")
+      #expect(refused.stderr.hasPrefix("error: '\(folder)' is inside trigsim's own checkout '"), "\(refused.stderr)")
+      #expect(refused.stderr.contains("nothing was written\nnote: write your scenario outside the checkout, e.g. 'trigsim init "), "\(refused.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: clone.path).sorted() == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: clone.appendingPathComponent("Sources").path).isEmpty)
+    // From the clone's top the note says ../my-first, and that writes beside the clone.
+    let refused = try TrigsimBinary.run(["init", "my-first"], in: clone)
+    #expect(refused.stderr.hasSuffix("e.g. 'trigsim init ../my-first'\n"), "\(refused.stderr)")
+    let beside = try TrigsimBinary.run(["init", "../my-first"], in: clone)
+    #expect(beside.status == 0, "\(beside.stderr)")
+    #expect(workspace.exists("my-first/scenario.yaml"))
+  }
+
+  /// The user's own repositories are where scenarios belong: a git work tree
+  /// of another package, even one that depends on trigsim, is written as asked.
+  @Test func initInsideAnotherPackagesCheckoutWritesAsAsked() throws {
+    let workspace = try Workspace()
+    try Self.checkout(workspace, name: "reminder-app", dependsOnTrigsim: true)
+    let written = try TrigsimBinary.run(["init", "scenarios/first"], in: workspace.root.appendingPathComponent("clone"))
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(workspace.exists("clone/scenarios/first/scenario.yaml"))
+  }
+
   @Test func initRefusesToOverwriteAndWritesNothing() throws {
     let workspace = try Workspace()
     try FileManager.default.createDirectory(atPath: workspace.path("start"), withIntermediateDirectories: false)

@@ -116,6 +116,28 @@ import TrigsimTestSupport
     #expect(report.cases[4].failureMessage == nil && report.cases[4].errorMessage == nil && report.cases[4].time != nil)
   }
 
+  /// Issue 26: a skipped scenario's message named its absent track by the
+  /// host's absolute path. It names it as the scenario's own path is named,
+  /// relative to the working folder, both in the attribute and the text.
+  @Test func aSkipMessageNamesTheAbsentTrackRelativeToTheWorkingFolder() throws {
+    let workspace = try Workspace()
+    try workspace.write("scenarios/corpus/skip.yaml", """
+      trigsim: 1
+      clock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T12:00:00+01:00, timezone: Europe/Copenhagen }
+      track: { file: ../../tracks/absent.gpx, ifMissing: skip }
+      """)
+    for (folder, path, looked) in [("", ".", "tracks/absent.gpx"), ("scenarios", "corpus", "../tracks/absent.gpx")] {
+      let directory = folder.isEmpty ? workspace.root : workspace.root.appendingPathComponent(folder)
+      let result = try TrigsimBinary.run(["test", path, "--junit", "junit.xml"], in: directory)
+      #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+      let report = try JUnitDocument(#require(FileManager.default.contents(atPath: directory.appendingPathComponent("junit.xml").path)))
+      let message = try #require(report.cases.first?.skippedMessage)
+      #expect(message.contains("track file '../../tracks/absent.gpx' is absent (looked for '\(looked)')"), "\(message)")
+      #expect(!message.contains("'/") && !message.contains(workspace.root.path) && !message.contains(FileManager.default.temporaryDirectory.path), "\(message)")
+      #expect(report.cases.first?.skippedText == message)
+    }
+  }
+
   @Test func missingFoldersOfTheReportPathAreCreated() throws {
     let workspace = try corpus()
     #expect(!workspace.exists("build"))

@@ -57,12 +57,13 @@ import TrigsimTestSupport
       [Coordinate(latitude: 55.68, longitude: 12.57), Coordinate(latitude: 55.68, longitude: 12.572), Coordinate(latitude: 55.681, longitude: 12.572), Coordinate(latitude: 55.681, longitude: 12.57)],
       [Coordinate(latitude: 55.681, longitude: 12.572), Coordinate(latitude: 55.681, longitude: 12.57), Coordinate(latitude: 55.68, longitude: 12.57)],
     ])
-    #expect(loaded.regions.map(\.origin?.line) == [2, 3, 4, 5])
+    // Each circle's outline takes the line after it, and is skipped.
+    #expect(loaded.regions.map(\.origin?.line) == [2, 4, 6, 7])
     // Written again, the same bytes.
     #expect(try GeoJSONCollector().document(regions: loaded.regions, track: nil) == geojson)
   }
 
-  /// A whole `--format geojson` document (regions, track, events) loads as its regions.
+  /// A whole `--format geojson` document (regions and a circle's outline, track, events) loads as its regions.
   @Test func aRunsOutputLoadsAsItsRegions() throws {
     let track = InMemoryTrack(samples: [
       TrackSample(instant: SimulationInstant(millisecondsSinceEpoch: 0), coordinate: Coordinate(latitude: 55.68, longitude: 12.57)),
@@ -72,7 +73,7 @@ import TrigsimTestSupport
     collector.append(TimelineEntry(instant: SimulationInstant(millisecondsSinceEpoch: 30_000), utcOffsetSeconds: 0, kind: .enter, subject: "home"))
     let home = MonitoredRegion(id: RegionID("home"), shape: CircularRegion(center: Coordinate(latitude: 55.68, longitude: 12.571), radius: 40))
     let geojson = try collector.document(regions: [home], track: track)
-    #expect(geojson.contains("\"LineString\"") && geojson.contains("\"event\""))
+    #expect(geojson.contains("\"LineString\"") && geojson.contains("\"event\"") && geojson.contains("\"outline\""))
     let folder = try Self.folder(["run.geojson": geojson])
     let loaded = try ScenarioLoader().load(yaml: Self.head + "regions:\n  - { file: run.geojson }\n", file: "s.yaml", baseDirectory: folder)
     #expect(loaded.regions.map(\.id.rawValue) == ["home"])

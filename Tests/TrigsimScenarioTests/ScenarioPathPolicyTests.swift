@@ -199,4 +199,15 @@ import TrigsimTestSupport
     #expect(ScenarioPathPolicy.unrestricted.escape(of: layout.root + "/linked.gpx") == nil)
     #expect(ScenarioPathPolicy.confined(to: layout.root).escape(of: layout.root + "/walk.gpx") == nil)
   }
+
+  /// How messages spell a path the user named: `.` and `NAME/..` taken out by
+  /// name, a relative path kept relative (its leading `..` too), never made absolute.
+  @Test(arguments: [
+    ("absent/track.gpx", "absent/track.gpx"), ("./absent/./track.gpx", "absent/track.gpx"),
+    ("scenarios/corpus/../../../shared/t.gpx", "../shared/t.gpx"), ("a/../..//b", "../b"), ("../../x", "../../x"),
+    ("a/..", "."), ("", "."), ("/tmp/a/../b", "/tmp/b"), ("/../x", "/x"), ("/", "/"),
+  ])
+  func lexicallyNormalizedKeepsARelativePathRelative(path: String, normalized: String) {
+    #expect(ScenarioPathPolicy.lexicallyNormalized(path) == normalized)
+  }
 }

@@ -12,10 +12,16 @@ public protocol VertexRingShape: RegionShape {
 /// features are, in this order,
 ///
 /// 1. the regions, in the scenario's order: a circle as a `Point` at its
-///    centre with `radius` in metres, a polygon as a `Polygon` whose single
-///    ring is closed (last position = first) and counterclockwise (the
-///    right-hand rule, RFC 7946 §3.1.6); properties `feature: "region"`,
-///    `id`, and `radius` for a circle;
+///    centre with `radius` in metres, followed by its outline (below); a
+///    polygon as a `Polygon` whose single ring is closed (last position =
+///    first) and counterclockwise (the right-hand rule, RFC 7946 §3.1.6);
+///    properties `feature: "region"`, `id`, and `radius` for a circle. A
+///    circle's outline is a `Polygon` of `circleOutlineVertices` vertices
+///    on the circle, at equal azimuths from north (`Geodesic.destination`
+///    from the centre at the radius), counterclockwise and closed, with
+///    properties `feature: "outline"`, `id` and `radius`; a circle whose
+///    outline would cross the 180th meridian or go around a pole has none
+///    (its ring would not be a valid RFC 7946 polygon without cutting);
 /// 2. the track, one `LineString` per recorded segment (a segment of one fix
 ///    is a `Point`), properties `feature: "track"`, `segment` (from 1),
 ///    `fixes`, `first` and `last` (UTC instants of its first and last fix);
@@ -27,13 +33,15 @@ public protocol VertexRingShape: RegionShape {
 ///    is unknown then) or there is no track; properties `feature: "event"`,
 ///    `kind`, `subject`, `instant` (device-local), `utc`, then the entry's
 ///    fields in their timeline order (a field named like one of these is
-///    written as `field:NAME`).
+///    written as `field:NAME`), each typed as the JSON output types it
+///    (`TimelineFieldType`: `visit` a number, `repeats` a boolean, ...).
 ///
 /// Positions are `[longitude, latitude]` (RFC 7946 §3.1.1). Numbers are
 /// Swift's shortest round-trip decimal form of the `Double` (so a region read
-/// back is the same region bit for bit); interpolated event positions are
-/// first rounded to 7 decimal places (about 1 cm). Keys keep a fixed order
-/// and one feature takes one line, so identical runs give identical bytes.
+/// back is the same region bit for bit); interpolated event positions and
+/// outline vertices are first rounded to 7 decimal places (about 1 cm). Keys
+/// keep a fixed order and one feature takes one line, so identical runs give
+/// identical bytes.
 public enum GeoJSONEncoding {
   /// What comes before the first feature.
   public static let opening = "{\"type\": \"FeatureCollection\", \"features\": ["
@@ -44,18 +52,54 @@ public enum GeoJSONEncoding {
   /// What comes after the last feature.
   public static let closing = "\n]}\n"
 
+  /// The number of vertices of a circle's outline: 64, so that each edge
+  /// is 1/64 of the circumference and lies within 0.12 % of the radius
+  /// (1 − cos(π/64)) of the circle, 12 cm for a 100 m circle.
+  public static let circleOutlineVertices = 64
+
   /// Whether the entry happened at a place: a region entry or exit
-  /// (`enter`, `exit`), a detection (`detected`), or a delivery of a
-  /// location-triggered request (`fired` with a `trigger` of `region …`).
+  /// (`enter`, `exit`), the device's view of one (`detected`, and
+  /// `undetected` for one it missed), or a delivery of a location-triggered
+  /// request (`fired` with a `trigger` of `region …`).
   public static func isLocated(_ entry: TimelineEntry) -> Bool {
     switch entry.kind {
-    case .enter, .exit, .detected: true
+    case .enter, .exit, .detected, .undetected: true
     case .fired: entry[field: "trigger"]?.hasPrefix("region ") == true
     default: false
     }
   }
 
-  /// The region as one feature (no separator, no line end).
+  /// The region's features, each on its own (no separator, no line end):
+  /// the region, and for a circle its outline when it has one.
+  public static func features(region: MonitoredRegion) -> [String] {
+    guard let circle = region.shape as? CircularRegion, let outline = outline(of: circle) else { return [feature(region: region)] }
+    let ring = outline.map(position).joined(separator: ", ")
+    return [
+      feature(region: region),
+      "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Polygon\", \"coordinates\": [[\(ring)]]}, "
+        + "\"properties\": {\"feature\": \"outline\", \"id\": \(JSONText.string(region.id.rawValue)), \"radius\": \(number(circle.radius))}}",
+    ]
+  }
+
+  /// The circle's outline ring, closed (`circleOutlineVertices` + 1
+  /// positions) and counterclockwise: the points at `radius` metres from
+  /// the centre at azimuths 0°, −360°/n, −2·360°/n, … (north, then west),
+  /// rounded as event positions are; nil when two neighbouring vertices lie
+  /// more than 180° of longitude apart (the ring crosses the 180th meridian
+  /// or goes around a pole).
+  static func outline(of circle: CircularRegion) -> [Coordinate]? {
+    let count = circleOutlineVertices
+    var ring = (0..<count).map { index in
+      let azimuth = Double((count - index) % count) * 360 / Double(count)
+      return rounded(Geodesic.destination(from: circle.center, azimuth: azimuth, distance: circle.radius))
+    }
+    ring.append(ring[0])
+    for (a, b) in zip(ring, ring.dropFirst()) where abs(a.longitude - b.longitude) > 180 { return nil }
+    return ring
+  }
+
+  /// The region as one feature (no separator, no line end); a circle's
+  /// outline is a feature of its own (`features(region:)`).
   public static func feature(region: MonitoredRegion) -> String {
     let id = JSONText.string(region.id.rawValue)
     if let circle = region.shape as? CircularRegion {
@@ -98,7 +142,8 @@ public enum GeoJSONEncoding {
       + "\"utc\": \(JSONText.string(entry.utcInstant))"
     for field in entry.fields {
       let key = fixedKeys.contains(field.key) ? "field:" + field.key : field.key
-      properties += ", \(JSONText.string(key)): \(JSONText.string(field.value))"
+      let value = TimelineFieldType.of(kind: entry.kind, key: field.key)?.json(field.value) ?? JSONText.string(field.value)
+      properties += ", \(JSONText.string(key)): \(value)"
     }
     return "{\"type\": \"Feature\", \"geometry\": \(geometry), \"properties\": {\(properties)}}"
   }
@@ -158,7 +203,9 @@ public struct GeoJSONCollector: TimelineEntrySink {
       try write(GeoJSONEncoding.separator(before: featureCount) + text)
       featureCount += 1
     }
-    for region in regions { try feature(GeoJSONEncoding.feature(region: region)) }
+    for region in regions {
+      for text in GeoJSONEncoding.features(region: region) { try feature(text) }
+    }
     var placement = TrackPlacement(instants: events.map(\.instant))
     if let track {
       var segment = 0
