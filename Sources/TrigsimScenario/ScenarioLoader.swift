@@ -162,6 +162,10 @@ final class ScenarioReader {
     Array(regionNotificationIDs) + medicineNotificationIDs.filter { $0.hasSuffix("_location") }
   }
   var medicineIDs: [String] = []
+  /// The medicines with a location reminder (in some version).
+  var locationMedicineIDs: Set<String> = []
+  /// The `silentVisit` assertions' visits, in file order (`Scenario.visitExpectations`).
+  var visitExpectations: [VisitExpectation] = []
   /// Ids of medicines that are declared but could not be read (each problem
   /// already reported). A later check that names one of them, or a pattern
   /// that only it could match, is not reported again: that error would only
@@ -249,6 +253,7 @@ final class ScenarioReader {
       name: name, clock: clock, regions: regions + medicineApp.regions, actions: actions, track: track?.source,
       trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits, device: device, pushes: pushes)
     for set in placeSets { scenario.addPlaceSet(set) }
+    scenario.visitExpectations = visitExpectations
     scenario.appUnderTest = appUnderTest
     scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {

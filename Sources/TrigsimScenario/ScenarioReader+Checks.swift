@@ -72,7 +72,7 @@ extension ScenarioReader {
   static let expectKeys = ["file", "tolerance", "ignoreFields", "ignoreKinds", "ignoreHeader"]
   static let assertionNames = [
     "count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired",
-    "nothingAudible", "dosesPerceptible", "noPushShownWhileOff", "badge", "badgeCountsDoses",
+    "silentVisit", "nothingAudible", "dosesPerceptible", "noPushShownWhileOff", "badge", "badgeCountsDoses",
   ]
 
   func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
@@ -443,6 +443,51 @@ extension ScenarioReader {
       }
       guard let bound = readProbabilityBound(boundNode) else { return nil }
       return .probability(ProbabilityAssertion(.dosesNotified(within: within, medicine: medicine.flatMap { $0 }, bound: bound), origin: origin))
+
+    case "silentVisit":
+      let selectorKeys = ["visit", "from", "staysUnder"]
+      guard let fields = document.mapping(value, what: "'silentVisit'", keys: ["medicine", "visit", "from", "to", "staysUnder", "probability"]) else {
+        return nil
+      }
+      guard let medicineNode = fields["medicine"] else {
+        document.error(value, "'silentVisit' needs 'medicine'", notes: ["the medicine whose location reminder should stay silent, e.g. 'medicine: ins'"])
+        return nil
+      }
+      guard let medicine = readMedicineReference(medicineNode) else { return nil }
+      guard locationMedicineIDs.contains(medicine.rawValue) else {
+        document.error(medicineNode, "medicine '\(medicine)' has no location reminder", notes: ["'silentVisit' picks visits of a medicine's 'location:' region"])
+        return nil
+      }
+      let given = selectorKeys.filter { fields[$0] != nil }
+      guard given.count == 1 else {
+        document.error(
+          given.count > 1 ? fields[given[1]]! : value,
+          given.isEmpty ? "'silentVisit' needs which visits" : "'silentVisit' picks visits one way, not by '\(given[0])' and '\(given[1])'",
+          notes: ["by number ('visit: 1'), by when they begin ('from', 'to'), or by a short stay ('staysUnder: 1m')"])
+        return nil
+      }
+      let selector: VisitExpectation.Selector
+      if let node = fields["visit"] {
+        guard let number = document.integer(node, what: "'visit'", range: 1...1_000_000_000) else { return nil }
+        selector = .number(number)
+      } else if let node = fields["staysUnder"] {
+        guard let limit = duration(node, what: "'staysUnder'") else { return nil }
+        guard limit > .zero else {
+          document.error(node, "'staysUnder' must be longer than 0s", notes: ["no visit is shorter than nothing"])
+          return nil
+        }
+        selector = .staysUnder(limit)
+      } else {
+        guard let window = readWindow(fields, in: value, required: true).value else { return nil }
+        selector = .window(window)
+      }
+      if fields["to"] != nil && fields["from"] == nil { return nil }  // reported by readWindow
+      let expectation = VisitExpectation(medicine: medicine, selector: selector, origin: origin)
+      let index = visitExpectations.count
+      visitExpectations.append(expectation)
+      guard let boundNode = fields["probability"] else { return .run(RunAssertion(.silentVisit(expectation, index: index), origin: origin)) }
+      guard let bound = readProbabilityBound(boundNode) else { return nil }
+      return .probability(ProbabilityAssertion(.silentVisit(expectation, index: index, bound: bound), origin: origin))
 
     case "locationFired":
       guard let fields = document.mapping(value, what: "'locationFired'", keys: ["request", "within", "probability"]) else { return nil }

@@ -69,6 +69,7 @@ extension ScenarioReader {
       unread: unreadProduced.all, unreadMedicines: unreadMedicineIDs)
     medicineNotificationIDs = produced.all
     medicineIDs = produced.medicines
+    locationMedicineIDs = Set(versions.filter { $0.value.contains { $0.location != nil } }.keys.map(\.rawValue))
     if let node = top["actions"] { app.userActions = readUserActions(node, category: app.category, produced: produced) }
     if let node = top["respond"] { app.responseRules = readResponseRules(node, category: app.category, produced: produced) }
     return (app, regions)

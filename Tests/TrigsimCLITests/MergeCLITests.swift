@@ -52,6 +52,22 @@ import TrigsimTestSupport
     #expect(written.status == 0 && written.stdout.isEmpty && workspace.read("report.txt") == text)
   }
 
+  /// A dose whose visit the scenario expects to be silent (`silentVisit:`) is reported as such, merged or not.
+  @Test func anExpectedSilentVisitSurvivesTheMerge() throws {
+    let workspace = try Workspace()
+    let scenario = "scenarios/drive-by-pharmacy.yaml"
+    try Self.writeShards(trials: 40, seed: 7, count: 2, scenario: scenario, into: workspace.root)
+    let parts = ["trials-2.json", "trials-1.json"].map(workspace.path)
+    for format in ["text", "json"] {
+      let whole = try TrigsimBinary.run(["run", scenario, "--trials", "40", "--seed", "7", "--format", format])
+      #expect(whole.status == 0, "\(whole.stderr)")
+      let merged = try TrigsimBinary.run(["merge"] + parts + ["--format", format])
+      #expect(merged.stdout == whole.stdout, "--format \(format)")
+    }
+    let text = try TrigsimBinary.run(["merge"] + parts).stdout
+    #expect(text.contains(" ins (pharmacy on=enter) #1, a visit expected to be silent\n    silent 1.000 (40 of 40 trials; "), "\(text)")
+  }
+
   @Test func aShardsPartialIsTheSameBytesWhateverTheJobs() throws {
     let one = try TrigsimBinary.run(["run", Self.scenario, "--trials", "100", "--shard", "2/3", "--jobs", "1"])
     let three = try TrigsimBinary.run(["run", Self.scenario, "--trials", "100", "--shard", "2/3", "--jobs", "3"])

@@ -17,6 +17,9 @@ public struct ProbabilityAssertion: Sendable {
     /// fires, within `within` of its true crossing when given, with a
     /// probability in the bound.
     case locationFired(request: IdentifierPattern?, within: SimulationDuration?, bound: ProbabilityBound)
+    /// Each dose of the visits the expectation picks (`index` in
+    /// `Scenario.visitExpectations`) stays silent, never notified, with a probability in the bound.
+    case silentVisit(VisitExpectation, index: Int, bound: ProbabilityBound)
   }
 
   public var property: Property
@@ -34,6 +37,8 @@ public struct ProbabilityAssertion: Sendable {
     case .locationFired(let request, let within, let bound):
       return "every location request\(request.map { " matching '\($0)'" } ?? "") fired at each true crossing"
         + (within.map { " within \($0)" } ?? "") + " \(bound)"
+    case .silentVisit(let expectation, _, let bound):
+      return "\(expectation.description) \(bound)"
     }
   }
 
@@ -43,7 +48,8 @@ public struct ProbabilityAssertion: Sendable {
     var checked = 0
     switch property {
     case .dosesNotified(let within, let medicine, let bound):
-      for dose in report.doses where medicine == nil || dose.key.medicine == medicine {
+      // A visit the scenario expects to be silent is not a dose to notify.
+      for dose in report.doses where (medicine == nil || dose.key.medicine == medicine) && dose.expectedSilent.isEmpty {
         checked += 1
         let successes = dose.latencies.count(atMost: within.milliseconds)
         if !bound.contains(successes: successes, of: dose.due) {
@@ -68,6 +74,17 @@ public struct ProbabilityAssertion: Sendable {
       if checked == 0 {
         return failure("no location request\(pattern.map { " matching '\($0)'" } ?? "") was pending at a crossing of its region in any trial", [])
       }
+    case .silentVisit(_, let index, let bound):
+      for dose in report.doses where dose.expectedSilent.contains(index) {
+        checked += 1
+        let silent = dose.due - dose.notified
+        if !bound.contains(successes: silent, of: dose.due) {
+          evidence.append(
+            "\(report.local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel): "
+              + "silent \(TrialReport.fraction(silent, dose.due)) (\(silent) of \(dose.due) trials)")
+        }
+      }
+      if checked == 0 { return failure("no visit of any trial is one of them", []) }
     }
     guard !evidence.isEmpty else { return nil }
     return failure("\(evidence.count) of \(checked) \(checked == 1 ? "chance is" : "chances are") outside the bound", evidence)

@@ -65,6 +65,18 @@ extension RunAssertion {
       let count = offending.count { !$0.hasPrefix("visit: ") }
       return failure("\(plural(count, "notification")) fired while the device was inside '\(region)'", offending)
 
+    case .silentVisit(_, let index):
+      let picked = summary.doses.filter { $0.expectedSilent.contains(index) }
+      guard !picked.isEmpty else { return failure("no visit of the run is one of them", []) }
+      let notified = picked.filter { $0.notified != nil }
+      guard !notified.isEmpty else { return nil }
+      return failure(
+        "\(plural(notified.count, "visit")) of \(picked.count) notified",
+        notified.map { dose in
+          let visit = dose.visit.map { "visit \($0.number) \($0.entering ? "enter" : "exit") \($0.region)" } ?? dose.key.occurrenceLabel
+          return "\(visit) (\(summary.local(dose.scheduled))): notified \(summary.local(dose.notified))"
+            + (dose.perception.map { " by \($0.notification) (\($0.how))" } ?? "")
+        })
     case .dosesNotified(let within, let medicine):
       return lateDoses(summary, within: within, medicine: medicine, missed: "missed", notified: "notified").map { failure($0.finding, $0.evidence) }
     case .noPendingLimitDrops:
@@ -172,7 +184,8 @@ extension RunAssertion {
       return ("the run has no doses\(medicine.map { " of medicine '\($0)'" } ?? "") to check", [])
     }
     var late: [String] = []
-    for dose in summary.doses where medicine == nil || dose.key.medicine == medicine {
+    // A visit the scenario expects to be silent is not a dose to notify.
+    for dose in summary.doses where (medicine == nil || dose.key.medicine == medicine) && dose.expectedSilent.isEmpty {
       let label = "\(dose.key.medicine) \(dose.reminder) \(dose.key.occurrenceLabel)"
       guard let at = dose.notified else {
         late.append("\(label): \(missed)" + (dose.reason.map { " (\($0))" } ?? ""))

@@ -39,6 +39,9 @@ public struct RunAssertion: Sendable {
     /// After every instant at which the badge or Notification Center changes,
     /// the badge equals the number of doses with a notification in Notification Center.
     case badgeCountsDoses
+    /// No dose of the visits the expectation picks is notified, and it picks
+    /// at least one (`index` is its place in `Scenario.visitExpectations`).
+    case silentVisit(VisitExpectation, index: Int)
   }
 
   public var property: Property
@@ -80,6 +83,8 @@ public struct RunAssertion: Sendable {
       return "badge is \(value) at \(label)"
     case .badgeCountsDoses:
       return "the badge always counts the doses waiting in Notification Center"
+    case .silentVisit(let expectation, _):
+      return expectation.description
     }
   }
 

@@ -40,6 +40,9 @@ public struct Scenario {
   public var appUnderTest = AppUnderTest.builtIn
   /// Where the scenario says `appUnderTest`, for messages.
   public var appUnderTestOrigin: InputLocation?
+  /// Visits of location reminders that should not notify (`silentVisit:`);
+  /// their doses are `silent` rather than `missed` when nothing notified them.
+  public var visitExpectations: [VisitExpectation] = []
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],

@@ -720,6 +720,14 @@ struct SimulationRun {
     var fields = [TimelineField("visit", String(visit))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
+    if !ledger.medicines.isEmpty {
+      let key = DoseLedger.RegionVisit(region: index, visit: visit)
+      if entering {
+        ledger.visitEntered[key] = now
+      } else if let entered = ledger.visitEntered[key] {
+        ledger.visitStays[key] = entered.duration(to: now)
+      }
+    }
     if locationLog != nil && now >= scenario.clock.start {
       for pending in center.regionRequests(for: region.id, entering: entering) {
         locationLog!.opportunities.append(

@@ -64,6 +64,8 @@ public enum DoseOutcome: String, Sendable, CaseIterable {
   case unanswered
   /// Never notified; `DoseRecord.reason` says why.
   case missed
+  /// Never notified, as the scenario expects of its visit (`silentVisit:`): a pass-through that must not remind.
+  case silent
 }
 
 /// Everything the run learned about one dose.
@@ -93,11 +95,16 @@ public struct DoseRecord: Sendable {
   public var reason: String?
   /// Facts worth knowing (chain not scheduled, chain removed by an edit, ...), in the order they happened.
   public var notes: [String] = []
+  /// For a location dose: the visit of the region that opened it.
+  public var visit: DoseVisit?
+  /// The scenario's visit expectations (indices into `Scenario.visitExpectations`) that say this dose's visit is silent.
+  public var expectedSilent: [Int] = []
 
   public var outcome: DoseOutcome {
     if completed != nil { return .completed }
     if dismissed != nil { return .dismissed }
-    return notified == nil ? .missed : .unanswered
+    if notified == nil { return expectedSilent.isEmpty ? .missed : .silent }
+    return .unanswered
   }
 
   /// When the dose was completed or dismissed.

@@ -47,6 +47,14 @@ struct DoseLedger {
   /// The dose each qualifying geometric crossing opened, so that the
   /// device's (later) detection of that visit notifies it.
   var locationDoseOfVisit: [LocationVisit: DoseKey] = [:]
+  /// When each visit of a region (region index, visit number) began, and how long it lasted once it ended.
+  var visitEntered: [RegionVisit: SimulationInstant] = [:]
+  var visitStays: [RegionVisit: SimulationDuration] = [:]
+
+  struct RegionVisit: Hashable {
+    var region: Int
+    var visit: Int
+  }
   /// Which medicine, role and dose each request serves (the app's attribution).
   var requestInfo: [NotificationID: MedicineRequestInfo] = [:]
   /// The dose of each medicine notification shown in Notification Center.

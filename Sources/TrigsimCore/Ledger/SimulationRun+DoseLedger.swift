@@ -166,6 +166,7 @@ extension SimulationRun {
       ledger.locationOccurrences[id] = occurrence
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
       var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
+      dose.visit = DoseVisit(region: region, number: visit, entering: entering)
       if let obstacle = appLayer.locationDoseObstacle(id, region: region, in: self) {
         dose.reason = obstacle
         if !location.repeats { ledger.locationArmed[id] = false }
@@ -235,7 +236,27 @@ extension SimulationRun {
           < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)
       }
       .map(withAccountingRemarks)
+      .map(withVisitExpectations)
     return summary
+  }
+
+  /// A location dose with its visit's stay, and the scenario's expectations
+  /// that say its visit is silent (with a remark naming where).
+  func withVisitExpectations(_ dose: DoseRecord) -> DoseRecord {
+    guard var visit = dose.visit else { return dose }
+    var dose = dose
+    if let index = scenario.regions.firstIndex(where: { $0.id == visit.region }) {
+      visit.stay = ledger.visitStays[DoseLedger.RegionVisit(region: index, visit: visit.number)]
+      dose.visit = visit
+    }
+    let offset = scenario.clock.utcOffset(at: dose.scheduled)
+    for (index, expectation) in scenario.visitExpectations.enumerated()
+    where expectation.matches(medicine: dose.key.medicine, visit: visit, scheduled: dose.scheduled, utcOffsetSeconds: offset) {
+      dose.expectedSilent.append(index)
+      // The line, not the file: the path depends on where the scenario was run from, the baseline must not.
+      dose.notes.append("visit \(visit.number) expected silent" + (expectation.origin.map { " ('silentVisit' at line \($0.line))" } ?? ""))
+    }
+    return dose
   }
 
   /// A dose row with the remarks that explain an absence: notes made while

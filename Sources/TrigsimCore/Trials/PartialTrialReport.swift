@@ -87,6 +87,8 @@ public struct PartialTrialReport: Codable, Sendable, Equatable {
     public var latenciesMs: [Int64]
     /// Absent when the dose was notified in every trial in which it was due.
     public var firstMiss: Miss?
+    /// The scenario's visit expectations that say the dose's visit is silent; absent when none does.
+    public var expectedSilent: [Int]? = nil
   }
 
   public var format: String
@@ -135,7 +137,7 @@ public struct PartialTrialReport: Codable, Sendable, Equatable {
         medicine: dose.key.medicine.rawValue, medicineName: dose.medicineName, slot: slot, occurrence: dose.key.occurrence,
         repeatOnDay: dose.key.repeatOnDay, reminder: dose.reminder, scheduledMs: dose.scheduled.millisecondsSinceEpoch,
         utcOffsetSeconds: report.utcOffsets[dose.scheduled] ?? 0, due: dose.due, latenciesMs: dose.latencies.sorted,
-        firstMiss: dose.firstMiss.map { Miss(trial: $0.trial, reason: $0.reason) })
+        firstMiss: dose.firstMiss.map { Miss(trial: $0.trial, reason: $0.reason) }, expectedSilent: dose.expectedSilent.isEmpty ? nil : dose.expectedSilent)
     }
   }
 
@@ -276,10 +278,13 @@ extension PartialTrialReport {
         throw PartialReportProblem(path + [.member("latenciesMs")], "\(row.latenciesMs.count) delays for a dose due in \(row.due) trials")
       }
       let notified = try latencies(row.latenciesMs, count: row.latenciesMs.count, path + [.member("latenciesMs")], what: "notified")
+      if let indices = row.expectedSilent, indices.contains(where: { $0 < 0 }) || indices.isEmpty {
+        throw PartialReportProblem(path + [.member("expectedSilent")], "'expectedSilent' lists visit expectations by their index (0 or more), or is left out")
+      }
       doseChances.append(TrialReport.DoseChance(
         key: DoseKey(medicine: MedicineID(row.medicine), slot: slot, occurrence: row.occurrence, repeatOnDay: row.repeatOnDay),
         medicineName: row.medicineName, reminder: row.reminder, scheduled: scheduled, due: row.due, latencies: notified,
-        firstMiss: row.firstMiss.map { ($0.trial, $0.reason) }))
+        firstMiss: row.firstMiss.map { ($0.trial, $0.reason) }, expectedSilent: row.expectedSilent ?? []))
     }
     let plan = TrialPlan(count: trials, seed: seed, jobs: 1, shard: shard)
     return TrialReport(
@@ -342,6 +347,7 @@ extension TrialReport {
         mine.due += dose.due
         mine.latencies = mine.latencies.merging(dose.latencies)
         if let theirs = dose.firstMiss, theirs.trial < (mine.firstMiss?.trial ?? .max) { mine.firstMiss = theirs }
+        if mine.expectedSilent.isEmpty { mine.expectedSilent = dose.expectedSilent }  // the same true path in every shard
         doses[key] = mine
       }
     }

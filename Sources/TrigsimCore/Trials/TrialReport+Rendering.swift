@@ -28,7 +28,16 @@ extension TrialReport {
     if !doses.isEmpty {
       text += "\ndoses: how often each was notified, and the delay after it was due\n"
       for dose in doses {
-        text += "  \(local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel)\n"
+        text += "  \(local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel)"
+        guard dose.expectedSilent.isEmpty else {
+          // A visit the scenario expects to be silent: not notifying it is the success.
+          text += ", a visit expected to be silent\n"
+          var line = "    silent \(Self.proportion(dose.due - dose.notified, of: dose.due, trials: plan.count, pendingWord: "due"))"
+          if dose.notified > 0 { line += "; when notified," + Self.percentiles(dose.latencies, word: "delay").dropFirst() }
+          text += line + "\n"
+          continue
+        }
+        text += "\n"
         var line = "    notified \(Self.proportion(dose.notified, of: dose.due, trials: plan.count, pendingWord: "due"))"
         line += Self.percentiles(dose.latencies, word: "delay")
         if let miss = dose.firstMiss { line += "; missed in trial \(miss.trial): \(miss.reason)" }
@@ -94,6 +103,7 @@ extension TrialReport {
         ("due", String(dose.due)), ("notified", String(dose.notified)), ("probability", Self.decimal(dose.probability)),
         ("interval95", interval(dose.notified, dose.due)), ("delay", latencyObject(dose.latencies)),
         ("firstMiss", dose.firstMiss.map { "{\"trial\": \($0.trial), \"reason\": \(JSONText.string($0.reason))}" } ?? "null"),
+        ("expectedSilent", dose.expectedSilent.isEmpty ? "false" : "true"),
       ]
       text += (index == 0 ? "\n    " : ",\n    ") + "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }

@@ -61,6 +61,9 @@ public struct TrialReport: Sendable {
     public var latencies: LatencyDistribution
     /// The lowest-numbered trial in which it was missed, and why.
     public var firstMiss: (trial: Int, reason: String)?
+    /// The visit expectations that say the dose's visit is silent (`DoseRecord.expectedSilent`;
+    /// the true path is the same in every trial). Not kept in partial reports: `verify` checks them in process.
+    public var expectedSilent: [Int] = []
 
     public var notified: Int { latencies.count }
     /// notified / due.
@@ -93,7 +96,7 @@ public struct TrialReport: Sendable {
     doses = Self.inReportOrder(tally.doses.values.map { dose in
       DoseChance(
         key: dose.record.key, medicineName: dose.record.medicineName, reminder: dose.record.reminder, scheduled: dose.record.scheduled,
-        due: dose.due, latencies: LatencyDistribution(dose.latencies), firstMiss: dose.firstMiss)
+        due: dose.due, latencies: LatencyDistribution(dose.latencies), firstMiss: dose.firstMiss, expectedSilent: dose.record.expectedSilent)
     })
     utcOffsets = [:]
     for instant in locationChances.map(\.crossing) + doses.map(\.scheduled) { utcOffsets[instant] = scenario.clock.utcOffset(at: instant) }

@@ -26,6 +26,8 @@ public struct ChartDrawing: Sendable {
     case doseDismissed = "dose-dismissed"
     case doseUnanswered = "dose-unanswered"
     case doseMissed = "dose-missed"
+    /// A dose of a visit the scenario expects to be silent, and silent it was.
+    case doseSilent = "dose-silent"
 
     /// Drawn as a bar from `start` to `end` rather than a point.
     var isBar: Bool { self == .inside || self == .fixes }
@@ -164,6 +166,7 @@ public struct ChartDrawing: Sendable {
         case .dismissed: .doseDismissed
         case .unanswered: .doseUnanswered
         case .missed: .doseMissed
+        case .silent: .doseSilent
         }
       var label = "dose \(dose.medicineName) \(dose.reminder) \(dose.key.occurrenceLabel): \(dose.outcome.rawValue), scheduled \(clock.local(dose.scheduled))"
       if let notified = dose.notified { label += ", notified \(clock.local(notified))" }

@@ -144,7 +144,7 @@ enum ChartSVG {
       return "<rect \(attributes) x=\"\(p(x))\" y=\"\(p(y - 3.5))\" width=\"\(p(width))\" height=\"7\">\(tail)</rect>\n"
     case .scheduled, .rescheduled:  // a tick
       return "<rect \(attributes) x=\"\(p(x - 0.75))\" y=\"\(p(y - 5))\" width=\"1.5\" height=\"10\">\(tail)</rect>\n"
-    case .fired, .detected, .doseCompleted, .doseDismissed, .doseUnanswered:
+    case .fired, .detected, .doseCompleted, .doseDismissed, .doseUnanswered, .doseSilent:
       return "<circle \(attributes) cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"4\">\(tail)</circle>\n"
     case .seen:  // a diamond outline, around a delivery's circle at the same instant
       return "<path \(attributes) d=\"M\(p(x)),\(p(y - 6))L\(p(x + 6)),\(p(y))L\(p(x)),\(p(y + 6))L\(p(x - 6)),\(p(y))Z\">\(tail)</path>\n"
@@ -178,7 +178,7 @@ enum ChartSVG {
     .c-removed{stroke:#718096}.c-suppressed{stroke:#dd6b20}.c-scheduled{fill:#4a5568}.c-rescheduled{fill:#d69e2e}\
     .c-fired{fill:#6b46c1}.c-seen{fill:none;stroke:#111;stroke-width:1.5}.c-snoozed{fill:#d69e2e}.c-held{fill:#dd6b20}.c-completed{fill:#2f855a}\
     .c-dismissed{fill:#a0aec0}.c-opened{fill:#3182ce}.c-ignored{fill:#e2e8f0;stroke:#a0aec0}\
-    .c-dose-completed{fill:#2f855a}.c-dose-dismissed{fill:#a0aec0}.c-dose-unanswered{fill:#ecc94b}.c-dose-missed{fill:#c53030}\
+    .c-dose-completed{fill:#2f855a}.c-dose-dismissed{fill:#a0aec0}.c-dose-unanswered{fill:#ecc94b}.c-dose-missed{fill:#c53030}.c-dose-silent{fill:#fff;stroke:#2f855a;stroke-width:1.5}\
     [data-row=expected]{opacity:.75}.diff{stroke:#e53e3e!important;stroke-width:2.5!important}\
     .hl{stroke:#d69e2e!important;stroke-width:3!important}
     """
@@ -209,6 +209,7 @@ extension ChartDrawing.MarkKind {
     case .doseDismissed: "dose dismissed"
     case .doseUnanswered: "dose unanswered"
     case .doseMissed: "dose missed"
+    case .doseSilent: "silent visit, as expected"
     }
   }
 }

@@ -82,7 +82,9 @@ public struct ReportDocument: Sendable {
     html += "<li>pending peak: \(summary.pendingPeak)\(peakAt)</li>\n"
     html += "<li>dropped by the pending limit: \(summary.droppedByPendingLimit.count)</li>\n"
     if !summary.doses.isEmpty {
-      let counts = DoseOutcome.allCases.map { outcome in "\(summary.doses.count { $0.outcome == outcome }) \(outcome.rawValue)" }
+      // `silent` exists only where the scenario expects a silent visit; it is not counted as 0 everywhere else.
+      let counts = DoseOutcome.allCases.map { outcome in (outcome, summary.doses.count { $0.outcome == outcome }) }
+        .filter { $0.0 != .silent || $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }
       html += "<li>doses: \(summary.doses.count) (\(counts.joined(separator: ", ")))</li>\n"
     }
     for warning in summary.coverageWarnings { html += "<li class=\"warning\">\(warning)</li>\n" }
