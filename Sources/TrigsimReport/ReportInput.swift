@@ -22,13 +22,17 @@ public struct ReportInput {
   /// What `verify` would say of the run, when it was checked.
   public var verdict: Verdict?
 
-  /// What `verify` says of a run: its headline, and whether it passed.
+  /// What `verify` says of a run: its headline, whether it passed, and what
+  /// it found, one line each (the changed doses, each failed assertion with
+  /// its finding), so the page says why, not only how many.
   public struct Verdict: Sendable {
     public var text: String
     public var passed: Bool
-    public init(_ text: String, passed: Bool) {
+    public var findings: [String]
+    public init(_ text: String, passed: Bool, findings: [String] = []) {
       self.text = text
       self.passed = passed
+      self.findings = findings
     }
   }
 

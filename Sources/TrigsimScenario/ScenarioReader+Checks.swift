@@ -89,6 +89,17 @@ extension ScenarioReader {
         checks.expectedTimelinePath = nil
       }
     }
+    // The dose table beside the expected timeline is read and written as it is: under a root it must resolve inside it too.
+    if let timeline = checks.expectedTimelinePath, !medicineIDs.isEmpty || !unreadMedicineIDs.isEmpty {
+      let doses = ScenarioVerifier.dosesPath(forTimeline: timeline)
+      let written = (doses as NSString).lastPathComponent
+      let at = top["expect"].map { document.location($0) } ?? InputLocation(file: document.file, line: 1, column: 1)
+      if !allows(doses, written: written, what: "expected dose table", at: at,
+                 implied: "a scenario with medicines keeps its dose table '\(written)' beside its expected timeline")
+      {
+        checks.expectedTimelinePath = nil
+      }
+    }
     if let node = top["trials"] { checks.trials = readTrials(node, defaultName: defaultName) }
     if let node = top["assert"], let list = document.sequence(node, what: "'assert'") {
       for item in list {
@@ -458,6 +469,10 @@ extension ScenarioReader {
         document.error(medicineNode, "medicine '\(medicine)' has no location reminder", notes: ["'silentVisit' picks visits of a medicine's 'location:' region"])
         return nil
       }
+      if let toNode = fields["to"], fields["from"] == nil {
+        document.error(toNode, "'to' goes with 'from': a window needs both", notes: ["e.g. 'from: \"08:00\", to: \"09:00\"'"])
+        return nil
+      }
       let given = selectorKeys.filter { fields[$0] != nil }
       guard given.count == 1 else {
         document.error(
@@ -481,7 +496,6 @@ extension ScenarioReader {
         guard let window = readWindow(fields, in: value, required: true).value else { return nil }
         selector = .window(window)
       }
-      if fields["to"] != nil && fields["from"] == nil { return nil }  // reported by readWindow
       let expectation = VisitExpectation(medicine: medicine, selector: selector, origin: origin)
       let index = visitExpectations.count
       visitExpectations.append(expectation)

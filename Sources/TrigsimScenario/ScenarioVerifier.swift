@@ -414,7 +414,7 @@ public struct ScenarioVerification: Sendable {
       switch kind {
       case .invalidInput: return "invalid input"
       case .cannotRead: return "cannot read the scenario"
-      case .cannotWrite: return "cannot write the expected timeline"
+      case .cannotWrite: return "cannot write a baseline"
       case .internalError: return "internal error"
       }
     case .failed:
@@ -445,6 +445,23 @@ public struct ScenarioVerification: Sendable {
       parts.append(assertion)
     }
     return parts.isEmpty ? headline : parts.joined(separator: "; ")
+  }
+
+  /// What the verification found, one line each, for a page that shows why
+  /// (`trigsim report`): a missing dose table, each changed dose (with where
+  /// the baseline has it), and each failed assertion with what it found.
+  public var findings: [String] {
+    guard case .failed = outcome else { return [] }
+    var lines: [String] = []
+    if missingDoseBaseline, let path = expectedDosesPath { lines.append("no expected dose table at \(Diagnostic.quotePath(path))") }
+    if let comparison = doseComparison, !comparison.matches, let path = expectedDosesPath {
+      lines += comparison.report(expectedName: path, expectedLines: expectedDoseLines).split(separator: "\n").dropFirst()
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    for failure in assertionFailures {
+      lines.append((failure.origin.map { "\($0): " } ?? "") + "assertion failed: \(failure.assertion): \(failure.finding)")
+    }
+    return lines
   }
 
   /// The comparisons with expected files that failed, one phrase each, in the headline's order.

@@ -81,7 +81,8 @@ func drawReport(
   if case .error = verification.outcome { throw ExitCode(reportFailure(of: verification)) }
   // What `verify` would say, but for the trials, which `report` does not run.
   let verdict = ReportInput.Verdict(
-    verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed)
+    verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed,
+    findings: verification.findings)
   let input = ReportInput(scenario: file.scenario, path: path, run: run, comparison: verification.comparison, verdict: verdict)
   let document = try reportingErrors { try ReportDocument(input, options: options) }
   return (document, run.summary)

@@ -23,6 +23,30 @@ import TrigsimTestSupport
     #expect(again.stdout == html)
   }
 
+  /// Issue 26: the page says why a check failed: each changed dose and each failed assertion with what it found.
+  @Test func aFailedVerdictListsTheChangedDosesAndEachFailedAssertionWithItsFinding() throws {
+    let folder = try TrigsimBinary.temporaryDirectory(prefix: "trigsim-report-findings")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let name = "focus-sleep-breakthrough"
+    for suffix in [".timeline", ".doses"] {
+      try FileManager.default.copyItem(at: RepositoryPaths.scenarios.appendingPathComponent(name + suffix), to: folder.appendingPathComponent(name + suffix))
+    }
+    var yaml = try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent(name + ".yaml"), encoding: .utf8)
+    yaml = yaml.replacingOccurrences(of: "unit: µg, times: [\"07:00\"]", with: "unit: µg, times: [\"08:00\"]")
+    yaml += "  - pendingPeak: { atMost: 1 }\n"
+    try yaml.write(to: folder.appendingPathComponent(name + ".yaml"), atomically: true, encoding: .utf8)
+    let line = yaml.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    let result = try TrigsimBinary.run(["report", name + ".yaml"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let html = result.stdout
+    #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: doses differ: 2 of 4 doses changed; timeline differs: "))
+    #expect(html.contains("<ul class=\"findings\" id=\"findings\"><li>levo 2026-05-05 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert; "))
+    #expect(html.contains("<li>levo 2026-05-06 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert; "))
+    #expect(html.contains(
+      "<li>\(name).yaml:\(line):5: assertion failed: pending peak at most 1: 2 requests were pending at once at 2026-05-04T21:00:00.000+02:00</li></ul>"),
+      "\(html.components(separatedBy: "id=\"findings\"").last?.prefix(1500) ?? "")")
+  }
+
   @Test func withoutAnExpectedTimelineThePageSaysWhatVerifyWould() throws {
     let folder = try GeoJSONCLITests.smallScenario()
     let result = try TrigsimBinary.run(["report", "s.yaml"], in: folder)

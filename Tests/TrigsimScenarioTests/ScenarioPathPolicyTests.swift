@@ -137,6 +137,26 @@ import TrigsimTestSupport
     #expect(found.first?.notes.first?.hasPrefix("no 'expect:' names an expected timeline, so it is 's.timeline' beside the scenario") == true)
   }
 
+  /// Issue 26: a scenario with medicines keeps its dose table beside its expected timeline; a link out of the root is refused at `expect:`.
+  @Test func theDoseTableBesideTheExpectedTimelineIsConfinedToo() throws {
+    let layout = try Layout()
+    try layout.link("s.doses", to: layout.outside + "/secret.timeline")
+    let scenario = try layout.scenario(
+      "s.yaml",
+      Self.clock + """
+        medicines:
+          - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"] }
+        expect: 1️⃣s.timeline
+        """)
+    let found = try diagnostics(layout.confined, scenario.path)
+    #expect(found.map(\.location) == [scenario.text.location("1️⃣", file: scenario.path)])
+    #expect(found.map(\.message) == ["expected dose table 's.doses' leads outside the root folder '\(layout.root)' (--root) through a symbolic link"])
+    // Without medicines there is no dose table to confine.
+    let plain = try layout.scenario("p.yaml", Self.clock + "notifications:\n  - { id: a, trigger: { interval: 1h } }\nexpect: p.timeline\n")
+    try layout.link("p.doses", to: layout.outside + "/secret.timeline")
+    #expect(try diagnostics(layout.confined, plain.path).isEmpty)
+  }
+
   @Test func aBaselineNotWrittenYetResolvesThroughItsFolder() throws {
     let layout = try Layout()
     let policy = ScenarioPathPolicy.confined(to: layout.root)

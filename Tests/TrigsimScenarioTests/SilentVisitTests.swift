@@ -52,9 +52,28 @@ import TrigsimTestSupport
     let dose = try #require(result.report?.summary.doses.first { $0.key.medicine == "ins" })
     #expect(dose.outcome == .silent)
     #expect(dose.visit == DoseVisit(region: "pharmacy", number: 1, entering: true, stay: SimulationDuration(milliseconds: 12_987)))
-    #expect(dose.notes == ["visit 1 expected silent ('silentVisit' at line 14)"])
+    #expect(dose.notes.count == 1)
+    #expect(dose.notes.first?.hasPrefix("visit 1 expected silent (silentVisit: ") == true)
     // The reason it was not notified stays: the remark says it was expected.
     #expect(dose.reason?.hasPrefix("the device did not detect the entry of visit 1") == true)
+  }
+
+  @Test func theRemarkSaysWhatPickedTheVisitNotWhereTheScenarioSaysIt() throws {
+    let picks = [
+      ("silentVisit: { medicine: ins, visit: 1 }", "visit 1"),
+      ("silentVisit: { medicine: ins, staysUnder: 1m }", "staying under 1m"),
+      ("silentVisit: { medicine: ins, from: \"08:00\", to: \"08:01\" }", "beginning from 08:00 to 08:01 (every day, device time)"),
+    ]
+    for (assertion, words) in picks {
+      let result = try Self.verify(Self.driveThrough(assertion))
+      #expect(result.report?.summary.doses.first { $0.key.medicine == "ins" }?.notes == ["visit 1 expected silent (silentVisit: \(words))"])
+    }
+  }
+
+  @Test func whenEveryDoseIsExpectedSilentDosesNotifiedHasNothingToCheckAndSaysSo() throws {
+    let yaml = Self.driveThrough("silentVisit: { medicine: ins, visit: 1 }\n  - dosesNotified: { within: 0s, medicine: ins }")
+    let result = try Self.verify(yaml)
+    #expect(result.assertionFailures.map(\.finding) == ["the run has no doses of medicine 'ins' to check"])
   }
 
   @Test func withoutTheExpectationTheSameDoseIsMissed() throws {
@@ -137,6 +156,9 @@ import TrigsimTestSupport
     ])
     assertDiagnostics(header + "expect: none\nassert:\n  - silentVisit: { medicine: ins, staysUnder: 1️⃣0s }\n", [
       Expected(marker: "1️⃣", message: "'staysUnder' must be longer than 0s")
+    ])
+    assertDiagnostics(header + "expect: none\nassert:\n  - silentVisit: { medicine: ins, visit: 1, to: 1️⃣\"09:00\" }\n", [
+      Expected(marker: "1️⃣", message: "'to' goes with 'from': a window needs both")
     ])
     assertDiagnostics(header + "expect: none\nassert:\n  - 1️⃣silentVisit: { medicine: ins, visit: 1, probability: 0.5 }\n", [
       Expected(marker: "1️⃣", message: "an assertion with 'probability' is checked over trials, and the scenario has no 'trials:' section")

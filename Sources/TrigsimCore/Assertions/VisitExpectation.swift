@@ -53,6 +53,15 @@ public struct VisitExpectation: Sendable {
     }
   }
 
+  /// How the visits are picked, for a dose's remark: `visit 1`, `staying under 1m`, `beginning from 08:00 to 09:00 (every day, device time)`.
+  public var selectorDescription: String {
+    switch selector {
+    case .number(let number): "visit \(number)"
+    case .window(let window): "beginning \(window)"
+    case .staysUnder(let limit): "staying under \(limit)"
+    }
+  }
+
   /// `visit 1 of medicine 'ins' is silent`, `visits of medicine 'ins' staying under 1m are silent`.
   public var description: String {
     switch selector {

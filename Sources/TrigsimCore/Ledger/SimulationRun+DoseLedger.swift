@@ -253,8 +253,8 @@ extension SimulationRun {
     for (index, expectation) in scenario.visitExpectations.enumerated()
     where expectation.matches(medicine: dose.key.medicine, visit: visit, scheduled: dose.scheduled, utcOffsetSeconds: offset) {
       dose.expectedSilent.append(index)
-      // The line, not the file: the path depends on where the scenario was run from, the baseline must not.
-      dose.notes.append("visit \(visit.number) expected silent" + (expectation.origin.map { " ('silentVisit' at line \($0.line))" } ?? ""))
+      // What picks it, not where: a baseline must not change with the path or the layout of the scenario.
+      dose.notes.append("visit \(visit.number) expected silent (silentVisit: \(expectation.selectorDescription))")
     }
     return dose
   }

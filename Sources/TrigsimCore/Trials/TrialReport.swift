@@ -62,7 +62,7 @@ public struct TrialReport: Sendable {
     /// The lowest-numbered trial in which it was missed, and why.
     public var firstMiss: (trial: Int, reason: String)?
     /// The visit expectations that say the dose's visit is silent (`DoseRecord.expectedSilent`;
-    /// the true path is the same in every trial). Not kept in partial reports: `verify` checks them in process.
+    /// the true path is the same in every trial); partial reports keep them, so a merge reports them as the unsharded run does.
     public var expectedSilent: [Int] = []
 
     public var notified: Int { latencies.count }

@@ -63,6 +63,11 @@ public struct ReportDocument: Sendable {
     if let verdict {
       let outcome: Markup = verdict.passed ? "passed" : "failed"
       page += "<p class=\"verdict \(outcome)\" id=\"verdict\">verify: \(verdict.text)</p>\n"
+      if !verdict.findings.isEmpty {
+        page += "<ul class=\"findings\" id=\"findings\">"
+        for finding in verdict.findings { page += "<li>\(finding)</li>" }
+        page += "</ul>\n"
+      }
     }
     page += "</header>\n<main>\n<section id=\"map-section\"><h2>Map</h2>\n\(MapSVG.render(map, title: title))\n</section>\n"
     page += "<section id=\"chart-section\"><h2>Timeline</h2>\n\(ChartSVG.render(chart, title: title))\n</section>\n"
@@ -107,7 +112,7 @@ public struct ReportDocument: Sendable {
   static let pageStyle: Markup = """
     body{font:14px/1.45 "DejaVu Sans",Helvetica,Arial,sans-serif;margin:16px 24px;color:#1a202c;background:#fff}\
     h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:20px 0 6px}.meta{color:#555;margin:0}\
-    .verdict{font-weight:bold;margin:6px 0}.verdict.passed{color:#2f855a}.verdict.failed{color:#c53030}\
+    .verdict{font-weight:bold;margin:6px 0}.findings{margin:0 0 8px;white-space:pre-wrap;overflow-wrap:anywhere}.verdict.passed{color:#2f855a}.verdict.failed{color:#c53030}\
     svg{display:block;max-width:100%;height:auto;border:1px solid #ddd}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}\
     table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\
     th{background:#f3f4f6}.scroll{overflow-x:auto}td{white-space:nowrap}td:last-child{white-space:normal;min-width:240px}tr.o-missed td{background:#fff5f5}tr.o-unanswered td{background:#fffff0}.warning{color:#975a16}\
