@@ -712,9 +712,9 @@ if only == "doses" {
     var verifyRuns: [Double] = [], expectRuns: [Double] = [], summaryRuns: [Double] = [], plainRuns: [Double] = []
     var verifyRatios: [Double] = [], summaryRatios: [Double] = []
     let verify = [trigsim, "verify", path]
-    let expect = [trigsim, "run", path, "--expect", "\(workDirectory)/doses-\(days)d.timeline", "--output", "/dev/null"]
-    let summary = [trigsim, "run", path, "--summary", "--output", "/dev/null"]
-    let plain = [trigsim, "run", path, "--output", "/dev/null"]
+    let expect = [trigsim, "run", path, "--expect", "\(workDirectory)/doses-\(days)d.timeline"]
+    let summary = [trigsim, "run", path, "--summary"]
+    let plain = [trigsim, "run", path]
     for round in 0..<rounds {
       let pairs = round % 2 == 0 ? [(verify, expect), (summary, plain)] : [(expect, verify), (plain, summary)]
       var seconds: [[String]: Double] = [:]

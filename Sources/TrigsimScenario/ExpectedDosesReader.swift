@@ -50,6 +50,7 @@ struct DoseBaselineParser {
   }
 
   static let recordNote = "record it again with 'trigsim record scenario.yaml', then review it"
+  static let fieldKeys = Set(DoseBaseline.fieldKeys)
 
   private mutating func error(line: Int, column: Int, _ message: String, notes: [String] = []) {
     timelineParser.problems.error(line: line, column: column, message, notes: notes)
@@ -188,7 +189,7 @@ struct DoseBaselineParser {
     guard valid else { return nil }
     var seen: [String: Int] = [:]
     for field in fields {
-      guard DoseBaseline.fieldKeys.contains(field.key) else {
+      guard Self.fieldKeys.contains(field.key) else {
         error(
           line: lineNumber, column: field.column - field.key.unicodeScalars.count - 1, "unknown field '\(Diagnostic.excerpt(field.key))'",
           notes: ["a dose line's fields are " + DoseBaseline.fieldKeys.joined(separator: ", ")])
@@ -203,7 +204,10 @@ struct DoseBaselineParser {
       }
       seen[field.key] = seen[field.key] ?? field.column - field.key.unicodeScalars.count - 1
     }
-    func value(_ key: String) -> (value: String, column: Int)? { fields.first { $0.key == key }.map { ($0.value, $0.column) } }
+    // The first field of each key (a repeated one is an error above; `note` repeats).
+    var firstOfKey: [String: (value: String, column: Int)] = [:]
+    for field in fields where firstOfKey[field.key] == nil { firstOfKey[field.key] = (field.value, field.column) }
+    func value(_ key: String) -> (value: String, column: Int)? { firstOfKey[key] }
     for key in ["medicine", "reminder", "occurrence", "outcome", "scheduled"] where value(key) == nil {
       error(line: lineNumber, column: line.count + 1, "dose line has no '\(key)' field", notes: ["every dose has medicine, reminder, occurrence, outcome and scheduled"])
       valid = false

@@ -15,16 +15,18 @@ public struct ZonedInstant: Hashable, Sendable, CustomStringConvertible {
   public var description: String { InstantFormatter.format(instant, offsetSeconds: utcOffsetSeconds) }
 
   /// The local calendar date, `2026-05-05`.
-  public var localDate: String { String(description.prefix(10)) }
+  public var localDate: String { local.date }
 
   /// The local time of day, as short as it reads exactly: `07:30`,
   /// `07:30:05`, `07:30:05.250`.
-  public var localTime: String {
+  public var localTime: String { local.time }
+
+  /// `localDate` and `localTime` from one formatting of the instant.
+  public var local: (date: String, time: String) {
     let text = description
     let time = text.dropFirst(11).prefix(12)  // HH:mm:ss.SSS
-    if time.hasSuffix(":00.000") { return String(time.prefix(5)) }
-    if time.hasSuffix(".000") { return String(time.prefix(8)) }
-    return String(time)
+    let short = time.hasSuffix(":00.000") ? time.prefix(5) : time.hasSuffix(".000") ? time.prefix(8) : time
+    return (String(text.prefix(10)), String(short))
   }
 }
 
@@ -140,6 +142,15 @@ extension RunSummary {
 
   /// The run's doses as a regression baseline keeps them.
   public var doseBaseline: DoseBaseline {
+    // A dose's instants repeat (due, delivered, perceived are often one
+    // instant), and each zone lookup costs tens of thousands of instructions.
+    var offsets: [SimulationInstant: Int] = [:]
+    func zoned(_ instant: SimulationInstant) -> ZonedInstant {
+      if let offset = offsets[instant] { return ZonedInstant(instant, utcOffsetSeconds: offset) }
+      let zonedInstant = self.zoned(instant)
+      offsets[instant] = zonedInstant.utcOffsetSeconds
+      return zonedInstant
+    }
     var baseline = DoseBaseline()
     baseline.pendingPeak = pendingPeak
     baseline.pendingPeakAt = pendingPeakAt.map(zoned)

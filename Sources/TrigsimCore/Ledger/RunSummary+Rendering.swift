@@ -25,9 +25,15 @@ extension RunSummary {
   /// remarks that differ only in their instant collapsed into one: `held by
   /// Focus 'Sleep' 5× 07:00–07:24`.
   public func displayRemarks(_ dose: DoseRecord) -> String {
-    let day = zoned(dose.scheduled).localDate
+    displayRemarks(dose, day: zoned(dose.scheduled).localDate)
+  }
+
+  /// `displayRemarks`, the dose's scheduled local date already known.
+  func displayRemarks(_ dose: DoseRecord, day: String) -> String {
+    let remarks = Self.remarkList(dose)
+    if remarks.isEmpty { return "" }
     var collapsed: [(template: String, times: [String])] = []
-    for remark in Self.remarkList(dose) {
+    for remark in remarks {
       let (template, times) = Self.withoutInstants(remark, day: day)
       if times.count == 1, let last = collapsed.last, last.template == template, last.times.count >= 1 {
         collapsed[collapsed.count - 1].times += times
@@ -93,25 +99,27 @@ extension RunSummary {
   /// The dose table's columns, in every rendering of it (text, the HTML report).
   public static let doseColumns = ["medicine", "name", "reminder", "day", "outcome", "scheduled", "notified", "follow-ups", "snoozes", "resolved", "remarks"]
 
-  /// A dose's instant for the table: the local time, with the date when it is
-  /// not the dose's day (a location dose's day is its crossing number, so it always has it).
-  func tableTime(_ instant: SimulationInstant?, of dose: DoseRecord) -> String {
-    guard let instant else { return "-" }
-    let zoned = zoned(instant)
-    let sameDay = dose.key.slot != .location && zoned.localDate == self.zoned(dose.scheduled).localDate && dose.key.occurrenceLabel.hasPrefix(zoned.localDate)
-    return sameDay ? zoned.localTime : "\(zoned.localDate) \(zoned.localTime)"
-  }
-
   /// One dose's row of the table, `doseColumns` in order: instants as local
-  /// times (the date only when it is not the dose's day), `notified` with how
-  /// late it was (`07:30 +30m`), remarks as `displayRemarks`; `-` when absent.
+  /// times, with the date only when it is not the dose's day (a location
+  /// dose's day is its crossing number, so its instants always have it),
+  /// `notified` with how late it was (`07:30 +30m`), remarks as
+  /// `displayRemarks`; `-` when absent.
   public func doseCells(_ dose: DoseRecord) -> [String] {
-    var notified = tableTime(dose.notified, of: dose)
+    let scheduled = zoned(dose.scheduled).local
+    let occurrence = dose.key.occurrenceLabel
+    // The dose's day, when its instants may leave the date out.
+    let day = dose.key.slot != .location && occurrence.hasPrefix(scheduled.date) ? scheduled.date : nil
+    func time(_ instant: SimulationInstant?) -> String {
+      guard let instant else { return "-" }
+      let local = instant == dose.scheduled ? scheduled : zoned(instant).local
+      return local.date == day ? local.time : "\(local.date) \(local.time)"
+    }
+    var notified = time(dose.notified)
     if let at = dose.notified, at > dose.scheduled { notified += " +\(dose.scheduled.duration(to: at))" }
     return [
-      dose.key.medicine.rawValue, ControlCharacterEscape.escaping(dose.medicineName), dose.reminder, dose.key.occurrenceLabel, dose.outcome.rawValue,
-      tableTime(dose.scheduled, of: dose), notified, String(dose.followUpsDelivered), String(dose.snoozes), tableTime(dose.resolved, of: dose),
-      displayRemarks(dose),
+      dose.key.medicine.rawValue, ControlCharacterEscape.escaping(dose.medicineName), dose.reminder, occurrence, dose.outcome.rawValue,
+      time(dose.scheduled), notified, String(dose.followUpsDelivered), String(dose.snoozes), time(dose.resolved),
+      displayRemarks(dose, day: scheduled.date),
     ]
   }
 
@@ -169,7 +177,9 @@ extension RunSummary {
     for row in rows {
       var line = ""
       for (index, cell) in row.enumerated() {
-        if index == row.count - 1 { line += cell } else { line += cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0) }
+        // Padded by characters, as the widths are counted (Foundation's padding counts UTF-16 units, and bridges each cell).
+        line += cell
+        if index < row.count - 1 { line += String(repeating: " ", count: widths[index] + 2 - cell.count) }
       }
       while line.hasSuffix(" ") { line.removeLast() }
       text += line + "\n"
