@@ -455,8 +455,7 @@ public struct ScenarioVerification: Sendable {
     var lines: [String] = []
     if missingDoseBaseline, let path = expectedDosesPath { lines.append("no expected dose table at \(Diagnostic.quotePath(path))") }
     if let comparison = doseComparison, !comparison.matches, let path = expectedDosesPath {
-      lines += comparison.report(expectedName: path, expectedLines: expectedDoseLines).split(separator: "\n").dropFirst()
-        .map { $0.trimmingCharacters(in: .whitespaces) }
+      lines += comparison.lines(expectedName: path, expectedLines: expectedDoseLines)
     }
     for failure in assertionFailures {
       lines.append((failure.origin.map { "\($0): " } ?? "") + "assertion failed: \(failure.assertion): \(failure.finding)")

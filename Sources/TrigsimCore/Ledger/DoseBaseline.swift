@@ -142,15 +142,6 @@ extension RunSummary {
 
   /// The run's doses as a regression baseline keeps them.
   public var doseBaseline: DoseBaseline {
-    // A dose's instants repeat (due, delivered, perceived are often one
-    // instant), and each zone lookup costs tens of thousands of instructions.
-    var offsets: [SimulationInstant: Int] = [:]
-    func zoned(_ instant: SimulationInstant) -> ZonedInstant {
-      if let offset = offsets[instant] { return ZonedInstant(instant, utcOffsetSeconds: offset) }
-      let zonedInstant = self.zoned(instant)
-      offsets[instant] = zonedInstant.utcOffsetSeconds
-      return zonedInstant
-    }
     var baseline = DoseBaseline()
     baseline.pendingPeak = pendingPeak
     baseline.pendingPeakAt = pendingPeakAt.map(zoned)

@@ -63,14 +63,22 @@ public struct DoseComparison: Sendable {
   public func report(expectedName: String, expectedLines: [Int]? = nil, limit: Int = .max) -> String {
     guard !matches else { return "" }
     var text = "doses differ from \(expectedName): \(summaryLine)\n"
-    for change in headerChanges { text += "  \(change)\n" }
-    for change in changes.prefix(limit) {
-      text += "  \(change.description)"
-      if let index = change.expectedIndex { text += " (\(expectedName):\(expectedLines.flatMap { index < $0.count ? $0[index] : nil } ?? index + 4))" }
-      text += "\n"
-    }
-    if changes.count > limit { text += "  ... and \(changes.count - limit) more changed doses\n" }
+    for line in lines(expectedName: expectedName, expectedLines: expectedLines, limit: limit) { text += "  \(line)\n" }
     return text
+  }
+
+  /// The report's lines after its first: the header's changes, then each
+  /// changed dose with where the baseline has it (`file:line`), at most
+  /// `limit` of them and then the count of the rest.
+  public func lines(expectedName: String, expectedLines: [Int]? = nil, limit: Int = .max) -> [String] {
+    var lines = headerChanges
+    for change in changes.prefix(limit) {
+      var line = change.description
+      if let index = change.expectedIndex { line += " (\(expectedName):\(expectedLines.flatMap { index < $0.count ? $0[index] : nil } ?? index + 4))" }
+      lines.append(line)
+    }
+    if changes.count > limit { lines.append("... and \(changes.count - limit) more changed doses") }
+    return lines
   }
 
   private mutating func compareHeader() {
