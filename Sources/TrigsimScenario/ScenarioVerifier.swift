@@ -234,6 +234,7 @@ public struct ScenarioVerifier: Sendable {
         return nil
       }
       result.refusedToRecord = true
+      result.refusedToRecordDoses = true
     }
     if let unreadable {
       result.diagnostics = (unreadable as? InputError)?.diagnostics ?? []
@@ -358,6 +359,8 @@ public struct ScenarioVerification: Sendable {
   public var missingBaseline = false
   /// A baseline would have been written, but CI is set and `force` is not.
   public var refusedToRecord = false
+  /// The dose table in particular would have been written (its notes say so, not the timeline's).
+  public var refusedToRecordDoses = false
   /// What recording did, when it wrote (or would have written the same bytes).
   public var recorded: Recording?
   /// The located problems behind an `invalidInput` error (scenario or expected timeline).
@@ -485,13 +488,13 @@ public struct ScenarioVerification: Sendable {
       var text = ""
       if missingDoseBaseline, let path = expectedDosesPath {
         text += "no expected dose table at \(Diagnostic.quotePath(path))\n"
-        text += refusedToRecord
+        text += refusedToRecordDoses
           ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
           : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
       }
       if let comparison = doseComparison, !comparison.matches, let path = expectedDosesPath {
         text += comparison.report(expectedName: path, expectedLines: expectedDoseLines, limit: diffStyle == .compact ? 10 : .max)
-        if refusedToRecord { text += "note: CI is set, so the expected dose table was not rewritten (pass --force to write it)\n" }
+        if refusedToRecordDoses { text += "note: CI is set, so the expected dose table was not rewritten (pass --force to write it)\n" }
       }
       if missingBaseline, let expectedPath {
         text += "no expected timeline at \(Diagnostic.quotePath(expectedPath))\n"

@@ -88,6 +88,25 @@ import TrigsimTestSupport
     #expect(written == reviewed)
   }
 
+  /// On CI, `--record missing` with the timeline missing would write the timeline only: a
+  /// differing dose table is not one it would rewrite, so its report has no CI note.
+  @Test func aCINoteNamesOnlyTheBaselineThatWouldHaveBeenWritten() throws {
+    let folder = try Self.focusFolder(levoTime: "08:00")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("focus-sleep-breakthrough.timeline"))
+    let result = ScenarioVerifier(record: .missing, isCI: true).verify(path: Self.scenario(in: folder))
+    #expect(result.outcome == .failed)
+    #expect(result.refusedToRecord)
+    #expect(!result.refusedToRecordDoses)
+    #expect(result.details.contains("doses differ from "))
+    #expect(!result.details.contains("the expected dose table was not rewritten"))
+    #expect(result.details.contains("no expected timeline at "))
+    // Asked to rewrite what differs, the dose table is the one refused.
+    let failed = ScenarioVerifier(record: .failed, isCI: true).verify(path: Self.scenario(in: folder))
+    #expect(failed.refusedToRecordDoses)
+    #expect(failed.details.contains("note: CI is set, so the expected dose table was not rewritten (pass --force to write it)\n"))
+  }
+
   @Test func aMalformedDoseTableIsInvalidInputAtItsLine() throws {
     let folder = try Self.focusFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
