@@ -127,6 +127,10 @@ struct DoseBaselineParser {
     let peakPrefix = "# pending peak: "
     let droppedPrefix = "# dropped by the pending limit: "
     if text.hasPrefix(peakPrefix) {
+      guard !sawPeak else {
+        error(line: lineNumber, column: 1, "a second '# pending peak' line", notes: ["a dose table has one; remove this line or the other"])
+        return
+      }
       sawPeak = true
       let rest = text.dropFirst(peakPrefix.count)
       let parts = rest.split(separator: " ", omittingEmptySubsequences: false)
@@ -144,6 +148,10 @@ struct DoseBaselineParser {
         baseline.pendingPeakAt = instant(String(parts[2]), line: lineNumber, column: atColumn + 3, what: "pending peak")
       }
     } else if text.hasPrefix(droppedPrefix) {
+      guard !sawDropped else {
+        error(line: lineNumber, column: 1, "a second '# dropped by the pending limit' line", notes: ["a dose table has one; remove this line or the other"])
+        return
+      }
       sawDropped = true
       let rest = String(text.dropFirst(droppedPrefix.count))
       guard let dropped = Int(rest), dropped >= 0 else {

@@ -67,6 +67,14 @@ import TrigsimTestSupport
     #expect(problems(text) == expected)
   }
 
+  @Test func aRepeatedHeaderLineIsAnErrorNotASilentOverride() {
+    let header = "# dropped by the pending limit: 0\n"
+    let twicePeak = Self.good.replacingOccurrences(of: header, with: header + "# pending peak: 3\n")
+    #expect(problems(twicePeak) == ["4:1: a second '# pending peak' line"])
+    let twiceDropped = Self.good.replacingOccurrences(of: header, with: header + "# dropped by the pending limit: 1\n")
+    #expect(problems(twiceDropped) == ["4:1: a second '# dropped by the pending limit' line"])
+  }
+
   @Test func carriageReturnsAreReportedOnceAtTheFirstLineAfterTheFormatLine() {
     #expect(problems(Self.good.replacingOccurrences(of: "\n", with: "\r\n")) == ["2:51: line ends with a carriage return (CRLF line ends)"])
   }
