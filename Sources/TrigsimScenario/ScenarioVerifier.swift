@@ -136,6 +136,17 @@ public struct ScenarioVerifier: Sendable {
       result.expectedLocations = expected.entryLocations
     }
 
+    // An unreadable timeline that is not about to be rewritten is reported
+    // before the dose table is read or written: nothing is recorded for a
+    // check that cannot go on.
+    let wants = wantsToRecord(found: expected != nil, unreadable: unreadable != nil, matches: result.comparison?.matches ?? false)
+    if let unreadable, !(wants && mayWrite) {
+      if wants { result.refusedToRecord = true }
+      result.outcome = Self.outcome(of: unreadable)
+      result.diagnostics = (unreadable as? InputError)?.diagnostics ?? []
+      return result
+    }
+
     if expectedPathOverride == nil, !file.scenario.medicineApp.isEmpty {
       if let problem = verifyDoses(report: report, timelinePath: expectedPath, tolerance: options.tolerance.largest, into: &result) {
         result.outcome = problem
@@ -143,40 +154,46 @@ public struct ScenarioVerifier: Sendable {
       }
     }
 
-    // Decide whether to write it.
-    let wants: Bool
-    switch record {
-    case .none: wants = false
-    case .missing: wants = expected == nil && unreadable == nil
-    case .failed: wants = !(result.comparison?.matches ?? false)
-    case .all: wants = true
-    }
     if wants {
       if mayWrite {
         let text = ExpectedTimelineFormat(path: expectedPath) == .json ? report.timeline.json : report.timeline.canonicalText
-        let previous = try? RegularFile.contents(expectedPath)
         do {
-          if previous != Data(text.utf8) { try AtomicFile.write(Data(text.utf8), to: expectedPath) }
+          result.recorded = try Self.writeBaseline(Data(text.utf8), to: expectedPath)
         } catch {
           result.outcome = .error(.cannotWrite, "error: cannot write '\(expectedPath)': \(error.localizedDescription)")
           return result
         }
-        result.recorded = previous == nil ? .created : (previous == Data(text.utf8) ? .unchanged : .rewritten)
         result.comparison = nil
         result.outcome = result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch ? .passed : .failed
         return result
       }
       result.refusedToRecord = true
     }
-    if let unreadable {
-      result.outcome = Self.outcome(of: unreadable)
-      result.diagnostics = (unreadable as? InputError)?.diagnostics ?? []
-      return result
-    }
     if expected == nil { result.missingBaseline = true }
     let timelineOK = result.comparison?.matches ?? false
     result.outcome = timelineOK && result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch ? .passed : .failed
     return result
+  }
+
+  /// Whether `record` asks for a baseline to be written: `missing` only
+  /// when there is none (an unreadable one is not missing), `failed` when it
+  /// does not match (or cannot be read), `all` always.
+  private func wantsToRecord(found: Bool, unreadable: Bool, matches: Bool) -> Bool {
+    switch record {
+    case .none: false
+    case .missing: !found && !unreadable
+    case .failed: !matches
+    case .all: true
+    }
+  }
+
+  /// Writes a baseline atomically, leaving the file untouched when it
+  /// already holds `data`; says which of the three happened.
+  private static func writeBaseline(_ data: Data, to path: String) throws -> ScenarioVerification.Recording {
+    let previous = try? RegularFile.contents(path)
+    if previous == data { return .unchanged }
+    try AtomicFile.write(data, to: path)
+    return previous == nil ? .created : .rewritten
   }
 
   /// The dose table's baseline beside an expected timeline: `x.timeline` → `x.doses`.
@@ -213,23 +230,13 @@ public struct ScenarioVerifier: Sendable {
       result.doseComparison = DoseComparison(expected: expected.baseline, actual: actual, tolerance: tolerance)
       result.expectedDoseLines = expected.doseLines
     }
-    let wants: Bool
-    switch record {
-    case .none: wants = false
-    case .missing: wants = expected == nil && unreadable == nil
-    case .failed: wants = !(result.doseComparison?.matches ?? false)
-    case .all: wants = true
-    }
-    if wants {
+    if wantsToRecord(found: expected != nil, unreadable: unreadable != nil, matches: result.doseComparison?.matches ?? false) {
       if mayWrite {
-        let data = Data(actual.canonicalText.utf8)
-        let previous = try? RegularFile.contents(path)
         do {
-          if previous != data { try AtomicFile.write(data, to: path) }
+          result.dosesRecorded = try Self.writeBaseline(Data(actual.canonicalText.utf8), to: path)
         } catch {
           return .error(.cannotWrite, "error: cannot write '\(path)': \(error.localizedDescription)")
         }
-        result.dosesRecorded = previous == nil ? .created : (previous == data ? .unchanged : .rewritten)
         result.doseComparison = nil
         return nil
       }

@@ -93,6 +93,18 @@ import TrigsimTestSupport
     #expect(report.cases.first?.failureText?.hasPrefix(Self.doseDiff) == true)
   }
 
+  @Test func anUnreadableTimelineStopsTheCheckBeforeTheDoseTableIsRecorded() throws {
+    let folder = try Self.movedMedicineFolder()
+    let doses = folder.appendingPathComponent("base.doses").path
+    try FileManager.default.removeItem(atPath: doses)
+    try Data([0xFF, 0xFE, 0x00]).write(to: folder.appendingPathComponent("base.timeline"))
+    let result = try TrigsimBinary.run(["verify", "base.yaml", "--record", "missing"], in: folder)
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("base.timeline:1:1: error: cannot read the expected timeline: the file is not UTF-8 text\n"))
+    // `--record missing` would write a missing dose table; not for a check that cannot go on.
+    #expect(!FileManager.default.fileExists(atPath: doses))
+  }
+
   @Test func theFullDiffIsTheDefault() throws {
     let folder = try Self.movedMedicineFolder()
     let result = try TrigsimBinary.run(["verify", "moved.yaml"], in: folder)

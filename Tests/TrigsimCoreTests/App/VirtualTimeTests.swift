@@ -48,7 +48,9 @@ import TrigsimMedicineApp
 
   @Test func aCallbackThatSleepsOnRealTimeStopsTheRunNamingIt() throws {
     var script = AppScript()
-    script.medicine = { _, _ in try? await Task.sleep(nanoseconds: 1_000_000) }
+    // An hour: a sleep short enough to end before the task suspends on it (a
+    // millisecond on a loaded machine) resumes in place and cannot be seen.
+    script.medicine = { _, _ in try? await Task.sleep(nanoseconds: 3_600_000_000_000) }
     var scenario = HostedScenario.make()
     let medicine = Medicine(id: "1", name: "Metformin", dosage: "500", unit: "mg", times: [DailyTime(hour: 8, minute: 0)])
     scenario.medicineApp.medicineChanges = [MedicineChange(instant: Build.instant("2026-05-04T07:10:00Z"), kind: .create(medicine))]
