@@ -86,6 +86,7 @@ let package = Package(
     .executableTarget(name: "fuzz-scenario", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-scenario"),
     .executableTarget(name: "fuzz-expected-text", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-expected-text"),
     .executableTarget(name: "fuzz-expected-json", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-expected-json"),
+    .executableTarget(name: "fuzz-expected-doses", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-expected-doses"),
     .executableTarget(name: "fuzz-geojson", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-geojson"),
     .executableTarget(name: "fuzz-places", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-places"),
     .executableTarget(name: "fuzz-scenario-files", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-scenario-files"),

@@ -25,6 +25,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case expectedText = "expected-text"
   /// `ExpectedTimelineReader`: the bytes as a `.json` expected timeline.
   case expectedJSON = "expected-json"
+  /// `ExpectedDosesReader`: the bytes as the `.doses` dose table recorded
+  /// beside an expected timeline.
+  case expectedDoses = "expected-doses"
   /// `GeoJSONRegionReader`, through the loader: the bytes as the regions
   /// file a fixed scenario names (`FuzzScenarios.geojson`), loaded and, when
   /// it loads, run.
@@ -60,6 +63,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .scenario: "input.yaml"
     case .expectedText: "input.timeline"
     case .expectedJSON: "input.json"
+    case .expectedDoses: "input.doses"
     case .geojson: "input.geojson"
     case .places: "input.csv"
     case .scenarioFiles: "input.bundle"
@@ -126,6 +130,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       try Self.loadAndRun(path, confined: false)
     case .expectedText, .expectedJSON:
       _ = try ExpectedTimelineReader().read(path: path)
+    case .expectedDoses:
+      _ = try ExpectedDosesReader().read(path: path)
     case .geojson, .places:
       let text = self == .geojson ? FuzzScenarios.geojson(regionsFile: path) : FuzzScenarios.places(placesFile: path)
       let scenario = FuzzScenarios.write(text, beside: path)
