@@ -81,7 +81,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 smoke_runs() {
   case "$1" in
     gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
-    expected-text) echo 2500 ;; expected-json) echo 150000 ;; expected-doses) echo 2500 ;; report) echo 2500 ;;
+    expected-text) echo 2500 ;; expected-json) echo 150000 ;; expected-doses) echo 10000 ;; report) echo 2500 ;;
     geojson) echo 3500 ;; places) echo 3500 ;; scenario-files) echo 7000 ;; partial) echo 20000 ;;
   esac
 }
