@@ -103,4 +103,37 @@ struct ReportLayoutBrowserTests {
     let findingRights = dom.attributeValues(xpath: "//ul[@id='findings']/li/@data-right").compactMap { Int($0) }
     #expect(findingRights.count == findings.count && findingRights.allSatisfy { $0 <= viewport }, "\(findingRights)")
   }
+
+  /// A script put last in the page: each label's text in the insets and
+  /// each inset marker get their rendered box (`getBBox`, in the picture's
+  /// pixels) as `data-bbox`: min x, min y, max x, max y.
+  static let measuringInsets = """
+    <script>(function(){document.querySelectorAll('g.inset rect.label-bg + text, g.inset [data-inset-mark]').forEach(function(e){\
+    var b=e.getBBox();e.setAttribute('data-bbox',[b.x,b.y,b.x+b.width,b.y+b.height].join(' '))})})();</script>
+    """
+
+  static func box(_ text: String) -> PixelBox? {
+    let values = text.split(separator: " ").compactMap { Double($0) }
+    return values.count == 4 ? PixelBox(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3]) : nil
+  }
+
+  @Test func inTheBrowserEachInsetLabelsTextStaysInItsBoxClearOfTheMarkers() throws {
+    let input = try ReportFixture.input(MapInsetTests.crowdedYAML, fixes: MapInsetTests.crowdedFixes())
+    let html = try ReportDocument(input).html.replacingOccurrences(of: "</body>", with: Self.measuringInsets + "</body>")
+    let page = try browser.render(html: html, window: (Self.viewportWidth, 900))
+    #expect(page.scriptErrors.isEmpty, "\(page.scriptErrors)")
+    let dom = HTMLDocument(page.dom)
+    let boxes = dom.attributeValues(xpath: "//*[@class='inset']//*[@class='label-bg']/@data-label-box").compactMap(Self.box)
+    let texts = dom.attributeValues(xpath: "//*[@class='inset']//*[@class='label-bg']/following-sibling::*[1]/@data-bbox").compactMap(Self.box)
+    let markers = dom.attributeValues(xpath: "//*[@class='inset']//*[@data-inset-mark]/@data-bbox").compactMap(Self.box)
+    #expect(boxes.count >= 6 && texts.count == boxes.count, "\(boxes.count) label boxes, \(texts.count) texts")
+    #expect(markers.count >= 40)
+    for (box, text) in zip(boxes, texts) {
+      // The text as drawn by the browser's font lies in the box the placement reserved.
+      let slack = 0.5
+      #expect(text.minX >= box.minX - slack && text.maxX <= box.maxX + slack && text.minY >= box.minY - slack && text.maxY <= box.maxY + slack,
+              "text drawn at \(text) outside its box \(box)")
+      for marker in markers { #expect(!text.overlaps(marker), "text at \(text) covers a marker at \(marker)") }
+    }
+  }
 }
