@@ -180,7 +180,6 @@ public struct MapDrawing: Sendable {
         return true
       }
       builder.finish()
-      for index in insetBuilders.indices { insetBuilders[index].finish() }
       placement.finish()
       fixesRead = builder.fixes
       self.track = builder.pieces.map { TrackPiece(band: $0.band, points: $0.points.map(viewport.pixel)) }
@@ -195,7 +194,7 @@ public struct MapDrawing: Sendable {
       labelled.map { LabelPlacement.Request(text: regions[$0].id, anchor: regions[$0].labelAt!, clearance: 0, mayCover: true) },
       obstacles: markers.map(\.box), within: PixelBox(minX: 0, minY: 0, maxX: width, maxY: height))
     for (index, label) in zip(labelled, placed) { regions[index].label = label }
-    insets = insetBuilders.map { $0.finished(events: events, positions: placement.positions) }
+    insets = insetBuilders.indices.map { insetBuilders[$0].finished(events: events, positions: placement.positions) }
   }
 
   /// The room above the insets for their heading, in pixels.

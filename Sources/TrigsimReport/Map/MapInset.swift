@@ -15,8 +15,10 @@ extension MapDrawing {
     /// Pixels per metre.
     public var scale: Double
     public var ring: [PlanePoint]
-    /// The track cut to the frame: one line per stretch inside it.
-    public var track: [[PlanePoint]]
+    /// The track near the region, drawn by the map's rules (stops
+    /// collapsed, speed bands, one pixel of tolerance at the inset's scale)
+    /// and cut to the frame.
+    public var track: [TrackPiece]
     public var markers: [Marker]
     public var labels: [PlacedLabel]
     /// Labels there was no room for (their markers keep their hover titles).
@@ -38,7 +40,7 @@ extension MapDrawing {
   /// An inset's side, at most, in pixels; the gutter between insets; the room for the caption below each.
   static let insetLargestSide = 320.0
   static let insetGutter = 16.0
-  static let insetCaption = 22.0
+  static let insetCaption = 30.0
   /// Markers within this many pixels of a group's first share its label.
   static let labelGroupRadius = 10.0
 
@@ -61,8 +63,14 @@ extension MapDrawing {
 }
 
 /// Draws one inset while the track streams: the frame's projection and
-/// scale, the track cut to the frame (simplified to half a pixel), then the
-/// markers and labels.
+/// scale, the track near the frame drawn by `TrackBuilder` (so a phone lying
+/// at home for days is a stop, not days of GPS error), then cut to the
+/// frame, then the markers and labels.
+///
+/// Only fixes near the frame (within `reach` of its centre, half again its
+/// span) are drawn, with the fix just before each visit and the one just
+/// after, so the line runs out of the frame; a visit starts a new stretch
+/// (`startsSegment`), so visits are never joined. What is held is what is drawn.
 struct InsetBuilder {
   let regionID: String
   let shape: String
@@ -70,11 +78,14 @@ struct InsetBuilder {
   let projection: LocalProjection
   /// Pixels per metre.
   let scale: Double
-  let gapLimit: Int64
   let ring: [PlanePoint]
-  private(set) var track: [[PlanePoint]] = []
-  private var line: PolylineSimplifier?
-  private var previous: (instant: SimulationInstant, point: PlanePoint)?
+  /// Metres from the frame's centre along either axis within which a fix is drawn.
+  let reach: Double
+  private var builder: TrackBuilder
+  /// Whether the last fix was drawn.
+  private var lastDrawn = false
+  /// The last fix not drawn, to start the next visit from.
+  private var waiting: (sample: TrackSample, point: PlanePoint)?
 
   /// The inset of the region with `vertices` (its outline in coordinates),
   /// in a square of `side` pixels at `origin` on the picture.
@@ -82,14 +93,16 @@ struct InsetBuilder {
     var bounds = CoordinateBounds()
     for vertex in vertices { bounds.include(vertex) }
     let projection = LocalProjection(center: bounds.isEmpty ? Coordinate(latitude: 0, longitude: 0) : bounds.center)
-    let scale = side / Self.frameSpan(of: vertices)
+    let span = Self.frameSpan(of: vertices)
+    let scale = side / span
     let frame = PixelBox(minX: origin.x, minY: origin.y, maxX: origin.x + side, maxY: origin.y + side)
     self.projection = projection
     self.scale = scale
     self.frame = frame
     self.regionID = regionID
     self.shape = shape
-    self.gapLimit = gapLimit
+    reach = span * 0.75
+    builder = TrackBuilder(tolerance: 1 / scale, gapLimit: gapLimit)
     ring = vertices.map { Self.pixel(projection.project($0), scale: scale, frame: frame) }
   }
 
@@ -113,34 +126,53 @@ struct InsetBuilder {
 
   func pixel(_ coordinate: Coordinate) -> PlanePoint { Self.pixel(projection.project(coordinate), scale: scale, frame: frame) }
 
-  /// A fix: the segment from the previous fix (unless a gap is between) is cut to the frame.
+  /// A fix (a valid coordinate).
   mutating func add(_ sample: TrackSample) {
-    let point = pixel(sample.coordinate)
-    defer { previous = (sample.instant, point) }
-    guard let previous, !sample.startsSegment, sample.instant.millisecondsSinceEpoch - previous.instant.millisecondsSinceEpoch <= gapLimit else {
-      endLine()
-      return
+    let point = projection.project(sample.coordinate)
+    if abs(point.x) <= reach && abs(point.y) <= reach {
+      if !lastDrawn, let before = waiting {
+        var start = before.sample
+        start.startsSegment = true
+        builder.add(start, at: before.point)
+      }
+      builder.add(sample, at: point)
+      lastDrawn = true
+      waiting = nil
+    } else if lastDrawn {
+      // The fix after a visit: the line leaves the frame.
+      builder.add(sample, at: point)
+      lastDrawn = false
+    } else {
+      waiting = (sample, point)
     }
-    guard let (from, to) = Self.clip(previous.point, point, to: frame) else {
-      endLine()
-      return
-    }
-    if line == nil {
-      line = PolylineSimplifier(tolerance: 0.5)
-      line!.append(from)
-    }
-    line!.append(to)
-    // Left the frame: the line ends at its edge.
-    if to != point { endLine() }
   }
 
-  mutating func finish() { endLine() }
-
-  private mutating func endLine() {
-    guard var finished = line else { return }
-    finished.finish()
-    if finished.kept.count >= 2 { track.append(finished.kept) }
-    line = nil
+  /// The track drawn, in the picture's pixels, cut to the frame.
+  mutating func finishTrack() -> [MapDrawing.TrackPiece] {
+    builder.finish()
+    var pieces: [MapDrawing.TrackPiece] = []
+    for piece in builder.pieces {
+      let points = piece.points.map { Self.pixel($0, scale: scale, frame: frame) }
+      var run: [PlanePoint] = []
+      func close() {
+        if run.count >= 2 { pieces.append(MapDrawing.TrackPiece(band: piece.band, points: run)) }
+        run = []
+      }
+      for (a, b) in zip(points, points.dropFirst()) {
+        guard let (from, to) = Self.clip(a, b, to: frame) else {
+          close()
+          continue
+        }
+        if run.last != from {
+          close()
+          run.append(from)
+        }
+        run.append(to)
+        if to != b { close() }
+      }
+      close()
+    }
+    return pieces
   }
 
   /// The part of the segment `a`–`b` inside `box` (Liang–Barsky), nil when none is.
@@ -162,7 +194,8 @@ struct InsetBuilder {
   }
 
   /// The inset, with the run's `events` at `positions` (coordinates; nil: unknown).
-  func finished(events: [MapDrawing.Event], positions: [Coordinate?]) -> MapDrawing.Inset {
+  mutating func finished(events: [MapDrawing.Event], positions: [Coordinate?]) -> MapDrawing.Inset {
+    let track = finishTrack()
     var inside: [MapDrawing.Event] = [], at: [PlanePoint?] = []
     var outside = 0
     for (event, position) in zip(events, positions) {

@@ -87,6 +87,9 @@ enum MapSVG {
     guard !map.insets.isEmpty else { return "" }
     let p = Markup.px
     var svg: Markup = "<g class=\"insets\">\n"
+    // Over whatever of the map's regions reaches past its bottom edge.
+    svg += "<rect class=\"insets-bg\" x=\"0\" y=\"\(p(map.height))\" width=\"\(p(map.width))\" height=\"\(p(map.pictureHeight - map.height))\"/>"
+    svg += "<line class=\"insets-rule\" x1=\"0\" y1=\"\(p(map.height))\" x2=\"\(p(map.width))\" y2=\"\(p(map.height))\"/>\n"
     let more: Markup = map.insetsLeftOut == 0 ? "" : " (the first \(MapDrawing.maximumInsets); \(map.insetsLeftOut) more regions had events)"
     svg += "<text class=\"inset-heading\" x=\"\(p(MapDrawing.insetGutter))\" y=\"\(p(map.height + 18))\">Close-ups of the regions where something happened\(more)</text>\n"
     for inset in map.insets {
@@ -97,9 +100,9 @@ enum MapSVG {
         let d: Markup = "M" + inset.ring.map { point -> Markup in "\(p(point.x)),\(p(point.y))" }.joined(separator: "L") + "Z"
         svg += "<path class=\"region\" data-subjects=\"\(inset.regionID)\" d=\"\(d)\"><title>region \(inset.regionID): \(inset.shape)</title></path>\n"
       }
-      for line in inset.track {
-        let points = line.map { point -> Markup in "\(p(point.x)),\(p(point.y))" }.joined(separator: " ")
-        svg += "<polyline class=\"inset-track\" points=\"\(points)\"/>\n"
+      for piece in inset.track {
+        let points = piece.points.map { point -> Markup in "\(p(point.x)),\(p(point.y))" }.joined(separator: " ")
+        svg += "<polyline class=\"line s-\(piece.band.name)\" points=\"\(points)\"/>\n"
       }
       for marker in inset.markers { svg += self.marker(marker, dataName: "data-inset-mark") }
       for label in inset.labels { svg += self.label(label, class: "inset-label") }
@@ -108,10 +111,17 @@ enum MapSVG {
       let barLabel: Markup = bar.metres >= 1000 ? "\(p(bar.metres / 1000)) km" : "\(p(bar.metres)) m"
       svg += "<path class=\"scale\" d=\"M\(p(x)),\(p(y - 4))V\(p(y))H\(p(x + bar.pixels))V\(p(y - 4))\"/>"
       svg += "<text class=\"inset-label\" x=\"\(p(x + bar.pixels + 4))\" y=\"\(p(y))\">\(barLabel)</text>\n"
-      var caption: Markup = "region \(inset.regionID): \(inset.shape)"
-      if inset.eventsOutside > 0 { caption += "; \(inset.eventsOutside) of its crossings and detections beyond this frame" }
-      if inset.labelsLeftOut > 0 { caption += "; \(inset.labelsLeftOut) labels left out (hover the markers)" }
-      svg += "<text class=\"inset-caption\" x=\"\(p(frame.minX))\" y=\"\(p(frame.maxY + 14))\">\(caption)</text>\n</g>\n"
+      // Two lines under the inset, each cut to its width (the whole caption is on hover).
+      let name = "region \(inset.regionID): \(inset.shape)"
+      var notes: [String] = []
+      if inset.eventsOutside > 0 { notes.append("\(inset.eventsOutside) crossing\(inset.eventsOutside == 1 ? "" : "s") or detection\(inset.eventsOutside == 1 ? "" : "s") beyond the frame") }
+      if inset.labelsLeftOut > 0 { notes.append("\(inset.labelsLeftOut) label\(inset.labelsLeftOut == 1 ? "" : "s") left out (hover)") }
+      let room = Int((frame.maxX - frame.minX) / (LabelPlacement.fontSize * LabelPlacement.characterWidth))
+      for (line, text) in [name, notes.joined(separator: "; ")].enumerated() where !text.isEmpty {
+        let shown = text.count > room ? String(text.prefix(max(room - 1, 1))) + "…" : text
+        svg += "<text class=\"inset-caption\" x=\"\(p(frame.minX))\" y=\"\(p(frame.maxY + 13 + Double(line) * 12))\">\(shown)<title>\(text)</title></text>\n"
+      }
+      svg += "</g>\n"
     }
     return svg + "</g>\n"
   }
@@ -191,8 +201,8 @@ enum MapSVG {
   static let style: Markup = """
     .map-bg{fill:#f7f7f4}.region{fill:#2b6cb0;fill-opacity:.12;stroke:#2b6cb0;stroke-width:1.2}\
     .region-label{fill:#1a4480;font-weight:bold;font-size:10px}.inset-label{fill:#222;font-size:10px}.label-bg{fill:#fff;fill-opacity:.8}\
-    .leader{stroke:#555;stroke-width:.8}.inset-bg{fill:#f7f7f4;stroke:#999}.inset-track{fill:none;stroke:#4a5568;stroke-width:2;stroke-linejoin:round}\
-    .inset-heading{font-weight:bold;fill:#333}.inset-caption{fill:#333}.line{fill:none;stroke-width:2.2;stroke-linejoin:round;stroke-linecap:round}\
+    .leader{stroke:#555;stroke-width:.8}.inset-bg{fill:#f7f7f4;stroke:#999}.insets-bg{fill:#fff}.insets-rule{stroke:#ccc}\
+    .inset-heading{font-weight:bold;fill:#333}.inset-caption{fill:#333;font-size:10px}polyline.line,line.line{fill:none;stroke-width:2.2;stroke-linejoin:round;stroke-linecap:round}\
     .fix{stroke:none}.s-still{stroke:#7b8794;fill:#7b8794}.s-walking{stroke:#2f855a;fill:#2f855a}.s-fast{stroke:#d69e2e;fill:#d69e2e}\
     .s-vehicle{stroke:#c53030;fill:#c53030}.gap{stroke:#555;stroke-width:1.2;stroke-dasharray:4 4}\
     .mk{stroke:#fff;stroke-width:1}.mk-enter{fill:#2f855a}.mk-exit{fill:#dd6b20}.mk-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\

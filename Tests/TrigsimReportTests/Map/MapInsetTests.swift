@@ -29,7 +29,9 @@ import TrigsimTestSupport
     // The track through it, cut to the frame.
     #expect(!shop.track.isEmpty)
     let edge = PixelBox(minX: shop.frame.minX - 1e-6, minY: shop.frame.minY - 1e-6, maxX: shop.frame.maxX + 1e-6, maxY: shop.frame.maxY + 1e-6)
-    #expect(shop.track.joined().allSatisfy { edge.contains(PixelBox(around: $0, halfSide: 0)) })
+    #expect(shop.track.flatMap(\.points).allSatisfy { edge.contains(PixelBox(around: $0, halfSide: 0)) })
+    // Drawn by the map's rules: walking, as on the map.
+    #expect(shop.track.allSatisfy { $0.band == .walking })
     // Below the map, inside the picture.
     #expect(map.insets.allSatisfy { $0.frame.minY >= map.height && $0.frame.maxY <= map.pictureHeight })
     #expect(shop.labels.first?.text == "shop")
@@ -109,6 +111,26 @@ import TrigsimTestSupport
     let again = try MapDrawing(input, options: ReportOptions())
     #expect(again.insets.first?.labels.map(\.box) == inset.labels.map(\.box))
     #expect(again.insets.first?.labels.map(\.text) == inset.labels.map(\.text))
+  }
+
+  @Test func aPhoneLyingAtHomeForHoursIsAStopInTheInsetNotHoursOfGPSError() throws {
+    // The 2 km walk, then three hours at 1 Hz within 5 m of home's centre.
+    var fixes = Array(Self.crowdedFixes().prefix(101))
+    let projection = LocalProjection(center: Coordinate(latitude: 55.68, longitude: 12.57))
+    var random = SplitMix64(seed: 7)
+    let arrival = fixes.last!.instant
+    for second in 1...10_800 {
+      let east = (random.nextUnit() - 0.5) * 10, north = (random.nextUnit() - 0.5) * 10
+      fixes.append(TrackSample(
+        instant: arrival.advanced(by: .seconds(Int64(second))),
+        coordinate: Coordinate(latitude: 55.68 + north / projection.metresPerDegreeLatitude, longitude: 12.57 + east / projection.metresPerDegreeLongitude)))
+    }
+    let input = try ReportFixture.input(Self.crowdedYAML.replacingOccurrences(of: "07:30:00Z", with: "09:30:00Z"), fixes: fixes)
+    let map = try MapDrawing(input, options: ReportOptions())
+    let inset = try #require(map.insets.first)
+    let points = inset.track.reduce(0) { $0 + $1.points.count }
+    #expect(points <= 12, "\(points) points for 10,800 fixes at home")
+    #expect(inset.track.contains { $0.band == .still })
   }
 
   @Test func theRuleOnAGridOfMarkers() {
