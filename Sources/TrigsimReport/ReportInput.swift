@@ -19,6 +19,13 @@ public struct ReportInput {
   public var run: SimulationReport
   /// The comparison with the expected timeline, when there is one.
   public var comparison: TimelineComparison?
+  /// The expected timeline's file as the user named it (the scenario's
+  /// `expect:` or `--expect`), for the diff's `---` line; nil: "the
+  /// expected timeline".
+  public var expectedPath: String?
+  /// Where each expected entry was read from, so the diff's line numbers
+  /// are the file's; nil: the lines of its canonical text.
+  public var expectedLocations: [InputLocation]?
   /// What `verify` would say of the run, when it was checked.
   public var verdict: Verdict?
 
@@ -38,7 +45,8 @@ public struct ReportInput {
 
   public init(
     title: String, scenarioPath: String, clock: ClockSettings, regions: [MonitoredRegion], track: (any TrackSource)?,
-    gapLimit: SimulationDuration, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: Verdict? = nil
+    gapLimit: SimulationDuration, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: Verdict? = nil,
+    expectedPath: String? = nil, expectedLocations: [InputLocation]? = nil
   ) {
     self.title = title
     self.scenarioPath = scenarioPath
@@ -49,14 +57,20 @@ public struct ReportInput {
     self.run = run
     self.comparison = comparison
     self.verdict = verdict
+    self.expectedPath = expectedPath
+    self.expectedLocations = expectedLocations
   }
 
   /// The input for `scenario`'s run `run` (`title` from the scenario, its
   /// regions, track and gap limit).
-  public init(scenario: Scenario, path: String, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: Verdict? = nil) {
+  public init(
+    scenario: Scenario, path: String, run: SimulationReport, comparison: TimelineComparison? = nil, verdict: Verdict? = nil,
+    expectedPath: String? = nil, expectedLocations: [InputLocation]? = nil
+  ) {
     self.init(
       title: scenario.name, scenarioPath: path, clock: scenario.clock, regions: scenario.regions, track: scenario.track,
-      gapLimit: scenario.platform.trackGapLimit, run: run, comparison: comparison, verdict: verdict)
+      gapLimit: scenario.platform.trackGapLimit, run: run, comparison: comparison, verdict: verdict, expectedPath: expectedPath,
+      expectedLocations: expectedLocations)
   }
 }
 

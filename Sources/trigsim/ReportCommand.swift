@@ -11,10 +11,14 @@ struct ReportCommand: ParsableCommand {
     discussion: """
       The page holds the map (track coloured by speed, gaps dashed, regions as true \
       geodesic circles and polygons, markers where the geometry crossed, the device \
-      detected, a notification fired or was seen), the timeline chart (a lane per \
-      region, dose time and request; Focus, phone-off, Low Power Mode and offline \
-      bands; day boundaries in the device's zone; time-zone changes), the summary \
-      and the dose table. When the scenario has an expected timeline, each lane \
+      detected, a notification fired or was seen; below it a close-up of each \
+      region where something happened, labels clear of the markers), the timeline \
+      chart (a lane per region, dose time and request; each dose where the patient \
+      perceived it, a line from when it was due; Focus, phone-off, locked until the \
+      first unlock, Low Power Mode and offline bands; day boundaries in the device's \
+      zone; time-zone changes), what verify would say (each failed assertion with \
+      what it found; the diff naming the files), the summary and the dose table. \
+      When the scenario has an expected timeline, each lane \
       shows expected above actual with the differences outlined. Inline SVG, CSS \
       and a small script: nothing is loaded from the network. --format svg writes \
       one picture (--picture map or chart) for a pull-request comment. The track \
@@ -83,7 +87,9 @@ func drawReport(
   let verdict = ReportInput.Verdict(
     verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed,
     findings: verification.findings)
-  let input = ReportInput(scenario: file.scenario, path: path, run: run, comparison: verification.comparison, verdict: verdict)
+  let input = ReportInput(
+    scenario: file.scenario, path: path, run: run, comparison: verification.comparison, verdict: verdict,
+    expectedPath: verification.expectedPath, expectedLocations: verification.expectedLocations)
   let document = try reportingErrors { try ReportDocument(input, options: options) }
   return (document, run.summary)
 }

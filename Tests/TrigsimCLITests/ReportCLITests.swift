@@ -104,6 +104,10 @@ import TrigsimTestSupport
     #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: timeline differs: 0 missing, 1 unexpected, 0 shifted</p>"))
     #expect(html.contains("data-diff=\"unexpected\""))
     #expect(html.contains("<section id=\"differences\">"))
+    // Issue 26: the diff's header names the files, as `verify` prints it.
+    #expect(html.contains("--- expected old.timeline\n+++ actual run of s.yaml\n@@ expected line "))
+    let run = try TrigsimBinary.run(["run", "s.yaml", "--expect", "old.timeline"], in: folder)
+    #expect(run.stderr.contains("--- expected old.timeline\n+++ actual run of s.yaml\n"), "\(run.stderr)")
   }
 }
 

@@ -60,12 +60,15 @@ public struct HeadlessChromium: Sendable {
     public var consoleMessages: [String]
   }
 
-  /// Loads `html` (a whole page) and returns its DOM after the scripts ran.
-  public func render(html: String) throws -> RenderedPage {
+  /// Loads `html` (a whole page) and returns its DOM after the scripts ran;
+  /// in a window of `window` pixels (width, height) when given, so that a
+  /// script of the page can measure where things were laid out.
+  public func render(html: String, window: (width: Int, height: Int)? = nil) throws -> RenderedPage {
     try inTemporaryFolder { folder in
       let page = folder.appendingPathComponent("page.html")
       try Self.withErrorCatcher(html).write(to: page, atomically: true, encoding: .utf8)
-      let (status, output, log) = try run(["--dump-dom", "--virtual-time-budget=3000", page.absoluteString], in: folder)
+      let size = window.map { ["--window-size=\($0.width),\($0.height)"] } ?? []
+      let (status, output, log) = try run(["--dump-dom", "--virtual-time-budget=3000"] + size + [page.absoluteString], in: folder)
       guard status == 0 else { throw Failure(description: "\(executable) exited with \(status)\(status == 124 ? " (timed out after \(timeout) s)" : ""): \(log.suffix(2000))") }
       let dom = String(decoding: output, as: UTF8.self)
       let errors = HTMLDocument(dom).attributeValues(xpath: "/html/@data-script-errors").flatMap { $0.split(separator: "\n").map(String.init) }

@@ -3,8 +3,10 @@ import TrigsimCore
 
 /// The timeline chart of a run: time across (the clock's window), a lane
 /// per region, per dose time, and per notification request down, marks for
-/// what happened, bands for Focus, phone-off, Low Power Mode and offline
-/// periods, day boundaries in the device's zone and its time-zone changes.
+/// what happened (a dose when the patient perceived it, its lateness drawn),
+/// bands for Focus, phone-off, locked-until-first-unlock, Low Power Mode and
+/// offline periods, day boundaries in the device's zone and its time-zone
+/// changes.
 ///
 /// With an expected timeline each lane has two rows, expected above actual,
 /// and the marks of entries the comparison found different are highlighted.
@@ -21,7 +23,8 @@ public struct ChartDrawing: Sendable {
     case detected, undetected
     // The track lane: a bar per stretch of fixes (actual row only).
     case fixes
-    // Dose lanes: one mark per dose, by its outcome (actual row only).
+    // Dose lanes: one mark per dose, by its outcome, at the instant the
+    // patient could first perceive it (when it was due, if never; actual row only).
     case doseCompleted = "dose-completed"
     case doseDismissed = "dose-dismissed"
     case doseUnanswered = "dose-unanswered"
@@ -70,14 +73,19 @@ public struct ChartDrawing: Sendable {
     /// How the comparison classed the entries behind it (`missing`,
     /// `unexpected`, `changed`, `reordered`), when any differ.
     public var differences: [String] = []
+    /// For a dose the patient perceived after it was due: where it was due.
+    /// The mark is at `x`, when it was perceived; the lateness is drawn from
+    /// here to there.
+    public var dueX: Double? = nil
 
     /// The hover label: the event's, or the count with the first and last.
     public var label: String { count == 1 ? first : "\(count) × \(kind.rawValue); first: \(first); last: \(last)" }
   }
 
-  /// A period of a state drawn as a band: a Focus, the phone off, Low Power Mode, offline.
+  /// A period of a state drawn as a band: a Focus, the phone off, the phone
+  /// locked until its first unlock, Low Power Mode, offline.
   public struct Band: Sendable {
-    /// `Focus Sleep`, `phone off`, `Low Power Mode`, `offline`.
+    /// `Focus Sleep`, `phone off`, `locked until first unlock`, `Low Power Mode`, `offline`.
     public var name: String
     public var x: Double, x2: Double
     public var label: String
@@ -169,11 +177,15 @@ public struct ChartDrawing: Sendable {
         case .silent: .doseSilent
         }
       var label = "dose \(dose.medicineName) \(dose.reminder) \(dose.key.occurrenceLabel): \(dose.outcome.rawValue), scheduled \(clock.local(dose.scheduled))"
-      if let notified = dose.notified { label += ", notified \(clock.local(notified))" }
+      if let notified = dose.notified {
+        label += ", notified \(clock.local(notified))"
+        if notified > dose.scheduled { label += " (+\(dose.scheduled.duration(to: notified)) late)" }
+      }
       if let resolved = dose.resolved { label += ", resolved \(clock.local(resolved))" }
       let remarks = RunSummary.remarks(dose)
       if !remarks.isEmpty { label += " — \(remarks)" }
-      builder.mark(lane, .actual, kind, x(dose.scheduled), subject: key, label: label)
+      let (at, dueX) = Self.doseMarkPlace(dose, x: x)
+      builder.mark(lane, .actual, kind, at, subject: key, label: label, dueX: dueX)
     }
     // Entries: the expected timeline's, then the actual one's, so that
     // lanes appear in the order the actual run (or the expectation) first
@@ -233,13 +245,14 @@ public struct ChartDrawing: Sendable {
     // Bands and rules from the actual run.
     var open: [String: (x: Double, label: String)] = [:]
     for entry in input.run.timeline.entries {
-      guard let (name, on) = Self.band(entry) else { continue }
-      if on {
-        if open[name] == nil { open[name] = (x(entry.instant), entry.localInstant) }
-      } else if let since = open.removeValue(forKey: name) {
-        bands.append(Band(name: name, x: since.x, x2: x(entry.instant), label: "\(name) from \(since.label) to \(entry.localInstant)"))
+      for (name, on) in Self.bandChanges(entry) {
+        if on {
+          if open[name] == nil { open[name] = (x(entry.instant), entry.localInstant) }
+          if !bandRows.contains(name) { bandRows.append(name) }
+        } else if let since = open.removeValue(forKey: name) {
+          bands.append(Band(name: name, x: since.x, x2: x(entry.instant), label: "\(name) from \(since.label) to \(entry.localInstant)"))
+        }
       }
-      if !bandRows.contains(name) { bandRows.append(name) }
     }
     for (name, since) in open.sorted(by: { $0.key < $1.key }) {
       bands.append(Band(name: name, x: since.x, x2: plotRight, label: "\(name) from \(since.label) to the end"))
@@ -313,6 +326,15 @@ public struct ChartDrawing: Sendable {
 
   // MARK: - Rules
 
+  /// Where a dose's mark is: at the instant the patient could first perceive
+  /// it (`notified`), and, when that is after it was due, where it was due
+  /// (`dueX`, the start of the lateness line); a dose never perceived (missed,
+  /// silent) is at its due time, with no line.
+  static func doseMarkPlace(_ dose: DoseRecord, x: (SimulationInstant) -> Double) -> (x: Double, dueX: Double?) {
+    guard let notified = dose.notified else { return (x(dose.scheduled), nil) }
+    return (x(notified), notified > dose.scheduled ? x(dose.scheduled) : nil)
+  }
+
   /// The request-lane mark of an entry, if it has one.
   static func requestMark(_ entry: TimelineEntry) -> MarkKind? {
     switch entry.kind {
@@ -337,23 +359,39 @@ public struct ChartDrawing: Sendable {
     }
   }
 
-  /// The band an entry starts (`true`) or ends (`false`), if any: a Focus
-  /// (`focus` with `state`), the phone off (`power` with `state`), Low
-  /// Power Mode (`power` with `low-power`), offline (`network` with `state`).
-  static func band(_ entry: TimelineEntry) -> (String, Bool)? {
+  /// The band of the phone locked since it was switched on (a reboot, a
+  /// switch-on): region monitoring and protected data wait for the first unlock.
+  public static let lockedBand = "locked until first unlock"
+
+  /// The bands an entry starts (`true`) or ends (`false`), in order:
+  /// - a Focus: `focus` with `state` on or off;
+  /// - `phone off`: `power` with `state` off, until `state` on;
+  /// - `locked until first unlock`: from a `power` entry with `state` on and
+  ///   `locked` (the engine writes it at every switch-on, a reboot's
+  ///   included) to the next `unlock`, or to the phone going off again;
+  /// - `Low Power Mode`: `power` with `low-power`;
+  /// - `offline`: `network` with `state`.
+  ///
+  /// The phone is on and unlocked before its first power entry, so a band
+  /// that an entry ends without one open draws nothing.
+  static func bandChanges(_ entry: TimelineEntry) -> [(name: String, on: Bool)] {
     switch entry.kind {
     case .focus:
-      guard let state = entry[field: "state"] else { return nil }
-      return ("Focus \(entry.subject)", state == "on")
+      guard let state = entry[field: "state"] else { return [] }
+      return [("Focus \(entry.subject)", state == "on")]
     case .power:
-      if let state = entry[field: "state"] { return ("phone off", state == "off") }
-      if let lowPower = entry[field: "low-power"] { return ("Low Power Mode", lowPower == "on") }
-      return nil
+      if let state = entry[field: "state"] {
+        if state == "off" { return [(lockedBand, false), ("phone off", true)] }
+        return [("phone off", false)] + (entry[field: "locked"] == nil ? [] : [(lockedBand, true)])
+      }
+      if let lowPower = entry[field: "low-power"] { return [("Low Power Mode", lowPower == "on")] }
+      if entry[field: "event"] == PowerEvent.Kind.unlock.rawValue { return [(lockedBand, false)] }
+      return []
     case .network:
-      guard let state = entry[field: "state"] else { return nil }
-      return ("offline", state == "offline")
+      guard let state = entry[field: "state"] else { return [] }
+      return [("offline", state == "offline")]
     default:
-      return nil
+      return []
     }
   }
 
@@ -487,7 +525,7 @@ struct LaneBuilder {
 
   mutating func mark(
     _ lane: Int, _ row: ChartDrawing.Row, _ kind: ChartDrawing.MarkKind, _ x: Double, x2: Double? = nil, subject: String, label: String,
-    differences: [String] = []
+    differences: [String] = [], dueX: Double? = nil
   ) {
     let key = MarkKey(lane: lane, row: row, kind: kind)
     if let index = lastMark[key] {
@@ -496,13 +534,15 @@ struct LaneBuilder {
         // In place: each merge costs the same however many it already holds.
         marks[index].count += 1
         if let x2 { marks[index].x2 = max(marks[index].x2 ?? x2, x2) }
+        // The earliest due time of the doses merged: the longest lateness.
+        if let dueX { marks[index].dueX = min(marks[index].dueX ?? dueX, dueX) }
         marks[index].last = label
         markSubjects[index].insert(subject)
         if !differences.isEmpty { markDifferences[index].formUnion(differences) }
         return
       }
     }
-    marks.append(ChartDrawing.Mark(lane: lane, row: row, kind: kind, x: x, x2: x2, count: 1, subjects: [], first: label, last: label))
+    marks.append(ChartDrawing.Mark(lane: lane, row: row, kind: kind, x: x, x2: x2, count: 1, subjects: [], first: label, last: label, dueX: dueX))
     markSubjects.append([subject])
     markDifferences.append(Set(differences))
     lastMark[key] = marks.count - 1

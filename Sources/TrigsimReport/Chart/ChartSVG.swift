@@ -5,7 +5,9 @@
 /// `data-lane` (its key) and `data-group`; every mark an element with
 /// `data-mark` (a `ChartDrawing.MarkKind`), `data-row` (`expected` or
 /// `actual`), `data-count` and `data-subjects`, and `data-diff` when the
-/// comparison found its entries different; every band a `rect` with
+/// comparison found its entries different; a dose perceived late has a
+/// `path` with `data-late` (its mark kind) from its due time to the mark;
+/// every band a `rect` with
 /// `data-band`; every day boundary a `line` with `data-rule="day"`, every
 /// time-zone change one with `data-rule="timezone"`.
 enum ChartSVG {
@@ -36,8 +38,11 @@ enum ChartSVG {
     }
     let legendY = y + 10
     let legendKinds = ChartDrawing.MarkKind.allCases.filter { kind in chart.marks.contains { $0.kind == kind } }
+    // The lateness line has its own legend item after the kinds.
+    let hasLateness = chart.marks.contains { $0.dueX != nil }
+    let legendItems = legendKinds.count + (hasLateness ? 1 : 0)
     let legendColumns = 5
-    let legendRows = (legendKinds.count + legendColumns - 1) / legendColumns
+    let legendRows = (legendItems + legendColumns - 1) / legendColumns
     let height = legendY + Double(legendRows) * 16 + (chart.hasExpected ? 34 : 18)
     let plotTop = axisHeight, plotBottom = legendY - 10
     let width = chart.width
@@ -117,6 +122,13 @@ enum ChartSVG {
       svg += self.mark(sample, centre: rowY, isLegend: true)
       svg += "<text x=\"\(p(x + 24))\" y=\"\(p(rowY + 4))\">\(kind.legend)</text>\n"
     }
+    if hasLateness {
+      let index = legendKinds.count
+      let x = 16 + Double(index % legendColumns) * ((width - 32) / Double(legendColumns))
+      let rowY = legendY + Double(index / legendColumns) * 16 + 8
+      svg += "<path class=\"late l-dose-completed\" d=\"M\(p(x)),\(p(rowY - 4))V\(p(rowY + 4))M\(p(x)),\(p(rowY))H\(p(x + 18))\"/>"
+      svg += "<text x=\"\(p(x + 24))\" y=\"\(p(rowY + 4))\">late: due → perceived</text>\n"
+    }
     if chart.hasExpected {
       svg += "<text class=\"note\" x=\"16\" y=\"\(p(height - 10))\">Each lane: expected (exp) above, actual (act) below; "
       svg += "marks outlined in red differ between them (hover for how).</text>\n"
@@ -137,6 +149,20 @@ enum ChartSVG {
     var title = mark.label
     if !mark.differences.isEmpty { title += " [differs from the expected timeline: \(mark.differences.joined(separator: ", "))]" }
     let tail: Markup = "<title>\(title)</title>"
+    let p = Markup.px
+    // A dose perceived late: a tick where it was due and a line to the mark, in the outcome's colour.
+    var lateness: Markup = ""
+    if let due = mark.dueX, !isLegend {
+      lateness = "<path class=\"late l-\(kind.rawValue)\" data-late=\"\(kind.rawValue)\" data-subjects=\"\(mark.subjects.joined(separator: " "))\" "
+      lateness += "d=\"M\(p(due)),\(p(y - 4))V\(p(y + 4))M\(p(due)),\(p(y))H\(p(x))\">\(tail)</path>\n"
+    }
+    return lateness + shape(of: mark, attributes: attributes, centre: y, tail: tail)
+  }
+
+  /// The mark's own element: its shape by kind at `x`, centred on `y`.
+  private static func shape(of mark: ChartDrawing.Mark, attributes: Markup, centre y: Double, tail: Markup) -> Markup {
+    let x = mark.x
+    let kind = mark.kind
     let p = Markup.px
     switch kind {
     case .inside, .fixes:
@@ -162,6 +188,7 @@ enum ChartSVG {
   static func bandClass(_ name: String) -> String {
     switch name {
     case "phone off": "b-off"
+    case ChartDrawing.lockedBand: "b-locked"
     case "Low Power Mode": "b-lowpower"
     case "offline": "b-offline"
     default: "b-focus"
@@ -172,13 +199,14 @@ enum ChartSVG {
     .chart-bg{fill:#fff}.window{fill:#fcfcfa;stroke:#999;stroke-width:1}.stripe{fill:#f3f4f6}\
     .lane-label{fill:#222}.row-label{fill:#888;font-size:9px}.group{font-weight:bold;fill:#444}.axis{fill:#333}.note{fill:#555}\
     .day{stroke:#bbb;stroke-width:1}.tick{stroke:#e2e2e2;stroke-width:1}.tick-label{fill:#777;font-size:9px}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\
-    .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}\
+    .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}.b-locked{fill:#2c7a7b}\
     .c-fixes{fill:#a0aec0}.c-inside{fill:#2b6cb0;opacity:.55}.c-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\
     .c-undetected,.c-dropped,.c-removed,.c-suppressed{fill:none;stroke-width:2}.c-undetected,.c-dropped{stroke:#c53030}\
     .c-removed{stroke:#718096}.c-suppressed{stroke:#dd6b20}.c-scheduled{fill:#4a5568}.c-rescheduled{fill:#d69e2e}\
     .c-fired{fill:#6b46c1}.c-seen{fill:none;stroke:#111;stroke-width:1.5}.c-snoozed{fill:#d69e2e}.c-held{fill:#dd6b20}.c-completed{fill:#2f855a}\
     .c-dismissed{fill:#a0aec0}.c-opened{fill:#3182ce}.c-ignored{fill:#e2e8f0;stroke:#a0aec0}\
     .c-dose-completed{fill:#2f855a}.c-dose-dismissed{fill:#a0aec0}.c-dose-unanswered{fill:#ecc94b}.c-dose-missed{fill:#c53030}.c-dose-silent{fill:#fff;stroke:#2f855a;stroke-width:1.5}\
+    .late{fill:none;stroke-width:1.5}.l-dose-completed{stroke:#2f855a}.l-dose-dismissed{stroke:#a0aec0}.l-dose-unanswered{stroke:#b7791f}\
     [data-row=expected]{opacity:.75}.diff{stroke:#e53e3e!important;stroke-width:2.5!important}\
     .hl{stroke:#d69e2e!important;stroke-width:3!important}
     """

@@ -28,9 +28,12 @@ public struct MapDrawing: Sendable {
     /// `circle r=100m` or `polygon n=4`, for the label.
     public var shape: String
     public var ring: [PlanePoint]
-    /// Where its name is written; nil when it is too small to label among
-    /// many regions (its name is on hover).
+    /// What its name names: its centre; nil when it is too small to label
+    /// among many regions (its name is on hover).
     public var labelAt: PlanePoint?
+    /// Where its name is written: on its centre, or moved clear of the
+    /// markers there (`LabelPlacement`); nil when unlabelled or there was no room.
+    public var label: PlacedLabel?
   }
 
   /// A stretch of track in one speed band, drawn as one line.
@@ -49,9 +52,21 @@ public struct MapDrawing: Sendable {
     public var subjects: [String]
     /// The hover label: the event's timeline line, or a count with the first and last.
     public var label: String
+    /// When its first and last events happened, and those instants as
+    /// device-local times of day (`07:38`), for the labels of insets.
+    public var firstAt = SimulationInstant(millisecondsSinceEpoch: 0), lastAt = SimulationInstant(millisecondsSinceEpoch: 0)
+    public var firstTime = "", lastTime = ""
+
+    /// Its size: a little larger when it stands for many events.
+    public var size: Double { count == 1 ? 5 : 6.5 }
+    /// Half the side of the square its drawn shape fits in, stroke included.
+    public var halfSide: Double { size + 3 }
+    /// The square its drawn shape fits in: what a label must keep clear of.
+    public var box: PixelBox { PixelBox(around: at, halfSide: halfSide) }
   }
 
   public var width: Double
+  /// The map's height; the insets are below it (see `pictureHeight`).
   public var height: Double
   public var regions: [Region] = []
   public var track: [TrackPiece] = []
@@ -70,6 +85,13 @@ public struct MapDrawing: Sendable {
   public var pointsDrawn = 0
   /// The tolerance used, in metres.
   public var tolerance: Double = 0
+  /// A close-up of each region where something happened (the first
+  /// `maximumInsets`, those the close-up magnifies), below the map.
+  public var insets: [Inset] = []
+  /// Regions with events an inset would magnify beyond the first `maximumInsets`.
+  public var insetsLeftOut = 0
+  /// The whole picture's height: the map's, and the insets' rows below it.
+  public var pictureHeight: Double = 0
 
   /// Markers of one kind closer than this many pixels are drawn as one.
   public static let markerCell = 3.0
@@ -113,6 +135,7 @@ public struct MapDrawing: Sendable {
     guard !bounds.isEmpty else {
       // Nothing has a place: every event is counted as not drawn.
       height = 120
+      pictureHeight = height
       for event in Self.events(of: input) { unplaced[event.kind, default: 0] += 1 }
       return
     }
@@ -140,6 +163,10 @@ public struct MapDrawing: Sendable {
           labelAt: labelled ? viewport.pixel(projection.project(outline.labelAt)) : nil))
     }
 
+    // The insets: laid out below the map, in rows.
+    var insetBuilders = Self.insetBuilders(input, outlines: rings, mapScale: viewport.scale, top: height + Self.insetHeading, width: width, leftOut: &insetsLeftOut)
+    pictureHeight = insetBuilders.map { $0.frame.maxY + Self.insetCaption }.max() ?? height
+
     // Pass 2: the track, and the positions of the events.
     let events = Self.events(of: input)
     var placement = TrackPlacement(instants: events.map(\.instant))
@@ -149,6 +176,7 @@ public struct MapDrawing: Sendable {
         guard sample.coordinate.isValid else { return true }
         placement.consume(sample)
         builder.add(sample, at: projection.project(sample.coordinate))
+        for index in insetBuilders.indices { insetBuilders[index].add(sample) }
         return true
       }
       builder.finish()
@@ -160,6 +188,42 @@ public struct MapDrawing: Sendable {
       pointsDrawn = self.track.reduce(0) { $0 + $1.points.count }
     }
     markers = Self.markers(events, positions: placement.positions.map { $0.map { viewport.pixel(projection.project($0)) } }, unplaced: &unplaced)
+    // Region names, moved clear of the markers where they would cover one.
+    let labelled = regions.indices.filter { regions[$0].labelAt != nil }
+    let placed = LabelPlacement.place(
+      labelled.map { LabelPlacement.Request(text: regions[$0].id, anchor: regions[$0].labelAt!, clearance: 0, mayCover: true) },
+      obstacles: markers.map(\.box), within: PixelBox(minX: 0, minY: 0, maxX: width, maxY: height))
+    for (index, label) in zip(labelled, placed) { regions[index].label = label }
+    insets = insetBuilders.indices.map { insetBuilders[$0].finished(events: events, positions: placement.positions) }
+  }
+
+  /// The room above the insets for their heading, in pixels.
+  static let insetHeading = 26.0
+
+  /// The insets' builders: for the regions with events (`regionsWithEvents`)
+  /// that have an outline, those whose inset magnifies them at least
+  /// `insetMagnification` times over the map's `mapScale` (pixels per
+  /// metre), the first `maximumInsets` of them (`leftOut` counts the rest),
+  /// laid out in rows from `top`.
+  static func insetBuilders(
+    _ input: ReportInput, outlines: [(vertices: [Coordinate], shape: String, labelAt: Coordinate)], mapScale: Double, top: Double, width: Double,
+    leftOut: inout Int
+  ) -> [InsetBuilder] {
+    var indexByID: [String: Int] = [:]
+    for (index, region) in input.regions.enumerated() where indexByID[region.id.rawValue] == nil { indexByID[region.id.rawValue] = index }
+    let candidates = regionsWithEvents(input).compactMap { id in indexByID[id].flatMap { outlines[$0].vertices.isEmpty ? nil : (id, outlines[$0]) } }
+    // A side no larger than the final one: fewer insets are as large or larger.
+    let provisional = insetLayout(count: min(candidates.count, maximumInsets), width: width).side
+    let magnified = candidates.filter { provisional / InsetBuilder.frameSpan(of: $0.1.vertices) >= insetMagnification * mapScale }
+    let chosen = Array(magnified.prefix(maximumInsets))
+    leftOut = magnified.count - chosen.count
+    guard !chosen.isEmpty else { return [] }
+    let (side, columns) = insetLayout(count: chosen.count, width: width)
+    return chosen.enumerated().map { index, region in
+      let origin = PlanePoint(
+        x: insetGutter + Double(index % columns) * (side + insetGutter), y: top + Double(index / columns) * (side + insetCaption + insetGutter / 2))
+      return InsetBuilder(regionID: region.0, shape: region.1.shape, vertices: region.1.vertices, origin: origin, side: side, gapLimit: input.gapLimit.milliseconds)
+    }
   }
 
   // MARK: - Regions
@@ -208,6 +272,8 @@ public struct MapDrawing: Sendable {
     var instant: SimulationInstant
     var subject: String
     var label: String
+    /// The device-local time of day, `07:38`.
+    var localTime: String
   }
 
   /// The run's events that happened somewhere, in time order: region
@@ -224,14 +290,18 @@ public struct MapDrawing: Sendable {
       case .fired: kind = .fired
       default: continue
       }
-      events.append(Event(kind: kind, instant: entry.instant, subject: entry.subject, label: entry.canonicalLine))
+      events.append(Event(kind: kind, instant: entry.instant, subject: entry.subject, label: entry.canonicalLine, localTime: Self.timeOfDay(entry.localInstant)))
     }
     for perception in input.run.summary.perceptions where perception.isPerceptible {
-      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: perception.reportLabel))
+      let local = InstantFormatter.format(perception.instant, offsetSeconds: perception.utcOffsetSeconds)
+      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: perception.reportLabel, localTime: Self.timeOfDay(local)))
     }
     // Stable: entries keep their timeline order, perceptions follow at equal instants.
     return events.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
   }
+
+  /// `2026-05-04T07:38:12.000+02:00` → `07:38`.
+  static func timeOfDay(_ localInstant: String) -> String { String(localInstant.dropFirst(11).prefix(5)) }
 
   /// One marker per kind and `markerCell`-pixel cell, at its first event's
   /// position, in the order of their first events.
@@ -262,7 +332,9 @@ public struct MapDrawing: Sendable {
       let group = grouped[cell]!
       let first = events[group.first], last = events[group.last]
       let label = group.count == 1 ? first.label : "\(group.count) × \(cell.kind.rawValue) here; first: \(first.label); last: \(last.label)"
-      return Marker(kind: cell.kind, at: positions[group.first]!, count: group.count, subjects: group.subjects.sorted(), label: label)
+      return Marker(
+        kind: cell.kind, at: positions[group.first]!, count: group.count, subjects: group.subjects.sorted(), label: label,
+        firstAt: first.instant, lastAt: last.instant, firstTime: first.localTime, lastTime: last.localTime)
     }
   }
 

@@ -6,10 +6,14 @@
 /// one point) with `data-track="segment"` and `data-speed`; every gap a
 /// `line` with `data-track="gap"`; every marker an element with
 /// `data-mark` (a `MapDrawing.MarkerKind`), `data-count` (the events it
-/// stands for) and `data-subjects`, with its label as an SVG `title`.
+/// stands for) and `data-subjects`, with its label as an SVG `title`. Below
+/// the map, each inset is a `g` with `data-inset` (its region), its markers
+/// drawn like the map's but with `data-inset-mark` instead of `data-mark`,
+/// and every label (the map's and the insets') has a `rect` with
+/// `data-label-box` (its box: min x, min y, max x, max y).
 enum MapSVG {
   static func render(_ map: MapDrawing, title: String) -> Markup {
-    let width = Markup.px(map.width), height = Markup.px(map.height)
+    let width = Markup.px(map.width), height = Markup.px(max(map.pictureHeight, map.height))
     var svg: Markup = "<svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" "
     svg += "width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"Map: \(title)\" "
     svg += "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
@@ -24,9 +28,10 @@ enum MapSVG {
       let d: Markup = "M" + region.ring.map { point -> Markup in "\(Markup.px(point.x)),\(Markup.px(point.y))" }.joined(separator: "L") + "Z"
       svg += "<path class=\"region\" data-region=\"\(region.id)\" data-subjects=\"\(region.id)\" d=\"\(d)\">"
       svg += "<title>region \(region.id): \(region.shape)</title></path>\n"
-      if let at = region.labelAt {
-        svg += "<text class=\"region-label\" x=\"\(Markup.px(at.x))\" y=\"\(Markup.px(at.y))\" text-anchor=\"middle\">\(region.id)</text>\n"
-      }
+    }
+    // Names after every outline, so no region is drawn over another's name.
+    for region in map.regions {
+      if let label = region.label { svg += self.label(label, class: "region-label") }
     }
     svg += "</g>\n<g class=\"track\">\n"
     for (from, to) in map.gaps {
@@ -54,16 +59,79 @@ enum MapSVG {
     for marker in map.markers { svg += self.marker(marker) }
     svg += "</g>\n"
     svg += furniture(map)
+    svg += insets(map)
     svg += "</svg>"
     return svg
+  }
+
+  /// A placed label: a pale box, its text, and a thin line to what it names when it stands away.
+  static func label(_ label: PlacedLabel, class name: Markup) -> Markup {
+    let p = Markup.px, box = label.box
+    var svg: Markup = ""
+    if label.hasLeader {
+      // To the nearest point of the box.
+      let x = min(max(label.anchor.x, box.minX), box.maxX), y = min(max(label.anchor.y, box.minY), box.maxY)
+      svg += "<line class=\"leader\" x1=\"\(p(label.anchor.x))\" y1=\"\(p(label.anchor.y))\" x2=\"\(p(x))\" y2=\"\(p(y))\"/>"
+    }
+    svg += "<rect class=\"label-bg\" data-label-box=\"\(p(box.minX)) \(p(box.minY)) \(p(box.maxX)) \(p(box.maxY))\" x=\"\(p(box.minX))\" y=\"\(p(box.minY))\" "
+    svg += "width=\"\(p(box.maxX - box.minX))\" height=\"\(p(box.maxY - box.minY))\" rx=\"2\"/>"
+    let baseline = box.minY + LabelPlacement.padding + LabelPlacement.fontSize * 0.85
+    svg += "<text class=\"\(name)\" x=\"\(p(box.minX + LabelPlacement.padding))\" y=\"\(p(baseline))\">\(label.text)</text>\n"
+    return svg
+  }
+
+  /// The insets below the map: each a framed close-up of a region with
+  /// events, its markers (`data-inset-mark`, so they are not counted twice
+  /// with the map's), its labels, its scale bar and a caption.
+  static func insets(_ map: MapDrawing) -> Markup {
+    guard !map.insets.isEmpty else { return "" }
+    let p = Markup.px
+    var svg: Markup = "<g class=\"insets\">\n"
+    // Over whatever of the map's regions reaches past its bottom edge.
+    svg += "<rect class=\"insets-bg\" x=\"0\" y=\"\(p(map.height))\" width=\"\(p(map.width))\" height=\"\(p(map.pictureHeight - map.height))\"/>"
+    svg += "<line class=\"insets-rule\" x1=\"0\" y1=\"\(p(map.height))\" x2=\"\(p(map.width))\" y2=\"\(p(map.height))\"/>\n"
+    let more: Markup = map.insetsLeftOut == 0 ? "" : " (the first \(MapDrawing.maximumInsets); \(map.insetsLeftOut) more regions had events)"
+    svg += "<text class=\"inset-heading\" x=\"\(p(MapDrawing.insetGutter))\" y=\"\(p(map.height + 18))\">Close-ups of the regions where something happened\(more)</text>\n"
+    for inset in map.insets {
+      let frame = inset.frame
+      svg += "<g class=\"inset\" data-inset=\"\(inset.regionID)\">\n"
+      svg += "<rect class=\"inset-bg\" x=\"\(p(frame.minX))\" y=\"\(p(frame.minY))\" width=\"\(p(frame.maxX - frame.minX))\" height=\"\(p(frame.maxY - frame.minY))\"/>\n"
+      if !inset.ring.isEmpty {
+        let d: Markup = "M" + inset.ring.map { point -> Markup in "\(p(point.x)),\(p(point.y))" }.joined(separator: "L") + "Z"
+        svg += "<path class=\"region\" data-subjects=\"\(inset.regionID)\" d=\"\(d)\"><title>region \(inset.regionID): \(inset.shape)</title></path>\n"
+      }
+      for piece in inset.track {
+        let points = piece.points.map { point -> Markup in "\(p(point.x)),\(p(point.y))" }.joined(separator: " ")
+        svg += "<polyline class=\"line s-\(piece.band.name)\" points=\"\(points)\"/>\n"
+      }
+      for marker in inset.markers { svg += self.marker(marker, dataName: "data-inset-mark") }
+      for label in inset.labels { svg += self.label(label, class: "inset-label") }
+      let bar = inset.scaleBar
+      let x = frame.minX + 8, y = frame.maxY - 8
+      let barLabel: Markup = bar.metres >= 1000 ? "\(p(bar.metres / 1000)) km" : "\(p(bar.metres)) m"
+      svg += "<path class=\"scale\" d=\"M\(p(x)),\(p(y - 4))V\(p(y))H\(p(x + bar.pixels))V\(p(y - 4))\"/>"
+      svg += "<text class=\"inset-label\" x=\"\(p(x + bar.pixels + 4))\" y=\"\(p(y))\">\(barLabel)</text>\n"
+      // Two lines under the inset, each cut to its width (the whole caption is on hover).
+      let name = "region \(inset.regionID): \(inset.shape)"
+      var notes: [String] = []
+      if inset.eventsOutside > 0 { notes.append("\(inset.eventsOutside) crossing\(inset.eventsOutside == 1 ? "" : "s") or detection\(inset.eventsOutside == 1 ? "" : "s") beyond the frame") }
+      if inset.labelsLeftOut > 0 { notes.append("\(inset.labelsLeftOut) label\(inset.labelsLeftOut == 1 ? "" : "s") left out (hover)") }
+      let room = Int((frame.maxX - frame.minX) / (LabelPlacement.fontSize * LabelPlacement.characterWidth))
+      for (line, text) in [name, notes.joined(separator: "; ")].enumerated() where !text.isEmpty {
+        let shown = text.count > room ? String(text.prefix(max(room - 1, 1))) + "…" : text
+        svg += "<text class=\"inset-caption\" x=\"\(p(frame.minX))\" y=\"\(p(frame.maxY + 13 + Double(line) * 12))\">\(shown)<title>\(text)</title></text>\n"
+      }
+      svg += "</g>\n"
+    }
+    return svg + "</g>\n"
   }
 
   /// One marker: its shape by kind, a little larger when it stands for
   /// many events. A legend's sample (`isLegend`) has no data attributes, so
   /// it is never counted as an event.
-  static func marker(_ marker: MapDrawing.Marker, isLegend: Bool = false) -> Markup {
+  static func marker(_ marker: MapDrawing.Marker, isLegend: Bool = false, dataName: Markup = "data-mark") -> Markup {
     let x = marker.at.x, y = marker.at.y
-    let size = marker.count == 1 ? 5.0 : 6.5
+    let size = marker.size
     let p = Markup.px
     let shape: Markup
     switch marker.kind {
@@ -82,7 +150,7 @@ enum MapSVG {
       let a = size + 2
       shape = "<path d=\"M\(p(x)),\(p(y - a))L\(p(x + a)),\(p(y))L\(p(x)),\(p(y + a))L\(p(x - a)),\(p(y))Z\""
     }
-    let data: Markup = isLegend ? "" : " data-mark=\"\(marker.kind.rawValue)\" data-count=\"\(marker.count)\" data-subjects=\"\(marker.subjects.joined(separator: " "))\""
+    let data: Markup = isLegend ? "" : " \(dataName)=\"\(marker.kind.rawValue)\" data-count=\"\(marker.count)\" data-subjects=\"\(marker.subjects.joined(separator: " "))\""
     let end: Markup = marker.kind == .fired || marker.kind == .detected ? "</circle>\n" : "</path>\n"
     return shape + " class=\"mk mk-\(marker.kind.rawValue)\"\(data)><title>\(marker.label)</title>\(end)"
   }
@@ -132,7 +200,9 @@ enum MapSVG {
 
   static let style: Markup = """
     .map-bg{fill:#f7f7f4}.region{fill:#2b6cb0;fill-opacity:.12;stroke:#2b6cb0;stroke-width:1.2}\
-    .region-label{fill:#1a4480;font-weight:bold}.line{fill:none;stroke-width:2.2;stroke-linejoin:round;stroke-linecap:round}\
+    .region-label{fill:#1a4480;font-weight:bold;font-size:10px}.inset-label{fill:#222;font-size:10px}.label-bg{fill:#fff;fill-opacity:.8}\
+    .leader{stroke:#555;stroke-width:.8}.inset-bg{fill:#f7f7f4;stroke:#999}.insets-bg{fill:#fff}.insets-rule{stroke:#ccc}\
+    .inset-heading{font-weight:bold;fill:#333}.inset-caption{fill:#333;font-size:10px}polyline.line,line.line{fill:none;stroke-width:2.2;stroke-linejoin:round;stroke-linecap:round}\
     .fix{stroke:none}.s-still{stroke:#7b8794;fill:#7b8794}.s-walking{stroke:#2f855a;fill:#2f855a}.s-fast{stroke:#d69e2e;fill:#d69e2e}\
     .s-vehicle{stroke:#c53030;fill:#c53030}.gap{stroke:#555;stroke-width:1.2;stroke-dasharray:4 4}\
     .mk{stroke:#fff;stroke-width:1}.mk-enter{fill:#2f855a}.mk-exit{fill:#dd6b20}.mk-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\

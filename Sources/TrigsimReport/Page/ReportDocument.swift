@@ -35,10 +35,18 @@ public struct ReportDocument: Sendable {
     verdict = input.verdict
     entryCount = input.run.timeline.entries.count
     if let comparison = input.comparison, !comparison.matches {
-      differencesText = comparison.report(expectedName: "expected", actualName: "actual")
+      differencesText = Self.differences(comparison, expectedPath: input.expectedPath, scenarioPath: input.scenarioPath, expectedLocations: input.expectedLocations)
     } else {
       differencesText = nil
     }
+  }
+
+  /// The diff `verify` prints, its header naming the files: `--- expected
+  /// scenarios/walk.timeline` (the expected timeline as the user named it,
+  /// "the expected timeline" when unknown) and `+++ actual run of
+  /// scenarios/walk.yaml`.
+  static func differences(_ comparison: TimelineComparison, expectedPath: String?, scenarioPath: String, expectedLocations: [InputLocation]?) -> String {
+    comparison.report(expectedName: expectedPath ?? "the expected timeline", actualName: "run of \(scenarioPath)", expectedLocations: expectedLocations)
   }
 
   /// One picture as a standalone SVG document.
@@ -96,7 +104,9 @@ public struct ReportDocument: Sendable {
     return html + "</ul>\n</section>\n"
   }
 
-  /// The dose table: the columns of `trigsim run --summary`.
+  /// The dose table: the columns of `trigsim run --summary`. It fits the
+  /// page's width (cells wrap, long words too), so the remarks, the last
+  /// column, where a missed dose's reason is, are never cut off.
   private func doseTable() -> Markup {
     guard !summary.doses.isEmpty else { return "<section id=\"doses\"><h2>Doses</h2>\n<p>No doses: the scenario has no medicines.</p>\n</section>\n" }
     var html: Markup = "<section id=\"doses\"><h2>Doses</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
@@ -114,8 +124,8 @@ public struct ReportDocument: Sendable {
     h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:20px 0 6px}.meta{color:#555;margin:0}\
     .verdict{font-weight:bold;margin:6px 0}.findings{margin:0 0 8px;white-space:pre-wrap;overflow-wrap:anywhere}.verdict.passed{color:#2f855a}.verdict.failed{color:#c53030}\
     svg{display:block;max-width:100%;height:auto;border:1px solid #ddd}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}\
-    table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\
-    th{background:#f3f4f6}.scroll{overflow-x:auto}td{white-space:nowrap}td:last-child{white-space:normal;min-width:240px}tr.o-missed td{background:#fff5f5}tr.o-unanswered td{background:#fffff0}.warning{color:#975a16}\
+    table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}\
+    th{background:#f3f4f6}.scroll{overflow-x:auto}td:last-child{min-width:16em;overflow-wrap:anywhere}tr.o-missed td{background:#fff5f5}tr.o-unanswered td{background:#fffff0}.warning{color:#975a16}\
     footer{margin-top:24px;color:#777;font-size:12px}
     """
 

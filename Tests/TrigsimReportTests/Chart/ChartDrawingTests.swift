@@ -176,3 +176,137 @@ extension ChartDrawingTests {
     #expect(abs(chart.days[0].x - (chart.plotLeft + span * 28 / 40)) < 1e-9)
   }
 }
+
+/// Issue 26: a dose is marked when the patient perceived it, its lateness drawn.
+extension ChartDrawingTests {
+  /// Metformin at 08:00 and 11:00; a Sleep Focus that silences the app holds the 08:00 reminder until 09:00.
+  static let lateDoseYAML = """
+    clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+    device:
+      focus:
+        - { name: Sleep, daily: { from: "07:00", to: "09:00" }, allowApp: false }
+    medicines:
+      - { id: met, name: Metformin, dosage: 500, unit: mg, times: ["08:00", "11:00"], snooze: none }
+    respond:
+      - { to: "medicine_*", after: 2m, actions: [complete] }
+    """
+
+  @Test func aDoseIsMarkedWhenThePatientPerceivedItWithALineFromWhenItWasDue() throws {
+    let input = try ReportFixture.input(Self.lateDoseYAML)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    let doses = input.run.summary.doses
+    #expect(doses.map(\.notified) == [Build.instant("2026-05-04T09:00:00Z"), Build.instant("2026-05-04T11:00:00Z")])
+    // Six hours on the axis.
+    func x(_ text: String) -> Double { chart.plotLeft + (chart.plotRight - chart.plotLeft) * (Build.instant(text).millisecondsSinceEpoch - Build.instant("2026-05-04T06:00:00Z").millisecondsSinceEpoch).asDouble / 21_600_000 }
+    let late = try #require(chart.marks.first { chart.lanes[$0.lane].key == "met 08:00" })
+    #expect(late.kind == .doseCompleted)
+    #expect(abs(late.x - x("2026-05-04T09:00:00Z")) < 1e-9, "at 09:00, when the Focus ended and the patient saw it, not at 08:00")
+    #expect(abs(try #require(late.dueX) - x("2026-05-04T08:00:00Z")) < 1e-9)
+    #expect(late.label.contains("notified 2026-05-04T09:00:00.000+00:00 (+1h late)"))
+    let onTime = try #require(chart.marks.first { chart.lanes[$0.lane].key == "met 11:00" })
+    #expect(abs(onTime.x - x("2026-05-04T11:00:00Z")) < 1e-9 && onTime.dueX == nil)
+
+    // In the SVG: a path from the due tick to the mark, in the outcome's colour, and the mark at the perceived instant.
+    let svg = ChartSVG.render(chart, title: "t").rendered
+    let lateness = svg.split(separator: "\n").filter { $0.contains("data-late=") }
+    #expect(lateness.count == 1)
+    let px = { (value: Double) in Markup.px(value).rendered }
+    #expect(lateness.first?.contains("class=\"late l-dose-completed\" data-late=\"dose-completed\" data-subjects=\"met 08:00\"") == true)
+    #expect(lateness.first?.contains("H\(px(x("2026-05-04T09:00:00Z")))\"") == true, "\(lateness)")
+    #expect(lateness.first?.contains("d=\"M\(px(x("2026-05-04T08:00:00Z"))),") == true, "\(lateness)")
+    #expect(svg.contains("<circle class=\"mk c-dose-completed\" data-mark=\"dose-completed\" data-row=\"actual\" data-count=\"1\" data-subjects=\"met 08:00\" cx=\"\(px(x("2026-05-04T09:00:00Z")))\""))
+  }
+
+  @Test func aMissedDoseStaysAtItsDueTimeWithNoLine() throws {
+    // Notification permission denied: nothing is ever shown.
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+      app:
+        - { at: 2026-05-04T06:00:00, permission: denied }
+      medicines:
+        - { id: met, name: Metformin, dosage: 500, unit: mg, times: ["08:00"], snooze: none }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    let missed = try #require(chart.marks.first { $0.kind == .doseMissed })
+    #expect(abs(missed.x - (chart.plotLeft + (chart.plotRight - chart.plotLeft) / 3)) < 1e-9)
+    #expect(missed.dueX == nil)
+  }
+}
+
+/// Issue 26: every device state is a band: locked until the first unlock, Focus, the phone off, Low Power Mode, offline.
+extension ChartDrawingTests {
+  static let deviceStatesYAML = """
+    clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+    device:
+      focus:
+        - { name: Work, daily: { from: "09:00", to: "10:00" }, allowApp: false }
+      power:
+        - { at: 2026-05-04T07:00:00, event: reboot }
+        - { at: 2026-05-04T07:30:00, event: unlock }
+        - { at: 2026-05-04T08:00:00, event: low-power-on }
+        - { at: 2026-05-04T08:30:00, event: low-power-off }
+        - { at: 2026-05-04T10:30:00, event: switch-off }
+        - { at: 2026-05-04T11:00:00, event: switch-on }
+      network:
+        - { at: 2026-05-04T09:30:00, online: false }
+        - { at: 2026-05-04T09:45:00, online: true }
+    """
+
+  static func bands(_ name: String) throws -> [String] {
+    let chart = ChartDrawing(try ReportFixture.input(deviceStatesYAML), coverage: [], options: ReportOptions())
+    return chart.bands.filter { $0.name == name }.map(\.label)
+  }
+
+  @Test func afterARebootOrASwitchOnThePhoneIsLockedUntilItsFirstUnlock() throws {
+    // The reboot takes the platform's boot time (1 min); the switch-on at 11:00 is never followed by an unlock.
+    #expect(try Self.bands("locked until first unlock") == [
+      "locked until first unlock from 2026-05-04T07:01:00.000+00:00 to 2026-05-04T07:30:00.000+00:00",
+      "locked until first unlock from 2026-05-04T11:00:00.000+00:00 to the end",
+    ])
+    let chart = ChartDrawing(try ReportFixture.input(Self.deviceStatesYAML), coverage: [], options: ReportOptions())
+    let svg = ChartSVG.render(chart, title: "t").rendered
+    #expect(svg.ranges(of: "<rect class=\"band b-locked\" data-band=\"locked until first unlock\"").count == 2)
+  }
+
+  @Test func switchingOffEndsTheLockedBandAndTheUnlockOfAnUnlockedPhoneDrawsNone() throws {
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+      device:
+        power:
+          - { at: 2026-05-04T06:30:00, event: unlock }
+          - { at: 2026-05-04T07:00:00, event: switch-off }
+          - { at: 2026-05-04T08:00:00, event: switch-on }
+          - { at: 2026-05-04T09:00:00, event: battery-empty }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.bands.map(\.label) == [
+      "phone off from 2026-05-04T07:00:00.000+00:00 to 2026-05-04T08:00:00.000+00:00",
+      "locked until first unlock from 2026-05-04T08:00:00.000+00:00 to 2026-05-04T09:00:00.000+00:00",
+      "phone off from 2026-05-04T09:00:00.000+00:00 to the end",
+    ])
+    #expect(chart.bandRows == ["phone off", "locked until first unlock"])
+  }
+
+  @Test func thePhoneOffIsABandFromTheSwitchOffOrRebootToTheSwitchOn() throws {
+    #expect(try Self.bands("phone off") == [
+      "phone off from 2026-05-04T07:00:00.000+00:00 to 2026-05-04T07:01:00.000+00:00",
+      "phone off from 2026-05-04T10:30:00.000+00:00 to 2026-05-04T11:00:00.000+00:00",
+    ])
+  }
+
+  @Test func lowPowerModeIsABand() throws {
+    #expect(try Self.bands("Low Power Mode") == ["Low Power Mode from 2026-05-04T08:00:00.000+00:00 to 2026-05-04T08:30:00.000+00:00"])
+  }
+
+  @Test func aFocusIsABand() throws {
+    #expect(try Self.bands("Focus Work") == ["Focus Work from 2026-05-04T09:00:00.000+00:00 to 2026-05-04T10:00:00.000+00:00"])
+  }
+
+  @Test func offlineIsABand() throws {
+    #expect(try Self.bands("offline") == ["offline from 2026-05-04T09:30:00.000+00:00 to 2026-05-04T09:45:00.000+00:00"])
+  }
+}
+
+extension Int64 {
+  fileprivate var asDouble: Double { Double(self) }
+}

@@ -85,6 +85,23 @@ import TrigsimTestSupport
     #expect(passed.contains("verify: passed") && !passed.contains("id=\"differences\"") && !passed.contains("data-diff"))
   }
 
+  /// Issue 26: the diff's header names the files, as `verify` does, not `--- expected expected` / `+++ actual actual`.
+  @Test func theDiffHeaderNamesTheExpectedTimelineAndTheRun() throws {
+    var input = try ReportFixture.input(MapDrawingTests.yaml, fixes: MapDrawingTests.fixes()) { actual in
+      var expected = actual
+      expected.entries.removeLast()
+      return expected
+    }
+    input.scenarioPath = "scenarios/walk.yaml"
+    input.expectedPath = "scenarios/walk.timeline"
+    let html = try ReportDocument(input).html
+    #expect(html.contains("<pre>timeline differs from scenarios/walk.timeline: 0 missing, 1 unexpected, 0 shifted\n--- expected scenarios/walk.timeline\n+++ actual run of scenarios/walk.yaml\n@@ "))
+    #expect(!html.contains("--- expected expected") && !html.contains("+++ actual actual"))
+    // Without the file's name, the page still says what it is.
+    input.expectedPath = nil
+    #expect(try ReportDocument(input).html.contains("--- expected the expected timeline\n+++ actual run of scenarios/walk.yaml\n"))
+  }
+
   @Test func aCoarserToleranceDrawsFewerPoints() throws {
     // A zigzag walk: 5 m side to side every fix.
     var fixes = ReportFixture.walkEast(minutes: 20)
