@@ -19,6 +19,8 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+    // The documentation build (`swift package generate-documentation`, README "Documentation"): a plugin, not linked.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // MARK: - Model: time, events, geometry, triggers, notification center, timeline. No I/O.

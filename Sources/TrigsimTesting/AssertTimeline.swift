@@ -13,6 +13,7 @@ import TrigsimScenario
 ///   - actual: the timeline a run produced.
 ///   - expectedPath: a `.timeline` (canonical text) or `.json` file.
 ///   - options: tolerances and filters; exact by default.
+///   - sourceLocation: where the issue is recorded: the caller's line by default.
 /// - Returns: the comparison, or nil when the expected file could not be read (an issue is recorded).
 @discardableResult
 public func assertTimeline(

@@ -189,7 +189,7 @@ import TrigsimTestSupport
   }
 }
 
-/// The README's recipes for GitHub Actions, GitLab CI and a Kubernetes
+/// The manual's recipes (Checking runs, "Recipes") for GitHub Actions, GitLab CI and a Kubernetes
 /// Indexed Job, run locally: every `mkdir` and `trigsim` command of each
 /// recipe, with the engine's variables set for each shard, in a copy of the
 /// repository's scenarios and fixtures; the merge step last.
@@ -197,9 +197,9 @@ import TrigsimTestSupport
   /// The shell commands of the recipe marked `<!-- recipe: NAME -->`: its
   /// lines (less a leading `- ` or `run: `) that begin with `trigsim ` or `mkdir `.
   static func commands(_ recipe: String) throws -> [String] {
-    let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let marker = try #require(readme.range(of: "<!-- recipe: \(recipe) -->\n```yaml\n"))
-    let block = readme[marker.upperBound...].prefix { _ in true }
+    let manual = try Manual.text()
+    let marker = try #require(manual.range(of: "<!-- recipe: \(recipe) -->\n```yaml\n"))
+    let block = manual[marker.upperBound...].prefix { _ in true }
     let end = try #require(block.range(of: "\n```\n"))
     return block[..<end.lowerBound].split(separator: "\n").compactMap { line in
       var text = line.drop { $0 == " " }

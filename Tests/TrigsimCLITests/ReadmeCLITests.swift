@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TrigsimTestSupport
 
-/// What the README's Quick start and "An example" show, held against what
+/// What the README's Quick start and five-minute tour show, held against what
 /// the repository does: the bundled example's output as the run prints it,
 /// and the set-up line's packages as the manifest and `.ci/run` need them.
 @Suite struct ReadmeCLITests {
@@ -33,7 +33,7 @@ import TrigsimTestSupport
 
   // MARK: - The bundled example's output
 
-  /// The block under "An example" is the output of the Quick start's run
+  /// The block under the tour's "Run a bundled scenario" is the output of the Quick start's run
   /// command as a terminal shows it: the timeline on standard output, then
   /// the warnings on standard error. Its pieces between `...` lines each
   /// appear, unbroken and in order, in what the run prints; the first
