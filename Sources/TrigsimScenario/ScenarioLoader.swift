@@ -58,7 +58,7 @@ public struct ScenarioSkipped: Error, CustomStringConvertible, Sendable {
 /// Loads a scenario from YAML, validating every value and reporting every
 /// problem at its `file:line:column` in one `InputError`.
 ///
-/// The format is documented in the README ("Scenario format"). Paths inside
+/// The format is documented in the manual ("Scenario format"). Paths inside
 /// the scenario (the track file, expected timeline and trial report) are
 /// relative to the scenario file's folder, and `pathPolicy` says which files
 /// they may reach: with `.confined(to: root)` every one must resolve inside
@@ -116,7 +116,7 @@ public struct ScenarioLoader: Sendable {
   }
 }
 
-/// The top-level keys of a scenario, in the order the README documents them.
+/// The top-level keys of a scenario, in the order the manual documents them.
 let scenarioKeys = [
   "trigsim", "name", "appUnderTest", "clock", "platform", "track", "regions", "places", "notifications", "medicines", "prescription", "policy",
   "regionSet", "app", "category", "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
@@ -775,7 +775,7 @@ final class ScenarioReader {
       let title = fields["title"].flatMap { document.string($0, what: "title", limit: .name) } ?? ""
       let body = fields["body"].flatMap { document.string($0, what: "body") }
       guard let triggerNode = fields["trigger"] else {
-        document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the README"])
+        document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the manual's \"Trigger semantics\" article"])
         continue
       }
       let trigger = readTrigger(triggerNode)

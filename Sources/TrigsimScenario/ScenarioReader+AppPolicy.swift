@@ -3,7 +3,7 @@ import TrigsimCore
 import Yams
 
 /// The app's scheduling policy (`policy`) and the prescription
-/// (`prescription`, top level and per medicine); see the README, "The app's policy".
+/// (`prescription`, top level and per medicine); see the manual, "The app's policy".
 extension ScenarioReader {
   static let policyKeys = ["addOrder", "identifiers", "snooze", "reAddChains", "handler"]
 

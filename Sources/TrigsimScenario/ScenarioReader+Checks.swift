@@ -67,7 +67,7 @@ public struct TrialSettings: Sendable {
   }
 }
 
-/// The `expect:` and `assert:` sections (see the README, "Checking runs").
+/// The `expect:` and `assert:` sections (see the manual, "Checking runs").
 extension ScenarioReader {
   static let expectKeys = ["file", "tolerance", "ignoreFields", "ignoreKinds", "ignoreHeader"]
   static let assertionNames = [

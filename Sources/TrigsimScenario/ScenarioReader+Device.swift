@@ -5,7 +5,7 @@ import Yams
 /// The attention sections of a scenario: `platform`'s attention rules,
 /// `device` (entitlements, notification settings, Focus, Scheduled Summary,
 /// power, network) and `pushes` (remote notifications and the app's own
-/// settings for them). See the README, "From fired to seen".
+/// settings for them). See the manual, "From fired to seen".
 extension ScenarioReader {
   /// The keys of `platform:` that set `AttentionRules`.
   static let attentionRuleKeys = ["powerOffCatchUp", "bootDuration", "backgroundPushesPerHour"]

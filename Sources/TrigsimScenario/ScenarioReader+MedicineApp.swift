@@ -3,7 +3,7 @@ import TrigsimCore
 import Yams
 
 /// The medicine-app sections of a scenario: `medicines`, `app`, `category`,
-/// `badge`, `actions` and `respond` (see the README, "Medicine reminders").
+/// `badge`, `actions` and `respond` (see the manual, "Medicine reminders").
 extension ScenarioReader {
   static let medicineKeys = [
     "id", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel", "prescription", "created", "edits", "deleted",

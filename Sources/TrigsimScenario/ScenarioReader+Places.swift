@@ -3,7 +3,7 @@ import TrigsimCore
 import TrigsimTracks
 import Yams
 
-/// The `places:` and `regionSet:` sections (see the README, "Many places:
+/// The `places:` and `regionSet:` sections (see the manual, "Many places:
 /// the nearest N"), and a medicine's `location: { places: SET }`.
 extension ScenarioReader {
   /// Most places in one set: each is a region the geometry follows, so the

@@ -43,7 +43,7 @@ public struct ScenarioVerifier: Sendable {
   /// draws the one run, and leaves them out).
   public var checksTrials = true
   /// The team's app in place of the scenario's medicine app (scenarios with
-  /// `appUnderTest: swift`; README, "Your app in the loop").
+  /// `appUnderTest: swift`; the manual, "Your app in the loop").
   public var app: HostedApp?
 
   public init(

@@ -42,7 +42,7 @@ final class YAMLDocument {
     do {
       guard let node = try Yams.compose(yaml: text) else {
         error(at: InputLocation(file: file, line: 1, column: 1), "the scenario file is empty",
-              notes: ["start with 'trigsim: 1' and a 'clock:' section; see the README's scenario format"])
+              notes: ["start with 'trigsim: 1' and a 'clock:' section; see the manual's \"Scenario format\" article (Sources/TrigsimScenario/TrigsimScenario.docc/ScenarioFormat.md)"])
         return nil
       }
       return node

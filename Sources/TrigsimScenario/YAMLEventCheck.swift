@@ -27,7 +27,7 @@ import TrigsimCore
 /// memory proportional to the nesting depth and the number of anchors. A
 /// syntax error ends the check without a problem: composing reports it.
 enum YAMLEventCheck {
-  /// The most nodes the aliases of one document may add to it (README's
+  /// The most nodes the aliases of one document may add to it (the manual's
   /// "YAML aliases"). Reusing a region list or a calendar a few times stays
   /// far below it; a "billion laughs" crosses it within a few aliases.
   static let expansionBudget = 10_000

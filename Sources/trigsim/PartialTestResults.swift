@@ -9,7 +9,7 @@ import TrigsimScenario
 /// exit code need besides.
 ///
 /// The file is JSON, members sorted by name, two-space indentation; format
-/// `trigsim-test-partial-1` (the README's "Sharding across machines"
+/// `trigsim-test-partial-1` (the manual's "Sharding across machines"
 /// describes the members).
 struct PartialTestResults: Codable, Equatable {
   static let formatName = "trigsim-test-partial-1"

@@ -33,7 +33,7 @@ struct TrigsimCommand: ParsableCommand {
     ])
 }
 
-/// The documented exit codes (see `TrigsimCommand`'s discussion and the README).
+/// The documented exit codes (see `TrigsimCommand`'s discussion and the manual).
 enum TrigsimExitCode {
   static let success: Int32 = 0
   /// A check failed: timeline mismatch, missing baseline, failed assertion.

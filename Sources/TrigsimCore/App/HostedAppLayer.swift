@@ -10,7 +10,7 @@ import Foundation
 /// become the platform's callbacks, and the app's calls on `SimulatedDevice`
 /// act on the run at the callback's instant.
 ///
-/// Rules (sources in the README, "Your app in the loop"):
+/// Rules (sources in the manual, "Your app in the loop"):
 /// - Launch: a running app (background or foreground) gets
 ///   `didFinishLaunching(.initial)` at the clock's start. A terminated app is
 ///   a new process: the system makes a new instance (`HostedApp.make`) and

@@ -12,7 +12,7 @@ import Foundation
 /// time from `device.clock`, never from `Date()`.
 ///
 /// Callbacks run only in the app states in which the platform runs them
-/// (README, "Your app in the loop"): a force-quit app is not launched for
+/// (the manual, "Your app in the loop"): a force-quit app is not launched for
 /// background pushes or background refresh, nor, by default
 /// (`PlatformSettings.forceQuitLocationLaunch`), for region events.
 public protocol SimulatedApp: AnyObject {

@@ -39,7 +39,7 @@ public enum LocationProfile: Sendable, Equatable {
 }
 
 /// The parameters of the `ios` location profile. Each is documented in the
-/// README with its source; a scenario may override any of them under
+/// manual with its source; a scenario may override any of them under
 /// `platform: { location: ios, ... }`.
 public struct RegionMonitoringRules: Sendable, Equatable {
   /// Regions smaller than this behave as circles of this radius, metres

@@ -79,7 +79,7 @@ enum Perception: Equatable {
 
 /// iOS 15 and later: authorization, the per-app settings, interruption
 /// levels, Focus and Scheduled Summary, in that order. Each rule's source is
-/// in the README ("From fired to seen").
+/// in the manual ("From fired to seen").
 struct IOSPresenter: NotificationPresenter {
   func perception(of delivery: DeliveryAttributes, in context: AttentionContext) -> Perception {
     let settings = context.settings

@@ -2,7 +2,7 @@ import Foundation
 
 /// The `ios` location profile: region monitoring as iOS devices do it.
 ///
-/// Rules (each a `RegionMonitoringRules` parameter; sources in the README):
+/// Rules (each a `RegionMonitoringRules` parameter; sources in the manual):
 /// - **Minimum radius.** A circle smaller than `minimumRadius` is monitored
 ///   as a circle of that radius around the same centre. A detection made
 ///   before the true path crosses the declared circle belongs to the visit

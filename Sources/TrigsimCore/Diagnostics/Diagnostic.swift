@@ -63,7 +63,7 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
 /// memory: past the limit problems are only counted, and the last diagnostic
 /// kept ends with the note "… and N more problems in this file".
 public struct DiagnosticCollector: Sendable {
-  /// How many diagnostics one file reports at most (the README's "Errors").
+  /// How many diagnostics one file reports at most (the manual's "Errors").
   public static let defaultLimit = 100
   public private(set) var diagnostics: [Diagnostic] = []
   public private(set) var suppressed = 0

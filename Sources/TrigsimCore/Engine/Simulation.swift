@@ -28,7 +28,7 @@ public struct Simulation {
 
   /// Runs `scenario` with `app`, a team's app or the scenario's medicine app
   /// (`HostedApp`): the scenario's world, device and patient, and the app's
-  /// own code against the simulated device (README, "Your app in the loop").
+  /// own code against the simulated device (the manual, "Your app in the loop").
   public init(_ scenario: Scenario, app: HostedApp) {
     self.scenario = scenario
     self.app = app
@@ -42,7 +42,7 @@ public struct Simulation {
         at: scenario.appUnderTestOrigin ?? InputLocation(file: scenario.name, line: 1, column: 1),
         "this scenario is written for a team's Swift app ('appUnderTest: swift'); the scenario's medicine app cannot run it",
         notes: [
-          "run it from Swift: Simulation(scenario, app: HostedApp { device in YourApp(device) }), or with the TrigsimTesting helpers (README, \"Your app in the loop\")"
+          "run it from Swift: Simulation(scenario, app: HostedApp { device in YourApp(device) }), or with the TrigsimTesting helpers (the manual, \"Your app in the loop\")"
         ]))
   }
 

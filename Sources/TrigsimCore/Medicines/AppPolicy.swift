@@ -3,7 +3,7 @@ import Foundation
 /// How the medicine app's own code schedules: the choices that differ from
 /// one app to another and decide whether its reminders survive the
 /// platform's rules. The defaults are the model's idealised app (see the
-/// README, "The app's policy").
+/// the manual, "The app's policy").
 public struct AppPolicy: Sendable {
   /// The order in which the app adds a batch of requests (what the pending
   /// limit keeps depends on it).
@@ -41,7 +41,7 @@ public struct AppPolicy: Sendable {
 ///
 /// Under a `last-added` retention the platform keeps the 64 requests added
 /// last (Apple: the system keeps the soonest-firing 64 and discards the
-/// rest; see the README's pending-limit sources), so the order decides
+/// rest; see the manual's pending-limit sources), so the order decides
 /// which requests a batch over the limit loses.
 public enum AddOrder: String, Sendable, CaseIterable {
   /// Medicine by medicine: each daily reminder followed by its follow-ups,

@@ -2,7 +2,7 @@
 /// header, so a baseline records the rules it was produced under.
 ///
 /// Defaults follow what current iOS versions were observed to do; see the
-/// README's "Platform model" section for the sources.
+/// the manual's "Platform model" section for the sources.
 public struct PlatformSettings: Sendable {
   /// Most pending requests the notification center keeps (iOS: 64).
   public var pendingLimit: Int = 64
@@ -27,7 +27,7 @@ public struct PlatformSettings: Sendable {
   /// Whether the system launches a force-quit app for its own region events
   /// and significant-change updates (a team's app, `HostedApp`). Reports
   /// differ by iOS version; the default is the one under which no reminder
-  /// is reported that a real phone could lose (README, "Your app in the loop").
+  /// is reported that a real phone could lose (the manual, "Your app in the loop").
   public var forceQuitLocationLaunch: ForceQuitLocationLaunch = .notLaunched
   /// How the device detects region crossings. The default is the realistic
   /// `ios` profile; `ideal` reports every geometric crossing at its instant.
@@ -87,7 +87,7 @@ public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
   case lost
 }
 
-/// The platform rules of the attention model (see the README, "From fired to
+/// The platform rules of the attention model (see the manual, "From fired to
 /// seen"). Printed in the timeline header's `device` line.
 public struct AttentionRules: Sendable, Equatable {
   /// What becomes of calendar and interval deliveries due while the phone is off.
@@ -110,7 +110,7 @@ public struct AttentionRules: Sendable, Equatable {
 }
 
 /// Calendar and interval deliveries whose instant passes while the phone is
-/// off. Public reports disagree; see the README for the evidence of each.
+/// off. Public reports disagree; see the manual for the evidence of each.
 public enum PowerOffCatchUp: Sendable, Equatable, CustomStringConvertible {
   /// Each request that came due while off delivers once when the phone is
   /// switched on (a repeating one once, however many times it came due).

@@ -63,7 +63,7 @@ public struct PlaceSet: Sendable {
 /// How the app chooses and refreshes the places it monitors when a
 /// medicine's location reminder covers a place set (`regionSet:`).
 ///
-/// Rules (see the README, "Many places: the nearest N"):
+/// Rules (see the manual, "Many places: the nearest N"):
 /// - the app registers one location request per place for the `nearest`
 ///   places, by geodesic distance from the device's known position to each
 ///   circle's centre, ties by place id;

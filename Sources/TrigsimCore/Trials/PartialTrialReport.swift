@@ -8,7 +8,7 @@ import Foundation
 /// The file is JSON, written by `canonicalJSON()`: members sorted by name,
 /// two-space indentation, latencies in ascending order, rows in the
 /// report's order. The same inputs give the same bytes whatever `--jobs`.
-/// Format `trigsim-trial-partial-1`; the README's "Sharding across
+/// Format `trigsim-trial-partial-1`; the manual's "Sharding across
 /// machines" describes every member.
 public struct PartialTrialReport: Codable, Sendable, Equatable {
   public static let formatName = "trigsim-trial-partial-1"
