@@ -19,7 +19,7 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
-    // The documentation build (`swift package generate-documentation`, README "Documentation"): a plugin, not linked.
+    // The documentation build (`swift package generate-documentation`, README "Building the documentation"): a plugin, not linked.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [

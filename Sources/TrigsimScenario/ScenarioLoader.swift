@@ -775,7 +775,7 @@ final class ScenarioReader {
       let title = fields["title"].flatMap { document.string($0, what: "title", limit: .name) } ?? ""
       let body = fields["body"].flatMap { document.string($0, what: "body") }
       guard let triggerNode = fields["trigger"] else {
-        document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the manual's \"Trigger semantics\" article"])
+        document.error(item, "notification '\(Diagnostic.excerpt(id))' needs a 'trigger'", notes: ["use calendar, interval or region; see the manual's \"Trigger semantics\" article (Sources/TrigsimCore/TrigsimCore.docc/TriggerSemantics.md)"])
         continue
       }
       let trigger = readTrigger(triggerNode)

@@ -13,7 +13,7 @@ import TrigsimTestSupport
     var targets: [String] = []
     var inFence = false
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line.hasPrefix("```") { inFence.toggle(); continue }
+      if line.drop(while: { $0 == " " }).hasPrefix("```") { inFence.toggle(); continue }
       if inFence { continue }
       // Code spans hold no links.
       let prose = line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ")

@@ -780,7 +780,7 @@ struct PinnedDiagnostic: Sendable {
 
   /// Issue 10: 1 M bad lines kept every diagnostic (1.08 GB). Only the first
   /// `DiagnosticCollector.defaultLimit` are kept, then how many more (100,000
-  /// lines keep a debug test run short; the README gives 1 M's memory).
+  /// lines keep a debug test run short; the Benchmarks article gives 1 M's memory).
   @Test func aHundredThousandBadLinesKeepTheFirstHundredProblems() {
     let badLines = String(repeating: "2026-03-28T08:00:00.000+01:00 fird pills\n", count: 100_000)
     let found = rejected(Self.head + badLines, .text)

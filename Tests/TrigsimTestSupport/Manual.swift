@@ -49,11 +49,13 @@ public enum Manual {
     public var lines: [String]
   }
 
-  /// The blocks fenced with ```` ``` ```` at the start of a line in `text`.
+  /// The blocks fenced with ```` ``` ```` in `text`, at the start of a line
+  /// or indented (a fence inside a list item).
   public static func fencedBlocks(in text: String, file: URL) -> [FencedBlock] {
     var blocks: [FencedBlock] = []
     var open: FencedBlock?
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = rawLine.drop { $0 == " " }
       if line.hasPrefix("```") {
         if let block = open {
           blocks.append(block)
@@ -62,7 +64,7 @@ public enum Manual {
           open = FencedBlock(file: file, line: index + 1, language: String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces), lines: [])
         }
       } else if open != nil {
-        open!.lines.append(String(line))
+        open!.lines.append(String(rawLine))
       }
     }
     return blocks

@@ -529,7 +529,9 @@ struct LaneBuilder {
   ) {
     let key = MarkKey(lane: lane, row: row, kind: kind)
     if let index = lastMark[key] {
-      let touches = kind.isBar ? x <= (marks[index].x2 ?? marks[index].x) + 1 : x - marks[index].x < ChartDrawing.markCell
+      // A point mark may lie before the last one of its lane: a dose is drawn
+      // when it was perceived, and a later dose can be perceived earlier.
+      let touches = kind.isBar ? x <= (marks[index].x2 ?? marks[index].x) + 1 : abs(x - marks[index].x) < ChartDrawing.markCell
       if touches {
         // In place: each merge costs the same however many it already holds.
         marks[index].count += 1

@@ -53,9 +53,11 @@ public struct MapDrawing: Sendable {
     /// The hover label: the event's timeline line, or a count with the first and last.
     public var label: String
     /// When its first and last events happened, and those instants as
-    /// device-local times of day (`07:38`), for the labels of insets.
+    /// device-local times of day (`07:38`) and days (`2026-03-28`), for the
+    /// labels of insets.
     public var firstAt = SimulationInstant(millisecondsSinceEpoch: 0), lastAt = SimulationInstant(millisecondsSinceEpoch: 0)
     public var firstTime = "", lastTime = ""
+    public var firstDay = "", lastDay = ""
 
     /// Its size: a little larger when it stands for many events.
     public var size: Double { count == 1 ? 5 : 6.5 }
@@ -272,8 +274,9 @@ public struct MapDrawing: Sendable {
     var instant: SimulationInstant
     var subject: String
     var label: String
-    /// The device-local time of day, `07:38`.
+    /// The device-local time of day, `07:38`, and day, `2026-03-28`.
     var localTime: String
+    var localDay: String
   }
 
   /// The run's events that happened somewhere, in time order: region
@@ -290,11 +293,11 @@ public struct MapDrawing: Sendable {
       case .fired: kind = .fired
       default: continue
       }
-      events.append(Event(kind: kind, instant: entry.instant, subject: entry.subject, label: entry.canonicalLine, localTime: Self.timeOfDay(entry.localInstant)))
+      events.append(Event(kind: kind, instant: entry.instant, subject: entry.subject, label: entry.canonicalLine, localTime: Self.timeOfDay(entry.localInstant), localDay: Self.day(entry.localInstant)))
     }
     for perception in input.run.summary.perceptions where perception.isPerceptible {
       let local = InstantFormatter.format(perception.instant, offsetSeconds: perception.utcOffsetSeconds)
-      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: perception.reportLabel, localTime: Self.timeOfDay(local)))
+      events.append(Event(kind: .seen, instant: perception.instant, subject: perception.subject, label: perception.reportLabel, localTime: Self.timeOfDay(local), localDay: Self.day(local)))
     }
     // Stable: entries keep their timeline order, perceptions follow at equal instants.
     return events.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
@@ -302,6 +305,9 @@ public struct MapDrawing: Sendable {
 
   /// `2026-05-04T07:38:12.000+02:00` → `07:38`.
   static func timeOfDay(_ localInstant: String) -> String { String(localInstant.dropFirst(11).prefix(5)) }
+
+  /// `2026-05-04T07:38:12.000+02:00` → `2026-05-04`.
+  static func day(_ localInstant: String) -> String { String(localInstant.prefix(10)) }
 
   /// One marker per kind and `markerCell`-pixel cell, at its first event's
   /// position, in the order of their first events.
@@ -334,7 +340,7 @@ public struct MapDrawing: Sendable {
       let label = group.count == 1 ? first.label : "\(group.count) × \(cell.kind.rawValue) here; first: \(first.label); last: \(last.label)"
       return Marker(
         kind: cell.kind, at: positions[group.first]!, count: group.count, subjects: group.subjects.sorted(), label: label,
-        firstAt: first.instant, lastAt: last.instant, firstTime: first.localTime, lastTime: last.localTime)
+        firstAt: first.instant, lastAt: last.instant, firstTime: first.localTime, lastTime: last.localTime, firstDay: first.localDay, lastDay: last.localDay)
     }
   }
 

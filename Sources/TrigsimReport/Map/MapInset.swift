@@ -27,6 +27,22 @@ extension MapDrawing {
     /// frame (a detection far from the crossing): on the main map only.
     public var eventsOutside: Int
     public var scaleBar: (metres: Double, pixels: Double)
+
+    /// Where an inset's scale bar starts: the bottom left of its frame, 8 px in.
+    static func scaleBarOrigin(frame: PixelBox) -> PlanePoint { PlanePoint(x: frame.minX + 8, y: frame.maxY - 8) }
+
+    /// The scale bar's text, `50 m`, `1 km`.
+    static func scaleBarText(metres: Double) -> String {
+      metres >= 1000 ? "\(Markup.px(metres / 1000).rendered) km" : "\(Markup.px(metres).rendered) m"
+    }
+
+    /// The box the scale bar and its text cover, which labels keep clear of.
+    static func scaleBarBox(metres: Double, pixels: Double, frame: PixelBox) -> PixelBox {
+      let origin = scaleBarOrigin(frame: frame)
+      // The text's baseline is the bar's foot; its box as the labels measure one.
+      let text = LabelPlacement.textBox(scaleBarText(metres: metres), topLeft: PlanePoint(x: 0, y: 0))
+      return PixelBox(minX: origin.x - 1, minY: origin.y - text.maxY, maxX: origin.x + pixels + 4 + text.maxX, maxY: origin.y + 2)
+    }
   }
 
   /// At most this many regions get an inset, the first to have events.
@@ -210,8 +226,10 @@ struct InsetBuilder {
     }
     var unplaced: [MapDrawing.MarkerKind: Int] = [:]
     let markers = MapDrawing.markers(inside, positions: at, unplaced: &unplaced)
-    let labels = MapDrawing.placeLabels(regionName: regionID, regionCentre: ring.isEmpty ? nil : centre(of: ring), markers: markers, within: frame)
     let bar = MapDrawing.scaleBar(pixelsPerMetre: scale, width: frame.maxX - frame.minX)
+    let labels = MapDrawing.placeLabels(
+      regionName: regionID, regionCentre: ring.isEmpty ? nil : centre(of: ring), markers: markers, within: frame,
+      alsoClearOf: [MapDrawing.Inset.scaleBarBox(metres: bar.metres, pixels: bar.pixels, frame: frame)])
     return MapDrawing.Inset(
       regionID: regionID, shape: shape, frame: frame, scale: scale, ring: ring, track: track, markers: markers,
       labels: labels.compactMap { $0 }, labelsLeftOut: labels.count { $0 == nil }, eventsOutside: outside, scaleBar: bar)
@@ -228,9 +246,12 @@ extension MapDrawing {
   /// The labels of a map's markers, and first its region's name when given:
   /// markers within `labelGroupRadius` pixels of a group's first marker
   /// share one label, `07:38 enter, fired` (`07:38–07:52 …` when their
-  /// events span minutes), placed by `LabelPlacement` clear of every
-  /// marker and of each other, inside `frame`.
-  static func placeLabels(regionName: String?, regionCentre: PlanePoint?, markers: [Marker], within frame: PixelBox) -> [PlacedLabel?] {
+  /// events span minutes, `03-28 23:50–03-29 00:10 …` when they span days),
+  /// placed by `LabelPlacement` clear of every marker, of `alsoClearOf`
+  /// (an inset's scale bar) and of each other, inside `frame`.
+  static func placeLabels(
+    regionName: String?, regionCentre: PlanePoint?, markers: [Marker], within frame: PixelBox, alsoClearOf extra: [PixelBox] = []
+  ) -> [PlacedLabel?] {
     var requests: [LabelPlacement.Request] = []
     if let regionName, let regionCentre { requests.append(.init(text: regionName, anchor: regionCentre, clearance: 0, mayCover: true)) }
     var groups: [(first: Int, members: [Int])] = []
@@ -246,11 +267,15 @@ extension MapDrawing {
       let earliest = members.min { $0.firstAt < $1.firstAt }!, latest = members.max { $0.lastAt < $1.lastAt }!
       let first = earliest.firstTime, last = latest.lastTime
       let kinds = MarkerKind.allCases.filter { kind in members.contains { $0.kind == kind } }.map(\.rawValue).joined(separator: ", ")
-      let text = (first == last ? first : "\(first)–\(last)") + " " + kinds
+      let when =
+        earliest.firstDay != latest.lastDay
+        ? "\(earliest.firstDay.dropFirst(5)) \(first)–\(latest.lastDay.dropFirst(5)) \(last)"
+        : (first == last ? first : "\(first)–\(last)")
+      let text = when + " " + kinds
       let anchor = markers[group.first].at
       let reach = members.map { TrackBuilder.distance($0.at, anchor) + $0.halfSide }.max() ?? 0
       requests.append(.init(text: text, anchor: anchor, clearance: reach))
     }
-    return LabelPlacement.place(requests, obstacles: markers.map(\.box), within: frame)
+    return LabelPlacement.place(requests, obstacles: markers.map(\.box) + extra, within: frame)
   }
 }

@@ -107,8 +107,9 @@ enum MapSVG {
       for marker in inset.markers { svg += self.marker(marker, dataName: "data-inset-mark") }
       for label in inset.labels { svg += self.label(label, class: "inset-label") }
       let bar = inset.scaleBar
-      let x = frame.minX + 8, y = frame.maxY - 8
-      let barLabel: Markup = bar.metres >= 1000 ? "\(p(bar.metres / 1000)) km" : "\(p(bar.metres)) m"
+      let origin = MapDrawing.Inset.scaleBarOrigin(frame: frame)
+      let x = origin.x, y = origin.y
+      let barLabel = MapDrawing.Inset.scaleBarText(metres: bar.metres)
       svg += "<path class=\"scale\" d=\"M\(p(x)),\(p(y - 4))V\(p(y))H\(p(x + bar.pixels))V\(p(y - 4))\"/>"
       svg += "<text class=\"inset-label\" x=\"\(p(x + bar.pixels + 4))\" y=\"\(p(y))\">\(barLabel)</text>\n"
       // Two lines under the inset, each cut to its width (the whole caption is on hover).

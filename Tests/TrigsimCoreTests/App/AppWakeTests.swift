@@ -5,7 +5,7 @@ import TrigsimMedicineApp
 
 @testable import TrigsimCore
 
-/// The rest of the README's table of device-API rules: what wakes a terminated app, authorization
+/// The rest of the manual's table of device-API rules: what wakes a terminated app, authorization
 /// callbacks and requests, and the region limit in both directions.
 @Suite struct AppWakeTests {
   static func pushScenario(appState: AppState) -> Scenario {

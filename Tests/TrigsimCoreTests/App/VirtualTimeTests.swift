@@ -46,7 +46,7 @@ import TrigsimMedicineApp
     #expect(log.all.last == "Asia/Tokyo 17")  // 08:05 UTC is 17:05 in Tokyo
   }
 
-  @Test func aCallbackThatSleepsOnRealTimeStopsTheRunNamingIt() throws {
+  @Test(.timeLimit(.minutes(1))) func aCallbackThatSleepsOnRealTimeStopsTheRunNamingIt() throws {
     var script = AppScript()
     // An hour: a sleep short enough to end before the task suspends on it (a
     // millisecond on a loaded machine) resumes in place and cannot be seen.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import TrigsimCore
 
-/// One test per documented rule of `IOSPresenter` (README, "From fired to seen").
+/// One test per documented rule of `IOSPresenter` (the manual, "From fired to seen").
 @Suite struct NotificationPresenterTests {
   let presenter = IOSPresenter()
   let active = DeliveryAttributes(interruptionLevel: .active, sound: true)

@@ -179,6 +179,19 @@ extension ChartDrawingTests {
 
 /// Issue 26: a dose is marked when the patient perceived it, its lateness drawn.
 extension ChartDrawingTests {
+  /// A later dose perceived before the mark drawn last in its lane (held
+  /// less long) is a mark of its own, not merged into one hours away.
+  @Test func aPointMarkMergesOnlyWithAMarkItOverlapsOnEitherSide() {
+    var builder = LaneBuilder()
+    let lane = builder.lane(.doses, key: "met", label: "Metformin 08:00")
+    builder.mark(lane, .actual, .doseCompleted, 500, subject: "day 1", label: "day 1")
+    builder.mark(lane, .actual, .doseCompleted, 100, subject: "day 2", label: "day 2")
+    builder.mark(lane, .actual, .doseCompleted, 101, subject: "day 3", label: "day 3")
+    let (_, marks) = builder.finish()
+    #expect(marks.map(\.x) == [500, 100])
+    #expect(marks.map(\.count) == [1, 2])
+  }
+
   /// Metformin at 08:00 and 11:00; a Sleep Focus that silences the app holds the 08:00 reminder until 09:00.
   static let lateDoseYAML = """
     clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }

@@ -165,6 +165,31 @@ import TrigsimTestSupport
     #expect(atEdge.box.maxX == 280)
   }
 
+  /// A marker in the inset's bottom-left corner: its label goes elsewhere than over the scale bar.
+  @Test func noLabelCoversTheScaleBar() throws {
+    let frame = PixelBox(minX: 0, minY: 0, maxX: 300, maxY: 300)
+    let bar = MapDrawing.Inset.scaleBarBox(metres: 50, pixels: 60, frame: frame)
+    let marker = MapDrawing.Marker(kind: .fired, at: PlanePoint(x: 14, y: 280), count: 1, subjects: ["pills"], label: "fired pills", firstTime: "07:00", lastTime: "07:00", firstDay: "2026-03-28", lastDay: "2026-03-28")
+    // Without the bar as an obstacle the label's first place, right of the marker, is on it.
+    let unaware = try #require(MapDrawing.placeLabels(regionName: nil, regionCentre: nil, markers: [marker], within: frame)[0])
+    #expect(unaware.box.overlaps(bar))
+    let placed = try #require(MapDrawing.placeLabels(regionName: nil, regionCentre: nil, markers: [marker], within: frame, alsoClearOf: [bar])[0])
+    #expect(!placed.box.overlaps(bar) && !placed.box.overlaps(marker.box))
+  }
+
+  /// Markers whose events span midnight: the label gives both days, not `23:50–00:10`.
+  @Test func aLabelOfEventsOnTwoDaysSaysBothDays() throws {
+    let frame = PixelBox(minX: 0, minY: 0, maxX: 300, maxY: 300)
+    let entered = MapDrawing.Marker(kind: .enter, at: PlanePoint(x: 150, y: 150), count: 1, subjects: ["home"], label: "enter home",
+      firstAt: SimulationInstant(millisecondsSinceEpoch: 1_000), lastAt: SimulationInstant(millisecondsSinceEpoch: 1_000), firstTime: "23:50", lastTime: "23:50", firstDay: "2026-03-28", lastDay: "2026-03-28")
+    let left = MapDrawing.Marker(kind: .exit, at: PlanePoint(x: 154, y: 150), count: 1, subjects: ["home"], label: "exit home",
+      firstAt: SimulationInstant(millisecondsSinceEpoch: 1_201_000), lastAt: SimulationInstant(millisecondsSinceEpoch: 1_201_000), firstTime: "00:10", lastTime: "00:10", firstDay: "2026-03-29", lastDay: "2026-03-29")
+    let labels = MapDrawing.placeLabels(regionName: nil, regionCentre: nil, markers: [entered, left], within: frame)
+    #expect(labels.map { $0?.text } == ["03-28 23:50–03-29 00:10 enter, exit"])
+    let sameDay = MapDrawing.placeLabels(regionName: nil, regionCentre: nil, markers: [entered], within: frame)
+    #expect(sameDay.map { $0?.text } == ["23:50 enter"])
+  }
+
   @Test func theInsetsAreInTheMapPictureWithTheirOwnMarkerAttribute() throws {
     let input = try ReportFixture.input(MapDrawingTests.yaml, fixes: MapDrawingTests.fixes())
     let document = try ReportDocument(input)
