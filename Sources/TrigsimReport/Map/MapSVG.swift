@@ -90,7 +90,7 @@ enum MapSVG {
     // Over whatever of the map's regions reaches past its bottom edge.
     svg += "<rect class=\"insets-bg\" x=\"0\" y=\"\(p(map.height))\" width=\"\(p(map.width))\" height=\"\(p(map.pictureHeight - map.height))\"/>"
     svg += "<line class=\"insets-rule\" x1=\"0\" y1=\"\(p(map.height))\" x2=\"\(p(map.width))\" y2=\"\(p(map.height))\"/>\n"
-    let more: Markup = map.insetsLeftOut == 0 ? "" : " (the first \(MapDrawing.maximumInsets); \(map.insetsLeftOut) more regions had events)"
+    let more: Markup = map.insetsLeftOut == 0 ? "" : " (the first \(MapDrawing.maximumInsets); \(map.insetsLeftOut) more regions small on the map had events)"
     svg += "<text class=\"inset-heading\" x=\"\(p(MapDrawing.insetGutter))\" y=\"\(p(map.height + 18))\">Close-ups of the regions where something happened\(more)</text>\n"
     for inset in map.insets {
       let frame = inset.frame

@@ -165,6 +165,21 @@ import TrigsimTestSupport
     #expect(atEdge.box.maxX == 280)
   }
 
+  /// Nine small circles along an hour's walk and one the map draws large:
+  /// six close-ups, and the heading counts the three small ones left out.
+  @Test func atMostSixCloseUpsAndTheHeadingCountsTheSmallRegionsLeftOut() throws {
+    let circles = (0..<9).map { "  - { id: r\($0), center: [55.68, \(String(format: "%.3f", 12.573 + 0.006 * Double($0)))], radius: 30 }" }
+    let yaml =
+      "clock: { start: 2026-03-28T05:50:00Z, end: 2026-03-28T07:10:00Z, timezone: UTC }\nplatform: { location: ideal }\nregions:\n"
+      + circles.joined(separator: "\n") + "\n  - { id: big, center: [55.68, 12.60], radius: 1500 }\n"
+    let input = try ReportFixture.input(yaml, fixes: ReportFixture.walkEast(minutes: 60))
+    let map = try MapDrawing(input, options: ReportOptions())
+    #expect(map.insets.map(\.regionID) == ["r0", "r1", "r2", "r3", "r4", "r5"])
+    #expect(map.insetsLeftOut == 3)
+    let svg = try ReportDocument(input).svg(.map)
+    #expect(svg.contains("(the first 6; 3 more regions small on the map had events)"))
+  }
+
   /// A marker in the inset's bottom-left corner: its label goes elsewhere than over the scale bar.
   @Test func noLabelCoversTheScaleBar() throws {
     let frame = PixelBox(minX: 0, minY: 0, maxX: 300, maxY: 300)
