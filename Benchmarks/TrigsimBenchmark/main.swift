@@ -105,6 +105,9 @@ func measure(_ arguments: [String], expectedStatus: Int32 = 0) -> Measurement {
   return Measurement(seconds: elapsed, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
 }
 
+/// The middle of `values` (the upper one of two when their count is even): the median of rounds and of per-round ratios.
+func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 func median(_ runs: Int, _ arguments: [String], expectedStatus: Int32 = 0) -> Measurement {
   let results = (0..<runs).map { _ in measure(arguments, expectedStatus: expectedStatus) }
   let times = results.map(\.seconds).sorted()
@@ -403,7 +406,6 @@ if only == nil || only == "attention" {
       let with = measure([trigsim, "run", attentionPath, "--output", outputPath])
       rounds.append((without, focus, with))
     }
-    func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     let lines = try String(contentsOfFile: outputPath, encoding: .utf8).split(separator: "\n")
     func count(_ kind: String) -> Int { lines.count { $0.dropFirst(30).hasPrefix(kind + " ") } }
     let held = count("held"), presented = count("presented"), received = count("received")
@@ -466,7 +468,6 @@ if only == nil || only == "places" {
   _ = try syntheticTrack(days: days, at: trackPath)
   let fixedPath = "\(workDirectory)/benchmark-\(days)d.yaml"
   try scenarioText(days: days, track: trackPath).write(toFile: fixedPath, atomically: true, encoding: .utf8)
-  func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
   for (number, set) in benchmarkPlaceSets.enumerated() {
     let placesCSV = "\(workDirectory)/places-5000-\(number).csv"
     try set.places.csv.write(toFile: placesCSV, atomically: true, encoding: .utf8)
@@ -669,7 +670,6 @@ if only == "app-seam" {
       nowRuns.append(n)
       ratios.append(n.seconds / b.seconds)
     }
-    func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     print(String(
       format: "| %d day%@ | %.3f | %.3f | %.2f× | %.2f–%.2f× | %.1f / %.1f | %@ |", days, days == 1 ? "" : "s",
       middle(beforeRuns.map(\.seconds)), middle(nowRuns.map(\.seconds)), middle(ratios), ratios.min()!, ratios.max()!,
@@ -729,7 +729,6 @@ if only == "doses" {
       verifyRatios.append(seconds[verify]! / seconds[expect]!)
       summaryRatios.append(seconds[summary]! / seconds[plain]!)
     }
-    func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     print(String(
       format: "| %d day%@ | %d | %.3f | %.3f | %.2f× | %.3f | %.3f | %.2f× |", days, days == 1 ? "" : "s", doseCount,
       middle(verifyRuns), middle(expectRuns), middle(verifyRatios), middle(summaryRuns), middle(plainRuns), middle(summaryRatios)))
@@ -945,9 +944,9 @@ if only == nil || only == "report" {
       let report = measure([trigsim, "report", reportScenario, "--output", htmlPath])
       rounds.append((run, report))
     }
-    let runSeconds = rounds.map(\.run.seconds).sorted()[runs / 2]
-    let reportSeconds = rounds.map(\.report.seconds).sorted()[runs / 2]
-    let ratio = rounds.map { $0.report.seconds / $0.run.seconds }.sorted()[runs / 2]
+    let runSeconds = middle(rounds.map(\.run.seconds))
+    let reportSeconds = middle(rounds.map(\.report.seconds))
+    let ratio = middle(rounds.map { $0.report.seconds / $0.run.seconds })
     let html = try String(contentsOfFile: htmlPath, encoding: .utf8)
     // The map's note: "N fixes, M points drawn (Douglas–Peucker, T m)".
     let note = html.range(of: #"\d+ fixes, \d+ points drawn"#, options: .regularExpression).map { String(html[$0]) } ?? "? fixes, ? points drawn"
@@ -966,9 +965,9 @@ if only == nil || only == "report" {
     }
     var rounds: [(blank: Double, report: Double)] = []
     for _ in 0..<runs { rounds.append((measure(load(blank)).seconds, measure(load(largestReport)).seconds)) }
-    let blankSeconds = rounds.map(\.blank).sorted()[runs / 2]
-    let reportSeconds = rounds.map(\.report).sorted()[runs / 2]
-    let extra = rounds.map { $0.report - $0.blank }.sorted()[runs / 2]
+    let blankSeconds = middle(rounds.map(\.blank))
+    let reportSeconds = middle(rounds.map(\.report))
+    let extra = middle(rounds.map { $0.report - $0.blank })
     print(String(
       format: "headless Chromium, %@: blank page %.2f s, report %.2f s, the report's own load and layout %.2f s (median of the per-round differences)",
       (largestReport as NSString).lastPathComponent, blankSeconds, reportSeconds, extra))
@@ -1060,7 +1059,6 @@ if only == "scale" {
       medianAlone(1, [trigsim, "run", path, "--output", "\(workDirectory)/notifications-\(sizes[index]).timeline"], resultFile: "\(workDirectory)/scale.result")
     })
   }
-  func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
   for (index, size) in sizes.enumerated() {
     let lines = try String(contentsOfFile: "\(workDirectory)/notifications-\(size).timeline", encoding: .utf8).split(separator: "\n")
     let dropped = lines.count { $0.dropFirst(30).hasPrefix("dropped ") }
