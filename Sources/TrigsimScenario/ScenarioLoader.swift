@@ -119,7 +119,7 @@ public struct ScenarioLoader: Sendable {
 /// The top-level keys of a scenario, in the order the manual documents them.
 let scenarioKeys = [
   "trigsim", "name", "appUnderTest", "clock", "platform", "track", "regions", "places", "notifications", "medicines", "prescription", "policy",
-  "regionSet", "app", "category", "badge", "actions", "respond", "device", "pushes", "expect", "assert", "trials", "limits",
+  "regionSet", "app", "category", "badge", "actions", "respond", "patient", "device", "pushes", "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -247,6 +247,7 @@ final class ScenarioReader {
     let medicineApp = readMedicineApp(top)
     let device = top["device"].map(readDevice) ?? DeviceSetup()
     let pushes = top["pushes"].map(readPushes) ?? RemotePushes()
+    let patientAttention = top["patient"].map(readPatientAttention) ?? PatientAttention()
     checks = readChecks(top, defaultName: defaultName)
     guard let clock else { return nil }
     var scenario = Scenario(
@@ -254,6 +255,7 @@ final class ScenarioReader {
       trackLabel: track?.label, platform: platform, medicineApp: medicineApp.app, limits: limits, device: device, pushes: pushes)
     for set in placeSets { scenario.addPlaceSet(set) }
     scenario.visitExpectations = visitExpectations
+    scenario.patientAttention = patientAttention
     scenario.appUnderTest = appUnderTest
     scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {

@@ -271,7 +271,7 @@ extension ScenarioReader {
       .kind(.action), .kind(.cleared), .kind(.suppressed):
       return notifications
     // Attention-model entries: subjects include pushes and Focus names, not checked here.
-    case .kind(.presented), .kind(.held), .kind(.focus), .kind(.power), .kind(.network), .kind(.settings), .kind(.preferences),
+    case .kind(.presented), .kind(.held), .kind(.looked), .kind(.focus), .kind(.power), .kind(.network), .kind(.settings), .kind(.preferences),
       .kind(.badge), .kind(.sent), .kind(.stored), .kind(.discarded), .kind(.received), .kind(.filtered):
       return nil
     case .kind(.regions): return placeSetIDs.sorted()

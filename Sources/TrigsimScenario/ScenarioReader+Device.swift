@@ -8,7 +8,7 @@ import Yams
 /// settings for them). See the manual, "From fired to seen".
 extension ScenarioReader {
   /// The keys of `platform:` that set `AttentionRules`.
-  static let attentionRuleKeys = ["powerOffCatchUp", "bootDuration", "backgroundPushesPerHour"]
+  static let attentionRuleKeys = ["powerOffCatchUp", "bootDuration", "backgroundPushesPerHour", "catchUpPresentation", "focusSilencedOnLockScreen"]
   static let deviceKeys = ["entitlements", "settings", "focus", "summary", "power", "network"]
   /// The per-app notification settings a `device.settings` change may set.
   static let notificationSettingKeys = [
@@ -44,6 +44,16 @@ extension ScenarioReader {
     }
     if let node = fields["backgroundPushesPerHour"], let value = document.integer(node, what: "backgroundPushesPerHour", range: 0...3600) {
       rules.backgroundPushesPerHour = value
+    }
+    if let node = fields["catchUpPresentation"],
+      let value = document.choice(node, what: "'catchUpPresentation'", CatchUpPresentation.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.catchUpPresentation = value
+    }
+    if let node = fields["focusSilencedOnLockScreen"],
+      let value = document.choice(node, what: "'focusSilencedOnLockScreen'", FocusSilencedOnLockScreen.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.focusSilencedOnLockScreen = value
     }
     return rules
   }

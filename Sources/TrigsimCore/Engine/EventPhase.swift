@@ -32,6 +32,10 @@ public enum EventPhase: Int, Comparable, Sendable {
   /// Scheduled Summary: what was held for it is shown, including deliveries
   /// at this very instant.
   case summary
+  /// The patient looks at the phone (scripted, routine): what was listed
+  /// without an alert up to this instant, deliveries at it included, is seen.
+  /// Rank: scripted looks by position in the scenario, then the routine's.
+  case look
   /// The user acts on delivered notifications, so an action at a delivery's
   /// own instant finds it. Rank: scripted actions by position in the
   /// scenario, then rule responses in the order they were planned.

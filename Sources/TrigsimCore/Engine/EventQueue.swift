@@ -26,8 +26,10 @@ struct ScheduledEvent: Comparable {
     case medicineChange(Int)
     /// A scripted user action (index into `MedicineApp.userActions`).
     case userAction(Int)
-    /// A response rule's planned response to one delivery.
-    case ruleResponse(rule: Int, NotificationID, serial: Int)
+    /// A planned response to a dose (index into `PatientState.responsePlans`).
+    case ruleResponse(plan: Int)
+    /// The patient looks at the phone.
+    case look(LookCause)
     /// A medicine's daily time is due (index into the dose clocks).
     case doseDue(clock: Int, token: Int)
     /// A change of the device (index into the run's device changes).

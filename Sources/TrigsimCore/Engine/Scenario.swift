@@ -43,6 +43,8 @@ public struct Scenario {
   /// Visits of location reminders that should not notify (`silentVisit:`);
   /// their doses are `silent` rather than `missed` when nothing notified them.
   public var visitExpectations: [VisitExpectation] = []
+  /// When the patient looks at the phone (`patient:`); by default never.
+  public var patientAttention = PatientAttention()
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],

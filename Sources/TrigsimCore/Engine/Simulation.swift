@@ -522,9 +522,12 @@ struct SimulationRun {
     case .userAction(let index):
       let layer = patientLayer
       layer.scriptedActionDue(index, in: &self, at: now)
-    case .ruleResponse(let rule, let id, let serial):
+    case .ruleResponse(let plan):
       let layer = patientLayer
-      layer.ruleResponseDue(rule: rule, to: id, serial: serial, in: &self, at: now)
+      layer.ruleResponseDue(plan: plan, in: &self, at: now)
+    case .look(let cause):
+      let layer = patientLayer
+      layer.lookDue(cause, in: &self, at: now)
     case .doseDue(let clock, let token):
       doseDue(clock: clock, token: token, at: now)
     case .deviceChange(let index):

@@ -182,6 +182,9 @@ extension SimulationRun {
       if attention.lockedSinceStart { fields.append(TimelineField("reason", "first unlock since the phone started: region monitoring resumes")) }
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, fields)
+      // Unlocking is looking: the patient sees what is listed.
+      let patientLayer = patientLayer
+      patientLayer.lookDue(.unlock, in: &self, at: now)
     case .lowPowerOn, .lowPowerOff:
       let on = kind == .lowPowerOn
       guard on != attention.lowPower else { return }
@@ -241,13 +244,23 @@ extension SimulationRun {
   // MARK: - Presentation
 
   /// Records how a delivery (already recorded as `fired` or `received`) is
-  /// presented; returns the perception.
+  /// presented, and tells the patient: an alert is perceived now; anything
+  /// else is listed for the patient's next look, or held.
   mutating func present(
     _ source: HeldNotification.Source, subject: String, delivery: DeliveryAttributes, perception: Perception,
     pushType: String? = nil, at now: SimulationInstant
   ) {
     switch perception {
     case .alert(let style, let note):
+      if catchUpDue != nil && scenario.platform.attention.catchUpPresentation == .listed {
+        let why = "came due while the phone was off; listed without sound when it came on"
+        record(.presented, subject, at: now, [
+          TimelineField("how", "lock-screen"),
+          TimelineField("reason", "\(why), seen at the patient's next look (platform catchUpPresentation: listed)"),
+        ])
+        listed(source, subject: subject, kind: .catchUp, how: "lock-screen", why: why, pushType: pushType, at: now)
+        return
+      }
       if style != .full || note != nil || pushType != nil || isPush(source) {
         var fields = [TimelineField("how", style.description)]
         if let note { fields.append(TimelineField("reason", note)) }
@@ -258,6 +271,10 @@ extension SimulationRun {
       record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
       noteHeld(source, "held by Focus '\(focus.name)' at \(format(now))", at: now)
+      if scenario.platform.attention.focusSilencedOnLockScreen == .shown {
+        let why = "silenced by Focus '\(focus.name)', shown on the lock screen (platform focusSilencedOnLockScreen: shown)"
+        listed(source, subject: subject, kind: .afterFocus, how: "lock-screen", why: why, pushType: pushType, at: now)
+      }
     case .heldForSummary(let at, let reason):
       record(.held, subject, at: now, [TimelineField("until", "summary at \(format(at))"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: at))
@@ -265,7 +282,7 @@ extension SimulationRun {
       noteHeld(source, "held for the summary at \(format(at))", at: now)
     case .quiet(let reason):
       record(.presented, subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", reason)])
-      perceived(source, subject: subject, kind: .quiet, audible: false, how: "notification-center", pushType: pushType, at: now)
+      listed(source, subject: subject, kind: .quiet, how: "notification-center", why: "delivered quietly to Notification Center, no alert", pushType: pushType, at: now)
     case .notShown:
       preconditionFailure("a delivery that is not shown is recorded as suppressed before it is presented")
     }
@@ -276,28 +293,44 @@ extension SimulationRun {
     return false
   }
 
-  /// The patient could perceive a notification now (or it went quietly to
-  /// Notification Center): the record assertions read, and for a medicine
-  /// notification the dose's bookkeeping.
+  /// What the patient could perceive or was shown, for the assertions and the report.
+  mutating func recordPerception(
+    _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, byLook: Bool = false, pushType: String?,
+    at now: SimulationInstant
+  ) {
+    guard now >= scenario.clock.start else { return }
+    attention.perceptions.append(
+      PerceptionRecord(
+        subject: subject, instant: now, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
+        pushType: pushType, pushTypeOff: pushType.map { attention.preferences.typesOff.contains($0) } ?? false, byLook: byLook))
+  }
+
+  /// The patient perceives an alert now: for a medicine notification, the
+  /// dose is notified and the patient's response rules plan an answer.
   mutating func perceived(
     _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, how: String, pushType: String?,
     at now: SimulationInstant
   ) {
-    if now >= scenario.clock.start {
-      attention.perceptions.append(
-        PerceptionRecord(
-          subject: subject, instant: now, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
-          pushType: pushType, pushTypeOff: pushType.map { attention.preferences.typesOff.contains($0) } ?? false))
-    }
+    recordPerception(source, subject: subject, kind: kind, audible: audible, pushType: pushType, at: now)
     guard case .local(let id, let serial) = source, let dose = ledger.shownDose[id] else { return }
-    if kind == .quiet {
-      let note = "delivered quietly to Notification Center at \(format(now)), no alert"
-      ledger.deliveredQuietly(dose, note: note)
-      return
-    }
     ledger.perceived(dose, by: DosePerception(notification: id, role: ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
     let patientLayer = patientLayer
     patientLayer.perceived(id, serial: serial, in: &self, at: now)
+  }
+
+  /// The device lists a notification without an alert (after a Focus, in a
+  /// summary, quietly in Notification Center, a silent catch-up): nothing
+  /// draws the patient's eye; they see it at their next look.
+  mutating func listed(
+    _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, how: String, why: String, pushType: String?,
+    at now: SimulationInstant
+  ) {
+    recordPerception(source, subject: subject, kind: kind, audible: false, pushType: pushType, at: now)
+    if case .local(let id, _) = source, let dose = ledger.shownDose[id] {
+      ledger.listed(dose, note: "listed at \(format(now)) (\(why))")
+    }
+    let patientLayer = patientLayer
+    patientLayer.listed(Listing(source: source, subject: subject, kind: kind, how: how, listedAt: now, why: why), in: &self, at: now)
   }
 
   mutating func noteHeld(_ source: HeldNotification.Source, _ note: String, at now: SimulationInstant) {
@@ -306,19 +339,24 @@ extension SimulationRun {
   }
 
   /// Whether a held notification is still in Notification Center.
-  func stillShown(_ held: HeldNotification) -> Bool {
-    switch held.source {
+  func stillShown(_ held: HeldNotification) -> Bool { stillShown(held.source) }
+
+  /// Whether this delivery (of a local notification or a push) is still in Notification Center.
+  func stillShown(_ source: HeldNotification.Source) -> Bool {
+    switch source {
     case .local(let id, let serial): center.delivered[id]?.serial == serial
     case .push(let index): attention.pushesShown[pushKey(scenario.pushes.pushes[index])] == index
     }
   }
 
   /// A Focus ended or the phone came on: what a Focus held and no Focus
-  /// holds now is seen on the lock screen, silently (quietly in Notification
-  /// Center when lock-screen alerts are off); summaries already due are shown.
+  /// holds now is listed on the lock screen, silently (only in Notification
+  /// Center when lock-screen alerts are off), for the patient's next look;
+  /// summaries already due are shown.
   mutating func releaseHeld(at now: SimulationInstant, cause: String) {
     guard attention.phoneOn, !attention.held.isEmpty else { return }
     let focus = focusInForce()
+    let alreadyListed = scenario.platform.attention.focusSilencedOnLockScreen == .shown
     var kept: [HeldNotification] = []
     for held in attention.held {
       guard stillShown(held) else { continue }
@@ -330,13 +368,19 @@ extension SimulationRun {
         kept.append(held)
         continue
       }
+      if alreadyListed { continue }
       let pushType = pushType(of: held.source)
       if attention.settings.lockScreen {
-        record(.presented, held.subject, at: now, [TimelineField("how", "lock-screen"), TimelineField("reason", "\(cause): seen on the lock screen, without sound")])
-        perceived(held.source, subject: held.subject, kind: .afterFocus, audible: false, how: "lock-screen", pushType: pushType, at: now)
+        record(.presented, held.subject, at: now, [
+          TimelineField("how", "lock-screen"), TimelineField("reason", "\(cause): listed on the lock screen without sound, seen at the patient's next look"),
+        ])
+        listed(held.source, subject: held.subject, kind: .afterFocus, how: "lock-screen", why: cause, pushType: pushType, at: now)
       } else {
-        record(.presented, held.subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", "\(cause); lock screen alerts are off, so it is only listed")])
-        perceived(held.source, subject: held.subject, kind: .quiet, audible: false, how: "notification-center", pushType: pushType, at: now)
+        record(.presented, held.subject, at: now, [
+          TimelineField("how", "notification-center"),
+          TimelineField("reason", "\(cause); lock screen alerts are off, so it is only listed in Notification Center, seen at the patient's next look"),
+        ])
+        listed(held.source, subject: held.subject, kind: .afterFocus, how: "notification-center", why: cause, pushType: pushType, at: now)
       }
     }
     attention.held = kept
@@ -354,8 +398,10 @@ extension SimulationRun {
   }
 
   mutating func showInSummary(_ held: HeldNotification, at now: SimulationInstant) {
-    record(.presented, held.subject, at: now, [TimelineField("how", "summary"), TimelineField("reason", "shown in the Scheduled Summary, without sound")])
-    perceived(held.source, subject: held.subject, kind: .summary, audible: false, how: "summary", pushType: pushType(of: held.source), at: now)
+    record(.presented, held.subject, at: now, [
+      TimelineField("how", "summary"), TimelineField("reason", "shown in the Scheduled Summary, without sound; seen at the patient's next look"),
+    ])
+    listed(held.source, subject: held.subject, kind: .summary, how: "summary", why: "in the Scheduled Summary", pushType: pushType(of: held.source), at: now)
   }
 
   func pushType(of source: HeldNotification.Source) -> String? {

@@ -164,7 +164,9 @@ public struct DosePerception: Sendable, Equatable {
   /// `follow-up 3`, `snoozed alert` (nil when no attribution says).
   public var role: String?
   public var kind: PerceptionRecord.Kind
-  /// `banner+lock-screen+sound`, `lock-screen` (after a Focus), `summary`, ….
+  /// `banner+lock-screen+sound`, `lock-screen` (after a Focus), `summary`,
+  /// …; `lock-screen, seen at a look` for a listing the patient saw when
+  /// they looked at the phone.
   public var how: String
 
   public init(notification: NotificationID, role: String?, kind: PerceptionRecord.Kind, how: String) {
@@ -219,6 +221,8 @@ public struct PerceptionRecord: Sendable, Equatable {
     case summary
     /// In Notification Center only: no alert.
     case quiet
+    /// Listed without sound when the phone came on, after coming due while it was off.
+    case catchUp = "catch-up"
   }
 
   /// The notification identifier or push identifier.
@@ -232,10 +236,12 @@ public struct PerceptionRecord: Sendable, Equatable {
   public var pushType: String?
   /// The app's own toggle for `pushType` was off at `instant`.
   public var pushTypeOff: Bool
+  /// Seen at a look at the phone (a listing seen then), not when it was listed.
+  public var byLook: Bool
 
   public init(
     subject: String, instant: SimulationInstant, utcOffsetSeconds: Int, kind: Kind, audible: Bool, pushType: String? = nil,
-    pushTypeOff: Bool = false
+    pushTypeOff: Bool = false, byLook: Bool = false
   ) {
     self.subject = subject
     self.instant = instant
@@ -244,10 +250,12 @@ public struct PerceptionRecord: Sendable, Equatable {
     self.audible = audible
     self.pushType = pushType
     self.pushTypeOff = pushTypeOff
+    self.byLook = byLook
   }
 
-  /// The patient could see it without looking for it.
-  public var isPerceptible: Bool { kind != .quiet }
+  /// The patient perceived it: an alert, or a listing seen at a look (a
+  /// listing itself draws no eye).
+  public var isPerceptible: Bool { kind == .alert || byLook }
 }
 
 /// A timeline and its summary.

@@ -126,20 +126,28 @@ extension DoseLedger {
     doses[dose]?.reason = lossReason[id]
   }
 
-  /// The device put `dose`'s notification in Notification Center without an
-  /// alert: a remark, and the reason while the dose has not been noticed.
-  mutating func deliveredQuietly(_ dose: DoseKey, note: String) {
+  /// The device listed a notification of `dose` without an alert: a
+  /// remark, and the reason while the dose has not been seen.
+  mutating func listed(_ dose: DoseKey, note: String) {
+    guard doses[dose]?.notified == nil else { return }
     if doses[dose]?.notes.contains(note) == false { doses[dose]?.notes.append(note) }
-    if doses[dose]?.notified == nil { doses[dose]?.reason = "never perceptible: \(note)" }
+    doses[dose]?.reason = "never perceived: \(note), and the patient did not look at the phone after it"
   }
 
-  /// The patient could perceive a notification of `dose` now (an alert,
-  /// after a Focus, in a summary): the dose is notified, once.
+  /// A remark on `dose`, once.
+  mutating func note(_ dose: DoseKey, _ note: String) {
+    if doses[dose]?.notes.contains(note) == false { doses[dose]?.notes.append(note) }
+  }
+
+  /// The patient perceives a notification of `dose` now (an alert, or a
+  /// listing seen at a look): the dose is notified, once.
   mutating func perceived(_ dose: DoseKey, by perception: DosePerception, at now: SimulationInstant) {
     guard doses[dose]?.notified == nil else { return }
     doses[dose]?.notified = now
     doses[dose]?.perception = perception
-    if doses[dose]?.reason?.hasPrefix("never perceptible") == true { doses[dose]?.reason = nil }
+    if doses[dose]?.reason?.hasPrefix("never perceptible") == true || doses[dose]?.reason?.hasPrefix("never perceived") == true {
+      doses[dose]?.reason = nil
+    }
   }
 
   /// A notification of `dose`, not yet noticed, is held (by a Focus or a

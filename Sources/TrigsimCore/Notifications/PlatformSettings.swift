@@ -100,13 +100,46 @@ public struct AttentionRules: Sendable, Equatable {
   /// How long the push service keeps a push without `apns-expiration` while
   /// the device is unreachable (Apple: up to 30 days).
   public var pushStorageLimit: SimulationDuration = .seconds(30 * 86_400)
+  /// How a catch-up delivery after the phone comes on is presented.
+  public var catchUpPresentation = CatchUpPresentation.listed
+  /// Whether a look at the phone during a Focus sees what that Focus silenced.
+  public var focusSilencedOnLockScreen = FocusSilencedOnLockScreen.hidden
 
   public init() {}
 
-  /// `power-off-catch-up=all boot=1m background-pushes=2/h`
+  /// `power-off-catch-up=all boot=1m background-pushes=2/h`; settings added
+  /// later are printed only when not at their default, so that headers made
+  /// before they existed stay as they were.
   public var summary: String {
     "power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"
+      + (catchUpPresentation == .listed ? "" : " catch-up=\(catchUpPresentation.rawValue)")
+      + (focusSilencedOnLockScreen == .hidden ? "" : " focus-silenced=\(focusSilencedOnLockScreen.rawValue)")
   }
+}
+
+/// How the deliveries the phone catches up on when it comes on are
+/// presented. Reports say they arrive at power-on
+/// (MaikuB/flutter_local_notifications #1696, #2263) and none says whether
+/// they sound; a burst of eleven sounds at boot is not reported either.
+public enum CatchUpPresentation: String, Sendable, CaseIterable {
+  /// Listed on the lock screen without sound: seen at the patient's next
+  /// look. The default: no source says they alert, and a silent listing is
+  /// never seen earlier than an alert.
+  case listed
+  /// Presented as they would have been when due (sound and banner as the settings say).
+  case alert
+}
+
+/// Whether a look at the phone during a Focus shows the notifications that
+/// Focus silenced. Apple's Focus options offer "Show On Lock Screen" (silenced
+/// notifications on the Lock Screen rather than only in Notification Center)
+/// and "Dim Lock Screen"; what each Focus starts with is not documented.
+public enum FocusSilencedOnLockScreen: String, Sendable, CaseIterable {
+  /// Not seen at a look while the Focus lasts; listed on the lock screen from
+  /// its end. The default: the patient would have to open Notification Center.
+  case hidden
+  /// Seen at any look from the delivery on (the Focus shows silenced notifications on the Lock Screen).
+  case shown
 }
 
 /// Calendar and interval deliveries whose instant passes while the phone is

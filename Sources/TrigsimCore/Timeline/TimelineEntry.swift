@@ -49,6 +49,10 @@ public struct TimelineEntry: Hashable, Sendable {
     /// A delivery (or, while the phone is off, a trigger) the device holds:
     /// until a Focus ends, the next Scheduled Summary, or the phone is on (`until`, `reason`).
     case held
+    /// The patient looked at the phone and saw a notification listed without
+    /// an alert (`how` it was listed, `listed` when, `look`: scripted,
+    /// unlock, wake or pickup).
+    case looked
     /// A Focus went on or off (`state`).
     case focus
     /// The phone was switched off or on, rebooted, unlocked, or Low Power Mode changed (`event`).

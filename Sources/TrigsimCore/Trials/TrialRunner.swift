@@ -137,14 +137,19 @@ public struct TrialRunner {
     return DeviceVariation(gridPhase: phase, seed: trialSeed)
   }
 
+  /// The stream index a trial's patient draws its pickups from (beside the device's own stream).
+  static let patientStream = 0x7061_7469
+
   static func runTrial(
     _ index: Int, of scenario: Scenario, app: HostedApp, geometry: RecordedPathGeometry?, seed: UInt64,
     into tally: inout TrialTally
   ) throws {
     // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.
+    let variation = variation(trial: index, seed: seed, profile: scenario.platform.location)
+    // The patient's pickups draw from their own stream, so that looks never shift the device's draws.
     var run = SimulationRun(
-      scenario, variation: variation(trial: index, seed: seed, profile: scenario.platform.location), sink: TimelineEntryCounter(),
-      appLayer: HostedAppLayer(app))
+      scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer(app),
+      patientLayer: ScriptedPatient(lookRandom: TrialRandom(seed: TrialRandom.trialSeed(variation.seed, trial: Self.patientStream))))
     run.recordedGeometry = geometry
     run.locationLog = LocationRequestLog()
     try run.execute()

@@ -13,9 +13,10 @@ private typealias F = MedicineFixture
   func run(
     _ app: MedicineApp, device: DeviceSetup = DeviceSetup(), pushes: RemotePushes = RemotePushes(),
     platform: PlatformSettings = .idealLocation, start: String = "2026-03-28T06:00:00Z", end: String = "2026-03-28T12:00:00Z",
-    regions: [MonitoredRegion] = [], track: (any TrackSource)? = nil
+    regions: [MonitoredRegion] = [], track: (any TrackSource)? = nil, looks: [String] = []
   ) throws -> SimulationReport {
     var scenario = F.scenario(app, start: start, end: end, regions: regions, track: track, platform: platform)
+    scenario.patientAttention.looks = looks.map { ScriptedLook(instant: F.at($0)) }
     scenario.device = device
     scenario.pushes = pushes
     return try Simulation(scenario).report()
@@ -39,7 +40,7 @@ private typealias F = MedicineFixture
     let report = try run(
       MedicineApp(medicineChanges: [
         F.create(medicine("a", times: ["07:00"]), at: "06:00"), F.create(medicine("t", times: ["07:00"], level: .timeSensitive), at: "06:00"),
-      ]), device: device)
+      ]), device: device, looks: ["07:45"])
     let lines = report.timeline.entries.filter { $0.instant >= F.at("07:00") }.map { "\($0.kind.rawValue) \($0.subject) \($0[field: "how"] ?? $0[field: "until"] ?? $0[field: "state"] ?? "")" }
     #expect(lines == [
       "fired medicine_a_reminder_0 ",
@@ -48,20 +49,48 @@ private typealias F = MedicineFixture
       "presented medicine_t_reminder_0 banner+lock-screen+sound",
       "focus Sleep off",
       "presented medicine_a_reminder_0 lock-screen",
+      "looked medicine_a_reminder_0 lock-screen",
     ])
-    #expect(report.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("07:30"))
+    // Listed silently on the lock screen when the Focus ended: seen at the patient's look at 07:45, not at 07:30.
+    #expect(report.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("07:45"))
     #expect(report.summary.dose("t", .time(F.time("07:00")))?.notified == F.at("07:00"))
-    // How and by what: the held reminder on the lock screen when the Focus ended, the other as a full alert.
+    // How and by what: the held reminder on the lock screen, seen at a look; the other as a full alert.
     #expect(report.summary.dose("a", .time(F.time("07:00")))?.perception
-      == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .afterFocus, how: "lock-screen"))
+      == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .afterFocus, how: "lock-screen, seen at a look"))
     #expect(report.summary.dose("t", .time(F.time("07:00")))?.perception
       == DosePerception(notification: "medicine_t_reminder_0", role: "daily reminder", kind: .alert, how: "banner+lock-screen+sound"))
     #expect(report.summary.json.contains(
-      #""notified": "2026-03-28T07:30:00.000+00:00", "perceived": {"by": "medicine_a_reminder_0", "role": "daily reminder", "kind": "after-focus", "how": "lock-screen"}, "reminderDelivered""#))
-    #expect(report.summary.perceptions.map(\.audible) == [true, false])
+      #""notified": "2026-03-28T07:45:00.000+00:00", "perceived": {"by": "medicine_a_reminder_0", "role": "daily reminder", "kind": "after-focus", "how": "lock-screen, seen at a look"}, "reminderDelivered""#))
+    // The alert, the listing (which draws no eye), the look.
+    #expect(report.summary.perceptions.map { "\($0.audible) \($0.isPerceptible)" } == ["true true", "false false", "false true"])
     // The Focus began the evening before the run: it is on at the start.
     #expect(report.timeline.entries.first?.kindAndSubject == "focus Sleep")
     #expect(report.timeline.entries.first?.instant == F.at("06:00"))
+  }
+
+  @Test func aDoseListedAfterAFocusIsMissedWhenThePatientNeverLooks() throws {
+    var device = DeviceSetup()
+    device.focus = [sleep()]
+    let report = try run(MedicineApp(medicineChanges: [F.create(medicine("a", times: ["07:00"]), at: "06:00")]), device: device)
+    let dose = try #require(report.summary.dose("a", .time(F.time("07:00"))))
+    #expect(dose.outcome == .missed)
+    #expect(dose.reason == "never perceived: listed at \(F.local("07:30")) (Focus 'Sleep' ended), and the patient did not look at the phone after it")
+    #expect(report.timeline.entries(.looked).isEmpty)
+  }
+
+  @Test func aLookDuringTheFocusSeesNothingUnlessTheFocusShowsSilencedNotifications() throws {
+    var device = DeviceSetup()
+    device.focus = [sleep()]
+    let app = MedicineApp(medicineChanges: [F.create(medicine("a", times: ["07:00"]), at: "06:00")])
+    let hidden = try run(app, device: device, looks: ["07:10", "07:50"])
+    #expect(hidden.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("07:50"))
+    var platform = PlatformSettings.idealLocation
+    platform.attention.focusSilencedOnLockScreen = .shown
+    let shown = try run(app, device: device, platform: platform, looks: ["07:10", "07:50"])
+    #expect(shown.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("07:10"))
+    // Listed once, at the delivery: the Focus's end lists nothing again.
+    #expect(shown.timeline.entries(.looked).map(\.instant) == [F.at("07:10")])
+    #expect(shown.timeline.entries(.presented).isEmpty)
   }
 
   @Test func aDoseCompletedWhileHeldIsNeverShownAfterTheFocus() throws {
@@ -92,8 +121,9 @@ private typealias F = MedicineFixture
     let report = try run(
       MedicineApp(
         medicineChanges: [F.create(medicine("a", times: ["07:00"]), at: "06:00")],
-        responseRules: [ResponseRule(pattern: IdentifierPattern("medicine_a_*"), after: .minutes(5), actions: [.complete])]), device: device)
-    #expect(report.summary.dose("a", .time(F.time("07:00")))?.completed == F.at("07:35"))
+        responseRules: [ResponseRule(pattern: IdentifierPattern("medicine_a_*"), after: .minutes(5), actions: [.complete])]), device: device,
+      looks: ["07:40"])
+    #expect(report.summary.dose("a", .time(F.time("07:00")))?.completed == F.at("07:45"))
   }
 
   // MARK: - Scheduled Summary
@@ -103,30 +133,38 @@ private typealias F = MedicineFixture
     device.summary = ScheduledSummary(times: [F.time("18:00"), F.time("08:00")])
     let report = try run(MedicineApp(medicineChanges: [
       F.create(medicine("a", times: ["07:00", "08:00"]), at: "06:00"),
-    ]), device: device)
+    ]), device: device, looks: ["07:50", "08:20"])
     let presented = report.timeline.entries(.presented).map { "\($0.subject) \($0.localInstant) \($0[field: "how"]!)" }
     #expect(presented == [
       "medicine_a_reminder_0 \(F.local("08:00")) summary", "medicine_a_reminder_1 \(F.local("08:00")) summary",
     ])
-    #expect(report.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("08:00"))
-    #expect(report.summary.dose("a", .time(F.time("08:00")))?.notified == F.at("08:00"))
+    // Held until the 08:00 summary (the 07:50 look finds nothing listed), seen at the 08:20 look.
+    #expect(report.summary.dose("a", .time(F.time("07:00")))?.notified == F.at("08:20"))
+    #expect(report.summary.dose("a", .time(F.time("08:00")))?.notified == F.at("08:20"))
     #expect(report.summary.dose("a", .time(F.time("07:00")))?.perception
-      == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .summary, how: "summary"))
+      == DosePerception(notification: "medicine_a_reminder_0", role: "daily reminder", kind: .summary, how: "summary, seen at a look"))
     #expect(report.summary.perceptions.allSatisfy { $0.kind == .summary && !$0.audible })
   }
 
   // MARK: - Authorization
 
-  @Test func provisionalAuthorizationDeliversQuietlyAndTheDoseIsNeverPerceptible() throws {
-    let report = try run(MedicineApp(
+  @Test func provisionalAuthorizationDeliversQuietlyAndTheDoseIsSeenOnlyAtALook() throws {
+    let app = MedicineApp(
       medicineChanges: [F.create(medicine("a", times: ["07:00"]), at: "06:00")],
-      appChanges: [AppChange(instant: F.at("06:00"), permission: .provisional)]))
+      appChanges: [AppChange(instant: F.at("06:00"), permission: .provisional)])
+    let report = try run(app)
     #expect(report.timeline.entries(.fired).count == 1)
     #expect(report.timeline.entries(.presented).map { $0[field: "how"] } == ["notification-center"])
     let dose = try #require(report.summary.dose("a", .time(F.time("07:00"))))
     #expect(dose.outcome == .missed)
     #expect(dose.perception == nil)
-    #expect(dose.reason?.hasPrefix("never perceptible: delivered quietly to Notification Center at") == true)
+    #expect(dose.reason == "never perceived: listed at \(F.local("07:00")) (delivered quietly to Notification Center, no alert), and the patient did not look at the phone after it")
+
+    let looked = try run(app, looks: ["07:20"])
+    let seen = try #require(looked.summary.dose("a", .time(F.time("07:00"))))
+    #expect(seen.notified == F.at("07:20"))
+    #expect(seen.perception?.kind == .quiet)
+    #expect(seen.reason == nil)
   }
 
   // MARK: - Power
@@ -141,15 +179,18 @@ private typealias F = MedicineFixture
     let chain = SnoozeChainPolicy(every: .minutes(6), count: 3, scheduling: .upfront)
     let report = try run(
       MedicineApp(medicineChanges: [F.create(F.medicine("a", times: ["08:00"], snooze: chain), at: "06:00")]),
-      device: phoneOff("07:00", "09:00"))
+      device: phoneOff("07:00", "09:00"), looks: ["09:05"])
     let fired = report.timeline.entries(.fired)
     #expect(fired.map(\.subject) == ["medicine_a_reminder_0", "medicine_a_snooze_1", "medicine_a_snooze_2", "medicine_a_snooze_3"])
     #expect(fired.allSatisfy { $0.instant == F.at("09:00") })
     #expect(fired.map { $0[field: "due"] } == ["08:00", "08:06", "08:12", "08:18"].map { F.local($0) })
     let dose = try #require(report.summary.dose("a", .time(F.time("08:00"))))
     #expect(dose.scheduled == F.at("08:00"))
-    #expect(dose.notified == F.at("09:00"))
+    // Listed without sound when the phone came on: seen at the 09:05 look, once for the burst.
+    #expect(dose.notified == F.at("09:05"))
+    #expect(dose.perception?.kind == .catchUp)
     #expect(dose.reason == nil)
+    #expect(report.timeline.entries(.looked).count == 4)
     #expect(dose.notes.contains("due while the phone was off; delivered at \(F.local("09:00")) when it came on"))
   }
 
@@ -191,10 +232,21 @@ private typealias F = MedicineFixture
     platform.attention.powerOffCatchUp = .recent(.minutes(15))
     let report = try run(
       MedicineApp(medicineChanges: [F.create(medicine("a", times: ["07:30", "08:50"]), at: "06:00")]), device: phoneOff("07:00", "09:00"),
-      platform: platform)
+      platform: platform, looks: ["09:10"])
     #expect(report.timeline.entries(.fired).map(\.subject) == ["medicine_a_reminder_1"])
     #expect(report.summary.dose("a", .time(F.time("07:30")))?.outcome == .missed)
-    #expect(report.summary.dose("a", .time(F.time("08:50")))?.notified == F.at("09:00"))
+    #expect(report.summary.dose("a", .time(F.time("08:50")))?.notified == F.at("09:10"))
+  }
+
+  @Test func withCatchUpAlertsTheBurstAlertsWhenThePhoneComesOn() throws {
+    var platform = PlatformSettings.idealLocation
+    platform.attention.catchUpPresentation = .alert
+    let report = try run(
+      MedicineApp(medicineChanges: [F.create(medicine("a", times: ["08:00"]), at: "06:00")]), device: phoneOff("07:00", "09:00"),
+      platform: platform)
+    #expect(report.summary.dose("a", .time(F.time("08:00")))?.notified == F.at("09:00"))
+    #expect(report.summary.dose("a", .time(F.time("08:00")))?.perception?.kind == .alert)
+    #expect(report.timeline.entries(.looked).isEmpty)
   }
 
   @Test func switchingOffTerminatesTheApp() throws {

@@ -34,16 +34,19 @@ import TrigsimTestSupport
     #expect(other.doses[key]?.reason == "the device had not reported this crossing when the run ended")
   }
 
-  @Test func aQuietDeliveryIsOneRemarkAndTheReasonUntilNotified() {
+  @Test func aListingIsOneRemarkAndTheReasonUntilNotified() {
     var quiet = ledger()
-    quiet.deliveredQuietly(key, note: "delivered quietly at 08:00")
-    quiet.deliveredQuietly(key, note: "delivered quietly at 08:00")
-    #expect(quiet.doses[key]?.notes == ["delivered quietly at 08:00"])
-    #expect(quiet.doses[key]?.reason == "never perceptible: delivered quietly at 08:00")
+    quiet.listed(key, note: "listed at 08:00 (delivered quietly)")
+    quiet.listed(key, note: "listed at 08:00 (delivered quietly)")
+    #expect(quiet.doses[key]?.notes == ["listed at 08:00 (delivered quietly)"])
+    #expect(quiet.doses[key]?.reason == "never perceived: listed at 08:00 (delivered quietly), and the patient did not look at the phone after it")
+    quiet.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
+    #expect(quiet.doses[key]?.reason == nil)
 
     var notified = ledger(notified: "08:00:00")
-    notified.deliveredQuietly(key, note: "delivered quietly at 08:06")
+    notified.listed(key, note: "listed at 08:06 (delivered quietly)")
     #expect(notified.doses[key]?.reason == nil)
+    #expect(notified.doses[key]?.notes == [])
   }
 
   @Test func aHeldNotificationExplainsOnlyADoseNeverNotified() {
@@ -62,7 +65,7 @@ import TrigsimTestSupport
     // A notification can be shown before its dose has a record; no fate may invent one.
     var ledger = DoseLedger()
     ledger.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
-    ledger.deliveredQuietly(key, note: "delivered quietly at 08:00")
+    ledger.listed(key, note: "listed at 08:00 (delivered quietly)")
     ledger.held(key, note: "held by Focus 'Sleep' at 08:00")
     ledger.requestLost(reminder, "dropped")
     ledger.deliveryNotShown(reminder, dose: key)
