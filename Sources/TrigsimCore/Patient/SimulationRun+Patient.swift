@@ -26,7 +26,7 @@ extension SimulationRun {
       guard case .local(let id, let serial) = listing.source, let dose = ledger.shownDose[id] else { continue }
       let seen = DosePerception(notification: id, role: ledger.requestInfo[id]?.role.description, kind: listing.kind, how: listing.how + ", seen at a look")
       if ledger.doses[dose]?.notified == nil {
-        ledger.note(dose, "listed at \(format(listing.listedAt)) (\(listing.why)); seen at the patient's \(cause) look at \(format(now))")
+        ledger.note(dose, "seen at the patient's \(cause) look at \(format(now))")
       }
       ledger.perceived(dose, by: seen, at: now)
       let patientLayer = patientLayer
