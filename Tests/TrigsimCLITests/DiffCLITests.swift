@@ -34,7 +34,9 @@ import TrigsimTestSupport
     return folder
   }
 
-  /// The dose table's report, which leads: the seven 14:00 doses moved to 14:01.
+  /// The dose table's report, which leads: the seven 14:00 doses moved to 14:01. (The response at
+  /// +13 min answers the dose's most recent notification, its second follow-up, `snooze_12`; the
+  /// reminder and the first follow-up are cleared.)
   static let doseDiff = """
     doses differ from base.doses: 7 of 14 doses changed
     """ + "\n" + (4...10).map { day in
@@ -48,9 +50,10 @@ import TrigsimTestSupport
     10 × scheduled medicine_1_snooze_* changed: trigger, next (moved by +1m) (first: expected line 19, actual line 19)
      7 × fired medicine_1_reminder_1 shifted by +1m (first: expected line 53, actual line 53)
     14 × fired medicine_1_snooze_* shifted by +1m (first: expected line 54, actual line 54)
-     7 × action medicine_1_reminder_1 shifted by +1m (first: expected line 56, actual line 56)
+     7 × action medicine_1_snooze_12 shifted by +1m (first: expected line 56, actual line 56)
     56 × removed medicine_1_snooze_* shifted by +1m (first: expected line 57, actual line 57)
-    14 × cleared medicine_1_snooze_* shifted by +1m (first: expected line 65, actual line 65)
+     7 × cleared medicine_1_reminder_1 shifted by +1m (first: expected line 65, actual line 65)
+     7 × cleared medicine_1_snooze_11 shifted by +1m (first: expected line 66, actual line 66)
     70 × scheduled medicine_1_snooze_* shifted by +1m (first: expected line 67, actual line 67)
 
     """

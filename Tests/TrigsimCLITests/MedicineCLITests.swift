@@ -168,7 +168,7 @@ import TrigsimTestSupport
   /// The reproducer: the phone off from 07:00 to 09:00 across an
   /// 08:00 dose. A completion scripted at 08:05 cannot happen; once it is
   /// moved after the phone is on, the dose is notified at 09:00, not 08:00.
-  @Test func anActionWhileThePhoneIsOffIsAnInputErrorAndTheDoseIsNotifiedWhenThePhoneComesOn() throws {
+  @Test func anActionWhileThePhoneIsOffIsAnInputErrorAndTheDoseIsNotifiedAtTheUnlock() throws {
     let folder = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     func scenario(actionAt: String) -> MarkedText {
@@ -181,6 +181,7 @@ import TrigsimTestSupport
           power:
             - { at: 2026-03-28T07:00:00, event: switch-off }
             - { at: 2026-03-28T09:00:00, event: switch-on }
+            - { at: 2026-03-28T09:01:00, event: unlock }
         actions:
           - 1️⃣{ at: \(actionAt), notification: medicine_1_reminder_0, action: complete }
 
@@ -202,7 +203,8 @@ import TrigsimTestSupport
       "2026-03-28T08:00:00.000+01:00 held        medicine_1_reminder_0 trigger=\"calendar hour=8 minute=0\" until=\"the phone is on\""))
     #expect(result.stdout.contains("2026-03-28T09:00:00.000+01:00 fired       medicine_1_reminder_0 "))
     #expect(try outcomes(inSummary: result.stdout) == ["completed"])
-    #expect(result.stdout.contains("  08:00      09:00 +1h  "), "scheduled 08:00, notified 09:00, an hour late")
+    // Listed without sound at 09:00, seen when the patient unlocks the phone at 09:01.
+    #expect(result.stdout.contains("  08:00      09:01 +1h1m  "), "scheduled 08:00, notified 09:01, an hour late")
   }
 
   @Test func theSameActionAfterTheDeliveryRuns() throws {

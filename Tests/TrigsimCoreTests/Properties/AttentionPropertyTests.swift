@@ -41,18 +41,30 @@ import TrigsimMedicineApp
     if Bool.random(using: &random) { device.summary = ScheduledSummary(times: [DailyTime(hour: 8, minute: 0), DailyTime(hour: 18, minute: 0)]) }
     var platform = PlatformSettings()
     platform.location = .ideal
-    return Scenario(
+    if Bool.random(using: &random) { platform.attention.focusSilencedOnLockScreen = .shown }
+    var scenario = Scenario(
       name: "attention \(seed)", clock: ClockSettings(start: start, end: end, timeZone: TimeZone(identifier: "Europe/Copenhagen")!),
       platform: platform, medicineApp: MedicineApp(medicineChanges: changes), device: device)
+    // The patient looks now and then: scripted looks, and on most seeds a daily routine.
+    scenario.patientAttention.looks = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+      ScriptedLook(instant: start.advanced(by: .minutes(Int64.random(in: 0...2880, using: &random))))
+    }.sorted { $0.instant < $1.instant }
+    if Int.random(in: 0..<4, using: &random) > 0 {
+      scenario.patientAttention.day = DailyRoutine(
+        wake: DailyTime(hour: Int.random(in: 5...9, using: &random), minute: 0), sleep: DailyTime(hour: Int.random(in: 21...23, using: &random), minute: 30),
+        pickupsPerDay: Int.random(in: 1...60, using: &random))
+    }
+    return scenario
   }
 
-  /// Perceptions by delivery: the n-th perception record of each subject.
+  /// What the patient perceived (alerts, and listings seen at a look), by subject.
   static func perceptions(_ report: SimulationReport) -> [String: [PerceptionRecord]] {
-    Dictionary(grouping: report.summary.perceptions, by: \.subject)
+    Dictionary(grouping: report.summary.perceptions.filter(\.isPerceptible), by: \.subject)
   }
 
   @Test(arguments: seeds)
   func aFocusNeverAdvancesAPerceptionAndRemovingItNeverRemovesOne(seed: UInt64) throws {
+    // Removing a Focus never delays a perception: the same patient, with the same looks.
     let withFocus = Self.randomScenario(seed: seed)
     var withoutFocus = withFocus
     withoutFocus.device.focus = []
@@ -65,8 +77,12 @@ import TrigsimMedicineApp
       let withoutRecords = freeBySubject[subject] ?? []
       // Removing the Focus never removes a perception: each one with the Focus exists without it.
       #expect(records.count <= withoutRecords.count, "seed \(seed): \(subject) perceived more often with a Focus")
+      // When every delivery of the subject was perceived in both runs, the n-th perceptions answer
+      // the n-th delivery (a new delivery replaces the one shown, so an older one is never seen
+      // after it), and a Focus never advances one.
+      let deliveries = held.timeline.entries(.fired).count { $0.subject == subject }
+      guard records.count == deliveries, withoutRecords.count == deliveries else { continue }
       for (withRecord, withoutRecord) in zip(records, withoutRecords) {
-        // A Focus never advances a perception.
         #expect(withRecord.instant >= withoutRecord.instant, "seed \(seed): \(subject) perceived earlier with a Focus")
       }
     }
@@ -76,6 +92,45 @@ import TrigsimMedicineApp
         #expect(free?.notified.map { $0 <= notified } == true, "seed \(seed): a dose was notified earlier or only with a Focus")
       }
     }
+  }
+
+  /// Looks never make a dose perceived earlier than an alert would: with every
+  /// Focus and summary removed and every level at least `active`, each
+  /// delivery alerts when it arrives; with them, a dose seen at a look is seen
+  /// no earlier than that.
+  @Test(arguments: seeds)
+  func looksNeverMakeADosePerceivedEarlierThanItsAlert(seed: UInt64) throws {
+    let scenario = Self.randomScenario(seed: seed)
+    var alerting = scenario
+    alerting.device.focus = []
+    alerting.device.summary = nil
+    alerting.patientAttention = PatientAttention()
+    for index in alerting.medicineApp.medicineChanges.indices {
+      if case .create(var medicine) = alerting.medicineApp.medicineChanges[index].kind, medicine.interruptionLevel == .passive {
+        medicine.interruptionLevel = .active
+        alerting.medicineApp.medicineChanges[index].kind = .create(medicine)
+      }
+    }
+    let looked = try Simulation(scenario).report()
+    let alerted = try Simulation(alerting).report()
+    // The same deliveries (the interruption level changes only the `level` field).
+    #expect(looked.timeline.entries(.fired).map(\.kindAndSubject) == alerted.timeline.entries(.fired).map(\.kindAndSubject), "seed \(seed): deliveries differ")
+    #expect(looked.timeline.entries(.fired).map(\.instant) == alerted.timeline.entries(.fired).map(\.instant), "seed \(seed): deliveries differ")
+    for dose in looked.summary.doses {
+      guard let notified = dose.notified else { continue }
+      let alert = try #require(alerted.summary.doses.first { $0.key == dose.key }?.notified, "seed \(seed): \(dose.key) notified only with looks")
+      #expect(notified >= alert, "seed \(seed): \(dose.key) perceived at \(notified), before its alert at \(alert)")
+    }
+  }
+
+  @Test func theRandomScenariosSeeDosesAtLooks() throws {
+    // The property above is not vacuous: over the seeds, doses are seen at looks.
+    var seen = 0
+    for seed in Self.seeds.prefix(40) {
+      let report = try Simulation(Self.randomScenario(seed: seed)).report()
+      seen += report.summary.doses.count { $0.perception?.how.hasSuffix("seen at a look") == true }
+    }
+    #expect(seen >= 20)
   }
 
   @Test(arguments: seeds)
