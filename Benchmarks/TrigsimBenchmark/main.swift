@@ -381,9 +381,10 @@ func attentionText(days: Int) -> String {
 
 if only == nil || only == "attention" {
   print("")
-  print("attention layer: median of \(runs) runs in turn; baseline = the medicine scenario without it, in the same run")
-  print("| track | without s | Focus only s | Focus ÷ without | Focus and pushes s | with pushes ÷ without | timeline lines | held | presented | received | peak RSS MB |")
-  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+  print("attention layer: median of \(runs) runs in turn; baseline = the medicine scenario without it, in the same run;")
+  print("patient = the Focus-and-pushes scenario with a patient who looks (wake 07:00, sleep 23:00, 52 looks a day), against it without looks")
+  print("| track | without s | Focus only s | Focus ÷ without | Focus and pushes s | with pushes ÷ without | with the patient s | patient ÷ pushes | timeline lines | held | presented | received | looked | peak RSS MB |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
   for days in dayCounts {
     let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
     _ = try syntheticTrack(days: days, at: trackPath)
@@ -397,25 +398,33 @@ if only == nil || only == "attention" {
     try (withLevel + attention[..<attention.range(of: "pushes:")!.lowerBound]).write(toFile: focusPath, atomically: true, encoding: .utf8)
     let attentionPath = "\(workDirectory)/benchmark-\(days)d-attention.yaml"
     try (withLevel + attention).write(toFile: attentionPath, atomically: true, encoding: .utf8)
+    let patientPath = "\(workDirectory)/benchmark-\(days)d-patient.yaml"
+    try (withLevel + attention + "patient: { day: { wake: \"07:00\", sleep: \"23:00\" } }\n").write(toFile: patientPath, atomically: true, encoding: .utf8)
     let outputPath = "\(workDirectory)/benchmark-\(days)d-attention.timeline"
-    // In turn: each scenario once per round, so all three see the same machine load; ratios are per round.
-    var rounds: [(without: Measurement, focus: Measurement, with: Measurement)] = []
+    let patientOutputPath = "\(workDirectory)/benchmark-\(days)d-patient.timeline"
+    // In turn: each scenario once per round, so all four see the same machine load; ratios are per round.
+    var rounds: [(without: Measurement, focus: Measurement, with: Measurement, patient: Measurement)] = []
     for _ in 0..<runs {
       let without = measure([trigsim, "run", medicinePath, "--output", "\(workDirectory)/benchmark-\(days)d-medicines.timeline"])
       let focus = measure([trigsim, "run", focusPath, "--output", "\(workDirectory)/benchmark-\(days)d-focus.timeline"])
       let with = measure([trigsim, "run", attentionPath, "--output", outputPath])
-      rounds.append((without, focus, with))
+      let patient = measure([trigsim, "run", patientPath, "--output", patientOutputPath])
+      rounds.append((without, focus, with, patient))
     }
+    let patientLines = try String(contentsOfFile: patientOutputPath, encoding: .utf8).split(separator: "\n")
+    let looked = patientLines.count { $0.dropFirst(30).hasPrefix("looked ") }
+    guard looked > 0 else { fatalError("the patient scenario's patient sees nothing at a look") }
     let lines = try String(contentsOfFile: outputPath, encoding: .utf8).split(separator: "\n")
     func count(_ kind: String) -> Int { lines.count { $0.dropFirst(30).hasPrefix(kind + " ") } }
     let held = count("held"), presented = count("presented"), received = count("received")
     // The benchmark must measure the layer at work, not a scenario it ignores.
     guard held > 0, presented > 0, received > 0 else { fatalError("the attention scenario holds, presents or receives nothing") }
     print(String(
-      format: "| %d days | %.3f | %.3f | %.2f× | %.3f | %.2f× | %d | %d | %d | %d | %.1f |", days, middle(rounds.map(\.without.seconds)),
+      format: "| %d days | %.3f | %.3f | %.2f× | %.3f | %.2f× | %.3f | %.2f× | %d | %d | %d | %d | %d | %.1f |", days, middle(rounds.map(\.without.seconds)),
       middle(rounds.map(\.focus.seconds)), middle(rounds.map { $0.focus.seconds / $0.without.seconds }), middle(rounds.map(\.with.seconds)),
-      middle(rounds.map { $0.with.seconds / $0.without.seconds }), lines.count, held, presented, received,
-      Double(rounds.map(\.with.peakResidentBytes).max()!) / 1_048_576))
+      middle(rounds.map { $0.with.seconds / $0.without.seconds }), middle(rounds.map(\.patient.seconds)),
+      middle(rounds.map { $0.patient.seconds / $0.with.seconds }), lines.count, held, presented, received, looked,
+      Double(rounds.map(\.patient.peakResidentBytes).max()!) / 1_048_576))
   }
 }
 
