@@ -229,6 +229,8 @@ struct SimulationRun {
   // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
   let deviceSchedule: DeviceSchedule
   var attention = AttentionState()
+  /// The push service between the app's server and the device (what it stores, when it hands over).
+  var pushService: PushService
   /// Set while a catch-up delivery after power-on is made: when it came due.
   var catchUpDue: SimulationInstant?
   /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
@@ -244,6 +246,7 @@ struct SimulationRun {
     self.sink = sink
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
+    self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
@@ -531,6 +534,8 @@ struct SimulationRun {
       applyDeviceChange(index, at: now)
     case .pushSent(let index):
       sendPush(index, at: now)
+    case .pushDelayed(let index):
+      deliverDelayedPush(index, at: now)
     case .summaryDue:
       deliverSummary(at: now)
     }
