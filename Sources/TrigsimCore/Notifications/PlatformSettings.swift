@@ -182,8 +182,9 @@ public enum StoredPushChoice: String, Sendable, CaseIterable {
   /// The latest sent: what Apple's documentation says happens "in most cases". The default.
   case latest
   /// The first sent (and not expired): what a developer saw with the phone
-  /// switched off (Stack Overflow, "Weird Apple Push Notification behaviour
-  /// when the receiving iPhone is turned off": B delivered, C never).
+  /// switched off (the question "Weird Apple Push Notification behaviour
+  /// when the receiving iPhone is turned off", mirrored on itecnotes.com: of
+  /// B and C sent while off, B was delivered and C never).
   case earliest
 }
 
