@@ -466,6 +466,8 @@ private typealias F = MedicineFixture
     let runner = TrialRunner(scenario)
     let one = try runner.run(TrialPlan(count: 30, seed: 9, jobs: 1))
     for jobs in [2, 4] { #expect(try runner.run(TrialPlan(count: 30, seed: 9, jobs: jobs)).text == one.text, "jobs \(jobs)") }
+    #expect(one.variationSummary == "the push service's choices: each priority-5 push delivered with probability 0.5 after a delay uniform up to 1h, "
+      + "and the push it keeps while the phone is unreachable (the ideal profile has no GPS error, update grid or latency)")
     // Pushes are not tallied in the report (they are not doses); each trial's push outcome is its own draw, shown by its timeline.
     let outcomes = try (0..<30).map { try Simulation(scenario).report(trial: $0, seed: 9).timeline.entries(.received).map(\.subject) }
     #expect(Set(outcomes.map { $0.contains("p5") }) == [true, false])
