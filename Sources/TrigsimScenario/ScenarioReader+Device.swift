@@ -8,7 +8,10 @@ import Yams
 /// settings for them). See the manual, "From fired to seen".
 extension ScenarioReader {
   /// The keys of `platform:` that set `AttentionRules`.
-  static let attentionRuleKeys = ["powerOffCatchUp", "bootDuration", "backgroundPushesPerHour", "catchUpPresentation", "focusSilencedOnLockScreen"]
+  static let attentionRuleKeys = [
+    "powerOffCatchUp", "bootDuration", "backgroundPushesPerHour", "priority5Alerts", "priority5DeliveryProbability", "priority5MaxDelay",
+    "storedPush", "focusResumes", "focusTimeSensitiveDefault", "catchUpPresentation", "focusSilencedOnLockScreen",
+  ]
   static let deviceKeys = ["entitlements", "settings", "focus", "summary", "power", "network"]
   /// The per-app notification settings a `device.settings` change may set.
   static let notificationSettingKeys = [
@@ -28,10 +31,13 @@ extension ScenarioReader {
   static let longestCollapseID = 64
   /// The longest boot a scenario may set: a phone that takes longer is broken, not slow.
   static let longestBoot = SimulationDuration.hours(1)
+  /// The longest delay the push service may give a low-priority push: it
+  /// keeps no push longer than 30 days (Apple, "Sending notification requests to APNs").
+  static let longestPushDelay = SimulationDuration.seconds(30 * 86_400)
 
   // MARK: - platform
 
-  /// `powerOffCatchUp`, `bootDuration` and `backgroundPushesPerHour` of `platform:`.
+  /// The keys of `platform:` in `attentionRuleKeys`.
   func readAttentionRules(_ fields: MappingFields) -> AttentionRules {
     var rules = AttentionRules()
     if let node = fields["powerOffCatchUp"], let value = powerOffCatchUp(node) { rules.powerOffCatchUp = value }
@@ -45,6 +51,31 @@ extension ScenarioReader {
     if let node = fields["backgroundPushesPerHour"], let value = document.integer(node, what: "backgroundPushesPerHour", range: 0...3600) {
       rules.backgroundPushesPerHour = value
     }
+    if let node = fields["priority5Alerts"], let value = priority5Alerts(node) { rules.priority5Alerts = value }
+    if let node = fields["priority5DeliveryProbability"], let value = document.double(node, what: "priority5DeliveryProbability") {
+      if (0...1).contains(value) {
+        rules.priority5DeliveryProbability = value
+      } else {
+        document.error(node, "priority5DeliveryProbability must be between 0 and 1, not \(Diagnostic.excerpt(node.scalar?.string ?? ""))",
+                       notes: ["the chance that a trial delivers a priority-5 push, e.g. 0.5; write a probability, not a percentage"])
+      }
+    }
+    if let node = fields["priority5MaxDelay"], let value = pushDelay(node, what: "priority5MaxDelay") {
+      rules.priority5MaxDelay = value
+    }
+    if let node = fields["storedPush"],
+      let value = document.choice(node, what: "stored-push rule", StoredPushChoice.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.storedPush = value
+    }
+    if let node = fields["focusResumes"], let value = document.bool(node, what: "focusResumes") {
+      rules.focusResumes = value ? .resumes : .doesNotResume
+    }
+    if let node = fields["focusTimeSensitiveDefault"],
+      let value = document.choice(node, what: "Focus time-sensitive default", FocusTimeSensitiveDefault.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.focusTimeSensitiveDefault = value
+    }
     if let node = fields["catchUpPresentation"],
       let value = document.choice(node, what: "'catchUpPresentation'", CatchUpPresentation.allCases.map { ($0.rawValue, $0) })
     {
@@ -56,6 +87,46 @@ extension ScenarioReader {
       rules.focusSilencedOnLockScreen = value
     }
     return rules
+  }
+
+  /// `dropped`, `at-once` or `delayed 30m` (a duration longer than zero, at most 30 days).
+  func priority5Alerts(_ node: Node) -> LowPriorityPushDelivery? {
+    guard let text = document.string(node, what: "priority5Alerts") else { return nil }
+    let example = "deliver each priority-5 push half an hour after it is sent: 'delayed 30m'"
+    switch text {
+    case "dropped": return .dropped
+    case "at-once": return .atOnce
+    default: break
+    }
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if words.first == "delayed" {
+      guard words.count == 2, let span = ValueSyntax.duration(String(words[1])), span.milliseconds > 0 else {
+        document.error(node, "priority5Alerts '\(Diagnostic.excerpt(text))' needs one duration longer than zero after 'delayed'", notes: [example])
+        return nil
+      }
+      guard span <= Self.longestPushDelay else {
+        document.error(node, "priority5Alerts delays at most \(Self.longestPushDelay), not \(span)", notes: ["the push service keeps a push for at most 30 days"])
+        return nil
+      }
+      return .delayed(span)
+    }
+    var notes: [String] = []
+    if let word = words.first, let suggestion = NameSuggestion.closest(to: String(word), among: ["dropped", "at-once", "delayed"]) {
+      notes.append("did you mean '\(suggestion)'?")
+    }
+    notes.append("choose one of: dropped, at-once, delayed <duration> (\(example))")
+    document.error(node, "unknown priority-5 rule '\(Diagnostic.excerpt(text))'", notes: notes)
+    return nil
+  }
+
+  /// A delay of the push service: from zero to 30 days.
+  func pushDelay(_ node: Node, what: String) -> SimulationDuration? {
+    guard let value = duration(node, what: what) else { return nil }
+    guard value <= Self.longestPushDelay else {
+      document.error(node, "\(what) must be at most \(Self.longestPushDelay), not \(value)", notes: ["the push service keeps a push for at most 30 days"])
+      return nil
+    }
+    return value
   }
 
   /// `all`, `none` or `recent 15m` (a duration longer than zero).
@@ -223,7 +294,7 @@ extension ScenarioReader {
       periods.append(
         FocusPeriod(
           name: name, schedule: schedule, allowsApp: allowsApp.flatMap { $0 } ?? false,
-          allowsTimeSensitive: allowsTimeSensitive.flatMap { $0 } ?? false, origin: document.location(item)))
+          allowsTimeSensitive: allowsTimeSensitive.flatMap { $0 }, origin: document.location(item)))
     }
     return periods
   }

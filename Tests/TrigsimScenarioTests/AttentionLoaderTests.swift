@@ -360,6 +360,78 @@ import TrigsimTestSupport
     ])
   }
 
+  // MARK: - Push-service and Focus readings (issue 23)
+
+  @Test func thePushServiceAndFocusReadingsLoadIntoTheRules() throws {
+    let file = try loadFile(Self.header + """
+      platform:
+        priority5Alerts: delayed 30m
+        priority5DeliveryProbability: 0.25
+        priority5MaxDelay: 2h
+        storedPush: earliest
+        focusResumes: no
+        focusTimeSensitiveDefault: allowed
+      device:
+        focus:
+          - { name: Sleep, daily: { from: "22:30", to: "07:00" } }
+          - { name: Work, daily: { from: "09:00", to: "17:00" }, timeSensitive: false }
+      expect: none
+      assert:
+        - pendingPeak: { atMost: 1 }
+
+      """)
+    let rules = file.scenario.platform.attention
+    #expect(rules.priority5Alerts == .delayed(.minutes(30)))
+    #expect(rules.priority5DeliveryProbability == 0.25)
+    #expect(rules.priority5MaxDelay == .hours(2))
+    #expect(rules.storedPush == .earliest)
+    #expect(rules.focusResumes == .doesNotResume)
+    #expect(rules.focusTimeSensitiveDefault == .allowed)
+    #expect(rules.summary == "power-off-catch-up=all boot=1m background-pushes=2/h priority-5-alerts=delayed-30m priority-5-trial-delivery=0.25 "
+      + "priority-5-trial-max-delay=2h stored-push=earliest focus-resumes=no focus-time-sensitive-default=allowed")
+    // Whether the scenario stated the Focus's Time Sensitive switch is kept.
+    let focus = file.scenario.device.focus
+    #expect(focus.map(\.timeSensitiveStated) == [false, true])
+    #expect(focus.map { $0.allowsTimeSensitive(unstated: .allowed) } == [true, false])
+    #expect(focus.map { $0.allowsTimeSensitive(unstated: .silenced) } == [false, false])
+  }
+
+  @Test func theOtherPriorityFiveReadingsAndTheDefaultsLoad() throws {
+    func rules(_ platform: String) throws -> AttentionRules {
+      try loadFile(Self.header + "platform: { \(platform) }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention
+    }
+    #expect(try rules("priority5Alerts: at-once").priority5Alerts == .atOnce)
+    #expect(try rules("priority5Alerts: dropped, focusResumes: yes, storedPush: latest") == AttentionRules())
+    #expect(try rules("priority5MaxDelay: 0s").priority5MaxDelay == .zero)
+    // The defaults print nothing new in the header.
+    #expect(AttentionRules().summary == "power-off-catch-up=all boot=1m background-pushes=2/h")
+  }
+
+  @Test func badPushServiceAndFocusReadingsAreLocated() {
+    assertDiagnostics(Self.header + """
+      platform:
+        priority5Alerts: 1️⃣delayd 30m
+        priority5DeliveryProbability: 2️⃣1.5
+        priority5MaxDelay: 3️⃣31d
+        storedPush: 4️⃣last
+        focusResumes: 5️⃣maybe
+        focusTimeSensitiveDefault: 6️⃣on
+      """, [
+        Expected(marker: "1️⃣", message: "unknown priority-5 rule 'delayd 30m'", note: "did you mean 'delayed'?"),
+        Expected(marker: "2️⃣", message: "priority5DeliveryProbability must be between 0 and 1, not 1.5"),
+        Expected(marker: "3️⃣", message: "priority5MaxDelay must be at most 30d, not 31d"),
+        Expected(marker: "4️⃣", message: "unknown stored-push rule 'last'"),
+        Expected(marker: "5️⃣", message: "focusResumes must be true or false, not 'maybe'"),
+        Expected(marker: "6️⃣", message: "unknown Focus time-sensitive default 'on'"),
+      ])
+    assertDiagnostics(Self.header + "platform:\n  priority5Alerts: 1️⃣delayed 0s\n", [
+      Expected(marker: "1️⃣", message: "priority5Alerts 'delayed 0s' needs one duration longer than zero after 'delayed'")
+    ])
+    assertDiagnostics(Self.header + "platform:\n  priority5Alerts: 1️⃣delayed 40d\n", [
+      Expected(marker: "1️⃣", message: "priority5Alerts delays at most 30d, not 40d")
+    ])
+  }
+
   // MARK: - Errors: pushes
 
   @Test func badPushesAreLocated() {

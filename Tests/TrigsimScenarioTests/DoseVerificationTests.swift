@@ -39,12 +39,12 @@ import TrigsimTestSupport
     #expect(result.expectedDosesPath == dosesPath)
     let comparison = try #require(result.doseComparison)
     #expect(comparison.changes.map(\.description).map { $0.prefix { $0 != ";" } } == [
-      "levo 2026-05-05 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert",
-      "levo 2026-05-06 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert",
+      "levo 2026-05-05 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert",
+      "levo 2026-05-06 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert",
     ])
     #expect(result.headline.hasPrefix("doses differ: 2 of 4 doses changed; timeline differs: "), "\(result.headline)")
     #expect(
-      result.failureMessage.hasPrefix("dose changed: levo 2026-05-05 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert; "),
+      result.failureMessage.hasPrefix("dose changed: levo 2026-05-05 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert; "),
       "\(result.failureMessage)")
     #expect(result.failureMessage.contains(" (and 1 more); timeline differs: "))
     // The dose report leads the details, each dose at its line of the dose table, then the timeline's groups.

@@ -37,9 +37,11 @@ import TrigsimScenario
       "10 × scheduled medicine_1_snooze_* changed: trigger, next (moved by +1m)",
       "7 × fired medicine_1_reminder_1 shifted by +1m",
       "14 × fired medicine_1_snooze_* shifted by +1m",
-      "7 × action medicine_1_reminder_1 shifted by +1m",
+      // The response 13 minutes after the reminder answers the dose's most recent notification, its second follow-up.
+      "7 × action medicine_1_snooze_12 shifted by +1m",
       "56 × removed medicine_1_snooze_* shifted by +1m",
-      "14 × cleared medicine_1_snooze_* shifted by +1m",
+      "7 × cleared medicine_1_reminder_1 shifted by +1m",
+      "7 × cleared medicine_1_snooze_11 shifted by +1m",
       "70 × scheduled medicine_1_snooze_* shifted by +1m",
     ])
   }

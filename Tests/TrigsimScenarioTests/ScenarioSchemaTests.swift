@@ -256,7 +256,7 @@ import Yams
   // MARK: - Bundled scenarios
 
   @Test func everyBundledScenarioIsChecked() {
-    #expect(Self.scenarioFiles.count == 70)
+    #expect(Self.scenarioFiles.count == 73)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("corpus/") }.count == 23)
   }
 

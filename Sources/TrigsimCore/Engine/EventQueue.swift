@@ -36,6 +36,8 @@ struct ScheduledEvent: Comparable {
     case deviceChange(Int)
     /// The server sends push `n` (index into `RemotePushes.pushes`).
     case pushSent(Int)
+    /// The push service hands over push `n`, which it delayed (`apns-priority` 5 or 1).
+    case pushDelayed(Int)
     /// Scheduled Summary time.
     case summaryDue
   }

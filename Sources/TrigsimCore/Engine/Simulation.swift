@@ -97,7 +97,8 @@ public struct Simulation {
 
   private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
     try Self.checkAppUnderTest(of: scenario, app: app)
-    var run = SimulationRun(scenario, variation: variation, sink: sink, appLayer: HostedAppLayer(app))
+    var run = SimulationRun(
+      scenario, variation: variation, sink: sink, appLayer: HostedAppLayer(app), patientLayer: TrialRunner.patient(of: variation))
     // The run holds the sink it was given: always a `Sink`.
     defer { sink = run.sink as! Sink }
     try run.execute()
@@ -229,6 +230,8 @@ struct SimulationRun {
   // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
   let deviceSchedule: DeviceSchedule
   var attention = AttentionState()
+  /// The push service between the app's server and the device (what it stores, when it hands over).
+  var pushService: PushService
   /// Set while a catch-up delivery after power-on is made: when it came due.
   var catchUpDue: SimulationInstant?
   /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
@@ -244,6 +247,7 @@ struct SimulationRun {
     self.sink = sink
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
+    self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
@@ -534,6 +538,8 @@ struct SimulationRun {
       applyDeviceChange(index, at: now)
     case .pushSent(let index):
       sendPush(index, at: now)
+    case .pushDelayed(let index):
+      deliverDelayedPush(index, at: now)
     case .summaryDue:
       deliverSummary(at: now)
     }

@@ -39,8 +39,11 @@ struct AttentionState {
   /// Summary instants already queued.
   var summariesQueued: Set<SimulationInstant> = []
   var preferences = AppPreferences()
-  /// The push the push service keeps while the device is unreachable.
-  var storedPush: Int?
+  /// Low-priority pushes whose fate the push service has decided (once per push).
+  var lowPriorityDecided: Set<Int> = []
+  /// Focus occurrences a later one replaced for good (`focusResumes: no`):
+  /// their scheduled end changes nothing.
+  var focusReplaced: Set<Int> = []
   /// When the app was handed background pushes (for throttling).
   var backgroundPushes: [SimulationInstant] = []
   /// Pushes shown in Notification Center, by collapse identifier (or their own identifier).
@@ -82,7 +85,8 @@ extension SimulationRun {
     let interval = deviceSchedule.focusIntervals[index]
     let period = scenario.device.focus[interval.period]
     return ActiveFocus(
-      name: period.name, allowsApp: period.allowsApp, allowsTimeSensitive: period.allowsTimeSensitive,
+      name: period.name, allowsApp: period.allowsApp,
+      allowsTimeSensitive: period.allowsTimeSensitive(unstated: scenario.platform.attention.focusTimeSensitiveDefault),
       until: interval.to <= end ? interval.to : nil)
   }
 
@@ -100,16 +104,32 @@ extension SimulationRun {
   mutating func applyDeviceChange(_ index: Int, at now: SimulationInstant) {
     switch deviceSchedule.changes[index].change {
     case .focusStart(let interval):
-      let place = attention.focusInForce.partitioningIndex { $0 >= interval }
-      attention.focusInForce.insert(interval, at: place)
+      let rule = scenario.platform.attention.focusResumes
+      let started = rule.start(interval, inForce: attention.focusInForce)
+      attention.focusInForce = started.inForce
       let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      for replaced in started.replaced {
+        attention.focusReplaced.insert(replaced)
+        let name = scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
+        record(.focus, name, at: now, [
+          TimelineField("state", "off"),
+          TimelineField("reason", "replaced by Focus '\(period.name)'; it does not come back when that one ends (platform focusResumes: no)"),
+        ])
+      }
       let until = deviceSchedule.focusIntervals[interval].to
+      let timeSensitive = period.allowsTimeSensitive(unstated: scenario.platform.attention.focusTimeSensitiveDefault)
       record(.focus, period.name, at: now, [
         TimelineField("state", "on"), TimelineField("until", format(until)),
         TimelineField("app", period.allowsApp ? "allowed" : "silenced"),
-        TimelineField("time-sensitive", period.allowsTimeSensitive ? "allowed" : "silenced"),
+        TimelineField("time-sensitive", timeSensitive ? "allowed" : "silenced"),
       ])
+      if let replaced = started.replaced.last {
+        let name = scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
+        releaseHeld(at: now, cause: "Focus '\(name)' was replaced by '\(period.name)'")
+      }
     case .focusEnd(let interval):
+      // A Focus replaced for good already ended when it was replaced.
+      guard attention.focusReplaced.remove(interval) == nil else { return }
       let place = attention.focusInForce.partitioningIndex { $0 >= interval }
       if place < attention.focusInForce.count && attention.focusInForce[place] == interval { attention.focusInForce.remove(at: place) }
       let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
@@ -121,7 +141,7 @@ extension SimulationRun {
       guard online != attention.online else { return }
       attention.online = online
       record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
-      if online && attention.phoneOn { deliverStoredPush(at: now) }
+      if online && attention.phoneOn { deliverStoredPushes(at: now) }
     case .settings(let position):
       let change = scenario.device.settingsChanges[position]
       let settings = change.applied(to: attention.settings)
@@ -172,7 +192,7 @@ extension SimulationRun {
       record(.power, "phone", at: now, fields)
       deliverCatchUp(at: now)
       releaseHeld(at: now, cause: "the phone was switched on")
-      if attention.online { deliverStoredPush(at: now) }
+      if attention.online { deliverStoredPushes(at: now) }
     case .unlock:
       guard attention.phoneOn else {
         record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
@@ -471,34 +491,124 @@ extension SimulationRun {
       return
     }
     record(.sent, push.id.rawValue, at: now, pushFields(push))
+    routePush(index, at: now)
+  }
+
+  /// The push service tries to deliver push `index` now: it stores it while
+  /// the device is unreachable, and hands it over otherwise.
+  mutating func routePush(_ index: Int, at now: SimulationInstant) {
+    let push = scenario.pushes.pushes[index]
     guard attention.reachable else {
       let unreachable = attention.phoneOn ? "the phone is offline" : "the phone is off"
-      if let expiration = push.expiration, expiration <= now {
+      if let expiration = push.expiration, expiration <= push.instant {
         record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
         return
       }
-      if let stored = attention.storedPush {
-        record(.discarded, scenario.pushes.pushes[stored].id.rawValue, at: now, [TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps only the last notification per app while the device is unreachable")])
-      }
-      attention.storedPush = index
-      record(.stored, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(format($0))" } ?? ""))])
+      storePush(index, unreachable: unreachable, at: now)
       return
     }
-    receivePush(index, at: now, stored: false)
+    handOver(index, at: now, late: now > push.instant, uncertain: nil)
+  }
+
+  /// The `uncertain` field of a push the push service chose among several.
+  static let storedPushUncertainty = TimelineField(
+    "uncertain", "APNs keeps one push per app while the device is unreachable and chooses which non-deterministically (Apple DTS, forum thread 775455)")
+
+  /// The last instant the push service keeps push `index`.
+  func pushExpiry(_ index: Int) -> SimulationInstant {
+    let push = scenario.pushes.pushes[index]
+    return push.expiration ?? push.instant.advanced(by: scenario.platform.attention.pushStorageLimit)
+  }
+
+  /// Push `index` reaches the push service while the device is unreachable:
+  /// it keeps one push per app (`PushService`).
+  mutating func storePush(_ index: Int, unreachable: String, at now: SimulationInstant) {
+    let push = scenario.pushes.pushes[index]
+    let outcome = pushService.store(index, at: now, expires: pushExpiry)
+    let rule = "platform storedPush: \(scenario.platform.attention.storedPush.rawValue)"
+    if let expired = outcome.expired {
+      record(.discarded, scenario.pushes.pushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
+    }
+    if let replaced = outcome.replacing {
+      record(.discarded, scenario.pushes.pushes[replaced].id.rawValue, at: now, [
+        TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
+      ])
+    }
+    if let instead = outcome.keptInstead {
+      record(.discarded, push.id.rawValue, at: now, [
+        TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(scenario.pushes.pushes[instead].id)' (\(rule))"),
+        Self.storedPushUncertainty,
+      ])
+      return
+    }
+    var reason = "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(format($0))" } ?? "")
+    if case .drawn = pushService.keeping { reason += "; of the pushes it holds, the one delivered is drawn when the phone is reachable (trial)" }
+    var fields = [TimelineField("reason", reason)]
+    if outcome.choiceAmongSeveral { fields.append(Self.storedPushUncertainty) }
+    record(.stored, push.id.rawValue, at: now, fields)
   }
 
   /// The phone is reachable again: the push the service kept is delivered, unless it expired.
-  mutating func deliverStoredPush(at now: SimulationInstant) {
-    guard let index = attention.storedPush else { return }
-    attention.storedPush = nil
-    let push = scenario.pushes.pushes[index]
-    let expiration = push.expiration ?? push.instant.advanced(by: scenario.platform.attention.pushStorageLimit)
-    if expiration < now {
+  mutating func deliverStoredPushes(at now: SimulationInstant) {
+    let release = pushService.release(at: now, expires: pushExpiry)
+    for index in release.expired {
+      let push = scenario.pushes.pushes[index]
+      let expiration = pushExpiry(index)
       let why = push.expiration == nil ? "the push service's storage limit of \(scenario.platform.attention.pushStorageLimit) ran out at \(format(expiration))" : "expired at \(format(expiration))"
       record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(why) while the phone was unreachable")])
+    }
+    guard let index = release.delivered else { return }
+    for other in release.notChosen {
+      record(.discarded, scenario.pushes.pushes[other].id.rawValue, at: now, [
+        TimelineField("reason", "the push service kept '\(scenario.pushes.pushes[index].id)' of the \(release.notChosen.count + 1) pushes it held (drawn uniformly in this trial)"),
+        Self.storedPushUncertainty,
+      ])
+    }
+    handOver(index, at: now, late: true, uncertain: release.choiceAmongSeveral ? Self.storedPushUncertainty : nil)
+  }
+
+  /// The push service hands push `index` to the device, unless it is of low
+  /// priority and the service's power rule (decided once per push) drops or
+  /// delays it. `late`: it arrives after it was sent.
+  mutating func handOver(_ index: Int, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
+    let push = scenario.pushes.pushes[index]
+    if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
+      let setting = "platform priority5Alerts: \(scenario.platform.attention.priority5Alerts.scenarioSpelling)"
+      let source = "apns-priority \(push.priority) is sent when the device's power allows and is in some cases not delivered (Apple, \"Sending notification requests to APNs\")"
+      let inTrial = pushService.lowPrioritySeed != nil
+      let rule = inTrial
+        ? "drawn in this trial: delivered with probability \(scenario.platform.attention.priority5DeliveryProbability), after up to \(scenario.platform.attention.priority5MaxDelay)"
+        : setting
+      switch pushService.lowPriorityFate(of: index) {
+      case .atOnce:
+        break
+      case .dropped:
+        var fields = [TimelineField("reason", "\(source); trigsim assumes it is not delivered (\(rule))")]
+        if !inTrial { fields.append(TimelineField("other-readings", "priority5Alerts: delayed <span> or at-once")) }
+        record(.discarded, push.id.rawValue, at: now, fields)
+        return
+      case .delayed(let span):
+        let at = now.advanced(by: span)
+        record(.stored, push.id.rawValue, at: now, [
+          TimelineField("until", at <= end ? format(at) : "after the run"),
+          TimelineField("reason", "\(source); trigsim delays it \(span) (\(rule))"),
+        ])
+        if at <= end { queue.schedule(.pushDelayed(index), at: at, phase: .remotePush, rank: index) }
+        return
+      }
+    }
+    receivePush(index, at: now, stored: late, uncertain: uncertain)
+  }
+
+  /// A low-priority push the push service delayed is due: it tries to deliver it now, unless it expired meanwhile.
+  mutating func deliverDelayedPush(_ index: Int, at now: SimulationInstant) {
+    let push = scenario.pushes.pushes[index]
+    if let expiration = push.expiration, expiration < now {
+      let when = expiration <= push.instant ? "at once (apns-expiration 0)" : "at \(format(expiration))"
+      record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired \(when), before the push service delivered it")])
       return
     }
-    receivePush(index, at: now, stored: true)
+    routePush(index, at: now)
   }
 
   /// Why the app's own settings do not want this push now, if they do not.
@@ -511,11 +621,11 @@ extension SimulationRun {
   /// The device receives a push: a background push wakes the app (when the
   /// system lets it); an alert push goes through the app's filter and the
   /// same presentation as a local notification.
-  mutating func receivePush(_ index: Int, at now: SimulationInstant, stored: Bool) {
+  mutating func receivePush(_ index: Int, at now: SimulationInstant, stored: Bool, uncertain: TimelineField? = nil) {
     let push = scenario.pushes.pushes[index]
     let id = push.id.rawValue
     if push.contentAvailable && !push.hasAlert {
-      receiveBackgroundPush(push, at: now, stored: stored)
+      receiveBackgroundPush(push, at: now, stored: stored, uncertain: uncertain)
       return
     }
     var fields: [TimelineField] = []
@@ -529,6 +639,7 @@ extension SimulationRun {
     if let previous = attention.pushesShown[key], push.hasAlert {
       fields.append(TimelineField("replaces", scenario.pushes.pushes[previous].id.rawValue))
     }
+    if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)
     if scenario.pushes.filter == .app, let why = appPreferenceBlock(push, at: now) {
       record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
@@ -546,7 +657,7 @@ extension SimulationRun {
     present(.push(index), subject: id, delivery: delivery, perception: perception, pushType: push.type, at: now)
   }
 
-  mutating func receiveBackgroundPush(_ push: RemotePush, at now: SimulationInstant, stored: Bool) {
+  mutating func receiveBackgroundPush(_ push: RemotePush, at now: SimulationInstant, stored: Bool, uncertain: TimelineField?) {
     let id = push.id.rawValue
     let why: String?
     let recent = attention.backgroundPushes.filter { $0.duration(to: now) < .seconds(3600) }
@@ -567,6 +678,7 @@ extension SimulationRun {
     var fields = [TimelineField("background", "yes")]
     if stored { fields.append(TimelineField("sent", format(push.instant))) }
     fields.append(TimelineField("app", installedApp.state.rawValue))
+    if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
     let layer = appLayer

@@ -100,6 +100,32 @@ public struct AttentionRules: Sendable, Equatable {
   /// How long the push service keeps a push without `apns-expiration` while
   /// the device is unreachable (Apple: up to 30 days).
   public var pushStorageLimit: SimulationDuration = .seconds(30 * 86_400)
+  /// What the push service does, in a single run, with a push of
+  /// `apns-priority` 5 or 1 that shows something (alert, sound or badge).
+  /// Apple: such pushes are sent "based on power considerations", "might get
+  /// grouped and delivered in bursts", are "throttled, and in some cases …
+  /// not delivered" ("Sending notification requests to APNs"). No delay or
+  /// rate is published, so the default is the reading under which nothing
+  /// relies on one: `dropped`.
+  public var priority5Alerts = LowPriorityPushDelivery.dropped
+  /// Trials only: the chance that such a push is delivered at all (no
+  /// published figure; 0.5 says "as likely as not").
+  public var priority5DeliveryProbability = 0.5
+  /// Trials only: a delivered one arrives after a delay drawn uniformly from
+  /// zero to this (no published figure).
+  public var priority5MaxDelay: SimulationDuration = .hours(1)
+  /// Which push the push service keeps, in a single run, when several are
+  /// sent while the device is unreachable. Apple: "In most cases, the latest
+  /// notification is stored. However, this behavior isn't always guaranteed";
+  /// Apple DTS (forum thread 775455): chosen "in a non-deterministic way".
+  /// Trials draw it uniformly whatever this says.
+  public var storedPush = StoredPushChoice.latest
+  /// Whether a Focus that a later one replaced comes back when the later one
+  /// ends (undocumented; resuming holds more, the default).
+  public var focusResumes = FocusResumption.resumes
+  /// The "Time Sensitive Notifications" switch of a Focus whose scenario
+  /// entry does not state it (Apple documents no default; silenced holds more).
+  public var focusTimeSensitiveDefault = FocusTimeSensitiveDefault.silenced
   /// How a catch-up delivery after the phone comes on is presented.
   public var catchUpPresentation = CatchUpPresentation.listed
   /// Whether a look at the phone during a Focus sees what that Focus silenced.
@@ -107,13 +133,119 @@ public struct AttentionRules: Sendable, Equatable {
 
   public init() {}
 
-  /// `power-off-catch-up=all boot=1m background-pushes=2/h`; settings added
-  /// later are printed only when not at their default, so that headers made
-  /// before they existed stay as they were.
+  /// `power-off-catch-up=all boot=1m background-pushes=2/h`, then each rule
+  /// added later only when it differs from its default (so older headers stay).
   public var summary: String {
-    "power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"
-      + (catchUpPresentation == .listed ? "" : " catch-up=\(catchUpPresentation.rawValue)")
-      + (focusSilencedOnLockScreen == .hidden ? "" : " focus-silenced=\(focusSilencedOnLockScreen.rawValue)")
+    let defaults = AttentionRules()
+    var words = ["power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"]
+    if priority5Alerts != defaults.priority5Alerts { words.append("priority-5-alerts=\(priority5Alerts)") }
+    if priority5DeliveryProbability != defaults.priority5DeliveryProbability {
+      words.append("priority-5-trial-delivery=\(priority5DeliveryProbability)")
+    }
+    if priority5MaxDelay != defaults.priority5MaxDelay { words.append("priority-5-trial-max-delay=\(priority5MaxDelay)") }
+    if storedPush != defaults.storedPush { words.append("stored-push=\(storedPush.rawValue)") }
+    if focusResumes != defaults.focusResumes { words.append("focus-resumes=\(focusResumes.rawValue)") }
+    if focusTimeSensitiveDefault != defaults.focusTimeSensitiveDefault {
+      words.append("focus-time-sensitive-default=\(focusTimeSensitiveDefault.rawValue)")
+    }
+    if catchUpPresentation != defaults.catchUpPresentation { words.append("catch-up=\(catchUpPresentation.rawValue)") }
+    if focusSilencedOnLockScreen != defaults.focusSilencedOnLockScreen {
+      words.append("focus-silenced=\(focusSilencedOnLockScreen.rawValue)")
+    }
+    return words.joined(separator: " ")
+  }
+}
+
+/// What the push service does with a push of `apns-priority` 5 or 1 that
+/// shows something, in a single run (trials draw instead: see
+/// `AttentionRules.priority5DeliveryProbability`).
+public enum LowPriorityPushDelivery: Sendable, Equatable, CustomStringConvertible {
+  /// Never delivered: Apple says such pushes are "in some cases … not
+  /// delivered", so a reminder must not rely on one. The default.
+  case dropped
+  /// Delivered this long after it is sent (or after the device is reachable again).
+  case delayed(SimulationDuration)
+  /// Delivered at once, like priority 10 (trigsim's rule before the audit of 2026-11-26).
+  case atOnce
+
+  /// `dropped`, `delayed-30m`, `at-once`.
+  public var description: String {
+    switch self {
+    case .dropped: "dropped"
+    case .delayed(let span): "delayed-\(span)"
+    case .atOnce: "at-once"
+    }
+  }
+
+  /// How a scenario writes it (`delayed 30m`).
+  public var scenarioSpelling: String {
+    if case .delayed(let span) = self { return "delayed \(span)" }
+    return description
+  }
+}
+
+/// Which push the push service keeps when several are sent while the device
+/// is unreachable (it keeps one per app).
+public enum StoredPushChoice: String, Sendable, CaseIterable {
+  /// The latest sent: what Apple's documentation says happens "in most cases". The default.
+  case latest
+  /// The first sent (and not expired): what a developer saw with the phone
+  /// switched off (the question "Weird Apple Push Notification behaviour
+  /// when the receiving iPhone is turned off", mirrored on itecnotes.com: of
+  /// B and C sent while off, B was delivered and C never).
+  case earliest
+}
+
+/// Whether a Focus replaced by a later one comes back when the later one ends.
+public enum FocusResumption: String, Sendable, CaseIterable {
+  /// It comes back for the rest of its span (it holds more: the default).
+  case resumes = "yes"
+  /// It does not: it ended when the later one began.
+  case doesNotResume = "no"
+
+  /// Focus occurrence `started` begins while `inForce` (ascending: the last is
+  /// the one on) are in force: the occurrences in force afterwards, and those
+  /// it ends for good. Occurrences are numbered in order of start (ties in
+  /// scenario order) and begin in that order, so every one in force began
+  /// before `started`.
+  func start(_ started: Int, inForce: [Int]) -> (inForce: [Int], replaced: [Int]) {
+    switch self {
+    case .resumes:
+      var result = inForce
+      result.insert(started, at: result.partitioningIndex { $0 >= started })
+      return (result, [])
+    case .doesNotResume:
+      return ([started], inForce)
+    }
+  }
+}
+
+/// The "Time Sensitive Notifications" switch of a Focus that a scenario does
+/// not state.
+public enum FocusTimeSensitiveDefault: String, Sendable, CaseIterable {
+  /// Off: time-sensitive notifications are silenced like active ones (the default).
+  case silenced
+  /// On: they break through.
+  case allowed
+}
+
+/// Calendar and interval deliveries whose instant passes while the phone is
+/// off. Public reports disagree; see the manual for the evidence of each.
+public enum PowerOffCatchUp: Sendable, Equatable, CustomStringConvertible {
+  /// Each request that came due while off delivers once when the phone is
+  /// switched on (a repeating one once, however many times it came due).
+  case all
+  /// As `all`, but only requests that came due within this span before the phone came on.
+  case recent(SimulationDuration)
+  /// Nothing that came due while off is delivered.
+  case never
+
+  public var description: String {
+    switch self {
+    case .all: "all"
+    case .recent(let span): "recent-\(span)"
+    case .never: "none"
+    }
   }
 }
 
@@ -140,24 +272,4 @@ public enum FocusSilencedOnLockScreen: String, Sendable, CaseIterable {
   case hidden
   /// Seen at any look from the delivery on (the Focus shows silenced notifications on the Lock Screen).
   case shown
-}
-
-/// Calendar and interval deliveries whose instant passes while the phone is
-/// off. Public reports disagree; see the manual for the evidence of each.
-public enum PowerOffCatchUp: Sendable, Equatable, CustomStringConvertible {
-  /// Each request that came due while off delivers once when the phone is
-  /// switched on (a repeating one once, however many times it came due).
-  case all
-  /// As `all`, but only requests that came due within this span before the phone came on.
-  case recent(SimulationDuration)
-  /// Nothing that came due while off is delivered.
-  case never
-
-  public var description: String {
-    switch self {
-    case .all: "all"
-    case .recent(let span): "recent-\(span)"
-    case .never: "none"
-    }
-  }
 }

@@ -78,13 +78,20 @@ public struct TrialReport: Sendable {
     scenarioName = scenario.name
     platformSummary = scenario.platform.summary
     self.plan = plan
+    // The push service's draws (`PushService`), said only for scenarios with pushes, so other reports read as before.
+    let attention = scenario.platform.attention
+    let pushDraws = scenario.pushes.pushes.isEmpty ? nil
+      : "the push service's choices: each priority-5 push delivered with probability \(attention.priority5DeliveryProbability) "
+        + "after a delay uniform up to \(attention.priority5MaxDelay), and the push it keeps while the phone is unreachable"
     switch scenario.platform.location {
     case .ideal:
-      variationSummary = "nothing (the ideal profile has no GPS error, update grid or latency: every trial is the same)"
+      variationSummary = pushDraws.map { "\($0) (the ideal profile has no GPS error, update grid or latency)" }
+        ?? "nothing (the ideal profile has no GPS error, update grid or latency: every trial is the same)"
     case .ios(let rules):
       variationSummary =
         "GPS error from each fix's accuracy (its 68% radius), correlated over \(rules.errorCorrelation); "
         + "the phase of the location-update grid; latency log-normal with median \(rules.latency) and spread \(rules.latencySpread)"
+        + (pushDraws.map { "; \($0)" } ?? "")
     }
     let regionIDs = scenario.regions.map(\.id)
     locationChances = Self.inReportOrder(tally.chances.map { key, chance in

@@ -140,16 +140,22 @@ public struct TrialRunner {
   /// The stream index a trial's patient draws its pickups from (beside the device's own stream).
   static let patientStream = 0x7061_7469
 
+  /// The patient of a trial: the scenario's, with pickups drawn from the
+  /// trial's own stream, separate from the device's so that looks never shift
+  /// the device's draws. A single run's patient (no variation) looks evenly.
+  static func patient(of variation: DeviceVariation?) -> ScriptedPatient {
+    guard let variation else { return ScriptedPatient() }
+    return ScriptedPatient(lookRandom: TrialRandom(seed: TrialRandom.trialSeed(variation.seed, trial: patientStream)))
+  }
+
   static func runTrial(
     _ index: Int, of scenario: Scenario, app: HostedApp, geometry: RecordedPathGeometry?, seed: UInt64,
     into tally: inout TrialTally
   ) throws {
     // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.
     let variation = variation(trial: index, seed: seed, profile: scenario.platform.location)
-    // The patient's pickups draw from their own stream, so that looks never shift the device's draws.
     var run = SimulationRun(
-      scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer(app),
-      patientLayer: ScriptedPatient(lookRandom: TrialRandom(seed: TrialRandom.trialSeed(variation.seed, trial: Self.patientStream))))
+      scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer(app), patientLayer: Self.patient(of: variation))
     run.recordedGeometry = geometry
     run.locationLog = LocationRequestLog()
     try run.execute()

@@ -351,6 +351,226 @@ private typealias F = MedicineFixture
     #expect(suppressed.last?[field: "reason"] == "background push not delivered: the patient force-quit the app: the system does not launch it for background pushes")
   }
 
+  // MARK: - Priority-5 pushes and the push service's choice (audit A15, A17)
+
+  func priorityPush(_ id: PushID, at time: String, priority: Int, expiration: SimulationInstant? = nil) -> RemotePush {
+    RemotePush(id: id, instant: F.at(time), title: "T", sound: true, priority: priority, expiration: expiration)
+  }
+
+  func platform(_ change: (inout AttentionRules) -> Void) -> PlatformSettings {
+    var platform = PlatformSettings.idealLocation
+    change(&platform.attention)
+    return platform
+  }
+
+  /// "kind subject local-time" of the push entries after `sent`.
+  func pushLines(_ report: SimulationReport) -> [String] {
+    report.timeline.entries.filter { [.stored, .discarded, .received].contains($0.kind) }.map { "\($0.kind.rawValue) \($0.subject) \($0.localInstant)" }
+  }
+
+  @Test func aPriorityFivePushThatShowsSomethingIsDroppedByDefault() throws {
+    var pushes = RemotePushes()
+    pushes.pushes = [
+      priorityPush("p10", at: "07:10", priority: 10), priorityPush("p5", at: "07:10", priority: 5), priorityPush("p1", at: "07:20", priority: 1),
+      RemotePush(id: "badge5", instant: F.at("07:30"), badge: 2, priority: 5),
+      RemotePush(id: "sync", instant: F.at("07:40"), contentAvailable: true, priority: 5),
+    ]
+    let report = try run(MedicineApp(), pushes: pushes)
+    #expect(pushLines(report) == [
+      "received p10 \(F.local("07:10"))", "discarded p5 \(F.local("07:10"))", "discarded p1 \(F.local("07:20"))",
+      "discarded badge5 \(F.local("07:30"))",
+      "received sync \(F.local("07:40"))",  // a background push has its own throttle
+    ])
+    let dropped = try #require(report.timeline.entries(.discarded).first)
+    #expect(dropped[field: "reason"] == "apns-priority 5 is sent when the device's power allows and is in some cases not delivered "
+      + "(Apple, \"Sending notification requests to APNs\"); trigsim assumes it is not delivered (platform priority5Alerts: dropped)")
+    #expect(dropped[field: "other-readings"] == "priority5Alerts: delayed <span> or at-once")
+    #expect(report.summary.perceptions.map(\.subject) == ["p10"])
+    // The default is not printed in the header; another reading is.
+    #expect(report.timeline.header.first { $0.key == "device" }?.value == "power-off-catch-up=all boot=1m background-pushes=2/h entitlements=time-sensitive")
+  }
+
+  @Test func aPriorityFivePushIsDelayedOrDeliveredAtOnceUnderTheOtherReadings() throws {
+    var pushes = RemotePushes()
+    pushes.pushes = [priorityPush("p5", at: "07:10", priority: 5), priorityPush("short", at: "07:10", priority: 5, expiration: F.at("07:30"))]
+    let delayed = try run(MedicineApp(), pushes: pushes, platform: platform { $0.priority5Alerts = .delayed(.minutes(30)) })
+    #expect(pushLines(delayed) == [
+      "stored p5 \(F.local("07:10"))", "stored short \(F.local("07:10"))",
+      "received p5 \(F.local("07:40"))", "discarded short \(F.local("07:40"))",
+    ])
+    #expect(delayed.timeline.entries(.stored).first?[field: "until"] == F.local("07:40"))
+    #expect(delayed.timeline.entries(.received).first?[field: "sent"] == F.local("07:10"))
+    #expect(delayed.timeline.entries(.discarded).first?[field: "reason"] == "expired at \(F.local("07:30")), before the push service delivered it")
+    #expect(delayed.timeline.header.first { $0.key == "device" }?.value.contains("priority-5-alerts=delayed-30m") == true)
+    let atOnce = try run(MedicineApp(), pushes: pushes, platform: platform { $0.priority5Alerts = .atOnce })
+    #expect(pushLines(atOnce) == ["received p5 \(F.local("07:10"))", "received short \(F.local("07:10"))"])
+  }
+
+  @Test func aDelayedPriorityFivePushThatComesDueWhileOfflineWaitsAtThePushService() throws {
+    var device = DeviceSetup()
+    device.network = [NetworkChange(instant: F.at("07:20"), online: false), NetworkChange(instant: F.at("08:00"), online: true)]
+    var pushes = RemotePushes()
+    pushes.pushes = [priorityPush("p5", at: "07:10", priority: 5)]
+    let report = try run(MedicineApp(), device: device, pushes: pushes, platform: platform { $0.priority5Alerts = .delayed(.minutes(30)) })
+    // Delayed once, then stored while offline, then delivered: the power rule is not applied twice.
+    #expect(pushLines(report) == ["stored p5 \(F.local("07:10"))", "stored p5 \(F.local("07:40"))", "received p5 \(F.local("08:00"))"])
+  }
+
+  func offlinePushes(_ ids: [PushID], expiring: [PushID: String] = [:]) -> (DeviceSetup, RemotePushes) {
+    var device = DeviceSetup()
+    device.network = [NetworkChange(instant: F.at("07:00"), online: false), NetworkChange(instant: F.at("08:00"), online: true)]
+    var pushes = RemotePushes()
+    pushes.pushes = ids.enumerated().map { index, id in
+      RemotePush(id: id, instant: F.at("07:\(10 + 10 * index)"), title: "T", expiration: expiring[id].map { F.at($0) })
+    }
+    return (device, pushes)
+  }
+
+  @Test func whichStoredPushIsKeptIsASettingAndMarkedUncertain() throws {
+    let (device, pushes) = offlinePushes(["a", "b"])
+    let latest = try run(MedicineApp(), device: device, pushes: pushes)
+    #expect(pushLines(latest) == ["stored a \(F.local("07:10"))", "discarded a \(F.local("07:20"))", "stored b \(F.local("07:20"))", "received b \(F.local("08:00"))"])
+    let uncertainty = "APNs keeps one push per app while the device is unreachable and chooses which non-deterministically (Apple DTS, forum thread 775455)"
+    #expect(latest.timeline.entries(.stored).map { $0[field: "uncertain"] } == [nil, uncertainty])
+    #expect(latest.timeline.entries(.received).first?[field: "uncertain"] == uncertainty)
+    #expect(latest.timeline.entries(.discarded).first?[field: "reason"]
+      == "replaced at the push service by 'b': it keeps one notification per app while the device is unreachable, here the latest (platform storedPush: latest)")
+
+    let earliest = try run(MedicineApp(), device: device, pushes: pushes, platform: platform { $0.storedPush = .earliest })
+    #expect(pushLines(earliest) == ["stored a \(F.local("07:10"))", "discarded b \(F.local("07:20"))", "received a \(F.local("08:00"))"])
+    #expect(earliest.timeline.entries(.discarded).first?[field: "uncertain"] == uncertainty)
+    #expect(earliest.timeline.entries(.received).first?[field: "uncertain"] == uncertainty)
+    #expect(earliest.timeline.header.first { $0.key == "device" }?.value.contains("stored-push=earliest") == true)
+
+    // One push alone: nothing was chosen, nothing is uncertain.
+    let (_, alone) = offlinePushes(["only"])
+    let single = try run(MedicineApp(), device: device, pushes: alone)
+    #expect(single.timeline.entries.allSatisfy { $0[field: "uncertain"] == nil })
+    #expect(pushLines(single) == ["stored only \(F.local("07:10"))", "received only \(F.local("08:00"))"])
+  }
+
+  @Test func underEarliestAnExpiredKeptPushMakesRoomForTheNext() throws {
+    let (device, pushes) = offlinePushes(["a", "b"], expiring: ["a": "07:15"])
+    let report = try run(MedicineApp(), device: device, pushes: pushes, platform: platform { $0.storedPush = .earliest })
+    #expect(pushLines(report) == ["stored a \(F.local("07:10"))", "discarded a \(F.local("07:20"))", "stored b \(F.local("07:20"))", "received b \(F.local("08:00"))"])
+    // b was the only live push: no choice was made.
+    #expect(report.timeline.entries(.received).first?[field: "uncertain"] == nil)
+  }
+
+  @Test func inTrialsTheKeptPushIsDrawnUniformlyAmongTheLiveOnesAndRepeatable() throws {
+    let (device, pushes) = offlinePushes(["a", "b", "c", "gone"], expiring: ["gone": "07:45"])
+    var scenario = F.scenario(MedicineApp(), start: "2026-03-28T06:00:00Z", end: "2026-03-28T12:00:00Z", platform: .idealLocation)
+    scenario.device = device
+    scenario.pushes = pushes
+    var delivered: [String: Int] = [:]
+    for trial in 0..<60 {
+      let report = try Simulation(scenario).report(trial: trial, seed: 23)
+      let received = report.timeline.entries(.received).map(\.subject)
+      #expect(received.count == 1)
+      delivered[received.first ?? "-", default: 0] += 1
+      // Trials keep every push until the phone is reachable, then draw.
+      #expect(report.timeline.entries(.discarded).filter { $0.instant == F.at("08:00") }.map(\.subject).sorted()
+        == (["a", "b", "c", "gone"].filter { $0 != received.first }))
+      // The same trial is the same run.
+      #expect(try Simulation(scenario).report(trial: trial, seed: 23).timeline.entries == report.timeline.entries)
+    }
+    // Each live push is kept in some trials; the expired one never.
+    #expect(delivered.keys.sorted() == ["a", "b", "c"])
+  }
+
+  @Test func inTrialsAPriorityFivePushIsDeliveredInSomeTrialsAfterADrawnDelay() throws {
+    var pushes = RemotePushes()
+    pushes.pushes = [priorityPush("p5", at: "07:10", priority: 5)]
+    var scenario = F.scenario(MedicineApp(), start: "2026-03-28T06:00:00Z", end: "2026-03-28T12:00:00Z", platform: platform {
+      $0.priority5DeliveryProbability = 0.5
+      $0.priority5MaxDelay = .minutes(20)
+    })
+    scenario.pushes = pushes
+    var deliveredTrials: [Int] = []
+    var delays: [SimulationDuration] = []
+    for trial in 0..<40 {
+      let report = try Simulation(scenario).report(trial: trial, seed: 5)
+      if let received = report.timeline.entries(.received).first {
+        deliveredTrials.append(trial)
+        delays.append(F.at("07:10").duration(to: received.instant))
+      } else {
+        #expect(report.timeline.entries(.discarded).first?[field: "reason"]?.hasSuffix(
+          "trigsim assumes it is not delivered (drawn in this trial: delivered with probability 0.5, after up to 20m)") == true)
+      }
+      // Drawn from the trial's own stream: the same in every replay, whatever ran before.
+      #expect(try Simulation(scenario).report(trial: trial, seed: 5).timeline.entries == report.timeline.entries)
+    }
+    #expect(deliveredTrials.count > 5 && deliveredTrials.count < 35)
+    #expect(delays.allSatisfy { $0 >= .zero && $0 <= .minutes(20) })
+    #expect(Set(delays).count > 1)
+    // A single run follows the setting (dropped).
+    #expect(try Simulation(scenario).report().timeline.entries(.received).isEmpty)
+  }
+
+  @Test func trialReportsWithPushesAreTheSameWhateverTheNumberOfWorkers() throws {
+    let (device, offline) = offlinePushes(["a", "b"])
+    var scenario = F.scenario(
+      MedicineApp(medicineChanges: [F.create(medicine("m", times: ["07:30"]), at: "06:00")]), start: "2026-03-28T06:00:00Z",
+      end: "2026-03-28T12:00:00Z", platform: .idealLocation)
+    scenario.device = device
+    scenario.pushes = offline
+    scenario.pushes.pushes.append(priorityPush("p5", at: "09:00", priority: 5))
+    let runner = TrialRunner(scenario)
+    let one = try runner.run(TrialPlan(count: 30, seed: 9, jobs: 1))
+    for jobs in [2, 4] { #expect(try runner.run(TrialPlan(count: 30, seed: 9, jobs: jobs)).text == one.text, "jobs \(jobs)") }
+    #expect(one.variationSummary == "the push service's choices: each priority-5 push delivered with probability 0.5 after a delay uniform up to 1h, "
+      + "and the push it keeps while the phone is unreachable (the ideal profile has no GPS error, update grid or latency)")
+    // Pushes are not tallied in the report (they are not doses); each trial's push outcome is its own draw, shown by its timeline.
+    let outcomes = try (0..<30).map { try Simulation(scenario).report(trial: $0, seed: 9).timeline.entries(.received).map(\.subject) }
+    #expect(Set(outcomes.map { $0.contains("p5") }) == [true, false])
+    #expect(Set(outcomes.map { $0.first ?? "" }) .isSuperset(of: ["a", "b"]))
+  }
+
+  // MARK: - Focus readings (audit A2, A3)
+
+  func work(from: String, to: String) -> FocusPeriod {
+    FocusPeriod(name: "Work", schedule: .once(from: F.at(from), to: F.at(to)), allowsApp: true)
+  }
+
+  @Test func aReplacedFocusResumesByDefaultAndNotWhenSetSo() throws {
+    var device = DeviceSetup()
+    device.focus = [sleep(), work(from: "06:30", to: "07:15")]
+    let app = MedicineApp(medicineChanges: [F.create(medicine("a", times: ["06:10", "07:20"]), at: "06:00")])
+    // The patient looks at 06:30 and 07:30: a dose held by a Focus is seen at the first look after it is listed.
+    let looks = ["06:30", "07:30"]
+    let resumes = try run(app, device: device, looks: looks)
+    #expect(resumes.summary.dose("a", .time(F.time("07:20")))?.notified == F.at("07:30"))  // Sleep back after Work
+    #expect(resumes.summary.dose("a", .time(F.time("06:10")))?.notified == F.at("07:30"))
+
+    let ends = try run(app, device: device, platform: platform { $0.focusResumes = .doesNotResume }, looks: looks)
+    let focus = ends.timeline.entries(.focus).map { "\($0.subject) \($0[field: "state"]!) \($0.localInstant)" }
+    #expect(focus == ["Sleep on \(F.local("06:00"))", "Sleep off \(F.local("06:30"))", "Work on \(F.local("06:30"))", "Work off \(F.local("07:15"))"])
+    #expect(ends.timeline.entries(.focus)[1][field: "reason"] == "replaced by Focus 'Work'; it does not come back when that one ends (platform focusResumes: no)")
+    // The 06:10 dose Sleep held is seen when Sleep was replaced by a Focus that allows the app; the 07:20 one alerts at once.
+    #expect(ends.summary.dose("a", .time(F.time("06:10")))?.notified == F.at("06:30"))
+    #expect(ends.summary.dose("a", .time(F.time("07:20")))?.notified == F.at("07:20"))
+    #expect(ends.timeline.header.first { $0.key == "device" }?.value.contains("focus-resumes=no") == true)
+  }
+
+  @Test func anUnstatedFocusTimeSensitiveSwitchFollowsThePlatformDefault() throws {
+    var device = DeviceSetup()
+    device.focus = [
+      FocusPeriod(name: "Sleep", schedule: .once(from: F.at("06:30"), to: F.at("07:30"))),
+      FocusPeriod(name: "Nap", schedule: .once(from: F.at("09:00"), to: F.at("10:00")), allowsTimeSensitive: false),
+    ]
+    #expect(device.focus.map(\.timeSensitiveStated) == [false, true])
+    let app = MedicineApp(medicineChanges: [F.create(medicine("t", times: ["07:00", "09:30"], level: .timeSensitive), at: "06:00")])
+    // The patient looks when each Focus ends.
+    let looks = ["07:30", "10:00"]
+    let silenced = try run(app, device: device, looks: looks)
+    #expect(silenced.summary.dose("t", .time(F.time("07:00")))?.notified == F.at("07:30"))
+    let allowed = try run(app, device: device, platform: platform { $0.focusTimeSensitiveDefault = .allowed }, looks: looks)
+    #expect(allowed.summary.dose("t", .time(F.time("07:00")))?.notified == F.at("07:00"))
+    #expect(allowed.timeline.entries(.focus).first?[field: "time-sensitive"] == "allowed")
+    // A Focus that states its switch keeps it.
+    #expect(allowed.summary.dose("t", .time(F.time("09:30")))?.notified == F.at("10:00"))
+  }
+
   // MARK: - Badge
 
   @Test func aBadgeFixedAtAddTimeStopsCountingTheWaitingDoses() throws {

@@ -192,9 +192,11 @@ extension ChartDrawingTests {
     #expect(marks.map(\.count) == [1, 2])
   }
 
-  /// Metformin at 08:00 and 11:00; a Sleep Focus that silences the app holds the 08:00 reminder until 09:00.
+  /// Metformin at 08:00 and 11:00; a Sleep Focus that silences the app holds the 08:00 reminder until 09:00,
+  /// when the patient wakes and looks at the phone.
   static let lateDoseYAML = """
     clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+    patient: { looks: [2026-05-04T09:00:00] }
     device:
       focus:
         - { name: Sleep, daily: { from: "07:00", to: "09:00" }, allowApp: false }

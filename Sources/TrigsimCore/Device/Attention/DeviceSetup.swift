@@ -129,18 +129,28 @@ public struct FocusPeriod: Sendable {
   public var schedule: Schedule
   /// The app is on the Focus's allowed list: its notifications are not silenced.
   public var allowsApp: Bool
-  /// The Focus's "Time Sensitive Notifications" switch. Apple documents no
-  /// default; trigsim assumes off (the patient must have turned it on), so a
-  /// scenario that counts on a breakthrough says so.
+  /// The Focus's "Time Sensitive Notifications" switch as the scenario
+  /// states it; `false` when it does not (see `timeSensitiveStated`).
   public var allowsTimeSensitive: Bool
+  /// Whether the scenario stated the switch. Apple documents no default; an
+  /// unstated switch follows the platform's `focusTimeSensitiveDefault`
+  /// (silenced unless changed), so a scenario that counts on a breakthrough says so.
+  public var timeSensitiveStated: Bool
   public var origin: InputLocation?
 
-  public init(name: String, schedule: Schedule, allowsApp: Bool = false, allowsTimeSensitive: Bool = false, origin: InputLocation? = nil) {
+  /// `allowsTimeSensitive`: the switch, or nil when the scenario does not state it.
+  public init(name: String, schedule: Schedule, allowsApp: Bool = false, allowsTimeSensitive: Bool? = nil, origin: InputLocation? = nil) {
     self.name = name
     self.schedule = schedule
     self.allowsApp = allowsApp
-    self.allowsTimeSensitive = allowsTimeSensitive
+    self.allowsTimeSensitive = allowsTimeSensitive ?? false
+    self.timeSensitiveStated = allowsTimeSensitive != nil
     self.origin = origin
+  }
+
+  /// The switch in force: as stated, or the platform's default for an unstated one.
+  public func allowsTimeSensitive(unstated: FocusTimeSensitiveDefault) -> Bool {
+    timeSensitiveStated ? allowsTimeSensitive : unstated == .allowed
   }
 }
 
