@@ -45,6 +45,9 @@ public struct ScenarioVerifier: Sendable {
   /// The team's app in place of the scenario's medicine app (scenarios with
   /// `appUnderTest: swift`; the manual, "Your app in the loop").
   public var app: HostedApp?
+  /// Whether the assumption report is made for every scenario (`report
+  /// --assumptions`), not only for those that state `robust: true`.
+  public var makesAssumptionReport = false
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
@@ -102,6 +105,13 @@ public struct ScenarioVerifier: Sendable {
     }
     result.report = report
     result.assertionFailures = file.checks.assertions.compactMap { $0.check(report) }
+    if file.checks.robust != nil || makesAssumptionReport {
+      let assumptions = assumptionReport(of: file, baseline: report)
+      result.assumptionReport = assumptions
+      if let origin = file.checks.robust, let failure = assumptions.robustnessFailure(origin: origin) {
+        result.assertionFailures = Self.inFileOrder(result.assertionFailures + [failure])
+      }
+    }
     if checksTrials, let settings = file.checks.trials {
       if let problem = verifyTrials(file, settings: settings, into: &result) {
         result.outcome = problem
@@ -324,8 +334,18 @@ public struct ScenarioVerifier: Sendable {
   /// The verifier's app, or the scenario's own medicine app.
   func app(for scenario: Scenario) -> HostedApp { app ?? MedicineReminderApp.hosted(for: scenario) }
 
+  /// The scenario's assumption report (`AssumptionReport`): its run
+  /// `baseline`, then one rerun per alternative of each consulted
+  /// assumption, on up to `trialJobs` threads, with the app for each.
+  public func assumptionReport(of file: ScenarioFile, baseline: SimulationReport) -> AssumptionReport {
+    let verifier = self
+    return AssumptionReport(scenario: file.scenario, baseline: baseline, assertions: file.checks.assertions, jobs: trialJobs) { scenario in
+      try verifier.simulation(of: scenario).report()
+    }
+  }
+
   /// The scenario with the verifier's app, or the scenario's own medicine app.
-  func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app(for: scenario)) }
+  public func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app(for: scenario)) }
 
   static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
     switch error {
@@ -376,6 +396,9 @@ public struct ScenarioVerification: Sendable {
   public var expectedPathFromCommandLine = false
   /// The report of the scenario's `trials:`, when it has them.
   public var trialReport: TrialReport?
+  /// The assumption report, when the scenario states `robust: true` or the
+  /// verifier makes one for every scenario (`makesAssumptionReport`).
+  public var assumptionReport: AssumptionReport?
   /// The expected trial report's path, when the scenario has `trials:`.
   public var expectedTrialsPath: String?
   /// The expected trial report does not exist (and was not recorded).

@@ -43,6 +43,9 @@ public struct Scenario {
   /// Visits of location reminders that should not notify (`silentVisit:`);
   /// their doses are `silent` rather than `missed` when nothing notified them.
   public var visitExpectations: [VisitExpectation] = []
+  /// The registry settings (`AssumptionRegistry`) the scenario states
+  /// itself: its choice, so a run never marks them consulted.
+  public var statedAssumptions: Set<AssumptionID> = []
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],

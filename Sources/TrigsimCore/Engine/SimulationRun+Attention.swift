@@ -197,6 +197,7 @@ extension SimulationRun {
   /// repeating request waits once however often it comes due.
   mutating func holdWhileOff(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
     let id = pending.request.id
+    consult(.powerOffCatchUp)
     let rule = scenario.platform.attention.powerOffCatchUp
     if rule == .never {
       record(.suppressed, id.rawValue, at: now, [

@@ -29,6 +29,9 @@ public struct PlatformSettings: Sendable {
   /// differ by iOS version; the default is the one under which no reminder
   /// is reported that a real phone could lose (the manual, "Your app in the loop").
   public var forceQuitLocationLaunch: ForceQuitLocationLaunch = .notLaunched
+  /// Whether a location request whose region the device is already inside
+  /// when monitoring starts reports an entry (an assumption: the manual, "Assumptions").
+  public var locationAlreadyInside: LocationAlreadyInside = .silent
   /// How the device detects region crossings. The default is the realistic
   /// `ios` profile; `ideal` reports every geometric crossing at its instant.
   public var location: LocationProfile = .ios(RegionMonitoringRules())
@@ -51,6 +54,7 @@ public struct PlatformSettings: Sendable {
       + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) "
       // Printed only when set, so that headers made before the setting existed stay as they were.
       + (forceQuitLocationLaunch == .notLaunched ? "" : "force-quit-location=\(forceQuitLocationLaunch.rawValue) ")
+      + (locationAlreadyInside == .silent ? "" : "already-inside=\(locationAlreadyInside.rawValue) ")
       + location.summary
   }
 }
@@ -79,6 +83,19 @@ public enum ForceQuitLocationLaunch: String, Sendable, CaseIterable {
   case launched
 }
 
+/// What a location request reports when the device is already inside its
+/// region as monitoring starts: at the request's add, or at the first fix
+/// for requests added before it.
+public enum LocationAlreadyInside: String, Sendable, CaseIterable {
+  /// No entry until the device leaves and enters again (Core Location's
+  /// documented rule for region monitoring). The default.
+  case silent
+  /// The device reports an entry, after the profile's usual latency
+  /// (undocumented for `UNLocationNotificationTrigger`; what Android's
+  /// geofencing does with its initial trigger).
+  case entered
+}
+
 public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
   /// The system launches the app in the background and its handler runs (documented).
   case handled
@@ -90,8 +107,10 @@ public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
 /// The platform rules of the attention model (see the manual, "From fired to
 /// seen"). Printed in the timeline header's `device` line.
 public struct AttentionRules: Sendable, Equatable {
-  /// What becomes of calendar and interval deliveries due while the phone is off.
-  public var powerOffCatchUp = PowerOffCatchUp.all
+  /// What becomes of calendar and interval deliveries due while the phone is
+  /// off. Sources conflict, so the default is `never`: nothing that came due
+  /// while off is counted as delivered (the manual, "Assumptions").
+  public var powerOffCatchUp = PowerOffCatchUp.never
   /// How long a reboot keeps the phone off.
   public var bootDuration: SimulationDuration = .seconds(60)
   /// Most background pushes the system hands the app per rolling hour;
@@ -103,7 +122,7 @@ public struct AttentionRules: Sendable, Equatable {
 
   public init() {}
 
-  /// `power-off-catch-up=all boot=1m background-pushes=2/h`
+  /// `power-off-catch-up=none boot=1m background-pushes=2/h`
   public var summary: String {
     "power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"
   }
