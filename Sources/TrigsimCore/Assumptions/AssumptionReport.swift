@@ -201,8 +201,8 @@ public struct AssumptionReport: Sendable {
     "dose \(dose.key.medicine) \(dose.reminder) \(dose.key.occurrenceLabel)"
   }
 
-  /// `missed`, `notified 09:00 (banner+lock-screen+sound), completed 09:05`,
-  /// `notified 2026-05-05 07:45 (lock-screen), unanswered`: instants in the
+  /// `missed`, `notified 09:00 (daily reminder, banner+lock-screen+sound), completed 09:05`,
+  /// `notified 2026-05-05 07:45 (follow-up 2, lock-screen), unanswered`: instants in the
   /// device zone, with the date when it is not the dose's own day.
   static func state(of dose: DoseRecord, clock: ClockSettings) -> String {
     func time(_ instant: SimulationInstant) -> String {
@@ -213,7 +213,7 @@ public struct AssumptionReport: Sendable {
       return day == String(clock.local(dose.scheduled).prefix(10)) ? clockTime : "\(day) \(clockTime)"
     }
     guard let notified = dose.notified else { return dose.outcome.rawValue }
-    var text = "notified \(time(notified))" + (dose.perception.map { " (\($0.how))" } ?? "")
+    var text = "notified \(time(notified))" + (dose.perception.map { " (\($0.role.map { "\($0), " } ?? "")\($0.how))" } ?? "")
     switch dose.outcome {
     case .completed: text += ", completed \(time(dose.completed!))"
     case .dismissed: text += ", dismissed \(time(dose.dismissed!))"
