@@ -205,3 +205,21 @@ import TrigsimTestSupport
     #expect(report.text.hasPrefix("assumptions consulted: none"))
   }
 }
+
+/// The manual's registry table lists exactly the registry's entries, in its
+/// order, each with its default and alternatives.
+@Suite struct AssumptionsArticleTests {
+  @Test func theRegistryTableListsExactlyTheRegistrysEntries() throws {
+    let article = try #require(Manual.articles.first { $0.lastPathComponent == "Assumptions.md" })
+    let text = try Manual.text(of: article)
+    let section = try #require(text.components(separatedBy: "## The registry").dropFirst().first?.components(separatedBy: "\n## ").first)
+    let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row in
+      row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    #expect(rows.map { $0[0] } == AssumptionRegistry.entries.map { "`\($0.id)`" })
+    for (row, entry) in zip(rows, AssumptionRegistry.entries) {
+      #expect(row[1] == "`\(entry.defaultReading.yaml)`", "\(entry.id)")
+      #expect(row[2] == entry.alternatives.map { "`\($0.yaml)`" }.joined(separator: ", "), "\(entry.id)")
+    }
+  }
+}
