@@ -31,6 +31,7 @@ public enum AssumptionRegistry {
       sources: [
         "Apple, archived Location and Maps Programming Guide, \"Region Monitoring\" (no entry event for a device already inside a region when monitoring starts)",
         "Apple, UNLocationNotificationTrigger (silent on a device already inside)",
+        "Android, developer.android.com \"Create and monitor geofences\" (INITIAL_TRIGGER_ENTER: the other platform reports it)",
       ],
       whyDefault: "Core Location reports no entry; nothing documents the notification trigger differently, and 'silent' never reports a dose the phone could have lost"),
     Assumption(

@@ -72,7 +72,6 @@ public enum PendingRetentionPolicy: String, Sendable, CaseIterable {
   case soonest
 }
 
-/// What happens to a notification action while the app is terminated.
 /// Whether a force-quit app is launched for its region events and
 /// significant-change updates.
 public enum ForceQuitLocationLaunch: String, Sendable, CaseIterable {
@@ -96,6 +95,7 @@ public enum LocationAlreadyInside: String, Sendable, CaseIterable {
   case entered
 }
 
+/// What happens to a notification action while the app is terminated.
 public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
   /// The system launches the app in the background and its handler runs (documented).
   case handled
