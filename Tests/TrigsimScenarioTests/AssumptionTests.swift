@@ -189,10 +189,18 @@ import TrigsimTestSupport
   }
 
   @Test func theReportIsTheSameWhateverTheThreadCount() throws {
-    let file = try load(Self.insideAtAdd(platform: "location: ios"))
-    let one = try report(file, jobs: 1).text
-    #expect(try report(file, jobs: 4).text == one)
-    #expect(one.contains("under locationAlreadyInside=entered"))
+    // Two assumptions consulted, three reruns on up to three threads, the track read by each.
+    let power = "device:\n  power:\n    - { at: 2026-05-04T17:20:00, event: switch-off }\n    - { at: 2026-05-04T17:40:00, event: switch-on }\n"
+    let metformin = "  - { id: met, name: Metformin, dosage: 500, times: [\"17:30\"], snooze: none }\n"
+    let yaml = Self.insideAtAdd(platform: "location: ios")
+      .replacingOccurrences(of: "expect: none", with: power + "expect: none")
+      .replacingOccurrences(of: "snooze: none }\n", with: "snooze: none }\n" + metformin)
+    let file = try load(yaml)
+    let one = try report(file, jobs: 1)
+    #expect(one.variants.map(\.label) == ["powerOffCatchUp=all", "powerOffCatchUp=recent 15m", "locationAlreadyInside=entered"])
+    for jobs in [2, 3, 8] { #expect(try report(file, jobs: jobs).text == one.text, "\(jobs) threads") }
+    #expect(one.text.contains("under locationAlreadyInside=entered"))
+    #expect(one.text.contains("under powerOffCatchUp=all"))
   }
 
   /// A scenario that depends on no registry setting has an empty report, by construction.
