@@ -28,6 +28,9 @@ public struct ReportInput {
   public var expectedLocations: [InputLocation]?
   /// What `verify` would say of the run, when it was checked.
   public var verdict: Verdict?
+  /// The assumption report, when it was made (the scenario states `robust:
+  /// true`, or `report --assumptions`): the page shows it in a section of its own.
+  public var assumptions: AssumptionReport?
 
   /// What `verify` says of a run: its headline, whether it passed, and what
   /// it found, one line each (the changed doses, each failed assertion with

@@ -256,6 +256,7 @@ final class ScenarioReader {
     for set in placeSets { scenario.addPlaceSet(set) }
     scenario.visitExpectations = visitExpectations
     scenario.patientAttention = patientAttention
+    scenario.statedAssumptions = Self.statedAssumptions(in: top["platform"])
     scenario.appUnderTest = appUnderTest
     scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {
@@ -440,7 +441,7 @@ final class ScenarioReader {
       node, what: "'platform'",
       keys: [
         "pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions",
-        "forceQuitLocation", "location",
+        "forceQuitLocation", "locationAlreadyInside", "location",
       ]
         + Self.attentionRuleKeys)
     else { return settings }
@@ -479,6 +480,11 @@ final class ScenarioReader {
     {
       settings.forceQuitLocationLaunch = value
     }
+    if let node = fields["locationAlreadyInside"],
+      let value = document.choice(node, what: "already-inside rule", LocationAlreadyInside.allCases.map { ($0.rawValue, $0) })
+    {
+      settings.locationAlreadyInside = value
+    }
     if let node = fields["location"], let profile = readLocationProfile(node) { settings.location = profile }
     if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {
       if value.milliseconds <= 0 {
@@ -488,6 +494,15 @@ final class ScenarioReader {
       }
     }
     return settings
+  }
+
+  /// The registry settings (`AssumptionRegistry`) the `platform:` mapping
+  /// states: its keys that name a registry entry. Such a setting is the
+  /// scenario's choice, and a run never reports it as an assumption.
+  static func statedAssumptions(in platform: Node?) -> Set<AssumptionID> {
+    guard let mapping = platform?.mapping else { return [] }
+    let keys = mapping.compactMap { $0.key.scalar?.string }
+    return Set(keys.map(AssumptionID.init(rawValue:)).filter { AssumptionRegistry.entry($0) != nil })
   }
 
   /// The keys that override a rule of the `ios` location profile.

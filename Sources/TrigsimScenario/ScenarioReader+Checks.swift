@@ -35,6 +35,9 @@ public struct ScenarioChecks: Sendable {
   public var trials: TrialSettings?
   /// The assertions of `assert:` with a `probability`, checked against the trial report.
   public var probabilityAssertions: [ProbabilityAssertion]
+  /// Where `robust: true` is stated, if it is: every assertion must hold
+  /// under every alternative of each assumption the run consults (`AssumptionReport`).
+  public var robust: InputLocation?
 
   public init(
     expectedTimelinePath: String?, comparison: ComparisonOptions = ComparisonOptions(), assertions: [RunAssertion] = [],
@@ -73,6 +76,7 @@ extension ScenarioReader {
   static let assertionNames = [
     "count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired",
     "silentVisit", "nothingAudible", "dosesPerceptible", "noPushShownWhileOff", "badge", "badgeCountsDoses",
+    "robust",
   ]
 
   func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
@@ -105,6 +109,11 @@ extension ScenarioReader {
       for item in list {
         switch readAnyAssertion(item) {
         case .run(let assertion)?: checks.assertions.append(assertion)
+        case .robust(let origin)?:
+          if checks.robust != nil {
+            document.error(item, "'robust' is stated twice", notes: ["state it once: it applies to every assertion"])
+          }
+          checks.robust = origin
         case .probability(let assertion)?:
           if top["trials"] == nil {
             document.error(item, "an assertion with 'probability' is checked over trials, and the scenario has no 'trials:' section",
@@ -343,6 +352,8 @@ extension ScenarioReader {
   enum AnyAssertion {
     case run(RunAssertion)
     case probability(ProbabilityAssertion)
+    /// `robust: true`, where it is stated.
+    case robust(InputLocation)
   }
 
   /// `probability: 0.95` (at least) or `probability: { atLeast: 0.9, atMost: 1 }`.
@@ -389,6 +400,9 @@ extension ScenarioReader {
     }
     let origin = document.location(item)
     switch name {
+    case "robust":
+      guard let required = document.bool(value, what: "'robust'") else { return nil }
+      return required ? .robust(origin) : nil
     case "count":
       guard let fields = document.mapping(value, what: "'count'", keys: ["fired", "entries", "from", "to", "equals", "atLeast", "atMost"]) else { return nil }
       let selector: EntrySelector?

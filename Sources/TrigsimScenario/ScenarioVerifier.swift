@@ -45,6 +45,9 @@ public struct ScenarioVerifier: Sendable {
   /// The team's app in place of the scenario's medicine app (scenarios with
   /// `appUnderTest: swift`; the manual, "Your app in the loop").
   public var app: HostedApp?
+  /// Whether the assumption report is made for every scenario (`report
+  /// --assumptions`), not only for those that state `robust: true`.
+  public var makesAssumptionReport = false
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
@@ -102,6 +105,13 @@ public struct ScenarioVerifier: Sendable {
     }
     result.report = report
     result.assertionFailures = file.checks.assertions.compactMap { $0.check(report) }
+    if file.checks.robust != nil || makesAssumptionReport {
+      let assumptions = assumptionReport(of: file, baseline: report)
+      result.assumptionReport = assumptions
+      if let origin = file.checks.robust, let failure = assumptions.robustnessFailure(origin: origin) {
+        result.assertionFailures = Self.inFileOrder(result.assertionFailures + [failure])
+      }
+    }
     if checksTrials, let settings = file.checks.trials {
       if let problem = verifyTrials(file, settings: settings, into: &result) {
         result.outcome = problem
@@ -147,6 +157,12 @@ public struct ScenarioVerifier: Sendable {
       return result
     }
 
+    if expectedPathOverride == nil {
+      if let problem = verifyAssumptions(file, report: report, timelinePath: expectedPath, into: &result) {
+        result.outcome = problem
+        return result
+      }
+    }
     if expectedPathOverride == nil, !file.scenario.medicineApp.isEmpty {
       if let problem = verifyDoses(report: report, timelinePath: expectedPath, tolerance: options.tolerance.largest, into: &result) {
         result.outcome = problem
@@ -164,14 +180,14 @@ public struct ScenarioVerifier: Sendable {
           return result
         }
         result.comparison = nil
-        result.outcome = result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch ? .passed : .failed
+        result.outcome = result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch && result.assumptionsMatch ? .passed : .failed
         return result
       }
       result.refusedToRecord = true
     }
     if expected == nil { result.missingBaseline = true }
     let timelineOK = result.comparison?.matches ?? false
-    result.outcome = timelineOK && result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch ? .passed : .failed
+    result.outcome = timelineOK && result.assertionFailures.isEmpty && result.trialsMatch && result.dosesMatch && result.assumptionsMatch ? .passed : .failed
     return result
   }
 
@@ -202,6 +218,50 @@ public struct ScenarioVerifier: Sendable {
     let name = url.lastPathComponent
     let stem = url.pathExtension.isEmpty ? name : String(name.dropLast(url.pathExtension.count + 1))
     return String(path.dropLast(name.count)) + stem + ".doses"
+  }
+
+  /// The assumption report's baseline beside an expected timeline: `x.timeline` → `x.assumptions`.
+  public static func assumptionsPath(forTimeline path: String) -> String {
+    let doses = dosesPath(forTimeline: path)
+    return String(doses.dropLast(".doses".count)) + ".assumptions"
+  }
+
+  /// Compares the assumption report with the `.assumptions` file beside the
+  /// expected timeline, when there is one (recording it as `record` says;
+  /// recording also creates it for a scenario that states `robust: true`).
+  /// Returns an outcome only when the check cannot go on (an unreadable file, a failed write).
+  private func verifyAssumptions(_ file: ScenarioFile, report: SimulationReport, timelinePath: String, into result: inout ScenarioVerification)
+    -> ScenarioVerification.Outcome?
+  {
+    let path = Self.assumptionsPath(forTimeline: timelinePath)
+    let exists = FileManager.default.fileExists(atPath: path)
+    guard exists || (file.checks.robust != nil && record != .none) else { return nil }
+    result.expectedAssumptionsPath = path
+    let assumptions = result.assumptionReport ?? assumptionReport(of: file, baseline: report)
+    result.assumptionReport = assumptions
+    let actual = assumptions.text
+    var expected: String?
+    if exists {
+      do {
+        expected = String(decoding: try RegularFile.contents(path), as: UTF8.self)
+      } catch {
+        return .error(.cannotRead, "error: cannot read the expected assumption report '\(path)': \(error)")
+      }
+    }
+    let matches = expected == actual
+    if wantsToRecord(found: expected != nil, unreadable: false, matches: matches) {
+      if mayWrite {
+        do {
+          result.assumptionsRecorded = try Self.writeBaseline(Data(actual.utf8), to: path)
+        } catch {
+          return .error(.cannotWrite, "error: cannot write '\(path)': \(error.localizedDescription)")
+        }
+        return nil
+      }
+      result.refusedToRecord = true
+    }
+    if let expected, !matches { result.assumptionsDifference = (expected, actual) }
+    return nil
   }
 
   /// Compares the run's doses with the `.doses` file beside the expected
@@ -324,8 +384,18 @@ public struct ScenarioVerifier: Sendable {
   /// The verifier's app, or the scenario's own medicine app.
   func app(for scenario: Scenario) -> HostedApp { app ?? MedicineReminderApp.hosted(for: scenario) }
 
+  /// The scenario's assumption report (`AssumptionReport`): its run
+  /// `baseline`, then one rerun per alternative of each consulted
+  /// assumption, on up to `trialJobs` threads, with the app for each.
+  public func assumptionReport(of file: ScenarioFile, baseline: SimulationReport) -> AssumptionReport {
+    let verifier = self
+    return AssumptionReport(scenario: file.scenario, baseline: baseline, assertions: file.checks.assertions, jobs: trialJobs) { scenario in
+      try verifier.simulation(of: scenario).report()
+    }
+  }
+
   /// The scenario with the verifier's app, or the scenario's own medicine app.
-  func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app(for: scenario)) }
+  public func simulation(of scenario: Scenario) -> Simulation { Simulation(scenario, app: app(for: scenario)) }
 
   static func outcome(of error: any Error) -> ScenarioVerification.Outcome {
     switch error {
@@ -376,6 +446,17 @@ public struct ScenarioVerification: Sendable {
   public var expectedPathFromCommandLine = false
   /// The report of the scenario's `trials:`, when it has them.
   public var trialReport: TrialReport?
+  /// The expected assumption report's path (`x.assumptions`), when it is checked.
+  public var expectedAssumptionsPath: String?
+  /// The expected and the actual assumption report, when they differ.
+  public var assumptionsDifference: (expected: String, actual: String)?
+  /// What recording did to the expected assumption report.
+  public var assumptionsRecorded: Recording?
+  /// No assumption report to compare, or it matches.
+  public var assumptionsMatch: Bool { assumptionsDifference == nil }
+  /// The assumption report, when the scenario states `robust: true` or the
+  /// verifier makes one for every scenario (`makesAssumptionReport`).
+  public var assumptionReport: AssumptionReport?
   /// The expected trial report's path, when the scenario has `trials:`.
   public var expectedTrialsPath: String?
   /// The expected trial report does not exist (and was not recorded).
@@ -482,6 +563,7 @@ public struct ScenarioVerification: Sendable {
     if let comparison, !comparison.matches { parts.append("timeline differs: \(comparison.summaryLine)") }
     if missingTrialBaseline { parts.append("no expected trial report") }
     if let difference = trialsDifference { parts.append("trial report differs: \(difference.summaryLine)") }
+    if assumptionsDifference != nil { parts.append("assumption report differs") }
     return parts
   }
 
@@ -526,6 +608,14 @@ public struct ScenarioVerification: Sendable {
             : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
         }
         if let difference = trialsDifference { text += difference.report(expectedName: path, actualName: "trials of \(scenarioPath)") }
+      }
+      if let difference = assumptionsDifference, let path = expectedAssumptionsPath {
+        text += "--- \(path)\n+++ assumption report of \(scenarioPath)\n"
+        let expected = difference.expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let actual = difference.actual.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in expected where !actual.contains(line) { text += "-\(line)\n" }
+        for line in actual where !expected.contains(line) { text += "+\(line)\n" }
+        if refusedToRecord { text += "note: CI is set, so the expected assumption report was not rewritten (pass --force to write it)\n" }
       }
       for failure in assertionFailures { text += failure.description }
       return text

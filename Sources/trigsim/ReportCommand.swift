@@ -45,6 +45,9 @@ struct ReportCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Compare with this expected timeline instead of the one the scenario names.", valueName: "file"))
   var expect: String?
 
+  @Flag(help: "Add the assumption report (the scenario rerun under each alternative of each assumption it consulted) as a section; scenarios that state 'robust: true' have it anyway.")
+  var assumptions = false
+
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var root: RootOption
 
@@ -60,7 +63,7 @@ struct ReportCommand: ParsableCommand {
     let output = try openOutput(self.output)
     let (document, summary) = try drawReport(
       of: scenario, overrides: try comparison.options(), expect: expect, loader: root.loader(),
-      options: ReportOptions(simplificationTolerance: simplify))
+      options: ReportOptions(simplificationTolerance: simplify), assumptions: assumptions)
     let text = format == .html ? document.html : document.svg(picture ?? .map)
     try emit(text, to: output)
     sayCoverage(of: summary, at: scenario)
@@ -71,11 +74,12 @@ struct ReportCommand: ParsableCommand {
 /// draws the report of the run, with the comparison and the verdict.
 /// Problems are printed to standard error and thrown as the documented exit.
 func drawReport(
-  of path: String, overrides: ComparisonOptions, expect: String?, loader: ScenarioLoader, options: ReportOptions
+  of path: String, overrides: ComparisonOptions, expect: String?, loader: ScenarioLoader, options: ReportOptions, assumptions: Bool = false
 ) throws -> (ReportDocument, RunSummary) {
   let file = try loadScenario(at: path, loader: loader)
   var verifier = ScenarioVerifier(overrides: overrides, expectedPathOverride: expect, pathPolicy: loader.pathPolicy, limitCeiling: loader.limitCeiling)
   verifier.checksTrials = false
+  verifier.makesAssumptionReport = assumptions
   let verification = verifier.verify(file)
   if case .skipped(let why) = verification.outcome {
     printError("error: \(why)\nnote: 'report' needs the track; 'verify' and 'test' report such a scenario as skipped")
@@ -87,9 +91,10 @@ func drawReport(
   let verdict = ReportInput.Verdict(
     verification.headline + (file.checks.trials == nil ? "" : " (its trials: were not run)"), passed: verification.outcome == .passed,
     findings: verification.findings)
-  let input = ReportInput(
+  var input = ReportInput(
     scenario: file.scenario, path: path, run: run, comparison: verification.comparison, verdict: verdict,
     expectedPath: verification.expectedPath, expectedLocations: verification.expectedLocations)
+  input.assumptions = verification.assumptionReport
   let document = try reportingErrors { try ReportDocument(input, options: options) }
   return (document, run.summary)
 }

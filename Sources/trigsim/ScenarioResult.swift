@@ -81,6 +81,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   var expectedDosesPath: String?
   var dosesRecorded: Recording?
   var dosesMatch = true
+  /// The expected assumption report (`x.assumptions`), when it was checked or recorded.
+  var expectedAssumptionsPath: String?
+  var assumptionsRecorded: Recording?
   var refusedToRecord = false
   var diagnostics: [LocatedProblem] = []
   /// Wall-clock seconds, for the table and JUnit only.
@@ -117,6 +120,8 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     expectedDosesPath = verification.expectedDosesPath
     dosesRecorded = verification.dosesRecorded.map(Recording.init)
     dosesMatch = verification.dosesMatch
+    expectedAssumptionsPath = verification.expectedAssumptionsPath
+    assumptionsRecorded = verification.assumptionsRecorded.map(Recording.init)
     refusedToRecord = verification.refusedToRecord
     diagnostics = verification.diagnostics.map(LocatedProblem.init)
     self.seconds = seconds

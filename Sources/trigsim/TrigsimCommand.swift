@@ -86,6 +86,9 @@ struct RunCommand: ParsableCommand {
   @Flag(help: "After a text timeline, print the summary: pending-slot accounting and every dose's outcome. JSON always includes it.")
   var summary = false
 
+  @Flag(help: "After the text timeline (and the summary), print the assumption report: the scenario rerun under each alternative of each registry setting it consulted, and which doses and assertions change (the manual, \"Assumptions\").")
+  var assumptions = false
+
   @Flag(help: "With --summary: list every request the pending limit dropped, after the counts per instant (JSON always lists them).")
   var allDrops = false
 
@@ -153,6 +156,11 @@ struct RunCommand: ParsableCommand {
     if summary && (format == .jsonl || format == .csv) {
       throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
     }
+    if assumptions {
+      if trials != nil || trial != nil { throw ValidationError("--assumptions reruns the deterministic run: leave out --trials and --trial") }
+      if format != .text { throw ValidationError("--assumptions prints its report after a text timeline: use --format text") }
+      if expect != nil { throw ValidationError("--assumptions goes without --expect: 'trigsim verify' checks a scenario's 'robust: true'") }
+    }
   }
 
   func run() throws {
@@ -188,6 +196,16 @@ struct RunCommand: ParsableCommand {
     }
     if format == .geojson {
       try streamGeoJSON(of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, to: output)
+      return
+    }
+    if assumptions {
+      let file = try loadScenario(at: scenario, loader: root.loader())
+      let verifier = ScenarioVerifier(trialJobs: ProcessInfo.processInfo.activeProcessorCount)
+      var report = try reportingErrors { try verifier.simulation(of: file.scenario).report() }
+      report.summary.listsEveryDrop = allDrops
+      let assumptionReport = verifier.assumptionReport(of: file, baseline: report)
+      try emit(format.render(report, summary: summary) + AssumptionReport.commentedText(assumptionReport.text), to: output)
+      sayCoverage(of: report.summary, at: scenario)
       return
     }
     guard let expect else {

@@ -120,13 +120,22 @@ struct RecordCommand: ParsableCommand {
 }
 
 /// `record`'s line for a scenario's dose table: `recorded  x.doses`, `rewrote   x.doses`, `unchanged x.doses`.
+/// And the same for its assumption report (`x.assumptions`), when it has one.
 private func printDosesRecording(_ result: ScenarioResult) {
-  guard let path = result.expectedDosesPath else { return }
-  switch result.dosesRecorded {
-  case .created?: writeToStandardOutput("recorded  \(path)\n")
-  case .rewritten?: writeToStandardOutput("rewrote   \(path)\n")
-  case .unchanged?: writeToStandardOutput("unchanged \(path)\n")
-  case nil: if result.dosesMatch { writeToStandardOutput("kept      \(path)\n") }
+  if let path = result.expectedDosesPath {
+    switch result.dosesRecorded {
+    case .created?: writeToStandardOutput("recorded  \(path)\n")
+    case .rewritten?: writeToStandardOutput("rewrote   \(path)\n")
+    case .unchanged?: writeToStandardOutput("unchanged \(path)\n")
+    case nil: if result.dosesMatch { writeToStandardOutput("kept      \(path)\n") }
+    }
+  }
+  guard let assumptions = result.expectedAssumptionsPath else { return }
+  switch result.assumptionsRecorded {
+  case .created?: writeToStandardOutput("recorded  \(assumptions)\n")
+  case .rewritten?: writeToStandardOutput("rewrote   \(assumptions)\n")
+  case .unchanged?: writeToStandardOutput("unchanged \(assumptions)\n")
+  case nil: break
   }
 }
 

@@ -44,7 +44,9 @@ import TrigsimTestSupport
     case .skipped:
       return
     case .passed:
-      for (name, recording) in [("timeline", verification.recorded), ("dose table", verification.dosesRecorded)]
+      for (name, recording) in [
+        ("timeline", verification.recorded), ("dose table", verification.dosesRecorded), ("assumption report", verification.assumptionsRecorded),
+      ]
       where recording == .rewritten || recording == .created {
         Issue.record("recorded a new \(name) baseline for \(file); review the diff, then run again without TRIGSIM_RECORD")
       }

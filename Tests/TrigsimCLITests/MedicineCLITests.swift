@@ -175,6 +175,7 @@ import TrigsimTestSupport
       MarkedText("""
         trigsim: 1
         clock: { start: 2026-03-28T06:00:00+01:00, end: 2026-03-28T10:00:00+01:00, timezone: Europe/Copenhagen }
+        platform: { powerOffCatchUp: all }
         medicines:
           - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"], snooze: none }
         device:

@@ -35,9 +35,11 @@ enum ReportFixture {
     verifier.checksTrials = false
     let verification = verifier.verify(loaded)
     let run = try #require(verification.report, "\(name): \(verification.headline)")
-    return ReportInput(
+    var input = ReportInput(
       scenario: loaded.scenario, path: name, run: run, comparison: verification.comparison,
       verdict: ReportInput.Verdict(verification.headline, passed: verification.outcome == .passed))
+    input.assumptions = verification.assumptionReport
+    return input
   }
 
   /// A walk east along 55.68° N at 1.25 m/s, one fix every `every` seconds

@@ -251,7 +251,7 @@ import TrigsimTestSupport
 
   @Test func powerOffCatchUpReadsAllAndNone() throws {
     #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: none }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention.powerOffCatchUp == PowerOffCatchUp.never)
-    #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: all, bootDuration: 0s }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention == AttentionRules().with { $0.bootDuration = .zero })
+    #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: all, bootDuration: 0s }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention == AttentionRules().with { $0.bootDuration = .zero; $0.powerOffCatchUp = .all })
   }
 
   // MARK: - Errors: device

@@ -256,7 +256,7 @@ import Yams
   // MARK: - Bundled scenarios
 
   @Test func everyBundledScenarioIsChecked() {
-    #expect(Self.scenarioFiles.count == 73)
+    #expect(Self.scenarioFiles.count == 74)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("corpus/") }.count == 23)
   }
 
@@ -291,7 +291,7 @@ import Yams
       """
     let node = try #require(try Yams.compose(yaml: yaml))
     #expect(Self.validator.problems(of: SchemaValue(yaml: node)) == [
-      "$.assert[1]: matches 0 of the 14 branches of oneOf",
+      "$.assert[1]: matches 0 of the 15 branches of oneOf",
       "$.clock: unknown key 'zone'",
       "$.device.network[0].online: matches none of anyOf: $.device.network[0].online: 'perhaps' is not of type 'boolean' | $.device.network[0].online: 'perhaps' is not one of 'yes', 'no'",
       "$.platform.pendingLimit: 'many' is not of type 'integer'",

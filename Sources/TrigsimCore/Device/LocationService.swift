@@ -31,6 +31,10 @@ struct DeviceRegionReport {
   var conditionInstant: SimulationInstant?
   /// Why the report differs from the geometry (nil when it does not).
   var reason: String?
+  /// Only this request delivers (an entry reported because this request
+  /// started monitoring with the device already inside); nil: every request
+  /// monitoring the region.
+  var onlyRequest: NotificationID?
   /// An undetected crossing that matters to requests of either kind: an exit
   /// the device missed keeps it "inside", so the next arrival is no entry;
   /// an entry it missed keeps it "outside", so the departure is no exit.
@@ -91,6 +95,21 @@ protocol LocationService {
   mutating func advanceQuietly(
     from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
   ) -> Int
+
+  /// Whether the device believes it is inside the region, as of the last
+  /// fix the service was given (the engine reads the service one fix ahead
+  /// of the events it handles).
+  func believesInside(_ region: Int) -> Bool
+
+  /// The entry the device reports for a region it is already inside when a
+  /// location request starts monitoring it at `instant` (under
+  /// `LocationAlreadyInside.entered`): after the profile's usual latency.
+  mutating func entryForMonitoringStartedInside(_ region: Int, at instant: SimulationInstant) -> DeviceRegionReport
+}
+
+extension DeviceRegionReport {
+  /// The reason an entry reported for a region the device was already inside gives.
+  static let alreadyInsideReason = "the request started monitoring with the device already inside: reported as an entry (platform locationAlreadyInside: entered)"
 }
 
 extension LocationService {
@@ -120,21 +139,37 @@ extension LocationService {
 /// own instant.
 struct IdealLocationService: LocationService {
   var regionWarnings: [(region: Int, reason: String)] { [] }
+  /// The device's side of each region: the true path's.
+  private var inside: [Bool] = []
 
-  mutating func start(at fix: TrackSample, geometricInside: [Bool]) {}
+  mutating func start(at fix: TrackSample, geometricInside: [Bool]) { inside = geometricInside }
 
   mutating func advance(
     from a: TrackSample, to b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
     into reports: inout [DeviceRegionReport]
   ) {
-    for crossing in crossings { reports.append(Self.detection(of: crossing)) }
+    for crossing in crossings { reports.append(detection(of: crossing)) }
   }
 
   mutating func resume(
     after a: TrackSample, at b: TrackSample, crossings: [GeometricCrossing], appInForeground: Bool,
     into reports: inout [DeviceRegionReport]
   ) {
-    for crossing in crossings { reports.append(Self.detection(of: crossing)) }
+    for crossing in crossings { reports.append(detection(of: crossing)) }
+  }
+
+  func believesInside(_ region: Int) -> Bool { region < inside.count && inside[region] }
+
+  /// The ideal device has no latency: the entry is reported at once.
+  mutating func entryForMonitoringStartedInside(_ region: Int, at instant: SimulationInstant) -> DeviceRegionReport {
+    DeviceRegionReport(
+      kind: .detected, region: region, entering: true, visit: nil, instant: instant, crossingInstant: nil, conditionInstant: instant,
+      reason: DeviceRegionReport.alreadyInsideReason)
+  }
+
+  private mutating func detection(of crossing: GeometricCrossing) -> DeviceRegionReport {
+    if crossing.region < inside.count { inside[crossing.region] = crossing.entering }
+    return Self.detection(of: crossing)
   }
 
   /// Detections are the crossings themselves: nothing to re-establish.

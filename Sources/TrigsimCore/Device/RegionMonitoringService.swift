@@ -181,6 +181,17 @@ struct RegionMonitoringService: LocationService {
     events.reserveCapacity(8)
   }
 
+  func believesInside(_ region: Int) -> Bool { monitored[region] && monitors[region].deviceInside }
+
+  /// Under `LocationAlreadyInside.entered`: the device reports the side it
+  /// already holds as an entry, after the profile's latency (drawn as for
+  /// any report in trials), with no visit (the true path crossed nothing).
+  mutating func entryForMonitoringStartedInside(_ region: Int, at instant: SimulationInstant) -> DeviceRegionReport {
+    DeviceRegionReport(
+      kind: .detected, region: region, entering: true, visit: nil, instant: instant.advanced(byMilliseconds: latencySampler.next()),
+      crossingInstant: nil, conditionInstant: instant, reason: DeviceRegionReport.alreadyInsideReason)
+  }
+
   static func metres(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))m" : String(format: "%.1fm", value)
   }

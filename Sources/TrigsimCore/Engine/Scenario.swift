@@ -45,6 +45,9 @@ public struct Scenario {
   public var visitExpectations: [VisitExpectation] = []
   /// When the patient looks at the phone (`patient:`); by default never.
   public var patientAttention = PatientAttention()
+  /// The registry settings (`AssumptionRegistry`) the scenario states
+  /// itself: its choice, so a run never marks them consulted.
+  public var statedAssumptions: Set<AssumptionID> = []
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],

@@ -109,6 +109,7 @@ public struct Simulation {
     summary.perceptions = run.attention.perceptions
     summary.badgeHistory = run.attention.badgeHistory
     summary.waitingDosesHistory = run.attention.waitingDosesHistory
+    summary.consultedAssumptions = AssumptionRegistry.inRegistryOrder(run.consultedAssumptions)
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
 }
@@ -183,6 +184,8 @@ struct SimulationRun {
   /// The first fix, until its coverage warning is said.
   var firstFixToWarn: SimulationInstant?
   var visits: [Int]
+  /// The registry settings consulted so far (`consult(_:)`).
+  var consultedAssumptions: Set<AssumptionID> = []
 
   // Device: the location service and the presenter the platform profile provides.
   var locationService: any LocationService
@@ -396,6 +399,7 @@ struct SimulationRun {
       for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
       locationService.start(at: fix, geometricInside: inside)
       while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
+      monitoringStartsInsideAtFirstFix(at: fix.instant)
     case .gap(let since):
       queue.schedule(
         .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
@@ -615,6 +619,7 @@ struct SimulationRun {
     if case .region = request.trigger, let blocked = installedApp.regionMonitoringBlockedReason {
       warnNeverFires(request, reason: blocked, at: now)
     }
+    if case .region = request.trigger { monitoringStartsInside(request, at: now) }
     if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
     for dropped in outcome.dropped {
       record(.dropped, dropped.request.id.rawValue, at: now,
@@ -766,7 +771,8 @@ struct SimulationRun {
     if report.kind == .undetected && report.visit == 0 { return }
     let region = scenario.regions[report.region]
     let condition = report.kind == .detected ? report.conditionInstant : nil
-    let requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
+    var requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
+    if let only = report.onlyRequest { requests.removeAll { $0.request.id != only } }
     // A detection is shown for any region monitored at its condition (it
     // changes the device's side); an undetected crossing only where a request
     // of its kind, or of either kind when it changes what the next crossing
@@ -812,7 +818,8 @@ struct SimulationRun {
               crossing: report.crossingInstant, at: now))
         }
       }
-      if blockedReason == nil {
+      // An entry reported for one request that started monitoring inside is not the app's region event.
+      if blockedReason == nil && report.onlyRequest == nil {
         let layer = appLayer
         layer.regionDetected(report.region, entering: report.entering, condition: condition, in: &self, at: now)
       }

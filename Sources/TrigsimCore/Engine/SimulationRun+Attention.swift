@@ -105,6 +105,8 @@ extension SimulationRun {
     switch deviceSchedule.changes[index].change {
     case .focusStart(let interval):
       let rule = scenario.platform.attention.focusResumes
+      // A Focus that starts while another is on replaces it: whether the other comes back is a reading.
+      if !attention.focusInForce.isEmpty { consult(.focusResumes) }
       let started = rule.start(interval, inForce: attention.focusInForce)
       attention.focusInForce = started.inForce
       let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
@@ -220,6 +222,7 @@ extension SimulationRun {
   /// repeating request waits once however often it comes due.
   mutating func holdWhileOff(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
     let id = pending.request.id
+    consult(.powerOffCatchUp)
     let rule = scenario.platform.attention.powerOffCatchUp
     if rule == .never {
       record(.suppressed, id.rawValue, at: now, [
@@ -270,8 +273,10 @@ extension SimulationRun {
     _ source: HeldNotification.Source, subject: String, delivery: DeliveryAttributes, perception: Perception,
     pushType: String? = nil, at now: SimulationInstant
   ) {
+    consultFocusTimeSensitiveSwitch(delivery)
     switch perception {
     case .alert(let style, let note):
+      if catchUpDue != nil { consult(.catchUpPresentation) }
       if catchUpDue != nil && scenario.platform.attention.catchUpPresentation == .listed {
         let why = "came due while the phone was off; listed without sound when it came on"
         record(.presented, subject, at: now, [
@@ -291,6 +296,7 @@ extension SimulationRun {
       record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
       noteHeld(source, "held by Focus '\(focus.name)' at \(format(now))", at: now)
+      consult(.focusSilencedOnLockScreen)
       if scenario.platform.attention.focusSilencedOnLockScreen == .shown {
         let why = "silenced by Focus '\(focus.name)', shown on the lock screen (platform focusSilencedOnLockScreen: shown)"
         listed(source, subject: subject, kind: .afterFocus, how: "lock-screen", why: why, pushType: pushType, at: now)
@@ -306,6 +312,14 @@ extension SimulationRun {
     case .notShown:
       preconditionFailure("a delivery that is not shown is recorded as suppressed before it is presented")
     }
+  }
+
+  /// A time-sensitive delivery meets a Focus that silences the app and does
+  /// not state its "Time Sensitive" switch: the platform's default decides.
+  mutating func consultFocusTimeSensitiveSwitch(_ delivery: DeliveryAttributes) {
+    guard delivery.interruptionLevel == .timeSensitive, let index = attention.focusInForce.last else { return }
+    let period = scenario.device.focus[deviceSchedule.focusIntervals[index].period]
+    if !period.allowsApp && !period.timeSensitiveStated { consult(.focusTimeSensitiveDefault) }
   }
 
   func isPush(_ source: HeldNotification.Source) -> Bool {
@@ -530,11 +544,13 @@ extension SimulationRun {
       record(.discarded, scenario.pushes.pushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
     }
     if let replaced = outcome.replacing {
+      consult(.storedPush)
       record(.discarded, scenario.pushes.pushes[replaced].id.rawValue, at: now, [
         TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
       ])
     }
     if let instead = outcome.keptInstead {
+      consult(.storedPush)
       record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(scenario.pushes.pushes[instead].id)' (\(rule))"),
         Self.storedPushUncertainty,
@@ -544,7 +560,10 @@ extension SimulationRun {
     var reason = "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(format($0))" } ?? "")
     if case .drawn = pushService.keeping { reason += "; of the pushes it holds, the one delivered is drawn when the phone is reachable (trial)" }
     var fields = [TimelineField("reason", reason)]
-    if outcome.choiceAmongSeveral { fields.append(Self.storedPushUncertainty) }
+    if outcome.choiceAmongSeveral {
+      fields.append(Self.storedPushUncertainty)
+      consult(.storedPush)
+    }
     record(.stored, push.id.rawValue, at: now, fields)
   }
 
@@ -573,6 +592,7 @@ extension SimulationRun {
   mutating func handOver(_ index: Int, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
     let push = scenario.pushes.pushes[index]
     if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
+      consult(.priority5Alerts)
       let setting = "platform priority5Alerts: \(scenario.platform.attention.priority5Alerts.scenarioSpelling)"
       let source = "apns-priority \(push.priority) is sent when the device's power allows and is in some cases not delivered (Apple, \"Sending notification requests to APNs\")"
       let inTrial = pushService.lowPrioritySeed != nil

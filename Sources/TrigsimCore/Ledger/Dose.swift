@@ -206,6 +206,9 @@ public struct RunSummary: Sendable {
   /// The number of doses with a notification in Notification Center after
   /// each instant it changed (starts at 0).
   public var waitingDosesHistory: [(instant: SimulationInstant, count: Int)] = []
+  /// The registry settings the run consulted (a decision their reading
+  /// could change, the scenario not stating them), in registry order.
+  public var consultedAssumptions: [AssumptionID] = []
 
   public init() {}
 }

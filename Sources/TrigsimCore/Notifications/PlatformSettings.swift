@@ -29,6 +29,9 @@ public struct PlatformSettings: Sendable {
   /// differ by iOS version; the default is the one under which no reminder
   /// is reported that a real phone could lose (the manual, "Your app in the loop").
   public var forceQuitLocationLaunch: ForceQuitLocationLaunch = .notLaunched
+  /// Whether a location request whose region the device is already inside
+  /// when monitoring starts reports an entry (an assumption: the manual, "Assumptions").
+  public var locationAlreadyInside: LocationAlreadyInside = .silent
   /// How the device detects region crossings. The default is the realistic
   /// `ios` profile; `ideal` reports every geometric crossing at its instant.
   public var location: LocationProfile = .ios(RegionMonitoringRules())
@@ -51,6 +54,7 @@ public struct PlatformSettings: Sendable {
       + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) "
       // Printed only when set, so that headers made before the setting existed stay as they were.
       + (forceQuitLocationLaunch == .notLaunched ? "" : "force-quit-location=\(forceQuitLocationLaunch.rawValue) ")
+      + (locationAlreadyInside == .silent ? "" : "already-inside=\(locationAlreadyInside.rawValue) ")
       + location.summary
   }
 }
@@ -68,7 +72,6 @@ public enum PendingRetentionPolicy: String, Sendable, CaseIterable {
   case soonest
 }
 
-/// What happens to a notification action while the app is terminated.
 /// Whether a force-quit app is launched for its region events and
 /// significant-change updates.
 public enum ForceQuitLocationLaunch: String, Sendable, CaseIterable {
@@ -79,6 +82,20 @@ public enum ForceQuitLocationLaunch: String, Sendable, CaseIterable {
   case launched
 }
 
+/// What a location request reports when the device is already inside its
+/// region as monitoring starts: at the request's add, or at the first fix
+/// for requests added before it.
+public enum LocationAlreadyInside: String, Sendable, CaseIterable {
+  /// No entry until the device leaves and enters again (Core Location's
+  /// documented rule for region monitoring). The default.
+  case silent
+  /// The device reports an entry, after the profile's usual latency
+  /// (undocumented for `UNLocationNotificationTrigger`; what Android's
+  /// geofencing does with its initial trigger).
+  case entered
+}
+
+/// What happens to a notification action while the app is terminated.
 public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
   /// The system launches the app in the background and its handler runs (documented).
   case handled
@@ -90,8 +107,10 @@ public enum TerminatedActionDelivery: String, Sendable, CaseIterable {
 /// The platform rules of the attention model (see the manual, "From fired to
 /// seen"). Printed in the timeline header's `device` line.
 public struct AttentionRules: Sendable, Equatable {
-  /// What becomes of calendar and interval deliveries due while the phone is off.
-  public var powerOffCatchUp = PowerOffCatchUp.all
+  /// What becomes of calendar and interval deliveries due while the phone is
+  /// off. Sources conflict, so the default is `never`: nothing that came due
+  /// while off is counted as delivered (the manual, "Assumptions").
+  public var powerOffCatchUp = PowerOffCatchUp.never
   /// How long a reboot keeps the phone off.
   public var bootDuration: SimulationDuration = .seconds(60)
   /// Most background pushes the system hands the app per rolling hour;
@@ -133,7 +152,7 @@ public struct AttentionRules: Sendable, Equatable {
 
   public init() {}
 
-  /// `power-off-catch-up=all boot=1m background-pushes=2/h`, then each rule
+  /// `power-off-catch-up=none boot=1m background-pushes=2/h`, then each rule
   /// added later only when it differs from its default (so older headers stay).
   public var summary: String {
     let defaults = AttentionRules()

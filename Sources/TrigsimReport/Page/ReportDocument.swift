@@ -20,6 +20,7 @@ public struct ReportDocument: Sendable {
   private let clock: ClockSettings
   private let verdict: ReportInput.Verdict?
   private let differencesText: String?
+  private let assumptionsText: String?
   private let entryCount: Int
 
   /// Draws the report of `input`.
@@ -33,6 +34,7 @@ public struct ReportDocument: Sendable {
     summary = input.run.summary
     clock = input.clock
     verdict = input.verdict
+    assumptionsText = input.assumptions?.text
     entryCount = input.run.timeline.entries.count
     if let comparison = input.comparison, !comparison.matches {
       differencesText = Self.differences(comparison, expectedPath: input.expectedPath, scenarioPath: input.scenarioPath, expectedLocations: input.expectedLocations)
@@ -81,6 +83,9 @@ public struct ReportDocument: Sendable {
     page += "<section id=\"chart-section\"><h2>Timeline</h2>\n\(ChartSVG.render(chart, title: title))\n</section>\n"
     if let differencesText {
       page += "<section id=\"differences\"><h2>Differences from the expected timeline</h2>\n<pre>\(differencesText)</pre>\n</section>\n"
+    }
+    if let assumptionsText {
+      page += "<section id=\"assumptions\"><h2>Assumptions</h2>\n<p>The run again under each alternative of each assumption it consulted (the manual, \"Assumptions\"): what changes.</p>\n<pre>\(assumptionsText)</pre>\n</section>\n"
     }
     page += summarySection() + doseTable()
     page += "</main>\n<footer>Made by trigsim. Hover a mark for what it stands for; hovering highlights the same notification or region in both pictures.</footer>\n"

@@ -175,11 +175,26 @@ private typealias F = MedicineFixture
     return device
   }
 
+  /// The platform with `powerOffCatchUp: all` (the default is `none`, an assumption).
+  var catchingUpAll: PlatformSettings {
+    var platform = PlatformSettings.idealLocation
+    platform.attention.powerOffCatchUp = .all
+    return platform
+  }
+
+  @Test func byDefaultNothingDueWhileThePhoneIsOffIsDelivered() throws {
+    let report = try run(
+      MedicineApp(medicineChanges: [F.create(medicine("a", times: ["08:00"]), at: "06:00")]), device: phoneOff("07:00", "09:00"))
+    #expect(report.timeline.entries(.fired).isEmpty)
+    #expect(report.summary.dose("a", .time(F.time("08:00")))?.outcome == .missed)
+    #expect(report.summary.consultedAssumptions == [.powerOffCatchUp])
+  }
+
   @Test func aDoseDueWhileThePhoneIsOffIsDeliveredOnceWhenItComesOnWithItsChain() throws {
     let chain = SnoozeChainPolicy(every: .minutes(6), count: 3, scheduling: .upfront)
     let report = try run(
       MedicineApp(medicineChanges: [F.create(F.medicine("a", times: ["08:00"], snooze: chain), at: "06:00")]),
-      device: phoneOff("07:00", "09:00"), looks: ["09:05"])
+      device: phoneOff("07:00", "09:00"), platform: catchingUpAll, looks: ["09:05"])
     let fired = report.timeline.entries(.fired)
     #expect(fired.map(\.subject) == ["medicine_a_reminder_0", "medicine_a_snooze_1", "medicine_a_snooze_2", "medicine_a_snooze_3"])
     #expect(fired.allSatisfy { $0.instant == F.at("09:00") })
@@ -207,7 +222,7 @@ private typealias F = MedicineFixture
 
   @Test func aRepeatingIntervalDueManyTimesWhileOffDeliversOnce() throws {
     let add = Build.add("water", Build.interval(.minutes(10), repeats: true), at: "2026-03-28T06:00:00Z", title: "Water")
-    var scenario = Scenario(name: "water", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:15:00Z"), actions: [add], platform: .idealLocation)
+    var scenario = Scenario(name: "water", clock: Build.clock("2026-03-28T06:00:00Z", "2026-03-28T07:15:00Z"), actions: [add], platform: catchingUpAll)
     scenario.device = phoneOff("06:05", "06:55")
     let report = try Simulation(scenario).report()
     // Due 06:10 … 06:50 while off (5 times): delivered once at 06:55, then 07:00 and 07:10 as usual.
@@ -240,6 +255,7 @@ private typealias F = MedicineFixture
 
   @Test func withCatchUpAlertsTheBurstAlertsWhenThePhoneComesOn() throws {
     var platform = PlatformSettings.idealLocation
+    platform.attention.powerOffCatchUp = .all
     platform.attention.catchUpPresentation = .alert
     let report = try run(
       MedicineApp(medicineChanges: [F.create(medicine("a", times: ["08:00"]), at: "06:00")]), device: phoneOff("07:00", "09:00"),
@@ -253,7 +269,7 @@ private typealias F = MedicineFixture
     let report = try run(
       MedicineApp(medicineChanges: [F.create(medicine("a", times: ["08:00"]), at: "06:00")],
                   appChanges: [AppChange(instant: F.at("06:00"), state: .foreground)]),
-      device: phoneOff("07:00", "09:00"))
+      device: phoneOff("07:00", "09:00"), platform: catchingUpAll)
     let atOff = report.timeline.entries(at: F.at("07:00")).map(\.kindAndSubject)
     #expect(atOff == ["power phone", "app state"])
     #expect(report.timeline.entries(.fired).first?[field: "app"] == "terminated")
@@ -387,7 +403,7 @@ private typealias F = MedicineFixture
     #expect(dropped[field: "other-readings"] == "priority5Alerts: delayed <span> or at-once")
     #expect(report.summary.perceptions.map(\.subject) == ["p10"])
     // The default is not printed in the header; another reading is.
-    #expect(report.timeline.header.first { $0.key == "device" }?.value == "power-off-catch-up=all boot=1m background-pushes=2/h entitlements=time-sensitive")
+    #expect(report.timeline.header.first { $0.key == "device" }?.value == "power-off-catch-up=none boot=1m background-pushes=2/h entitlements=time-sensitive")
   }
 
   @Test func aPriorityFivePushIsDelayedOrDeliveredAtOnceUnderTheOtherReadings() throws {

@@ -98,6 +98,7 @@ private typealias F = MedicineFixture
         ],
         responseRules: [ResponseRule(pattern: IdentifierPattern("medicine_a_*"), after: .minutes(1), actions: [.snooze(.minutes(15)), .complete])]),
       start: "2026-03-28T06:00:00Z", end: "2026-03-28T11:00:00Z")
+    scenario.platform.attention.powerOffCatchUp = .all
     scenario.device.power = [
       PowerEvent(instant: F.at("07:00"), kind: .switchOff), PowerEvent(instant: F.at("09:00"), kind: .switchOn),
       PowerEvent(instant: F.at("09:05"), kind: .unlock),

@@ -219,4 +219,12 @@ struct RecordingLocationService: LocationService {
     recorded.finish(last: last, until: end, into: &reports)
     log.reports += reports[first...]
   }
+
+  func believesInside(_ region: Int) -> Bool { recorded.believesInside(region) }
+
+  mutating func entryForMonitoringStartedInside(_ region: Int, at instant: SimulationInstant) -> DeviceRegionReport {
+    let report = recorded.entryForMonitoringStartedInside(region, at: instant)
+    log.reports.append(report)
+    return report
+  }
 }

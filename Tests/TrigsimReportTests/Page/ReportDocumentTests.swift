@@ -70,6 +70,15 @@ import TrigsimTestSupport
     #expect(html.contains("doses: 2 (2 completed, 0 dismissed, 0 unanswered, 0 missed)"))
   }
 
+  /// A scenario that states `robust: true` has its assumption report on the page; one that does not, none.
+  @Test func theAssumptionReportHasASectionWhenTheScenarioIsRobust() throws {
+    let robust = try ReportDocument(try #require(try ReportFixture.bundled("assumption-report-phone-off.yaml"))).html
+    #expect(robust.contains("<section id=\"assumptions\"><h2>Assumptions</h2>"))
+    #expect(robust.contains("<pre>assumptions consulted: 1, reruns: 2\n  powerOffCatchUp: default none; alternatives all, recent 15m\ndose levo 07:00 2026-05-05: missed by default"))
+    let plain = try ReportDocument(try #require(try ReportFixture.bundled("walk-home-latency.yaml"))).html
+    #expect(!plain.contains("id=\"assumptions\""))
+  }
+
   @Test func aFailedComparisonShowsTheVerdictAndTheDifferences() throws {
     let input = try ReportFixture.input(MapDrawingTests.yaml, fixes: MapDrawingTests.fixes()) { actual in
       var expected = actual

@@ -1,0 +1,36 @@
+/// Where a run consults the registry (`AssumptionRegistry`): each decision
+/// whose outcome depends on a setting no source settles.
+extension SimulationRun {
+  /// The run took a decision that `id`'s reading could change. Recorded only
+  /// when the scenario does not state the setting itself: a stated setting is
+  /// the scenario's choice, not trigsim's assumption.
+  mutating func consult(_ id: AssumptionID) {
+    guard !scenario.statedAssumptions.contains(id) else { return }
+    consultedAssumptions.insert(id)
+  }
+
+  /// A location request that notifies on entry starts monitoring its region
+  /// (its add, or the first fix for one added before it) while the device
+  /// believes it is inside: Core Location reports no entry, and nothing
+  /// documents what `UNLocationNotificationTrigger` does (`locationAlreadyInside`).
+  /// Under `entered` the device reports an entry for this request alone.
+  mutating func monitoringStartsInside(_ request: NotificationRequest, at now: SimulationInstant) {
+    guard case .region(let trigger) = request.trigger, trigger.notifyOnEntry, firstFixInstant != nil,
+      installedApp.regionMonitoringBlockedReason == nil,
+      let region = scenario.regions.firstIndex(where: { $0.id == trigger.region }), locationService.believesInside(region)
+    else { return }
+    consult(.locationAlreadyInside)
+    guard scenario.platform.locationAlreadyInside == .entered else { return }
+    var report = locationService.entryForMonitoringStartedInside(region, at: now)
+    report.onlyRequest = request.id
+    reportBuffer.append(report)
+    queueDeviceReports()
+  }
+
+  /// The first fix: every pending entry request whose region the device is inside.
+  mutating func monitoringStartsInsideAtFirstFix(at now: SimulationInstant) {
+    for (index, region) in scenario.regions.enumerated() where locationService.believesInside(index) {
+      for pending in center.regionRequests(for: region.id, entering: true) { monitoringStartsInside(pending.request, at: now) }
+    }
+  }
+}
