@@ -387,7 +387,7 @@ import TrigsimTestSupport
     #expect(rules.storedPush == .earliest)
     #expect(rules.focusResumes == .doesNotResume)
     #expect(rules.focusTimeSensitiveDefault == .allowed)
-    #expect(rules.summary == "power-off-catch-up=all boot=1m background-pushes=2/h priority-5-alerts=delayed-30m priority-5-trial-delivery=0.25 "
+    #expect(rules.summary == "power-off-catch-up=none boot=1m background-pushes=2/h priority-5-alerts=delayed-30m priority-5-trial-delivery=0.25 "
       + "priority-5-trial-max-delay=2h stored-push=earliest focus-resumes=no focus-time-sensitive-default=allowed")
     // Whether the scenario stated the Focus's Time Sensitive switch is kept.
     let focus = file.scenario.device.focus
@@ -404,7 +404,7 @@ import TrigsimTestSupport
     #expect(try rules("priority5Alerts: dropped, focusResumes: yes, storedPush: latest") == AttentionRules())
     #expect(try rules("priority5MaxDelay: 0s").priority5MaxDelay == .zero)
     // The defaults print nothing new in the header.
-    #expect(AttentionRules().summary == "power-off-catch-up=all boot=1m background-pushes=2/h")
+    #expect(AttentionRules().summary == "power-off-catch-up=none boot=1m background-pushes=2/h")
   }
 
   @Test func badPushServiceAndFocusReadingsAreLocated() {
