@@ -8,7 +8,9 @@ import Yams
 /// settings for them). See the manual, "From fired to seen".
 extension ScenarioReader {
   /// The keys of `platform:` that set `AttentionRules`.
-  static let attentionRuleKeys = ["powerOffCatchUp", "bootDuration", "backgroundPushesPerHour"]
+  static let attentionRuleKeys = [
+    "powerOffCatchUp", "bootDuration", "backgroundPushesPerHour", "deliveryBeforeFirstUnlock", "lowPowerRegionMonitoring",
+  ]
   static let deviceKeys = ["entitlements", "settings", "focus", "summary", "power", "network"]
   /// The per-app notification settings a `device.settings` change may set.
   static let notificationSettingKeys = [
@@ -44,6 +46,16 @@ extension ScenarioReader {
     }
     if let node = fields["backgroundPushesPerHour"], let value = document.integer(node, what: "backgroundPushesPerHour", range: 0...3600) {
       rules.backgroundPushesPerHour = value
+    }
+    if let node = fields["deliveryBeforeFirstUnlock"],
+      let value = document.choice(node, what: "deliveryBeforeFirstUnlock", DeliveryBeforeFirstUnlock.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.deliveryBeforeFirstUnlock = value
+    }
+    if let node = fields["lowPowerRegionMonitoring"],
+      let value = document.choice(node, what: "lowPowerRegionMonitoring", LowPowerRegionMonitoring.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.lowPowerRegionMonitoring = value
     }
     return rules
   }

@@ -25,7 +25,9 @@ extension SimulationRun {
       ledger.doses[key]?.reminderDelivered = now
       if catchUpDue != nil {
         ledger.doses[key]?.reason = nil
-        let note = "due while the phone was off; delivered at \(format(now)) when it came on"
+        let note = catchUpWhileOff
+          ? "due while the phone was off; delivered at \(format(now)) " + (scenario.platform.attention.deliveryBeforeFirstUnlock == .held ? "at the first unlock" : "when it came on")
+          : "due after switch-on, before the first unlock; delivered at \(format(now)) at the first unlock"
         ledger.doses[key]?.notes.append(note)
       }
       return key

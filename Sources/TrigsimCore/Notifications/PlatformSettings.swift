@@ -100,13 +100,49 @@ public struct AttentionRules: Sendable, Equatable {
   /// How long the push service keeps a push without `apns-expiration` while
   /// the device is unreachable (Apple: up to 30 days).
   public var pushStorageLimit: SimulationDuration = .seconds(30 * 86_400)
+  /// What becomes of calendar and interval deliveries (and the power-off
+  /// catch-up) between switch-on and the first unlock. Undocumented for local
+  /// notifications; region monitoring (Apple's archived Location and Maps
+  /// Programming Guide) and notification service extensions (element-hq/element-x-ios
+  /// PR 5054, vector-im/element-ios PR 3353) wait for the first unlock: the
+  /// pessimistic reading holds them until then.
+  public var deliveryBeforeFirstUnlock = DeliveryBeforeFirstUnlock.held
+  /// Whether region monitoring runs in Low Power Mode. Apple's archived
+  /// guide: region monitoring is unavailable while Background App Refresh is
+  /// disabled, and Low Power Mode disables it (Energy Efficiency Guide, "React
+  /// to Low Power Mode"); whether the system-delivered location trigger is
+  /// affected is undocumented: the pessimistic reading pauses it.
+  public var lowPowerRegionMonitoring = LowPowerRegionMonitoring.paused
 
   public init() {}
 
-  /// `power-off-catch-up=all boot=1m background-pushes=2/h`
+  /// `power-off-catch-up=all boot=1m background-pushes=2/h`; rules added later
+  /// are printed only when they differ from the default, so older headers stay.
   public var summary: String {
-    "power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"
+    let defaults = AttentionRules()
+    return "power-off-catch-up=\(powerOffCatchUp.description) boot=\(bootDuration) background-pushes=\(backgroundPushesPerHour)/h"
+      + (deliveryBeforeFirstUnlock == defaults.deliveryBeforeFirstUnlock ? "" : " before-first-unlock=\(deliveryBeforeFirstUnlock.rawValue)")
+      + (lowPowerRegionMonitoring == defaults.lowPowerRegionMonitoring ? "" : " low-power-regions=\(lowPowerRegionMonitoring.rawValue)")
   }
+}
+
+/// Calendar and interval deliveries that come due (or catch up) after the
+/// phone is switched on and before its first unlock.
+public enum DeliveryBeforeFirstUnlock: String, Sendable, CaseIterable {
+  /// They wait and deliver at the first unlock (the default: pessimistic).
+  case held
+  /// They deliver at once, the phone locked (trigsim before issue 23).
+  case delivered
+}
+
+/// Region monitoring while Low Power Mode is on.
+public enum LowPowerRegionMonitoring: String, Sendable, CaseIterable {
+  /// No detection is made while it is on; monitoring starts again, silently
+  /// taking the side of each region where the device is, when it goes off
+  /// (the default: pessimistic).
+  case paused
+  /// Low Power Mode leaves region monitoring as it is.
+  case unaffected
 }
 
 /// Calendar and interval deliveries whose instant passes while the phone is
