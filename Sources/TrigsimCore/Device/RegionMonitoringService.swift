@@ -183,6 +183,9 @@ struct RegionMonitoringService: LocationService {
     events.reserveCapacity(8)
   }
 
+  /// Where the device last observed itself (with a trial's GPS error), for tests.
+  var lastObservedCoordinate: Coordinate? { previousObserved?.coordinate }
+
   static func metres(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))m" : String(format: "%.1fm", value)
   }

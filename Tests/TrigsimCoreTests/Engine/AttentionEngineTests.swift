@@ -131,9 +131,12 @@ private typealias F = MedicineFixture
 
   // MARK: - Power
 
+  /// Off from `from`, on at `to` and unlocked at once (deliveries wait for the first unlock: `DeviceModeTests`).
   func phoneOff(_ from: String, _ to: String, kind: PowerEvent.Kind = .switchOff) -> DeviceSetup {
     var device = DeviceSetup()
-    device.power = [PowerEvent(instant: F.at(from), kind: kind), PowerEvent(instant: F.at(to), kind: .switchOn)]
+    device.power = [
+      PowerEvent(instant: F.at(from), kind: kind), PowerEvent(instant: F.at(to), kind: .switchOn), PowerEvent(instant: F.at(to), kind: .unlock),
+    ]
     return device
   }
 
@@ -150,7 +153,7 @@ private typealias F = MedicineFixture
     #expect(dose.scheduled == F.at("08:00"))
     #expect(dose.notified == F.at("09:00"))
     #expect(dose.reason == nil)
-    #expect(dose.notes.contains("due while the phone was off; delivered at \(F.local("09:00")) when it came on"))
+    #expect(dose.notes.contains("due while the phone was off; delivered at \(F.local("09:00")) at the first unlock"))
   }
 
   @Test func aScriptedActionWhileThePhoneIsOffIsInvalidInput() throws {
