@@ -400,9 +400,17 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     }
   }
 
-  /// Removes the dose's pending follow-ups and snoozed alert.
+  /// Removes the dose's pending follow-ups and snoozed alert. As an app
+  /// does, by identifier: the follow-up identifiers of the dose's chain (its
+  /// daily time, or the location), whatever dose trigsim's ledger says they
+  /// answer (after a time-zone change a chain added the evening before may
+  /// answer none by the ledger, and is still this dose's chain on the phone),
+  /// and the chain requests the app recorded for this dose.
   func cancelChain(of dose: DoseKey, reason: String) async {
-    let ids = await pending { _, info in info.dose == dose && !info.role.isMain }
+    let chainIDs: Set<NotificationID> = medicines[dose.medicine].map { medicine in
+      Set((1...max(medicine.snooze?.count ?? 0, 1)).map { policy.identifiers.followUp(medicine, slot: dose.slot, index: $0, dose: dose) })
+    } ?? []
+    let ids = await pending { id, info in !info.role.isMain && (info.dose == dose || (info.medicine == dose.medicine && chainIDs.contains(id))) }
     notes.because(reason) { center.removePendingNotificationRequests(withIdentifiers: ids) }
   }
 

@@ -60,7 +60,8 @@ extension SimulationRun {
       ledger.doses[key] = opened
       return key
     case .followUp, .snoozedAlert:
-      guard let key = info.dose ?? rawChainDose(info, medicine: medicine, at: now) else { return nil }
+      guard let key = movedFollowUpDose(id, info, medicine: medicine, at: now) ?? info.dose ?? rawChainDose(info, medicine: medicine, at: now)
+      else { return nil }
       if ledger.doses[key] == nil {
         let label: String
         switch key.slot {
@@ -83,6 +84,24 @@ extension SimulationRun {
       }
       return key
     }
+  }
+
+  /// A dated follow-up of an upfront chain that fires at another instant
+  /// than the one it was planned for (its floating date moved with a
+  /// time-zone change): the dose it answers follows the instant it actually
+  /// fires, the dose of its daily time due `index × every` before (the
+  /// instant it came due, for a catch-up). Nil when it fires as planned, or
+  /// is no such follow-up: the dose named at its add stands.
+  func movedFollowUpDose(_ id: NotificationID, _ info: MedicineRequestInfo, medicine: Medicine, at now: SimulationInstant) -> DoseKey? {
+    var dosesTime: DailyTime?
+    if case .time(let time)? = info.dose?.slot { dosesTime = time }
+    guard case .followUp(let index) = info.role, let time = info.chainTime ?? dosesTime, let planned = info.chainDue ?? info.doseScheduled,
+      let every = medicine.snooze?.every, case .calendar = center.pending[id]?.request.trigger
+    else { return nil }
+    let fire = catchUpDue ?? now
+    let due = fire.advanced(byMilliseconds: -every.milliseconds * Int64(index))
+    guard due != planned else { return nil }
+    return prescribedDose(medicine.id, time, fire: due)
   }
 
   /// The due instant of a prescribed dose.
