@@ -181,6 +181,7 @@ import TrigsimTestSupport
           power:
             - { at: 2026-03-28T07:00:00, event: switch-off }
             - { at: 2026-03-28T09:00:00, event: switch-on }
+            - { at: 2026-03-28T09:00:00, event: unlock }
         actions:
           - 1️⃣{ at: \(actionAt), notification: medicine_1_reminder_0, action: complete }
 

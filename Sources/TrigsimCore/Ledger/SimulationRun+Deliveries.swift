@@ -87,8 +87,8 @@ extension SimulationRun {
   }
 
   /// A dated follow-up of an upfront chain that fires at another instant
-  /// than the one it was planned for (its floating date moved with a
-  /// time-zone change): the dose it answers follows the instant it actually
+  /// than the one it was planned for because its floating date moved with a
+  /// time-zone change between its add and now: the dose it answers follows the instant it actually
   /// fires, the dose of its daily time due `index × every` before (the
   /// instant it came due, for a catch-up). Nil when it fires as planned, or
   /// is no such follow-up: the dose named at its add stands.
@@ -96,7 +96,8 @@ extension SimulationRun {
     var dosesTime: DailyTime?
     if case .time(let time)? = info.dose?.slot { dosesTime = time }
     guard case .followUp(let index) = info.role, let time = info.chainTime ?? dosesTime, let planned = info.chainDue ?? info.doseScheduled,
-      let every = medicine.snooze?.every, case .calendar = center.pending[id]?.request.trigger
+      let every = medicine.snooze?.every, let pending = center.pending[id], case .calendar = pending.request.trigger,
+      scenario.clock.timeZoneChanges.contains(where: { pending.addedAt < $0.instant && $0.instant <= now })
     else { return nil }
     let fire = catchUpDue ?? now
     let due = fire.advanced(byMilliseconds: -every.milliseconds * Int64(index))
