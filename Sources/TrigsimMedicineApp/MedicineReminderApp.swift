@@ -400,9 +400,18 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     }
   }
 
-  /// Removes the dose's pending follow-ups and snoozed alert.
-  func cancelChain(of dose: DoseKey, reason: String) async {
-    let ids = await pending { _, info in info.dose == dose && !info.role.isMain }
+  /// Removes the dose's pending follow-ups and snoozed alert: the chain
+  /// requests the app recorded for this dose, and, `byIdentifier` (a
+  /// completion or dismissal), as an app does, the follow-up identifiers of
+  /// the dose's chain (its daily time, or the location), whatever dose
+  /// trigsim's ledger says they answer (after a time-zone change a chain
+  /// added the evening before may answer none by the ledger, and is still
+  /// this dose's chain on the phone).
+  func cancelChain(of dose: DoseKey, reason: String, byIdentifier: Bool = false) async {
+    let chainIDs: Set<NotificationID> = !byIdentifier ? [] : medicines[dose.medicine].map { medicine in
+      Set((1...max(medicine.snooze?.count ?? 0, 1)).map { policy.identifiers.followUp(medicine, slot: dose.slot, index: $0, dose: dose) })
+    } ?? []
+    let ids = await pending { id, info in !info.role.isMain && (info.dose == dose || (info.medicine == dose.medicine && chainIDs.contains(id))) }
     notes.because(reason) { center.removePendingNotificationRequests(withIdentifiers: ids) }
   }
 
@@ -410,7 +419,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   func finish(_ dose: DoseKey, dismissed: Bool) async {
     let reason = dismissed ? "dose dismissed" : "dose completed"
     chainSettled.insert(dose)
-    await cancelChain(of: dose, reason: reason)
+    await cancelChain(of: dose, reason: reason, byIdentifier: true)
     let shown = await center.deliveredNotifications().map(\.request.id).filter { notes.dose(answeredBy: $0) == dose }
     notes.because(reason) { center.removeDeliveredNotifications(withIdentifiers: shown) }
   }

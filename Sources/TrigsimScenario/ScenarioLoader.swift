@@ -507,8 +507,8 @@ final class ScenarioReader {
 
   /// The keys that override a rule of the `ios` location profile.
   static let locationRuleKeys = [
-    "minimumRadius", "entryMargin", "exitMargin", "dwell", "latency", "assumedAccuracy", "foregroundUpdates",
-    "backgroundUpdates", "latencySpread", "errorCorrelation",
+    "minimumRadius", "entryMargin", "exitMargin", "dwell", "latency", "assumedAccuracy", "backgroundAccuracy",
+    "foregroundUpdates", "backgroundUpdates", "latencySpread", "errorCorrelation",
   ]
 
   /// `location: ideal`, `location: ios`, or `location: { profile: ios, dwell: 30s, ... }`.
@@ -550,6 +550,7 @@ final class ScenarioReader {
     if let value = metres("entryMargin", range: 0...100_000) { rules.entryMargin = value }
     if let value = metres("exitMargin", range: 0...100_000) { rules.exitMargin = value }
     if let value = metres("assumedAccuracy", range: 0...100_000) { rules.assumedAccuracy = value }
+    if let value = metres("backgroundAccuracy", range: 0...100_000) { rules.backgroundAccuracy = value }
     if let value = span("dwell") { rules.dwell = value }
     if let value = span("latency") { rules.latency = value }
     if let value = span("foregroundUpdates", allowContinuous: true) { rules.foregroundInterval = value }

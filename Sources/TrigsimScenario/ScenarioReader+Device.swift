@@ -11,6 +11,7 @@ extension ScenarioReader {
   static let attentionRuleKeys = [
     "powerOffCatchUp", "bootDuration", "backgroundPushesPerHour", "priority5Alerts", "priority5DeliveryProbability", "priority5MaxDelay",
     "storedPush", "focusResumes", "focusTimeSensitiveDefault", "catchUpPresentation", "focusSilencedOnLockScreen",
+    "deliveryBeforeFirstUnlock", "lowPowerRegionMonitoring",
   ]
   static let deviceKeys = ["entitlements", "settings", "focus", "summary", "power", "network"]
   /// The per-app notification settings a `device.settings` change may set.
@@ -85,6 +86,16 @@ extension ScenarioReader {
       let value = document.choice(node, what: "'focusSilencedOnLockScreen'", FocusSilencedOnLockScreen.allCases.map { ($0.rawValue, $0) })
     {
       rules.focusSilencedOnLockScreen = value
+    }
+    if let node = fields["deliveryBeforeFirstUnlock"],
+      let value = document.choice(node, what: "deliveryBeforeFirstUnlock", DeliveryBeforeFirstUnlock.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.deliveryBeforeFirstUnlock = value
+    }
+    if let node = fields["lowPowerRegionMonitoring"],
+      let value = document.choice(node, what: "lowPowerRegionMonitoring", LowPowerRegionMonitoring.allCases.map { ($0.rawValue, $0) })
+    {
+      rules.lowPowerRegionMonitoring = value
     }
     return rules
   }

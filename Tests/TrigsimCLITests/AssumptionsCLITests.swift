@@ -44,6 +44,6 @@ import TrigsimTestSupport
     let result = try Self.run(["verify", "s.yaml"], in: folder)
     #expect(result.status == 1)
     #expect(result.stdout.contains("s.yaml:12:5: assertion failed: robust: every assertion holds under every alternative of the assumptions consulted (powerOffCatchUp)\n"
-      + "  under powerOffCatchUp=all: s.yaml:11:5: assertion failed: count of 'suppressed medicine_levo_reminder_0' is 1: found 0 matching entries\n"), "\(result.stdout)")
+      + "  under powerOffCatchUp=all: s.yaml:11:5: assertion failed: count of 'suppressed medicine_levo_reminder_0' is 1: found 0 matching entries (and 1 more)\n"), "\(result.stdout)")
   }
 }

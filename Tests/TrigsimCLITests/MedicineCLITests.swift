@@ -202,9 +202,10 @@ import TrigsimTestSupport
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(
       "2026-03-28T08:00:00.000+01:00 held        medicine_1_reminder_0 trigger=\"calendar hour=8 minute=0\" until=\"the phone is on\""))
-    #expect(result.stdout.contains("2026-03-28T09:00:00.000+01:00 fired       medicine_1_reminder_0 "))
+    // Held until the first unlock at 09:01 (deliveryBeforeFirstUnlock: held), listed without sound then,
+    // and seen at that unlock.
+    #expect(result.stdout.contains("2026-03-28T09:01:00.000+01:00 fired       medicine_1_reminder_0 "))
     #expect(try outcomes(inSummary: result.stdout) == ["completed"])
-    // Listed without sound at 09:00, seen when the patient unlocks the phone at 09:01.
     #expect(result.stdout.contains("  08:00      09:01 +1h1m  "), "scheduled 08:00, notified 09:01, an hour late")
   }
 

@@ -111,7 +111,7 @@ import TrigsimTestSupport
 
   @Test func aStatedCatchUpIsTheScenariosChoiceNotAnAssumption() throws {
     // With the catch-up stated, how it is presented is the next reading the run depends on: stated too.
-    let file = try load(Self.header + "platform: { powerOffCatchUp: all, catchUpPresentation: listed }\n" + Self.phoneOff + "assert:\n  - dosesNotified: { within: 1h }\n")
+    let file = try load(Self.header + "platform: { powerOffCatchUp: all, catchUpPresentation: listed, deliveryBeforeFirstUnlock: held }\n" + Self.phoneOff + "assert:\n  - dosesNotified: { within: 1h }\n")
     #expect(try run(file).summary.consultedAssumptions.isEmpty)
     #expect(try report(file).text == "assumptions consulted: none (no registry setting the scenario leaves unstated decided anything in this run)\n")
   }

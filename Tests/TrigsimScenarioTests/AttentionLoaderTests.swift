@@ -254,6 +254,37 @@ import TrigsimTestSupport
     #expect(try loadFile(Self.header + "platform: { powerOffCatchUp: all, bootDuration: 0s }\nexpect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention == AttentionRules().with { $0.bootDuration = .zero; $0.powerOffCatchUp = .all })
   }
 
+  @Test func theDeviceRulesOfIssue23LoadAndDefaultToThePessimisticReading() throws {
+    let defaults = try loadFile(Self.header + "expect: none\nassert:\n  - pendingPeak: { atMost: 1 }\n").scenario.platform.attention
+    #expect(defaults.deliveryBeforeFirstUnlock == .held && defaults.lowPowerRegionMonitoring == .paused)
+    let file = try loadFile(Self.header + """
+      platform: { deliveryBeforeFirstUnlock: delivered, lowPowerRegionMonitoring: unaffected }
+      device:
+        power:
+          - { at: 2026-03-28T09:00:00, event: airplane-mode-on }
+          - { at: 2026-03-28T10:00:00, event: airplane-mode-off }
+      expect: none
+      assert:
+        - pendingPeak: { atMost: 1 }
+
+      """)
+    #expect(file.scenario.platform.attention.deliveryBeforeFirstUnlock == .delivered)
+    #expect(file.scenario.platform.attention.lowPowerRegionMonitoring == .unaffected)
+    #expect(file.scenario.platform.attention.summary.hasSuffix(" before-first-unlock=delivered low-power-regions=unaffected"))
+    #expect(file.scenario.device.power.map(\.kind) == [.airplaneModeOn, .airplaneModeOff])
+  }
+
+  @Test func badDeviceRulesOfIssue23AreLocated() {
+    assertDiagnostics(Self.header + """
+      platform:
+        deliveryBeforeFirstUnlock: 1️⃣hold
+        lowPowerRegionMonitoring: 2️⃣pause
+      """, [
+        Expected(marker: "1️⃣", message: "unknown deliveryBeforeFirstUnlock 'hold'", note: "did you mean 'held'?"),
+        Expected(marker: "2️⃣", message: "unknown lowPowerRegionMonitoring 'pause'", note: "did you mean 'paused'?"),
+      ])
+  }
+
   // MARK: - Errors: device
 
   @Test func unknownDeviceKeysAndBadPowerEventsAreLocated() {

@@ -25,7 +25,7 @@ import TrigsimTestSupport
     #expect(ideal.platform.location == .ideal)
     let tuned = try ScenarioLoader().load(
       yaml: Self.header
-        + "platform: { location: { profile: ios, entryMargin: 80, exitMargin: 200, dwell: 30s, latency: 5m, minimumRadius: 150, assumedAccuracy: 20, foregroundUpdates: 1s, backgroundUpdates: continuous, latencySpread: 0.8, errorCorrelation: 2m } }\n")
+        + "platform: { location: { profile: ios, entryMargin: 80, exitMargin: 200, dwell: 30s, latency: 5m, minimumRadius: 150, assumedAccuracy: 20, backgroundAccuracy: 100, foregroundUpdates: 1s, backgroundUpdates: continuous, latencySpread: 0.8, errorCorrelation: 2m } }\n")
     var expected = RegionMonitoringRules()
     expected.entryMargin = 80
     expected.exitMargin = 200
@@ -33,6 +33,7 @@ import TrigsimTestSupport
     expected.latency = .minutes(5)
     expected.minimumRadius = 150
     expected.assumedAccuracy = 20
+    expected.backgroundAccuracy = 100
     expected.foregroundInterval = .seconds(1)
     expected.backgroundInterval = .zero
     expected.latencySpread = 0.8

@@ -291,9 +291,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) {
     let name = "background-refresh"
-    if run.installedApp.state == .forceQuit || !run.attention.phoneOn {
+    // Low Power Mode turns Background App Refresh off (Apple, Energy
+    // Efficiency Guide for iOS Apps, "React to Low Power Mode").
+    if run.installedApp.state == .forceQuit || !run.attention.phoneOn || run.attention.lowPower {
       let why = run.installedApp.state == .forceQuit
-        ? "the patient force-quit the app: the system does not launch it for background refresh" : "the phone is off"
+        ? "the patient force-quit the app: the system does not launch it for background refresh"
+        : !run.attention.phoneOn ? "the phone is off"
+        : "Low Power Mode: Background App Refresh does not run while it is on"
       run.record(.app, name, at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
       return
     }

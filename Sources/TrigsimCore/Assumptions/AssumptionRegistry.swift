@@ -96,6 +96,27 @@ public enum AssumptionRegistry {
         "Apple engineer, Apple Developer Forums thread 690081, and invertase/notifee #840 (the switch exists; no default stated)"
       ],
       whyDefault: "Apple states no default; silenced holds more notifications back"),
+    Assumption(
+      .deliveryBeforeFirstUnlock,
+      question: "Are calendar and interval deliveries (and the power-off catch-up) made between switch-on and the first unlock, or held until it?",
+      defaultReading: .init("held") { $0.attention.deliveryBeforeFirstUnlock = .held },
+      alternatives: [.init("delivered") { $0.attention.deliveryBeforeFirstUnlock = .delivered }],
+      sources: [
+        "nothing documents it for local notifications",
+        "Apple, \"Monitoring the user's proximity to geographic regions\", and twocanoes, \"iOS Region Monitoring after iPhone Restart\" (region monitoring waits for the first unlock)",
+        "element-hq/element-x-ios PR 5054, vector-im/element-ios PR 3353 (notification service extensions have no data before the first unlock)",
+      ],
+      whyDefault: "undocumented; the neighbouring rules wait for the first unlock, and holding never reports a dose reached earlier than a phone could"),
+    Assumption(
+      .lowPowerRegionMonitoring,
+      question: "Does region monitoring go on while Low Power Mode is on?",
+      defaultReading: .init("paused") { $0.attention.lowPowerRegionMonitoring = .paused },
+      alternatives: [.init("unaffected") { $0.attention.lowPowerRegionMonitoring = .unaffected }],
+      sources: [
+        "Apple, Energy Efficiency Guide for iOS Apps, \"React to Low Power Mode\" (Low Power Mode turns Background App Refresh off)",
+        "Apple, archived Location and Maps Programming Guide, \"Determining the Availability of Region Monitoring\" (unavailable when Background App Refresh is disabled; the system-delivered location trigger is not mentioned)",
+      ],
+      whyDefault: "the guide ties region monitoring to Background App Refresh, which Low Power Mode turns off; paused never reports an arrival a phone could miss"),
   ]
 
   /// The entry for `id`, if the registry has one.
@@ -127,4 +148,8 @@ extension AssumptionID {
   public static let focusResumes = AssumptionID("focusResumes")
   /// `platform.focusTimeSensitiveDefault` (`AttentionRules.focusTimeSensitiveDefault`).
   public static let focusTimeSensitiveDefault = AssumptionID("focusTimeSensitiveDefault")
+  /// `platform.deliveryBeforeFirstUnlock` (`AttentionRules.deliveryBeforeFirstUnlock`).
+  public static let deliveryBeforeFirstUnlock = AssumptionID("deliveryBeforeFirstUnlock")
+  /// `platform.lowPowerRegionMonitoring` (`AttentionRules.lowPowerRegionMonitoring`).
+  public static let lowPowerRegionMonitoring = AssumptionID("lowPowerRegionMonitoring")
 }

@@ -18,7 +18,9 @@ import Foundation
 ///   region whose effective radius is at most `max(entryMargin, a)` is never
 ///   entered, not even at its centre (a warning says so for the margin and
 ///   the assumed accuracy). Between two fixes the accuracy is the larger of
-///   the two.
+///   the two. While the app is not in the foreground a fix's accuracy is at
+///   best `backgroundAccuracy` (region monitoring runs on Wi-Fi and cell
+///   positions then), in the judgement and in the GPS error of trials alike.
 /// - **Updates.** The device learns its position continuously (the
 ///   interpolated path) or, when the interval is not zero, only at instants
 ///   `first fix + phase + k × interval`; the app's state decides which
@@ -191,6 +193,8 @@ struct RegionMonitoringService: LocationService {
       kind: .detected, region: region, entering: true, visit: nil, instant: instant.advanced(byMilliseconds: latencySampler.next()),
       crossingInstant: nil, conditionInstant: instant, reason: DeviceRegionReport.alreadyInsideReason)
   }
+  /// Where the device last observed itself (with a trial's GPS error), for tests.
+  var lastObservedCoordinate: Coordinate? { previousObserved?.coordinate }
 
   static func metres(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))m" : String(format: "%.1fm", value)
@@ -215,6 +219,7 @@ struct RegionMonitoringService: LocationService {
     into reports: inout [DeviceRegionReport]
   ) {
     guard let previous = previousObserved else { return }
+    let b = rules.updated(b, appInForeground: appInForeground)
     advance(from: a, to: b, observed: observe(b, after: previous), previousObserved: previous, crossings: crossings,
       appInForeground: appInForeground, into: &reports)
   }
@@ -234,7 +239,7 @@ struct RegionMonitoringService: LocationService {
     var run = QuietRun(
       error: errorState, stream: stream, cosine: cosineBound, previousCos: cosPrevious, skipped: skippedRadius,
       tau: Double(rules.errorCorrelation.milliseconds), assumedAccuracy: rules.assumedAccuracy,
-      marginFloor: min(rules.entryMargin, rules.exitMargin), previous: first)
+      accuracyFloor: appInForeground ? 0 : rules.backgroundAccuracy, marginFloor: min(rules.entryMargin, rules.exitMargin), previous: first)
     run.load(self, interval: interval)
     let taken = fixes.withUnsafeBufferPointer { buffer in
       var position = 0
@@ -247,8 +252,8 @@ struct RegionMonitoringService: LocationService {
         // The fast path did not take this fix: a full evaluation, with the state the run changed.
         run.store(into: &self)
         if run.tookFastPath { updateInterval = interval }
-        let b = buffer[position]
-        var previous = position == 0 ? first : buffer[position - 1]
+        let b = rules.updated(buffer[position], appInForeground: appInForeground)
+        var previous = position == 0 ? first : rules.updated(buffer[position - 1], appInForeground: appInForeground)
         previous.coordinate = run.previousCoordinate
         var observed = b
         observed.coordinate = run.coordinate
@@ -264,7 +269,7 @@ struct RegionMonitoringService: LocationService {
     run.store(into: &self)
     if run.tookFastPath { updateInterval = interval }
     // As `advance` leaves it after each fix.
-    var observed = fixes[fixes.startIndex + taken - 1]
+    var observed = rules.updated(fixes[fixes.startIndex + taken - 1], appInForeground: appInForeground)
     observed.coordinate = run.previousCoordinate
     previousObserved = observed
     return taken
@@ -297,6 +302,8 @@ struct RegionMonitoringService: LocationService {
     var skipped: Double
     let tau: Double
     let assumedAccuracy: Double
+    /// The background accuracy while the app is not in the foreground, else 0.
+    let accuracyFloor: Double
     let marginFloor: Double
     let ziggurat = Ziggurat.shared
     /// The previous fix: its instant and accuracy as recorded, its position as observed.
@@ -331,10 +338,10 @@ struct RegionMonitoringService: LocationService {
 
     init(
       error: PositionError, stream: TrialRandom, cosine: CosineUpperBound, previousCos: Double, skipped: Double, tau: Double,
-      assumedAccuracy: Double, marginFloor: Double, previous: TrackSample
+      assumedAccuracy: Double, accuracyFloor: Double, marginFloor: Double, previous: TrackSample
     ) {
       (self.error, self.stream, self.cosine, self.previousCos, self.skipped) = (error, stream, cosine, previousCos, skipped)
-      (self.tau, self.assumedAccuracy, self.marginFloor) = (tau, assumedAccuracy, marginFloor)
+      (self.tau, self.assumedAccuracy, self.accuracyFloor, self.marginFloor) = (tau, assumedAccuracy, accuracyFloor, marginFloor)
       previousInstant = previous.instant.millisecondsSinceEpoch
       previousAccuracy = previous.horizontalAccuracy ?? assumedAccuracy
       previousCoordinate = previous.coordinate
@@ -380,7 +387,7 @@ struct RegionMonitoringService: LocationService {
     mutating func passed(_ fix: TrackSample, observedAt observed: Coordinate) {
       (fast, anchorMoves, coarseFixes) = (0, 0, 0)
       previousInstant = fix.instant.millisecondsSinceEpoch
-      previousAccuracy = fix.horizontalAccuracy ?? assumedAccuracy
+      previousAccuracy = max(fix.horizontalAccuracy ?? assumedAccuracy, accuracyFloor)
       previousCoordinate = observed
     }
 
@@ -398,7 +405,7 @@ struct RegionMonitoringService: LocationService {
       while position < fixes.count {
         let b = fixes[position]
         let instant = b.instant.millisecondsSinceEpoch
-        let fixAccuracy = b.horizontalAccuracy ?? assumedAccuracy
+        let fixAccuracy = max(b.horizontalAccuracy ?? assumedAccuracy, accuracyFloor)
         if fixAccuracy != sigmaAccuracy {
           sigmaAccuracy = fixAccuracy
           sigma = fixAccuracy / PositionError.accuracyPerSigma
@@ -799,6 +806,7 @@ struct RegionMonitoringService: LocationService {
     // Every budget is measured anew at `b`; the fast paths wait for the next full evaluation.
     quietUntil = .min
     settledInterval = -1
+    let b = rules.updated(b, appInForeground: appInForeground)
     let observed = observe(b, after: nil)
     previousObserved = observed
     cosPrevious = cosineBound.value(atLatitude: observed.coordinate.latitude)

@@ -41,7 +41,10 @@ struct DeviceSchedule {
   /// Changes in handling order: by instant, then `DeviceChange.rank`, then position.
   var changes: [(instant: SimulationInstant, change: DeviceChange)] = []
   /// Spans during which power keeps region monitoring from running: from
-  /// switching off until the first unlock after it is on again.
+  /// switching off until the first unlock after it is on again; while Low
+  /// Power Mode pauses it (`AttentionRules.lowPowerRegionMonitoring`); while
+  /// airplane mode is on. Sorted by start; they may overlap (the reason is
+  /// the one of the span that began last).
   var monitoringBlocked: [(from: SimulationInstant, until: SimulationInstant?, reason: String)] = []
 
   init(scenario: Scenario, calendar: CalendarTriggerEvaluator) {
@@ -71,6 +74,8 @@ struct DeviceSchedule {
       .sorted { ($0.0, $0.1.rank, $0.2) < ($1.0, $1.1.rank, $1.2) }
       .map { (instant: $0.0, change: $0.1) }
     monitoringBlocked = Self.powerBlockedSpans(self.changes)
+      + Self.modeBlockedSpans(self.changes, lowPower: scenario.platform.attention.lowPowerRegionMonitoring)
+    monitoringBlocked.sort { $0.from < $1.from }
   }
 
   /// The occurrences of a Focus period that overlap the clock window; one in
@@ -129,7 +134,42 @@ struct DeviceSchedule {
         guard locked else { continue }
         locked = false
         spans[spans.count - 1].until = instant
-      case .lowPowerOn, .lowPowerOff:
+      case .lowPowerOn, .lowPowerOff, .airplaneModeOn, .airplaneModeOff:
+        continue
+      }
+    }
+    return spans
+  }
+
+  static let lowPowerReason =
+    "Low Power Mode: Background App Refresh is off, and region monitoring is unavailable without it (platform lowPowerRegionMonitoring: paused)"
+  static let airplaneReason = "airplane mode: the device cannot power up the hardware region monitoring needs"
+
+  /// From each `low-power-on` (when Low Power Mode pauses region monitoring)
+  /// and each `airplane-mode-on` until the matching `-off`, region
+  /// monitoring does not run.
+  static func modeBlockedSpans(
+    _ changes: [(instant: SimulationInstant, change: DeviceChange)], lowPower: LowPowerRegionMonitoring
+  ) -> [(from: SimulationInstant, until: SimulationInstant?, reason: String)] {
+    var spans: [(from: SimulationInstant, until: SimulationInstant?, reason: String)] = []
+    var lowPowerSpan: Int?
+    var airplaneSpan: Int?
+    for (instant, change) in changes {
+      guard case .power(let kind, _) = change else { continue }
+      switch kind {
+      case .lowPowerOn where lowPower == .paused && lowPowerSpan == nil:
+        lowPowerSpan = spans.count
+        spans.append((instant, nil, lowPowerReason))
+      case .lowPowerOff:
+        if let open = lowPowerSpan { spans[open].until = instant }
+        lowPowerSpan = nil
+      case .airplaneModeOn where airplaneSpan == nil:
+        airplaneSpan = spans.count
+        spans.append((instant, nil, airplaneReason))
+      case .airplaneModeOff:
+        if let open = airplaneSpan { spans[open].until = instant }
+        airplaneSpan = nil
+      default:
         continue
       }
     }

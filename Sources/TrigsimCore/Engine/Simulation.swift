@@ -237,6 +237,9 @@ struct SimulationRun {
   var pushService: PushService
   /// Set while a catch-up delivery after power-on is made: when it came due.
   var catchUpDue: SimulationInstant?
+  /// With `catchUpDue`: whether it came due while the phone was off (else
+  /// after switch-on, before the first unlock).
+  var catchUpWhileOff = true
   /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
   let tracksBadge: Bool
 
@@ -659,6 +662,11 @@ struct SimulationRun {
       holdWhileOff(pending, at: now, next: next)
       return
     }
+    if attention.lockedSinceStart { consult(.deliveryBeforeFirstUnlock) }
+    if attention.lockedSinceStart && scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
+      holdUntilFirstUnlock(pending, at: now)
+      return
+    }
     deliver(pending, at: now, next: next)
   }
 
@@ -686,7 +694,10 @@ struct SimulationRun {
       return false
     }
     if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
-    if let catchUpDue { fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", "came due while the phone was off")] }
+    if let catchUpDue {
+      let cause = catchUpWhileOff ? "came due while the phone was off" : "came due after switch-on, before the first unlock"
+      fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", cause)]
+    }
     fields += request.userInfo
     let dose = doseOfDelivery(request.id, at: now)
     if let dose, ledger.requestInfo[request.id]?.role.isMain == true {

@@ -32,9 +32,14 @@ struct AttentionState {
   var lockedSinceStart = false
   var lowPower = false
   var online = true
-  /// Requests that came due while the phone was off, in the order they came
-  /// due, with the first instant each came due.
-  var catchUp: [(id: NotificationID, due: SimulationInstant)] = []
+  /// Airplane mode is on: no pushes, no region monitoring.
+  var airplane = false
+  /// When the phone was last switched on (what `powerOffCatchUp: recent` measures to).
+  var switchedOnAt: SimulationInstant?
+  /// Requests that came due while the phone was off (`whileOff`) or, held
+  /// by `deliveryBeforeFirstUnlock`, after switch-on and before the first
+  /// unlock, in the order they came due, with the first instant each came due.
+  var catchUp: [(id: NotificationID, due: SimulationInstant, whileOff: Bool)] = []
   var held: [HeldNotification] = []
   /// Summary instants already queued.
   var summariesQueued: Set<SimulationInstant> = []
@@ -54,7 +59,15 @@ struct AttentionState {
   var waitingDosesHistory: [(instant: SimulationInstant, count: Int)] = []
 
   /// The phone can receive pushes.
-  var reachable: Bool { phoneOn && online }
+  var reachable: Bool { phoneOn && online && !airplane }
+
+  /// Why the phone cannot receive pushes (nil when it can).
+  var unreachableReason: String? {
+    if !phoneOn { return "the phone is off" }
+    if airplane { return "the phone is in airplane mode" }
+    if !online { return "the phone is offline" }
+    return nil
+  }
 }
 
 extension SimulationRun {
@@ -143,7 +156,7 @@ extension SimulationRun {
       guard online != attention.online else { return }
       attention.online = online
       record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
-      if online && attention.phoneOn { deliverStoredPushes(at: now) }
+      if attention.reachable { deliverStoredPushes(at: now) }
     case .settings(let position):
       let change = scenario.device.settingsChanges[position]
       let settings = change.applied(to: attention.settings)
@@ -189,29 +202,61 @@ extension SimulationRun {
       }
       attention.phoneOn = true
       attention.lockedSinceStart = true
+      attention.switchedOnAt = now
       var fields = [TimelineField("event", afterReboot ? "switch-on (end of reboot)" : kind.rawValue), TimelineField("state", "on")]
       fields.append(TimelineField("locked", "until the first unlock"))
+      let holdsUntilUnlock = scenario.platform.attention.deliveryBeforeFirstUnlock == .held
+      if !attention.catchUp.isEmpty { consult(.deliveryBeforeFirstUnlock) }
+      if holdsUntilUnlock && !attention.catchUp.isEmpty {
+        fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
+      }
       record(.power, "phone", at: now, fields)
-      deliverCatchUp(at: now)
+      if !holdsUntilUnlock { deliverCatchUp(at: now) }
       releaseHeld(at: now, cause: "the phone was switched on")
-      if attention.online { deliverStoredPushes(at: now) }
+      if attention.reachable { deliverStoredPushes(at: now) }
     case .unlock:
       guard attention.phoneOn else {
         record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
         return
       }
       var fields = [TimelineField("event", kind.rawValue)]
-      if attention.lockedSinceStart { fields.append(TimelineField("reason", "first unlock since the phone started: region monitoring resumes")) }
+      let firstUnlock = attention.lockedSinceStart
+      if firstUnlock {
+        let held = scenario.platform.attention.deliveryBeforeFirstUnlock == .held && !attention.catchUp.isEmpty
+        fields.append(TimelineField("reason", "first unlock since the phone started: region monitoring resumes" + (held ? "; held deliveries deliver now" : "")))
+      }
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, fields)
+      if firstUnlock && scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(at: now) }
       // Unlocking is looking: the patient sees what is listed.
       let patientLayer = patientLayer
       patientLayer.lookDue(.unlock, in: &self, at: now)
     case .lowPowerOn, .lowPowerOff:
       let on = kind == .lowPowerOn
       guard on != attention.lowPower else { return }
+      // Low Power Mode pauses region monitoring or leaves it: a reading, where there are regions to monitor.
+      if on && !scenario.regions.isEmpty { consult(.lowPowerRegionMonitoring) }
       attention.lowPower = on
-      record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")])
+      var fields = [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")]
+      if scenario.platform.attention.lowPowerRegionMonitoring == .paused {
+        fields.append(TimelineField("reason", on
+          ? "Background App Refresh stops; region monitoring pauses (platform lowPowerRegionMonitoring: paused)"
+          : "Background App Refresh and region monitoring run again"))
+      } else if on {
+        fields.append(TimelineField("reason", "Background App Refresh stops; region monitoring goes on (platform lowPowerRegionMonitoring: unaffected)"))
+      }
+      record(.power, "phone", at: now, fields)
+    case .airplaneModeOn, .airplaneModeOff:
+      let on = kind == .airplaneModeOn
+      guard on != attention.airplane else { return }
+      attention.airplane = on
+      record(.power, "phone", at: now, [
+        TimelineField("event", kind.rawValue), TimelineField("airplane", on ? "on" : "off"),
+        TimelineField("reason", on
+          ? "no network: pushes wait at the push service; region monitoring is unavailable (the device cannot power up its radios)"
+          : "network and region monitoring are back"),
+      ])
+      if !on && attention.reachable { deliverStoredPushes(at: now) }
     }
   }
 
@@ -234,7 +279,7 @@ extension SimulationRun {
       return
     }
     let waiting = attention.catchUp.contains { $0.id == id }
-    if !waiting { attention.catchUp.append((id, now)) }
+    if !waiting { attention.catchUp.append((id, now, true)) }
     record(.held, id.rawValue, at: now, [
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the phone is on"),
       TimelineField("reason", waiting ? "the phone is off; already waiting to deliver once when it is on" : "the phone is off; delivered when it is switched on (platform powerOffCatchUp: \(rule))"),
@@ -242,14 +287,32 @@ extension SimulationRun {
     ledger.requestLost(id, "the phone was off at \(format(now))")
   }
 
-  /// The phone is on: every request that came due while off delivers once,
-  /// in the order they came due (within the catch-up span, if limited).
+  /// A calendar or interval request came due after switch-on and before the
+  /// first unlock, with `deliveryBeforeFirstUnlock: held`: it waits for the
+  /// first unlock (once, however often a repeating one comes due).
+  mutating func holdUntilFirstUnlock(_ pending: PendingRequest, at now: SimulationInstant) {
+    let id = pending.request.id
+    let waiting = attention.catchUp.contains { $0.id == id }
+    if !waiting { attention.catchUp.append((id, now, false)) }
+    record(.held, id.rawValue, at: now, [
+      TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the first unlock"),
+      TimelineField("reason", waiting
+        ? "the phone has not been unlocked since it was switched on; already waiting to deliver once at the first unlock"
+        : "the phone has not been unlocked since it was switched on: delivered at the first unlock (platform deliveryBeforeFirstUnlock: held)"),
+    ])
+    ledger.requestLost(id, "the phone had not been unlocked since it was switched on at \(format(now))")
+  }
+
+  /// The phone is on (or, with `deliveryBeforeFirstUnlock: held`, unlocked
+  /// for the first time since): every request that came due while off, or
+  /// while locked since switch-on, delivers once, in the order they came due
+  /// (those due while off within the catch-up span before switch-on, if limited).
   mutating func deliverCatchUp(at now: SimulationInstant) {
     let waiting = attention.catchUp
     attention.catchUp = []
-    for (id, due) in waiting {
+    for (id, due, whileOff) in waiting {
       guard let pending = center.pending[id] else { continue }  // removed meanwhile
-      if case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: now) > span {
+      if whileOff, case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: attention.switchedOnAt ?? now) > span {
         record(.suppressed, id.rawValue, at: now, [
           TimelineField("trigger", pending.request.trigger.summary),
           TimelineField("reason", "came due at \(format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
@@ -259,6 +322,7 @@ extension SimulationRun {
         continue
       }
       catchUpDue = due
+      catchUpWhileOff = whileOff
       deliver(pending, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
       catchUpDue = nil
     }
@@ -512,8 +576,7 @@ extension SimulationRun {
   /// the device is unreachable, and hands it over otherwise.
   mutating func routePush(_ index: Int, at now: SimulationInstant) {
     let push = scenario.pushes.pushes[index]
-    guard attention.reachable else {
-      let unreachable = attention.phoneOn ? "the phone is offline" : "the phone is off"
+    if let unreachable = attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
         record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
         return

@@ -25,7 +25,9 @@ extension SimulationRun {
       ledger.doses[key]?.reminderDelivered = now
       if catchUpDue != nil {
         ledger.doses[key]?.reason = nil
-        let note = "due while the phone was off; delivered at \(format(now)) when it came on"
+        let note = catchUpWhileOff
+          ? "due while the phone was off; delivered at \(format(now)) " + (scenario.platform.attention.deliveryBeforeFirstUnlock == .held ? "at the first unlock" : "when it came on")
+          : "due after switch-on, before the first unlock; delivered at \(format(now)) at the first unlock"
         ledger.doses[key]?.notes.append(note)
       }
       return key
@@ -58,7 +60,8 @@ extension SimulationRun {
       ledger.doses[key] = opened
       return key
     case .followUp, .snoozedAlert:
-      guard let key = info.dose ?? rawChainDose(info, medicine: medicine, at: now) else { return nil }
+      guard let key = movedFollowUpDose(id, info, medicine: medicine, at: now) ?? info.dose ?? rawChainDose(info, medicine: medicine, at: now)
+      else { return nil }
       if ledger.doses[key] == nil {
         let label: String
         switch key.slot {
@@ -81,6 +84,25 @@ extension SimulationRun {
       }
       return key
     }
+  }
+
+  /// A dated follow-up of an upfront chain that fires at another instant
+  /// than the one it was planned for because its floating date moved with a
+  /// time-zone change between its add and now: the dose it answers follows the instant it actually
+  /// fires, the dose of its daily time due `index × every` before (the
+  /// instant it came due, for a catch-up). Nil when it fires as planned, or
+  /// is no such follow-up: the dose named at its add stands.
+  func movedFollowUpDose(_ id: NotificationID, _ info: MedicineRequestInfo, medicine: Medicine, at now: SimulationInstant) -> DoseKey? {
+    var dosesTime: DailyTime?
+    if case .time(let time)? = info.dose?.slot { dosesTime = time }
+    guard case .followUp(let index) = info.role, let time = info.chainTime ?? dosesTime, let planned = info.chainDue ?? info.doseScheduled,
+      let every = medicine.snooze?.every, let pending = center.pending[id], case .calendar = pending.request.trigger,
+      scenario.clock.timeZoneChanges.contains(where: { pending.addedAt < $0.instant && $0.instant <= now })
+    else { return nil }
+    let fire = catchUpDue ?? now
+    let due = fire.advanced(byMilliseconds: -every.milliseconds * Int64(index))
+    guard due != planned else { return nil }
+    return prescribedDose(medicine.id, time, fire: due)
   }
 
   /// The due instant of a prescribed dose.

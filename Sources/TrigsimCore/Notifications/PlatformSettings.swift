@@ -150,6 +150,20 @@ public struct AttentionRules: Sendable, Equatable {
   /// Whether a look at the phone during a Focus sees what that Focus silenced.
   public var focusSilencedOnLockScreen = FocusSilencedOnLockScreen.hidden
 
+  /// What becomes of calendar and interval deliveries (and the power-off
+  /// catch-up) between switch-on and the first unlock. Undocumented for local
+  /// notifications; region monitoring (Apple's archived Location and Maps
+  /// Programming Guide) and notification service extensions (element-hq/element-x-ios
+  /// PR 5054, vector-im/element-ios PR 3353) wait for the first unlock: the
+  /// pessimistic reading holds them until then.
+  public var deliveryBeforeFirstUnlock = DeliveryBeforeFirstUnlock.held
+  /// Whether region monitoring runs in Low Power Mode. Apple's archived
+  /// guide: region monitoring is unavailable while Background App Refresh is
+  /// disabled, and Low Power Mode disables it (Energy Efficiency Guide, "React
+  /// to Low Power Mode"); whether the system-delivered location trigger is
+  /// affected is undocumented: the pessimistic reading pauses it.
+  public var lowPowerRegionMonitoring = LowPowerRegionMonitoring.paused
+
   public init() {}
 
   /// `power-off-catch-up=none boot=1m background-pushes=2/h`, then each rule
@@ -171,6 +185,8 @@ public struct AttentionRules: Sendable, Equatable {
     if focusSilencedOnLockScreen != defaults.focusSilencedOnLockScreen {
       words.append("focus-silenced=\(focusSilencedOnLockScreen.rawValue)")
     }
+    if deliveryBeforeFirstUnlock != defaults.deliveryBeforeFirstUnlock { words.append("before-first-unlock=\(deliveryBeforeFirstUnlock.rawValue)") }
+    if lowPowerRegionMonitoring != defaults.lowPowerRegionMonitoring { words.append("low-power-regions=\(lowPowerRegionMonitoring.rawValue)") }
     return words.joined(separator: " ")
   }
 }
@@ -291,4 +307,23 @@ public enum FocusSilencedOnLockScreen: String, Sendable, CaseIterable {
   case hidden
   /// Seen at any look from the delivery on (the Focus shows silenced notifications on the Lock Screen).
   case shown
+}
+
+/// Calendar and interval deliveries that come due (or catch up) after the
+/// phone is switched on and before its first unlock.
+public enum DeliveryBeforeFirstUnlock: String, Sendable, CaseIterable {
+  /// They wait and deliver at the first unlock (the default: pessimistic).
+  case held
+  /// They deliver at once, the phone locked (trigsim before issue 23).
+  case delivered
+}
+
+/// Region monitoring while Low Power Mode is on.
+public enum LowPowerRegionMonitoring: String, Sendable, CaseIterable {
+  /// No detection is made while it is on; monitoring starts again, silently
+  /// taking the side of each region where the device is, when it goes off
+  /// (the default: pessimistic).
+  case paused
+  /// Low Power Mode leaves region monitoring as it is.
+  case unaffected
 }

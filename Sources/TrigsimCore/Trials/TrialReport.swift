@@ -89,7 +89,8 @@ public struct TrialReport: Sendable {
         ?? "nothing (the ideal profile has no GPS error, update grid or latency: every trial is the same)"
     case .ios(let rules):
       variationSummary =
-        "GPS error from each fix's accuracy (its 68% radius), correlated over \(rules.errorCorrelation); "
+        "GPS error from each fix's accuracy (its 68% radius; at background updates at least ±\(RegionMonitoringService.metres(rules.backgroundAccuracy))), "
+        + "correlated over \(rules.errorCorrelation); "
         + "the phase of the location-update grid; latency log-normal with median \(rules.latency) and spread \(rules.latencySpread)"
         + (pushDraws.map { "; \($0)" } ?? "")
     }

@@ -112,12 +112,13 @@ import TrigsimMedicineApp
     }
   }
 
-  /// The phone is off from 07:30 to 07:40; "pill" is delivered at 08:00 with the app terminated.
+  /// The phone is off from 07:30 to 07:40 (unlocked at once); "pill" is delivered at 08:00 with the app terminated.
   @Test func aDeliveryNoAppCodeHearsReachesTheInstanceThatIsStillThere() throws {
     for (model, heard) in [(AppProcessModel.platform, [String]()), (.persistent, ["delivered pill unheard (terminated)"])] {
       var scenario = Self.withMedicine()
       scenario.device.power = [
         PowerEvent(instant: Build.instant("2026-05-04T07:30:00Z"), kind: .switchOff), PowerEvent(instant: Build.instant("2026-05-04T07:40:00Z"), kind: .switchOn),
+        PowerEvent(instant: Build.instant("2026-05-04T07:40:00Z"), kind: .unlock),
       ]
       let log = AppLog()
       let report = try Simulation(scenario, app: Self.app(explains: true, log: log, model: model)).report()

@@ -41,11 +41,15 @@ private typealias F = MedicineFixture
     let off = scenario { scenario in
       scenario.platform.attention.powerOffCatchUp = .all
       scenario.statedAssumptions = [.powerOffCatchUp]
-      scenario.device.power = [PowerEvent(instant: F.at("06:30"), kind: .switchOff), PowerEvent(instant: F.at("08:00"), kind: .switchOn)]
+      scenario.device.power = [
+        PowerEvent(instant: F.at("06:30"), kind: .switchOff), PowerEvent(instant: F.at("08:00"), kind: .switchOn),
+        PowerEvent(instant: F.at("08:05"), kind: .unlock),
+      ]
     }
-    #expect(try consulted(off) == [.catchUpPresentation])
+    // The catch-up waits for the first unlock (a reading of its own), then is presented.
+    #expect(try consulted(off) == [.catchUpPresentation, .deliveryBeforeFirstUnlock])
     var stated = off
-    stated.statedAssumptions.insert(.catchUpPresentation)
+    stated.statedAssumptions.formUnion([.catchUpPresentation, .deliveryBeforeFirstUnlock])
     #expect(try consulted(stated).isEmpty)
   }
 
@@ -84,5 +88,39 @@ private typealias F = MedicineFixture
       scenario.pushes.pushes = [self.push("a", at: "07:10")]
     }
     #expect(try consulted(one).isEmpty)
+  }
+}
+
+/// Where the device rules of issue 23 consult the registry.
+@Suite struct DeviceModeAssumptionTests {
+  func consulted(_ scenario: Scenario) throws -> [AssumptionID] {
+    try Simulation(scenario).report().summary.consultedAssumptions
+  }
+
+  @Test func aDeliveryDueBeforeTheFirstUnlockConsultsWhetherItIsHeld() throws {
+    var scenario = F.scenario(
+      MedicineApp(medicineChanges: [F.create(F.medicine("a", times: ["08:00"], snooze: nil), at: "06:00")]),
+      start: "2026-03-28T06:00:00Z", end: "2026-03-28T12:00:00Z", platform: .idealLocation)
+    scenario.device.power = [
+      PowerEvent(instant: F.at("07:00"), kind: .switchOff), PowerEvent(instant: F.at("07:30"), kind: .switchOn),
+      PowerEvent(instant: F.at("08:30"), kind: .unlock),
+    ]
+    // Held until the unlock, then delivered as a catch-up: how it is presented is a reading too.
+    #expect(try consulted(scenario) == [.catchUpPresentation, .deliveryBeforeFirstUnlock])
+    // Unlocked before the dose: nothing comes due while locked.
+    scenario.device.power[2] = PowerEvent(instant: F.at("07:45"), kind: .unlock)
+    #expect(try consulted(scenario).isEmpty)
+  }
+
+  @Test func lowPowerModeConsultsRegionMonitoringOnlyWhereThereAreRegions() throws {
+    var scenario = F.scenario(
+      MedicineApp(medicineChanges: [F.create(F.medicine("a", times: ["08:00"], snooze: nil), at: "06:00")]),
+      start: "2026-03-28T06:00:00Z", end: "2026-03-28T12:00:00Z", platform: .idealLocation)
+    scenario.device.power = [PowerEvent(instant: F.at("07:00"), kind: .lowPowerOn)]
+    #expect(try consulted(scenario).isEmpty)
+    scenario.regions = [MonitoredRegion(id: "home", shape: CircularRegion(center: Coordinate(latitude: 55.67, longitude: 12.56), radius: 100))]
+    #expect(try consulted(scenario) == [.lowPowerRegionMonitoring])
+    scenario.statedAssumptions = [.lowPowerRegionMonitoring]
+    #expect(try consulted(scenario).isEmpty)
   }
 }

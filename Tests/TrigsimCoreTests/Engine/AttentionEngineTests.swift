@@ -169,9 +169,12 @@ private typealias F = MedicineFixture
 
   // MARK: - Power
 
+  /// Off from `from`, on at `to` and unlocked at once (deliveries wait for the first unlock: `DeviceModeTests`).
   func phoneOff(_ from: String, _ to: String, kind: PowerEvent.Kind = .switchOff) -> DeviceSetup {
     var device = DeviceSetup()
-    device.power = [PowerEvent(instant: F.at(from), kind: kind), PowerEvent(instant: F.at(to), kind: .switchOn)]
+    device.power = [
+      PowerEvent(instant: F.at(from), kind: kind), PowerEvent(instant: F.at(to), kind: .switchOn), PowerEvent(instant: F.at(to), kind: .unlock),
+    ]
     return device
   }
 
@@ -201,12 +204,12 @@ private typealias F = MedicineFixture
     #expect(fired.map { $0[field: "due"] } == ["08:00", "08:06", "08:12", "08:18"].map { F.local($0) })
     let dose = try #require(report.summary.dose("a", .time(F.time("08:00"))))
     #expect(dose.scheduled == F.at("08:00"))
-    // Listed without sound when the phone came on: seen at the 09:05 look, once for the burst.
-    #expect(dose.notified == F.at("09:05"))
+    // Listed without sound at the first unlock (09:00), which is a look: seen then, once for the burst.
+    #expect(dose.notified == F.at("09:00"))
     #expect(dose.perception?.kind == .catchUp)
     #expect(dose.reason == nil)
     #expect(report.timeline.entries(.looked).count == 4)
-    #expect(dose.notes.contains("due while the phone was off; delivered at \(F.local("09:00")) when it came on"))
+    #expect(dose.notes.contains("due while the phone was off; delivered at \(F.local("09:00")) at the first unlock"))
   }
 
   @Test func aScriptedActionWhileThePhoneIsOffIsInvalidInput() throws {
@@ -250,7 +253,8 @@ private typealias F = MedicineFixture
       platform: platform, looks: ["09:10"])
     #expect(report.timeline.entries(.fired).map(\.subject) == ["medicine_a_reminder_1"])
     #expect(report.summary.dose("a", .time(F.time("07:30")))?.outcome == .missed)
-    #expect(report.summary.dose("a", .time(F.time("08:50")))?.notified == F.at("09:10"))
+    // Seen at the first unlock, 09:00 (a look).
+    #expect(report.summary.dose("a", .time(F.time("08:50")))?.notified == F.at("09:00"))
   }
 
   @Test func withCatchUpAlertsTheBurstAlertsWhenThePhoneComesOn() throws {

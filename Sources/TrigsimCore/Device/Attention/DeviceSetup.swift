@@ -186,6 +186,12 @@ public struct PowerEvent: Sendable {
     case unlock
     case lowPowerOn = "low-power-on"
     case lowPowerOff = "low-power-off"
+    /// Airplane mode: the phone is unreachable for pushes and region
+    /// monitoring is unavailable (Apple, archived Location and Maps
+    /// Programming Guide: "the device is in Airplane mode and can't power up
+    /// the necessary hardware") until `airplane-mode-off`.
+    case airplaneModeOn = "airplane-mode-on"
+    case airplaneModeOff = "airplane-mode-off"
   }
 
   public var instant: SimulationInstant
