@@ -452,39 +452,13 @@ final class ScenarioReader {
     if let value = fields["regionLimit"].flatMap({ document.integer($0, what: "regionLimit", range: 1...100_000) }) {
       settings.monitoredRegionLimit = value
     }
-    if let node = fields["retention"],
-      let value = document.choice(node, what: "retention policy", PendingRetentionPolicy.allCases.map { ($0.rawValue, $0) })
-    {
-      settings.retention = value
-    }
-    if let node = fields["dstGap"], let value = document.choice(node, what: "DST gap policy", DSTGapPolicy.allCases.map { ($0.rawValue, $0) }) {
-      settings.dstGapPolicy = value
-    }
-    if let node = fields["repeatedTime"],
-      let value = document.choice(node, what: "repeated-time policy", RepeatedTimeChoice.allCases.map { ($0.rawValue, $0) })
-    {
-      settings.repeatedTimePolicy = value
-    }
-    if let node = fields["impossibleDate"],
-      let value = document.choice(node, what: "impossible-date policy", ImpossibleDatePolicy.allCases.map { ($0.rawValue, $0) })
-    {
-      settings.impossibleDatePolicy = value
-    }
-    if let node = fields["terminatedActions"],
-      let value = document.choice(node, what: "terminated-app action delivery", TerminatedActionDelivery.allCases.map { ($0.rawValue, $0) })
-    {
-      settings.terminatedActions = value
-    }
-    if let node = fields["forceQuitLocation"],
-      let value = document.choice(node, what: "force-quit location launch", ForceQuitLocationLaunch.allCases.map { ($0.rawValue, $0) })
-    {
-      settings.forceQuitLocationLaunch = value
-    }
-    if let node = fields["locationAlreadyInside"],
-      let value = document.choice(node, what: "already-inside rule", LocationAlreadyInside.allCases.map { ($0.rawValue, $0) })
-    {
-      settings.locationAlreadyInside = value
-    }
+    if let value: PendingRetentionPolicy = choice(fields, "retention", what: "retention policy") { settings.retention = value }
+    if let value: DSTGapPolicy = choice(fields, "dstGap", what: "DST gap policy") { settings.dstGapPolicy = value }
+    if let value: RepeatedTimeChoice = choice(fields, "repeatedTime", what: "repeated-time policy") { settings.repeatedTimePolicy = value }
+    if let value: ImpossibleDatePolicy = choice(fields, "impossibleDate", what: "impossible-date policy") { settings.impossibleDatePolicy = value }
+    if let value: TerminatedActionDelivery = choice(fields, "terminatedActions", what: "terminated-app action delivery") { settings.terminatedActions = value }
+    if let value: ForceQuitLocationLaunch = choice(fields, "forceQuitLocation", what: "force-quit location launch") { settings.forceQuitLocationLaunch = value }
+    if let value: LocationAlreadyInside = choice(fields, "locationAlreadyInside", what: "already-inside rule") { settings.locationAlreadyInside = value }
     if let node = fields["location"], let profile = readLocationProfile(node) { settings.location = profile }
     if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {
       if value.milliseconds <= 0 {

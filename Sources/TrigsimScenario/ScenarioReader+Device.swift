@@ -64,39 +64,15 @@ extension ScenarioReader {
     if let node = fields["priority5MaxDelay"], let value = pushDelay(node, what: "priority5MaxDelay") {
       rules.priority5MaxDelay = value
     }
-    if let node = fields["storedPush"],
-      let value = document.choice(node, what: "stored-push rule", StoredPushChoice.allCases.map { ($0.rawValue, $0) })
-    {
-      rules.storedPush = value
-    }
+    if let value: StoredPushChoice = choice(fields, "storedPush", what: "stored-push rule") { rules.storedPush = value }
     if let node = fields["focusResumes"], let value = document.bool(node, what: "focusResumes") {
       rules.focusResumes = value ? .resumes : .doesNotResume
     }
-    if let node = fields["focusTimeSensitiveDefault"],
-      let value = document.choice(node, what: "Focus time-sensitive default", FocusTimeSensitiveDefault.allCases.map { ($0.rawValue, $0) })
-    {
-      rules.focusTimeSensitiveDefault = value
-    }
-    if let node = fields["catchUpPresentation"],
-      let value = document.choice(node, what: "'catchUpPresentation'", CatchUpPresentation.allCases.map { ($0.rawValue, $0) })
-    {
-      rules.catchUpPresentation = value
-    }
-    if let node = fields["focusSilencedOnLockScreen"],
-      let value = document.choice(node, what: "'focusSilencedOnLockScreen'", FocusSilencedOnLockScreen.allCases.map { ($0.rawValue, $0) })
-    {
-      rules.focusSilencedOnLockScreen = value
-    }
-    if let node = fields["deliveryBeforeFirstUnlock"],
-      let value = document.choice(node, what: "deliveryBeforeFirstUnlock", DeliveryBeforeFirstUnlock.allCases.map { ($0.rawValue, $0) })
-    {
-      rules.deliveryBeforeFirstUnlock = value
-    }
-    if let node = fields["lowPowerRegionMonitoring"],
-      let value = document.choice(node, what: "lowPowerRegionMonitoring", LowPowerRegionMonitoring.allCases.map { ($0.rawValue, $0) })
-    {
-      rules.lowPowerRegionMonitoring = value
-    }
+    if let value: FocusTimeSensitiveDefault = choice(fields, "focusTimeSensitiveDefault", what: "Focus time-sensitive default") { rules.focusTimeSensitiveDefault = value }
+    if let value: CatchUpPresentation = choice(fields, "catchUpPresentation", what: "'catchUpPresentation'") { rules.catchUpPresentation = value }
+    if let value: FocusSilencedOnLockScreen = choice(fields, "focusSilencedOnLockScreen", what: "'focusSilencedOnLockScreen'") { rules.focusSilencedOnLockScreen = value }
+    if let value: DeliveryBeforeFirstUnlock = choice(fields, "deliveryBeforeFirstUnlock", what: "deliveryBeforeFirstUnlock") { rules.deliveryBeforeFirstUnlock = value }
+    if let value: LowPowerRegionMonitoring = choice(fields, "lowPowerRegionMonitoring", what: "lowPowerRegionMonitoring") { rules.lowPowerRegionMonitoring = value }
     return rules
   }
 
@@ -167,6 +143,13 @@ extension ScenarioReader {
   }
 
   // MARK: - Shared values
+
+  /// `fields[key]` as one of `T`'s spellings, if the key is given (a located
+  /// error with a suggestion otherwise).
+  func choice<T: CaseIterable & RawRepresentable>(_ fields: MappingFields, _ key: String, what: String) -> T? where T.RawValue == String {
+    guard let node = fields[key] else { return nil }
+    return document.choice(node, what: what, T.allCases.map { ($0.rawValue, $0) })
+  }
 
   /// A switch of a setting: `on` or `off` (`true`/`false`, `yes`/`no` too).
   func onOff(_ node: Node, what: String) -> Bool? {
