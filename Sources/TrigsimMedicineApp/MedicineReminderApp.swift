@@ -409,7 +409,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// this dose's chain on the phone).
   func cancelChain(of dose: DoseKey, reason: String, byIdentifier: Bool = false) async {
     let chainIDs: Set<NotificationID> = !byIdentifier ? [] : medicines[dose.medicine].map { medicine in
-      Set((1...max(medicine.snooze?.count ?? 0, 1)).map { policy.identifiers.followUp(medicine, slot: dose.slot, index: $0, dose: dose) })
+      Set((0..<(medicine.snooze?.count ?? 0)).map { policy.identifiers.followUp(medicine, slot: dose.slot, index: $0 + 1, dose: dose) })
     } ?? []
     let ids = await pending { id, info in !info.role.isMain && (info.dose == dose || (info.medicine == dose.medicine && chainIDs.contains(id))) }
     notes.because(reason) { center.removePendingNotificationRequests(withIdentifiers: ids) }

@@ -105,11 +105,7 @@ extension SimulationRun {
 
   /// The first summary time at or after `instant`, in the device zone now.
   func nextSummary(atOrAfter instant: SimulationInstant, _ summary: ScheduledSummary) -> SimulationInstant? {
-    summary.times.compactMap { time in
-      calendarEvaluator.nextDelivery(
-        of: CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true),
-        after: instant.advanced(byMilliseconds: -1), deviceTimeZone: deviceTimeZone)
-    }.min()
+    summary.times.compactMap { nextLocal($0, atOrAfter: instant) }.min()
   }
 
   // MARK: - Device changes
@@ -341,7 +337,7 @@ extension SimulationRun {
     switch perception {
     case .alert(let style, let note):
       if catchUpDue != nil { consult(.catchUpPresentation) }
-      if catchUpDue != nil && scenario.platform.attention.catchUpPresentation == .listed {
+      if catchUpDue != nil, scenario.platform.attention.catchUpPresentation == .listed {
         let why = "came due while the phone was off; listed without sound when it came on"
         record(.presented, subject, at: now, [
           TimelineField("how", "lock-screen"),
