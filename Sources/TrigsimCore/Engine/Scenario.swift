@@ -48,6 +48,12 @@ public struct Scenario {
   /// The registry settings (`AssumptionRegistry`) the scenario states
   /// itself: its choice, so a run never marks them consulted.
   public var statedAssumptions: Set<AssumptionID> = []
+  /// The Android rules the scenario states (`platform: android:`), used when
+  /// it runs on `android`; kept while it runs on `ios` so `on(.android)` finds them.
+  public var androidRules = AndroidSettings()
+  /// The phones the scenario runs on side by side (`platforms: [ios, android]`);
+  /// empty: only the one `platform:` names.
+  public var platforms: [PlatformName] = []
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],
@@ -142,5 +148,19 @@ public struct MonitoredRegion {
     self.id = id
     self.shape = shape
     self.origin = origin
+  }
+}
+
+extension Scenario {
+  /// The same scenario on another phone: `ios` runs it on the iPhone profile,
+  /// `android` on the Android profile with the rules the scenario states
+  /// (`androidRules`). Everything else (clock, track, app, patient) is shared.
+  public func on(_ platform: PlatformName) -> Scenario {
+    var copy = self
+    switch platform {
+    case .ios: copy.platform.android = nil
+    case .android: copy.platform.android = androidRules
+    }
+    return copy
   }
 }

@@ -41,8 +41,13 @@ public struct PlatformSettings: Sendable {
   /// The significant-change location service's rules (used by apps that
   /// monitor the nearest places of a set; printed in the header's `region set` line).
   public var significantChange = SignificantChangeRules()
+  /// The `android` profile's rules; nil: the device is an iPhone (`ios`).
+  public var android: AndroidSettings?
 
   public init() {}
+
+  /// Which phone the device is.
+  public var name: PlatformName { android == nil ? .ios : .android }
 
   /// The presenter of this platform: what becomes of a delivered notification.
   func makePresenter() -> any NotificationPresenter { IOSPresenter() }
