@@ -17,3 +17,15 @@ public struct NotificationID: Hashable, Comparable, Sendable, ExpressibleByStrin
   public var description: String { rawValue }
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+/// An Android alarm's identity: what makes two `PendingIntent`s equal
+/// (`Intent.filterEquals`: action, data, component; and the request code).
+/// Setting an alarm with the tag of a pending one replaces it, as
+/// `AlarmManager.set*` does for an equal `PendingIntent`.
+public struct AlarmTag: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+  public let rawValue: String
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+  public var description: String { rawValue }
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

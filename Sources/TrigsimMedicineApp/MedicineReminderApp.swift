@@ -127,6 +127,9 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
       MedicineReminderApp(device, configuration: configuration, placeSets: placeSets, regionSet: regionSet, platform: platform)
     }
     app.isScenarioMedicineApp = true
+    let regions = UncheckedRegions(scenario.regions)
+    app.makeAndroid = { device in MedicineReminderAndroidApp(device, configuration: configuration, regions: regions.value) }
+    app.androidBroadcasts = MedicineReminderAndroidApp.broadcasts(configuration.policy.android)
     return app
   }
 
@@ -750,4 +753,12 @@ extension MedicineReminderApp: LocationManagerDelegate {
       await add(Planned(request: request, info: Added(medicine: medicine.id, role: .location)))
     }
   }
+}
+
+/// The scenario's regions, handed to each new instance of the Android build.
+/// Regions are immutable values the run only reads (`MonitoredRegion` holds
+/// an existential shape, so it is not `Sendable` by type).
+struct UncheckedRegions: @unchecked Sendable {
+  let value: [MonitoredRegion]
+  init(_ value: [MonitoredRegion]) { self.value = value }
 }

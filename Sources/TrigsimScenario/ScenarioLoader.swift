@@ -187,6 +187,8 @@ final class ScenarioReader {
   var checks: ScenarioChecks?
   /// The platform's pending limit, for assertions that could never fail under it.
   var pendingLimit = PlatformSettings().pendingLimit
+  /// The Android rules `platform: android:` states (defaults otherwise).
+  var androidRules = AndroidSettings()
   /// `expect: none` was written.
   var expectsNothing = false
   /// `expect:` names an expected timeline file (or `none`), so none is implied.
@@ -257,6 +259,7 @@ final class ScenarioReader {
     scenario.visitExpectations = visitExpectations
     scenario.patientAttention = patientAttention
     scenario.statedAssumptions = Self.statedAssumptions(in: top["platform"])
+    scenario.androidRules = androidRules
     scenario.appUnderTest = appUnderTest
     scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {
@@ -437,14 +440,21 @@ final class ScenarioReader {
 
   func readPlatform(_ node: Node) -> PlatformSettings {
     var settings = PlatformSettings()
+    if node.scalar != nil {
+      // `platform: ios` or `platform: android`: the profile with its defaults.
+      if readDeviceName(node) == .android { settings.android = androidRules }
+      return settings
+    }
     guard let fields = document.mapping(
       node, what: "'platform'",
       keys: [
-        "pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit", "terminatedActions",
-        "forceQuitLocation", "locationAlreadyInside", "location",
+        "device", "android", "pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit",
+        "terminatedActions", "forceQuitLocation", "locationAlreadyInside", "location",
       ]
         + Self.attentionRuleKeys)
     else { return settings }
+    if let node = fields["android"] { androidRules = readAndroidSettings(node) }
+    if let node = fields["device"], readDeviceName(node) == .android { settings.android = androidRules }
     settings.attention = readAttentionRules(fields)
     if let value = fields["pendingLimit"].flatMap({ document.integer($0, what: "pendingLimit", range: 1...100_000) }) {
       settings.pendingLimit = value

@@ -5,11 +5,38 @@ import Yams
 /// The app's scheduling policy (`policy`) and the prescription
 /// (`prescription`, top level and per medicine); see the manual, "The app's policy".
 extension ScenarioReader {
-  static let policyKeys = ["addOrder", "identifiers", "snooze", "reAddChains", "handler"]
+  static let policyKeys = ["addOrder", "identifiers", "snooze", "reAddChains", "handler", "android"]
+  /// The Android build's choices (`policy: android:`).
+  static let androidPolicyKeys = ["alarms", "reRegisterAtBoot", "directBootAware", "asksNotificationPermission", "channelImportance", "category"]
+
+  /// `policy: android: { alarms: exact-with-fallback, reRegisterAtBoot: true, ... }`.
+  func readAndroidPolicy(_ node: Node) -> AndroidAppPolicy {
+    var policy = AndroidAppPolicy()
+    guard let fields = document.mapping(node, what: "the policy's 'android'", keys: Self.androidPolicyKeys) else { return policy }
+    if let value: AndroidAlarmStrategy = choice(fields, "alarms", what: "alarm strategy") { policy.alarms = value }
+    if let node = fields["reRegisterAtBoot"], let value = document.bool(node, what: "reRegisterAtBoot") { policy.reRegisterAtBoot = value }
+    if let node = fields["directBootAware"], let value = document.bool(node, what: "directBootAware") {
+      policy.directBootAware = value
+      if value && !policy.reRegisterAtBoot {
+        document.error(node, "'directBootAware' needs a boot receiver", notes: ["set 'reRegisterAtBoot: true', or remove 'directBootAware'"])
+      }
+    }
+    if let node = fields["asksNotificationPermission"], let value = document.bool(node, what: "asksNotificationPermission") {
+      policy.asksNotificationPermission = value
+    }
+    if let value: ChannelImportance = choice(fields, "channelImportance", what: "channel importance") { policy.channelImportance = value }
+    if let node = fields["category"], let value = document.choice(
+      node, what: "notification category", [("none", AndroidNotificationCategory?.none)] + AndroidNotificationCategory.allCases.map { ($0.rawValue, $0) })
+    {
+      policy.category = value
+    }
+    return policy
+  }
 
   func readPolicy(_ node: Node) -> AppPolicy {
     var policy = AppPolicy()
     guard let fields = document.mapping(node, what: "'policy'", keys: Self.policyKeys) else { return policy }
+    if let node = fields["android"] { policy.android = readAndroidPolicy(node) }
     if let node = fields["addOrder"], let value = document.choice(node, what: "add order", AddOrder.allCases.map { ($0.rawValue, $0) }) {
       policy.addOrder = value
     }

@@ -386,7 +386,7 @@ extension ScenarioReader {
     + NotificationPermission.allCases.filter { $0 != .granted }.map { ($0.rawValue, $0) }
 
   /// What an `app:` change may set besides its `at`.
-  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run"]
+  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run", "exactAlarms"]
 
   func readAppChanges(_ node: Node) -> [AppChange] {
     guard let list = document.sequence(node, what: "'app'") else { return [] }
@@ -399,8 +399,8 @@ extension ScenarioReader {
         continue
       }
       guard keys.contains(where: { fields[$0] != nil }) else {
-        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy' or 'run'",
-                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh"])
+        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run' or 'exactAlarms'",
+                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh; exactAlarms (android): granted|revoked"])
         continue
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
@@ -419,6 +419,7 @@ extension ScenarioReader {
       change.locationAccuracy = read(
         "locationAccuracy", what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
       change.backgroundRefresh = read("run", what: "app code to run", [("background-refresh", true)]) ?? false
+      change.exactAlarms = read("exactAlarms", what: "exact-alarm permission", [("granted", true), ("revoked", false)])
       guard valid else { continue }
       if let last = changes.last, at < last.instant {
         document.error(atNode, "app changes must be in time order", notes: ["this change is before the previous one"])

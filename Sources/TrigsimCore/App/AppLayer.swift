@@ -25,6 +25,12 @@ protocol AppLayer: AnyObject {
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant)
   /// A medicine changed (scenario `medicines:`, index into `medicineChanges`).
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: an alarm the app set fired (recorded already); its receiver runs.
+  func alarmFired(_ alarm: PendingAlarm, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: the device removed every geofence of the app (a reboot, location turned off).
+  func geofencesRemoved(reason: String, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: a system broadcast for the app's manifest receivers (boot, permission, location providers).
+  func systemBroadcast(_ broadcast: SystemBroadcast, in run: inout SimulationRun, at now: SimulationInstant)
   /// A notification was delivered to Notification Center. Returns how the
   /// device presents it: `perception`, with its badge, kept in Notification
   /// Center, unless the app's foreground will-present callback decides otherwise.

@@ -29,6 +29,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   let configuration: HostedApp
   private(set) var device: SimulatedDevice!
   private var app: (any SimulatedApp)?
+  /// The Android device API and the app's Android build, when the run is on `android`.
+  private(set) var androidDevice: AndroidDevice!
+  var androidApp: (any AndroidApp)?
+  /// Whether the run is on the Android device (set when the run schedules its events).
+  var runsAndroid = false
+  /// What each posted Android notification offers (its action buttons, delete intent, extras).
+  var androidContent: [NotificationID: AndroidNotification] = [:]
 
   // What the device keeps for the app.
   /// The app's categories by identifier (`setNotificationCategories`; of two with one identifier, the last).
@@ -38,9 +45,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     var since: SimulationInstant
   }
   var monitoredRegions: [AppMonitoredRegion] = []
+  /// Android: what the app asked of each geofence (transitions, loitering delay).
+  var geofenceOptions: [RegionID: GeofenceOptions] = [:]
   var refreshRequests: [BackgroundRefreshRequest] = []
   /// The content of every notification in Notification Center, by identifier.
-  private var deliveredContent: [NotificationID: NotificationRequest] = [:]
+  var deliveredContent: [NotificationID: NotificationRequest] = [:]
   private var significantChanges = false
   /// Whether the app asked for standard location updates, and where the service last reported.
   private var standardUpdates = false
@@ -71,7 +80,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Why the app's own region callback did not run at the detection being handled.
   private var regionCallbackLoss: [RegionID: String] = [:]
   /// The dose each identifier's latest delivery answered (kept after the notification leaves Notification Center).
-  private var deliveredDose: [NotificationID: DoseKey] = [:]
+  var deliveredDose: [NotificationID: DoseKey] = [:]
   /// The reason app code gives for the removals it makes now (`SimulationNotes.because`); engine thread only.
   var removalReason: String?
   /// While `DoseExplaining.deliveredWithoutAppCode` runs: only `SimulationNotes` may be used.
@@ -90,12 +99,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   init(_ configuration: HostedApp) {
     self.configuration = configuration
     device = SimulatedDevice(host: self)
+    androidDevice = AndroidDevice(host: self)
   }
 
   // MARK: - Running app code
 
   /// Runs `body` (app code) with the run attached: the device API acts on it at `now`.
-  private func attach<T>(_ run: inout SimulationRun, at now: SimulationInstant, _ body: () -> T) -> T {
+  func attach<T>(_ run: inout SimulationRun, at now: SimulationInstant, _ body: () -> T) -> T {
     withUnsafeMutablePointer(to: &run) { pointer in
       lock.lock()
       let saved = (attached, attachedNow)
@@ -135,7 +145,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     lock.unlock()
   }
 
-  private func takeMisuse() -> String? {
+  func takeMisuse() -> String? {
     lock.lock()
     defer { lock.unlock() }
     let problem = misuse
@@ -152,7 +162,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// (unless `recorded` is false: a simulator-only callback, not the platform's).
   /// Returns its result, or nil when it could not complete (the run stops).
   @discardableResult
-  private func call<T>(
+  func call<T>(
     _ name: String, _ fields: @autoclosure () -> [TimelineField], recorded: Bool = true, in run: inout SimulationRun, at now: SimulationInstant,
     _ body: @escaping () async -> T
   ) -> T? {
@@ -191,7 +201,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     return result
   }
 
-  private func stop(_ run: inout SimulationRun, _ callback: String, at now: SimulationInstant, _ problem: String) {
+  func stop(_ run: inout SimulationRun, _ callback: String, at now: SimulationInstant, _ problem: String) {
     guard run.stopReason == nil else { return }
     run.stopReason = AppCodeError(callback: callback, instant: run.format(now), problem: problem)
   }
@@ -200,6 +210,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   private func launch(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil else { return }
     endProcess(in: &run)
+    if runsAndroid {
+      launchAndroid(reason, in: &run, at: now)
+      return
+    }
     app = attach(&run, at: now) { configuration.make(device) }
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
@@ -211,8 +225,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// your app is terminated, the delivery of new location events stops
   /// altogether"); region monitoring and the significant-change service are
   /// the system's and go on.
-  private func endProcess(in run: inout SimulationRun) {
+  func endProcess(in run: inout SimulationRun) {
     app = nil
+    androidApp = nil
     device.notificationCenter.delegate = nil
     device.locationManager.delegate = nil
     if standardUpdates {
@@ -225,13 +240,14 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   /// A terminated app woken by the system runs in the background.
-  private func wake(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+  func wake(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+    let running = runsAndroid ? androidApp != nil : app != nil
     if configuration.processModel == .persistent {
       // One instance throughout: made (and launched) only if none runs yet; the state stays the scenario's.
-      if app == nil { launch(reason, in: &run, at: now) }
+      if !running { launch(reason, in: &run, at: now) }
       return
     }
-    guard run.installedApp.state.isTerminated || app == nil else { return }
+    guard run.installedApp.state.isTerminated || !running else { return }
     if run.installedApp.state.isTerminated {
       run.record(.app, "state", at: now, [
         TimelineField("to", AppState.background.rawValue), TimelineField("from", run.installedApp.state.rawValue),
@@ -243,7 +259,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   /// The app's callback cannot run because the patient force-quit it.
-  private func notRun(_ name: String, _ fields: [TimelineField], _ why: String, in run: inout SimulationRun, at now: SimulationInstant) {
+  func notRun(_ name: String, _ fields: [TimelineField], _ why: String, in run: inout SimulationRun, at now: SimulationInstant) {
     run.record(.app, name, at: now, fields + [TimelineField("ran", "no"), TimelineField("reason", why)])
   }
 
@@ -251,6 +267,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func scheduleEvents(in run: inout SimulationRun) {
     // The scenario's app changes and medicine changes are the world's (the patient's actions are the patient layer's).
+    runsAndroid = run.android != nil
     run.scheduleAppAndMedicineChanges()
     // After the scenario's app changes at the start: they are the state the app starts in.
     run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: Int.max)
@@ -259,14 +276,28 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func launch(in run: inout SimulationRun, at now: SimulationInstant) {
     // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
     // at the start (the patient opened it).
-    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, app == nil else { return }
+    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, app == nil, androidApp == nil else { return }
+    if runsAndroid && configuration.makeAndroid == nil {
+      stop(&run, "HostedApp.makeAndroid", at: now, "the scenario runs on android and the app has no Android build (HostedApp.makeAndroid is nil)")
+      return
+    }
     launch(.initial, in: &run, at: now)
+    if runsAndroid {
+      if run.installedApp.state == .foreground, let androidApp {
+        call("onActivityResumed", [], in: &run, at: now) { await androidApp.onActivityResumed() }
+      }
+      return
+    }
     if run.installedApp.state == .foreground, let app {
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     }
   }
 
   func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
+    if runsAndroid {
+      androidAppStateChanged(from: from, to: to, in: &run, at: now)
+      return
+    }
     switch to {
     case .foreground:
       if app == nil || (from.isTerminated && configuration.processModel == .platform) { launch(.patient, in: &run, at: now) }
@@ -282,6 +313,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
+    guard !runsAndroid else { return }
     guard !run.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
     let fields = [TimelineField("location", run.installedApp.locationAuthorization.rawValue)]
     call("didChangeAuthorization", fields, in: &run, at: now) {
@@ -291,6 +323,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) {
     let name = "background-refresh"
+    if runsAndroid {
+      run.record(.app, name, at: now, [
+        TimelineField("ran", "no"),
+        TimelineField("reason", "background app refresh is iOS's; on android the app schedules work with WorkManager, which trigsim does not model yet"),
+      ])
+      return
+    }
     // Low Power Mode turns Background App Refresh off (Apple, Energy
     // Efficiency Guide for iOS Apps, "React to Low Power Mode").
     if run.installedApp.state == .forceQuit || !run.attention.phoneOn || run.attention.lowPower {
@@ -320,7 +359,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now, showingChains: configuration.medicineEntriesShowChains)
-    if run.installedApp.state.isTerminated || app == nil { wake(.patient, in: &run, at: now) }
+    if runsAndroid {
+      androidMedicineChanged(index, edit, in: &run, at: now)
+    } else if run.installedApp.state.isTerminated || app == nil {
+      wake(.patient, in: &run, at: now)
+    }
     if let app {
       call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
         await app.patientChangedMedicine(edit)
@@ -339,7 +382,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   /// The app's explanations of its doses, if its current instance gives them.
-  private var explainer: (any DoseExplaining)? { app as? any DoseExplaining }
+  var explainer: (any DoseExplaining)? { app as? any DoseExplaining }
 
   func delivered(
     _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
@@ -347,6 +390,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> Presentation {
     deliveredContent[shown.id] = request
     deliveredDose[shown.id] = dose
+    // Android shows what its channel decides; no app code runs at a posting.
+    if runsAndroid { return Presentation(perception: perception) }
     guard run.installedApp.state == .foreground, app != nil else {
       if let explainer, let dose {
         let notification = UserNotification(date: now.date, request: request)
@@ -399,6 +444,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let request = deliveredContent[id], let shown = run.center.delivered[id] else { return }
+    if runsAndroid {
+      androidPatientActed(action, on: id, request: request, by: source, in: &run, at: now)
+      return
+    }
     let dose = run.ledger.shownDose[id]
     let category = request.categoryIdentifier.flatMap { categories[$0] }
     let identifier = configuration.actionIdentifier(action)
@@ -474,6 +523,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {
+    if runsAndroid {
+      notRun("onMessageReceived", [TimelineField("push", push.id.rawValue)], "FCM data messages are not modelled on the android profile yet", in: &run, at: now)
+      return
+    }
     wake(.remoteNotification, in: &run, at: now)
     guard let app else { return }
     var userInfo = ["id": push.id.rawValue]
@@ -494,6 +547,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }),
       entering ? monitored.spec.notifyOnEntry : monitored.spec.notifyOnExit
     else { return }
+    if runsAndroid {
+      geofenceTransition(monitored.spec, entering: entering, in: &run, at: now)
+      return
+    }
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
     regionCallbackLoss[id] = nil
@@ -625,6 +682,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
         fires = fires.advanced(byMilliseconds: periods * trigger.interval.milliseconds)
       }
       return fires >= instant ? fires : nil
+    case .posted:
+      return added >= instant ? added : nil
     case .region:
       return nil
     }
@@ -671,6 +730,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func add(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) throws {
+    try check(request, in: run)
+    attribute(request, in: &run, at: now)
+    run.add(request, at: now)
+  }
+
+  /// The platform's refusals of a request's trigger.
+  private func check(_ request: NotificationRequest, in run: SimulationRun) throws {
     switch request.trigger {
     case .interval(let trigger):
       if trigger.interval.milliseconds <= 0 { throw NotificationCenterError.intervalNotPositive(request.id) }
@@ -682,9 +748,14 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       guard region.shape is CircularRegion || configuration.acceptsPolygonRegions else {
         throw NotificationCenterError.regionNotCircular(request.id, trigger.region)
       }
-    case .calendar:
+    case .calendar, .posted:
       break
     }
+  }
+
+  /// Tells the ledger which dose `request` serves (its own attribution, the
+  /// app's function, or the scenario's identifier templates).
+  func attribute(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) {
     // The request's own attribution first, then the app's function, then the scenario's identifier templates.
     var info = request.doseAttribution.map { run.requestInfo(of: $0) }
       ?? configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
@@ -713,7 +784,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
         break
       }
     }
-    run.add(request, at: now)
   }
 
   /// The dose the latest delivery under `id` answered (shown now, or acted on).

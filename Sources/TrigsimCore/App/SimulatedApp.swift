@@ -177,6 +177,13 @@ public struct HostedApp: Sendable {
   /// `policy:`; `MedicineReminderApp.hosted(for:)`), which a scenario written
   /// for a team's app (`appUnderTest: swift`) refuses (default false).
   public var isScenarioMedicineApp = false
+  /// The app's Android build, run when the scenario runs on `android` (nil:
+  /// the app has none, and such a run stops naming it).
+  public var makeAndroid: (@Sendable (AndroidDevice) -> any AndroidApp)?
+  /// The system broadcasts the Android build's manifest receives
+  /// (`RECEIVE_BOOT_COMPLETED`; `LOCKED_BOOT_COMPLETED` only with a
+  /// direct-boot-aware receiver). Default: none.
+  public var androidBroadcasts: Set<SystemBroadcast> = []
 
   public init(
     attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil,

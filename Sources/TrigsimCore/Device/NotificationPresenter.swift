@@ -16,6 +16,10 @@ struct DeliveryAttributes: Equatable {
   var interruptionLevel: InterruptionLevel
   /// The content has a sound.
   var sound: Bool
+  /// Android: the channel it was posted to (nil on iOS).
+  var channel: String? = nil
+  /// Android: `Notification.category` (nil: none, or iOS).
+  var category: AndroidNotificationCategory? = nil
 }
 
 /// The device's state that decides presentation, at one instant.
@@ -27,6 +31,8 @@ struct AttentionContext {
   var focus: ActiveFocus?
   /// The next Scheduled Summary time, when the patient put the app in the summary.
   var nextSummary: SimulationInstant?
+  /// Android: the app's notification channels by identifier (empty on iOS).
+  var channels: [String: AndroidChannel] = [:]
 }
 
 /// A Focus in force at an instant.

@@ -14,6 +14,8 @@ struct ScheduledEvent: Comparable {
     /// pending request it was computed for, so a replaced or removed request's
     /// stale deliveries are skipped.
     case timeTriggerDue(NotificationID, token: Int)
+    /// An Android alarm's instant (`token`: the setting it was queued for; a replaced or cancelled alarm's is skipped).
+    case alarmDue(AlarmTag, token: Int)
     case appChange(Int)
     /// The system launches a hosted app (`HostedAppLayer`) at the clock's start.
     case appLaunch

@@ -242,6 +242,8 @@ struct SimulationRun {
   var catchUpWhileOff = true
   /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
   let tracksBadge: Bool
+  /// The Android device's alarms, channels and permissions (nil on an iPhone).
+  var android: AndroidDeviceState?
 
   init(
     _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
@@ -278,6 +280,12 @@ struct SimulationRun {
     }
     for (index, action) in scenario.actions.enumerated() where action.instant <= end {
       queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
+    }
+    android = makeAndroidState()
+    if let settings = scenario.platform.android {
+      // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
+      installedApp.permission = initialNotificationPermission(
+        androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.freshInstall)
     }
     let layer = appLayer
     layer.scheduleEvents(in: &self)
@@ -516,6 +524,8 @@ struct SimulationRun {
       if let report = deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
     case .timeTriggerDue(let id, let token):
       deliverTimeTrigger(id, token: token, at: now)
+    case .alarmDue(let tag, let token):
+      alarmDue(tag, token: token, at: now)
     case .appChange(let index):
       changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):
@@ -596,6 +606,8 @@ struct SimulationRun {
       }
     case .interval(let trigger):
       firstDelivery = now.advanced(by: trigger.interval)
+    case .posted:
+      firstDelivery = now
     case .region:
       firstDelivery = nil
     }
@@ -654,7 +666,7 @@ struct SimulationRun {
         next = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
       case .interval(let trigger):
         next = now.advanced(by: trigger.interval)
-      case .region:
+      case .region, .posted:
         next = nil
       }
     }
@@ -685,8 +697,10 @@ struct SimulationRun {
     } else if request.trigger.repeats && !staysPending {
       fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
     }
-    if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
-    let delivery = DeliveryAttributes(interruptionLevel: request.interruptionLevel, sound: request.sound)
+    if !request.trigger.repeats && !request.trigger.isPosted { fields.append(TimelineField("repeats", "no")) }
+    if let channel = request.channel { fields.append(TimelineField("channel", channel)) }
+    let delivery = DeliveryAttributes(
+      interruptionLevel: request.interruptionLevel, sound: request.sound, channel: request.channel, category: request.androidCategory)
     let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
     if case .notShown(let why) = perception {
       recordNotShown(request, why, at: now)

@@ -30,6 +30,7 @@ extension SimulationRun {
       let layer = appLayer
       layer.appStateChanged(from: previous, to: state, in: &self, at: now)
     }
+    if let granted = change.exactAlarms { changeExactAlarmPermission(granted: granted, at: now) }
     if change.backgroundRefresh {
       let layer = appLayer
       layer.backgroundRefresh(in: &self, at: now)

@@ -88,7 +88,7 @@ extension SimulationRun {
     if let summary = scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary) }
     return AttentionContext(
       authorization: installedApp.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
-      focus: focusInForce(), nextSummary: summaryAt)
+      focus: focusInForce(), nextSummary: summaryAt, channels: android?.channels ?? [:])
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
@@ -180,6 +180,7 @@ extension SimulationRun {
       attention.phoneOn = false
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
+      androidSwitchedOff(at: now)
       if !installedApp.state.isTerminated {
         record(.app, "state", at: now, [
           TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
@@ -207,6 +208,7 @@ extension SimulationRun {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
       record(.power, "phone", at: now, fields)
+      androidBooted(at: now)
       if !holdsUntilUnlock { deliverCatchUp(at: now) }
       releaseHeld(at: now, cause: "the phone was switched on")
       if attention.reachable { deliverStoredPushes(at: now) }
@@ -224,6 +226,7 @@ extension SimulationRun {
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, fields)
       if firstUnlock && scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(at: now) }
+      if firstUnlock { androidFirstUnlock(at: now) }
       // Unlocking is looking: the patient sees what is listed.
       let patientLayer = patientLayer
       patientLayer.lookDue(.unlock, in: &self, at: now)

@@ -16,13 +16,15 @@ public struct AppPolicy: Sendable {
   public var chainReAdds = ChainReAdds()
   /// Whether an action handler that runs in the background finishes its work.
   public var handler: HandlerCompletion = .complete
+  /// The Android build's choices (used only on the `android` device).
+  public var android = AndroidAppPolicy()
 
   public init() {}
 
   /// Whether this is the model's idealised app.
   public var isDefault: Bool {
     addOrder == .interleaved && identifiers.isDefault && snooze == SnoozeImplementation() && chainReAdds == ChainReAdds()
-      && handler == .complete
+      && handler == .complete && android == AndroidAppPolicy()
   }
 
   /// The `app` header line: every choice, when one differs from the default.
@@ -31,6 +33,8 @@ public struct AppPolicy: Sendable {
                  "followup-id=\(identifiers.followUp)", snooze.summary]
     words.append("re-add=" + (chainReAdds.summary ?? "default"))
     words.append("handler=\(handler.rawValue)")
+    // Printed only when set, so that headers made before the Android build stay as they were.
+    if android != AndroidAppPolicy() { words.append(android.summary) }
     return words.joined(separator: " ")
   }
 }

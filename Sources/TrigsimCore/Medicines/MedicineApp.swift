@@ -130,6 +130,8 @@ public struct AppChange: Sendable {
   public var locationAccuracy: LocationAccuracyAuthorization?
   /// The system runs the app's background refresh task at this instant.
   public var backgroundRefresh = false
+  /// Android: the patient grants (true) or revokes (false) the exact-alarm permission.
+  public var exactAlarms: Bool?
   public var origin: InputLocation?
 
   public init(

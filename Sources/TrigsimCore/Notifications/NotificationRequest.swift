@@ -23,6 +23,10 @@ public struct NotificationRequest: Sendable {
   /// Which dose the request serves, as the app that adds it says (hosted
   /// apps; not printed). It takes precedence over `HostedApp.attribution`.
   public var doseAttribution: DoseAttribution?
+  /// Android: the notification channel it is posted to (`NotificationCompat.Builder(context, channelId)`).
+  public var channel: String?
+  /// Android: `Notification.category`, which Do Not Disturb's policy reads.
+  public var androidCategory: AndroidNotificationCategory?
 
   public init(
     id: NotificationID, title: String, body: String? = nil, trigger: Trigger, userInfo: [TimelineField] = [],

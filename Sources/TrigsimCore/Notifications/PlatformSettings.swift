@@ -50,11 +50,16 @@ public struct PlatformSettings: Sendable {
   public var name: PlatformName { android == nil ? .ios : .android }
 
   /// The presenter of this platform: what becomes of a delivered notification.
-  func makePresenter() -> any NotificationPresenter { IOSPresenter() }
+  func makePresenter() -> any NotificationPresenter {
+    if let android { return AndroidPresenter(rules: android.notifications) }
+    return IOSPresenter()
+  }
 
   /// `pending-limit=64 retention=last-added …`, for the timeline header.
   public var summary: String {
-    "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
+    // The Android device has none of the iPhone's notification-center and region-monitoring rules.
+    if let android { return "device=android gap-limit=\(trackGapLimit) " + android.summary }
+    return "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
       + "dst-gap=\(dstGapPolicy.rawValue) repeated-time=\(repeatedTimePolicy.rawValue) "
       + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) "
       // Printed only when set, so that headers made before the setting existed stay as they were.

@@ -79,6 +79,8 @@ public struct TimelineEntry: Hashable, Sendable {
     /// `cause`, `added`, `removed`, `nearest`, `at`); the `removed` and
     /// `scheduled` entries of its requests follow.
     case regions
+    /// An Android alarm (`AlarmManager`): set, fired, deferred, cancelled, cleared or refused.
+    case alarm
   }
 
   public var instant: SimulationInstant

@@ -6,6 +6,10 @@ public enum Trigger: Sendable {
   case calendar(CalendarTrigger)
   case interval(IntervalTrigger)
   case region(RegionTrigger)
+  /// Shown at once, with no trigger: Android's `NotificationManager.notify`,
+  /// which app code calls when its alarm or geofence callback runs (iOS: a
+  /// request without a trigger).
+  case posted
 
   /// Whether the request stays pending after it delivers.
   /// A location trigger (`.region`).
@@ -14,11 +18,18 @@ public enum Trigger: Sendable {
     return false
   }
 
+  /// Posted at once by app code (`.posted`).
+  public var isPosted: Bool {
+    if case .posted = self { return true }
+    return false
+  }
+
   public var repeats: Bool {
     switch self {
     case .calendar(let trigger): trigger.repeats
     case .interval(let trigger): trigger.repeats
     case .region(let trigger): trigger.repeats
+    case .posted: false
     }
   }
 
@@ -28,6 +39,7 @@ public enum Trigger: Sendable {
     case .calendar(let trigger): trigger.summary
     case .interval(let trigger): "interval \(trigger.interval)"
     case .region(let trigger): "region \(trigger.region) on=\(trigger.onSummary)"
+    case .posted: "notify"
     }
   }
 }

@@ -14,6 +14,10 @@ public enum LaunchReason: String, Sendable, CaseIterable {
   case notificationResponse = "notification-response"
   /// Background app refresh.
   case backgroundRefresh = "background-refresh"
+  /// Android: one of its alarms went off (its `PendingIntent` reached the app's receiver).
+  case alarm
+  /// Android: a system broadcast the app's manifest receives (`BOOT_COMPLETED`, `LOCKED_BOOT_COMPLETED`, ...).
+  case broadcast
 }
 
 /// A request for background app refresh (`BGAppRefreshTaskRequest`): the

@@ -13,6 +13,11 @@ public struct AndroidSettings: Sendable, Equatable {
   public var geofencing = AndroidGeofenceRules()
 
   public init() {}
+
+  /// The header's `android` line: every rule group's summary.
+  public var summary: String {
+    [alarms.summary, doze.summary, notifications.summary, geofencing.summary].joined(separator: " ")
+  }
 }
 
 /// The two device profiles a scenario can run on (`platform:`, `--platform`).

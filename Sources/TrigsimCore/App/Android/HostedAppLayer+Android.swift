@@ -1,0 +1,281 @@
+import Foundation
+
+/// The app's Android build behind the app seam: the engine's moments become
+/// the Android entry points (`AndroidApp`), with the platform's rules:
+/// - Force stop (the scenario's `state: force-quit` on `android`; Settings ›
+///   Apps › Force stop) cancels the app's alarms and removes its
+///   notifications; until the patient opens the app again no alarm, boot
+///   broadcast, geofence or notification intent reaches it (developer report:
+///   rafaelsetragni/awesome_notifications #601; Android's "stopped state").
+/// - A receiver launches the app's process in the background when it is not
+///   running (`onCreate`, then the receiver).
+extension HostedAppLayer {
+  /// A new process of the Android build: a new instance, then `onCreate`.
+  func launchAndroid(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard let make = configuration.makeAndroid else {
+      stop(&run, "HostedApp.makeAndroid", at: now, "the scenario runs on android and the app has no Android build (HostedApp.makeAndroid is nil)")
+      return
+    }
+    androidApp = attach(&run, at: now) { make(androidDevice) }
+    if let problem = takeMisuse() { stop(&run, "HostedApp.makeAndroid", at: now, problem) }
+    guard let app = androidApp else { return }
+    call("onCreate", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.onCreate() }
+  }
+
+  /// Whether the app is force-stopped: then nothing but the patient opening it runs its code.
+  func forceStopped(_ run: SimulationRun) -> Bool { run.android?.forceStopped ?? false }
+
+  /// Why a receiver of a force-stopped app did not run.
+  static let forceStoppedReason = "the app is force-stopped: nothing reaches it until the patient opens it"
+
+  func androidAppStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
+    switch to {
+    case .foreground:
+      if forceStopped(run) {
+        run.android?.forceStopped = false
+        run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
+      }
+      if androidApp == nil || (from.isTerminated && configuration.processModel == .platform) { launchAndroid(.patient, in: &run, at: now) }
+      guard let app = androidApp else { return }
+      call("onActivityResumed", [], in: &run, at: now) { await app.onActivityResumed() }
+    case .background:
+      guard from == .foreground, let app = androidApp else { return }
+      call("onActivityPaused", [], in: &run, at: now) { await app.onActivityPaused() }
+    case .terminated:
+      if configuration.processModel == .platform { endProcess(in: &run) }
+    case .forceQuit:
+      run.android?.forceStopped = true
+      run.record(.app, "force-stop", at: now, [
+        TimelineField("state", "on"),
+        TimelineField("reason", "Settings › Force stop: the app's alarms are cancelled and its notifications removed; nothing reaches it until the patient opens it"),
+      ])
+      run.clearAlarms(reason: "force stop cancels the app's alarms", at: now)
+      run.clearDelivered(at: now, reason: "force stop removes the app's notifications") { _ in true }
+      endProcess(in: &run)
+    }
+  }
+
+  func androidMedicineChanged(_ index: Int, _ edit: MedicineEdit, in run: inout SimulationRun, at now: SimulationInstant) {
+    // The patient uses the app's screens: that opens it (a force stop ends).
+    if forceStopped(run) {
+      run.android?.forceStopped = false
+      run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
+    }
+    if run.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
+    guard let app = androidApp else { return }
+    call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
+      await app.patientChangedMedicine(edit)
+    }
+    let changes = run.medicineApp.medicineChanges
+    if index + 1 == changes.count || changes[index + 1].instant != changes[index].instant {
+      call("patientFinishedChangingMedicines", [], recorded: false, in: &run, at: now) { await app.patientFinishedChangingMedicines() }
+    }
+  }
+
+  func alarmFired(_ alarm: PendingAlarm, in run: inout SimulationRun, at now: SimulationInstant) {
+    let fields = [TimelineField("alarm", alarm.tag.rawValue)]
+    guard !forceStopped(run) else {
+      notRun("onAlarm", fields, Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    wake(.alarm, in: &run, at: now)
+    guard let app = androidApp else { return }
+    let intent = AlarmIntent(tag: alarm.tag, extras: alarm.extras, triggerAt: alarm.alarm.triggerAt.date, firedAt: now.date)
+    call("onAlarm", fields, in: &run, at: now) { await app.onAlarm(intent) }
+  }
+
+  func systemBroadcast(_ broadcast: SystemBroadcast, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard runsAndroid else { return }
+    let fields = [TimelineField("broadcast", broadcast.rawValue)]
+    guard configuration.androidBroadcasts.contains(broadcast) else {
+      if broadcast == .bootCompleted || broadcast == .lockedBootCompleted {
+        let why = broadcast == .bootCompleted
+          ? "the app's manifest has no BOOT_COMPLETED receiver: nothing re-registers its alarms after the boot"
+          : "the app's boot receiver is not direct-boot aware: it waits for BOOT_COMPLETED after the first unlock"
+        notRun("onBroadcast", fields, why, in: &run, at: now)
+      }
+      return
+    }
+    guard !forceStopped(run) else {
+      notRun("onBroadcast", fields, Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    wake(.broadcast, in: &run, at: now)
+    guard let app = androidApp else { return }
+    call("onBroadcast", fields, in: &run, at: now) { await app.onBroadcast(broadcast) }
+  }
+
+  func geofenceTransition(_ spec: CircularRegionSpec, entering: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
+    let transition: GeofenceTransition = entering ? .enter : .exit
+    let fields = [TimelineField("geofence", spec.identifier.rawValue), TimelineField("transition", transition.rawValue)]
+    guard !forceStopped(run) else {
+      notRun("onGeofenceTransition", fields, Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    // Android 10 and later: geofences fire in the background only with "Allow all the time"
+    // (ACCESS_BACKGROUND_LOCATION; geofencing guide, "Request background location").
+    guard run.installedApp.state == .foreground || run.installedApp.locationAuthorization == .always else {
+      notRun(
+        "onGeofenceTransition", fields,
+        "the app has location '\(run.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)",
+        in: &run, at: now)
+      return
+    }
+    wake(.location, in: &run, at: now)
+    guard let app = androidApp else { return }
+    let event = GeofenceEvent(transition: transition, geofence: spec.identifier, reason: nil)
+    call("onGeofenceTransition", fields, in: &run, at: now) { await app.onGeofenceTransition(event) }
+  }
+
+  /// `NotificationManager.notify`: the request the device shows, attributed to its dose.
+  func notify(_ id: NotificationID, _ notification: AndroidNotification, in run: inout SimulationRun, at now: SimulationInstant) {
+    var request = NotificationRequest(id: id, title: notification.title, body: notification.body, trigger: .posted, userInfo: notification.userInfo)
+    request.channel = notification.channel
+    request.androidCategory = notification.category
+    request.doseAttribution = notification.doseAttribution
+    androidContent[id] = notification
+    attribute(request, in: &run, at: now)
+    run.post(request, at: now)
+  }
+
+  /// The patient acts on a posted notification: a tap or an action button
+  /// runs the app's intent; a swipe reaches the app only with a delete intent.
+  func androidPatientActed(
+    _ action: UserAction, on id: NotificationID, request: NotificationRequest, by source: String, in run: inout SimulationRun,
+    at now: SimulationInstant
+  ) {
+    let dose = run.ledger.shownDose[id]
+    let content = androidContent[id]
+    let identifier: String
+    switch action {
+    case .open: identifier = AndroidNotificationResponse.contentTap
+    case .dismiss: identifier = AndroidNotificationResponse.dismissed
+    default: identifier = configuration.actionIdentifier(action)
+    }
+    let needsButton: Bool
+    switch action {
+    case .snooze, .complete: needsButton = true
+    case .open, .dismiss, .ignore: needsButton = false
+    }
+    if needsButton && content?.actions.contains(identifier) != true {
+      let offered = content.map { $0.actions.isEmpty ? "it has no action buttons" : "it offers \($0.actions.joined(separator: ", "))" } ?? "it has no action buttons"
+      run.record(.warning, id.rawValue, at: now, [TimelineField("reason", "the patient cannot choose '\(action)' (action '\(identifier)'): \(offered)")])
+      return
+    }
+    var fields = [TimelineField("action", action.description), TimelineField("by", source)]
+    if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
+    if action != .ignore {
+      run.takeOutOfNotificationCenter(id, chosen: action, at: now)
+      deliveredContent[id] = nil
+    }
+    if action == .dismiss && content?.reportsDismissal != true {
+      run.record(.action, id.rawValue, at: now, fields + [
+        TimelineField("reported", "no"), TimelineField("reason", "the notification has no delete intent, so the app is not told"),
+      ])
+      if let dose {
+        let note = "dismissed at \(run.format(now)) without telling the app (no delete intent)"
+        run.ledger.doses[dose]?.notes.append(note)
+      }
+      return
+    }
+    run.record(.action, id.rawValue, at: now, fields)
+    if let dose {
+      switch action {
+      case .snooze: run.ledger.doses[dose]?.snoozes += 1
+      case .complete: run.ledger.doses[dose]?.completed = now
+      case .dismiss: run.ledger.doses[dose]?.dismissed = now
+      case .open, .ignore: break
+      }
+    }
+    guard action != .ignore else { return }
+    let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
+    guard !forceStopped(run) else {
+      notRun("onNotificationAction", responseFields, Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    if action == .open {
+      // A tap on the body opens the app's activity.
+      if run.installedApp.state != .foreground {
+        run.record(.app, "state", at: now, [
+          TimelineField("to", AppState.foreground.rawValue), TimelineField("from", run.installedApp.state.rawValue),
+          TimelineField("reason", "the patient tapped the notification"),
+        ])
+        let previous = run.installedApp.state
+        run.installedApp.state = .foreground
+        androidAppStateChanged(from: previous, to: .foreground, in: &run, at: now)
+      }
+    } else {
+      wake(.notificationResponse, in: &run, at: now)
+    }
+    guard let app = androidApp else { return }
+    let response = AndroidNotificationResponse(notification: id, action: identifier, extras: content?.extras ?? [:])
+    respondingDose = dose
+    defer { respondingDose = nil }
+    call("onNotificationAction", responseFields, in: &run, at: now) { await app.onNotificationAction(response) }
+  }
+
+  /// `GeofencingClient.addGeofences`.
+  func addGeofences(_ geofences: [Geofence], initialTrigger: Set<GeofenceTransition>, in run: inout SimulationRun, at now: SimulationInstant) throws {
+    guard let rules = run.android?.settings.geofencing else { return }
+    if let blocked = run.installedApp.regionMonitoringBlockedReason {
+      throw GeofencingError.notAvailable(blocked)
+    }
+    if !run.attention.phoneOn || run.attention.airplane { throw GeofencingError.notAvailable("location is off") }
+    var indices: [Int] = []
+    for geofence in geofences {
+      guard let index = run.scenario.regions.firstIndex(where: { $0.id == geofence.id }),
+        let circle = run.scenario.regions[index].shape as? CircularRegion,
+        abs(circle.center.latitude - geofence.center.latitude) < 1e-7, abs(circle.center.longitude - geofence.center.longitude) < 1e-7,
+        abs(circle.radius - geofence.radius) < 0.01
+      else { throw GeofencingError.notInScenario(geofence.id) }
+      indices.append(index)
+    }
+    let existing = Set(monitoredRegions.map(\.spec.identifier))
+    let added = Set(geofences.map(\.id)).subtracting(existing)
+    guard existing.count + added.count <= rules.limit else { throw GeofencingError.tooManyGeofences(limit: rules.limit) }
+    for (geofence, index) in zip(geofences, indices) {
+      monitoredRegions.removeAll { $0.spec.identifier == geofence.id }
+      let spec = CircularRegionSpec(
+        identifier: geofence.id, center: geofence.center, radius: geofence.radius,
+        notifyOnEntry: geofence.options.transitions.contains(.enter) || geofence.options.transitions.contains(.dwell),
+        notifyOnExit: geofence.options.transitions.contains(.exit))
+      monitoredRegions.append(AppMonitoredRegion(spec: spec, since: now))
+      geofenceOptions[geofence.id] = geofence.options
+      if configuration.recordsAppCalls {
+        run.record(.app, "geofence", at: now, [
+          TimelineField("region", geofence.id.rawValue), TimelineField("change", "added"),
+          TimelineField("transitions", geofence.options.transitions.map(\.rawValue).sorted().joined(separator: ",")),
+        ])
+      }
+      // INITIAL_TRIGGER_ENTER: a geofence added while the device is inside fires ENTER at once (unlike iOS).
+      if initialTrigger.contains(.enter), spec.notifyOnEntry, run.firstFixInstant != nil, run.locationService.believesInside(index) {
+        var report = run.locationService.entryForMonitoringStartedInside(index, at: now)
+        report.reason = "the geofence was added with the device inside: INITIAL_TRIGGER_ENTER reports an entry at once (GeofencingRequest)"
+        run.reportBuffer.append(report)
+        run.queueDeviceReports()
+      }
+    }
+    monitoredRegions.sort { $0.spec.identifier < $1.spec.identifier }
+  }
+
+  func removeGeofence(_ id: RegionID, reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard monitoredRegions.contains(where: { $0.spec.identifier == id }) else { return }
+    monitoredRegions.removeAll { $0.spec.identifier == id }
+    geofenceOptions[id] = nil
+    if configuration.recordsAppCalls || reason != "removed by the app" {
+      run.record(.app, "geofence", at: now, [TimelineField("region", id.rawValue), TimelineField("change", "removed"), TimelineField("reason", reason)])
+    }
+  }
+
+  func geofencesRemoved(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    removeAllGeofences(reason: reason, in: &run, at: now)
+  }
+
+  /// Every geofence is gone (a reboot, location turned off): the app must add them again.
+  func removeAllGeofences(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    for region in monitoredRegions.map(\.spec.identifier) { removeGeofence(region, reason: reason, in: &run, at: now) }
+  }
+
+  /// In trials, where in its window an inexact alarm fires (nil in a single run).
+  func drawWindowPosition(for kind: AndroidAlarmKind) -> Double? { nil }
+}

@@ -1,0 +1,57 @@
+/// An alarm the app set and the device keeps (`AlarmManager`), until it
+/// fires, the app cancels it, or the device clears it (reboot, force stop,
+/// revoked exact-alarm permission).
+struct PendingAlarm {
+  var tag: AlarmTag
+  var alarm: AndroidAlarm
+  /// The intent's extras, handed back to the app when it fires.
+  var extras: [String: String]
+  /// Identifies this setting of the tag: a replaced or cancelled alarm's queued event is skipped.
+  var token: Int
+  /// The order the alarms were set in (the rank of simultaneous firings).
+  var ordinal: Int
+  var setAt: SimulationInstant
+}
+
+/// What the Android device keeps for the app under test: its alarms, its
+/// notification channels, the exact-alarm permission and whether the app is
+/// force-stopped. nil on an iPhone (`SimulationRun.android`).
+struct AndroidDeviceState {
+  let settings: AndroidSettings
+  var alarms: [AlarmTag: PendingAlarm] = [:]
+  var nextAlarmToken = 0
+  var nextAlarmOrdinal = 0
+  var dispatcher: AlarmDispatcher
+  /// `AlarmManager.canScheduleExactAlarms()`.
+  var exactAlarmsAllowed: Bool
+  /// The app's channels by identifier (`NotificationManager.createNotificationChannel`), as the patient left them.
+  var channels: [String: AndroidChannel] = [:]
+  /// The channels the patient changed: the app cannot raise their importance again.
+  var channelsEditedByPatient: Set<String> = []
+  /// Settings › Apps › Force stop: nothing of the app runs until the patient opens it.
+  var forceStopped = false
+  /// The boot receiver waits for the first unlock after a boot (`BOOT_COMPLETED`).
+  var bootCompletedDue = false
+
+  init(settings: AndroidSettings, power: AndroidPowerTimeline) {
+    self.settings = settings
+    dispatcher = AlarmDispatcher(rules: settings.alarms, power: power)
+    exactAlarmsAllowed = settings.alarms.initialExactAlarmPermission
+  }
+
+  /// The pending alarms in the order they were set.
+  var alarmsInSetOrder: [PendingAlarm] { alarms.values.sorted { $0.ordinal < $1.ordinal } }
+}
+
+/// Why `AlarmManager` refused an alarm.
+public enum AlarmManagerError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// `SecurityException`: an exact or alarm-clock alarm without the exact-alarm permission.
+  case exactAlarmNotPermitted(AlarmTag)
+
+  public var description: String {
+    switch self {
+    case .exactAlarmNotPermitted(let tag):
+      "SecurityException: alarm '\(tag)' is exact and the app may not schedule exact alarms (canScheduleExactAlarms() is false)"
+    }
+  }
+}

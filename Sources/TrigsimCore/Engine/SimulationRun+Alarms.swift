@@ -1,0 +1,187 @@
+/// The Android device's alarms and posted notifications (`AlarmManager`,
+/// `NotificationManager`): the device keeps the alarms, decides when each
+/// fires (the alarm model: Doze, while-idle limits, windows), and runs the
+/// app's code when it does; the app posts its notification from there.
+extension SimulationRun {
+  // MARK: - Setting up
+
+  /// The Android device's state at the run's start, or nil on an iPhone.
+  /// Doze is decided from when the screen comes on (`screenOnInstants`).
+  func makeAndroidState() -> AndroidDeviceState? {
+    guard let settings = scenario.platform.android else { return nil }
+    let power = AndroidPowerTimeline(
+      rules: settings.doze, start: scenario.clock.start, end: end, screenOn: screenOnInstants(),
+      charging: [], batterySaver: [], buckets: [], dozeEntryJitter: nil)
+    return AndroidDeviceState(settings: settings, power: power)
+  }
+
+  /// When the screen comes on, known before the run: scripted looks, unlocks,
+  /// switch-ons, the app brought to the foreground, and with a daily routine
+  /// the waking look and the day's pickups evenly spaced (in trials too: Doze
+  /// is judged on the routine's mean rhythm, not on each trial's drawn pickups).
+  func screenOnInstants() -> [SimulationInstant] {
+    var instants = scenario.patientAttention.looks.map(\.instant)
+    instants += scenario.device.power.filter { $0.kind == .unlock || $0.kind == .switchOn }.map(\.instant)
+    instants += scenario.medicineApp.appChanges.filter { $0.state == .foreground }.map(\.instant)
+    if let day = scenario.patientAttention.day {
+      var cursor = previousLocal(day.wake, before: scenario.clock.start) ?? scenario.clock.start
+      while cursor <= end, let sleep = nextLocal(day.sleep, atOrAfter: cursor.advanced(byMilliseconds: 1)) {
+        let spacing = max(1, cursor.duration(to: sleep).milliseconds / Int64(max(1, day.pickupsPerDay)))
+        var look = cursor
+        while look < sleep && look <= end {
+          if look >= scenario.clock.start { instants.append(look) }
+          look = look.advanced(byMilliseconds: spacing)
+        }
+        guard let wake = nextLocal(day.wake, atOrAfter: sleep) else { break }
+        cursor = wake
+      }
+    }
+    return instants.sorted()
+  }
+
+  // MARK: - Alarms
+
+  /// `AlarmManager.set*`: keeps the alarm (replacing one with its tag) and
+  /// queues it at the instant the alarm model gives. Exact and alarm-clock
+  /// alarms need the exact-alarm permission (`SecurityException` otherwise).
+  mutating func setAlarm(_ tag: AlarmTag, _ alarm: AndroidAlarm, extras: [String: String], at now: SimulationInstant) throws {
+    guard var device = android else { return }
+    if alarm.kind.needsExactPermission && !device.exactAlarmsAllowed {
+      let error = AlarmManagerError.exactAlarmNotPermitted(tag)
+      record(.alarm, tag.rawValue, at: now, [
+        TimelineField("change", "refused"), TimelineField("kind", alarm.kind.rawValue), TimelineField("at", format(alarm.triggerAt)),
+        TimelineField("reason", error.description),
+      ])
+      throw error
+    }
+    let replaced = device.alarms[tag] != nil
+    let pending = PendingAlarm(tag: tag, alarm: alarm, extras: extras, token: device.nextAlarmToken, ordinal: device.nextAlarmOrdinal, setAt: now)
+    device.nextAlarmToken += 1
+    device.nextAlarmOrdinal += 1
+    device.alarms[tag] = pending
+    let plan = device.dispatcher.plan(alarm, notBefore: now)
+    android = device
+    var fields = [TimelineField("change", replaced ? "replaced" : "set"), TimelineField("kind", alarm.kind.rawValue), TimelineField("at", format(alarm.triggerAt))]
+    if let window = alarm.window { fields.append(TimelineField("window", window.description)) }
+    if plan.instant != alarm.triggerAt { fields.append(TimelineField("fires", format(plan.instant))) }
+    if let reason = plan.reason { fields.append(TimelineField("reason", reason)) }
+    record(.alarm, tag.rawValue, at: now, fields)
+    queueAlarm(pending, at: plan.instant)
+  }
+
+  mutating func queueAlarm(_ pending: PendingAlarm, at instant: SimulationInstant) {
+    guard instant <= end else { return }
+    queue.schedule(.alarmDue(pending.tag, token: pending.token), at: instant, phase: .timeTrigger, rank: pending.ordinal)
+  }
+
+  /// `AlarmManager.cancel`: a tag with no pending alarm is ignored, as on the platform.
+  mutating func cancelAlarm(_ tag: AlarmTag, reason: String, at now: SimulationInstant) {
+    guard android?.alarms.removeValue(forKey: tag) != nil else { return }
+    record(.alarm, tag.rawValue, at: now, [TimelineField("change", "cancelled"), TimelineField("reason", reason)])
+  }
+
+  /// The device forgets every alarm of the app (a reboot, a force stop, a revoked permission for exact ones).
+  mutating func clearAlarms(where matches: (PendingAlarm) -> Bool = { _ in true }, reason: String, at now: SimulationInstant) {
+    guard let device = android else { return }
+    for pending in device.alarmsInSetOrder where matches(pending) {
+      android?.alarms[pending.tag] = nil
+      record(.alarm, pending.tag.rawValue, at: now, [
+        TimelineField("change", "cleared"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", format(pending.alarm.triggerAt)),
+        TimelineField("reason", reason),
+      ])
+    }
+  }
+
+  /// An alarm's queued instant: the model is asked again (a while-idle
+  /// quota used since it was set may push it later); it fires when the
+  /// answer is now, and the app's receiver runs.
+  mutating func alarmDue(_ tag: AlarmTag, token: Int, at now: SimulationInstant) {
+    guard var device = android, let pending = device.alarms[tag], pending.token == token else { return }
+    let plan = device.dispatcher.plan(pending.alarm, notBefore: now)
+    if plan.instant > now {
+      record(.alarm, tag.rawValue, at: now, [
+        TimelineField("change", "deferred"), TimelineField("fires", format(plan.instant)), TimelineField("reason", plan.reason ?? "deferred by the system"),
+      ])
+      queueAlarm(pending, at: plan.instant)
+      return
+    }
+    device.alarms[tag] = nil
+    device.dispatcher.fired(pending.alarm, at: now)
+    android = device
+    guard attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
+    var fields = [TimelineField("change", "fired"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", format(pending.alarm.triggerAt))]
+    if now != pending.alarm.triggerAt {
+      fields.append(TimelineField("late", pending.alarm.triggerAt.duration(to: now).description))
+      if let reason = plan.reason { fields.append(TimelineField("reason", reason)) }
+    }
+    record(.alarm, tag.rawValue, at: now, fields)
+    let layer = appLayer
+    layer.alarmFired(pending, in: &self, at: now)
+  }
+
+  // MARK: - Boot
+
+  /// Android at switch-off (a reboot, an empty battery): registered alarms
+  /// are cleared ("Registered alarms are retained while the device is
+  /// asleep … but will be cleared if it is turned off and rebooted",
+  /// `AlarmManager` reference) and so are geofences (geofencing guide,
+  /// "Re-register geofences only when required"); the app must add both
+  /// again from its boot receiver.
+  mutating func androidSwitchedOff(at now: SimulationInstant) {
+    guard android != nil else { return }
+    clearAlarms(reason: "the phone switched off: Android clears registered alarms at a reboot (AlarmManager)", at: now)
+    let layer = appLayer
+    layer.geofencesRemoved(reason: "the phone switched off: Android removes every geofence at a reboot", in: &self, at: now)
+    android?.bootCompletedDue = true
+  }
+
+  /// Android at switch-on: direct-boot-aware receivers get `LOCKED_BOOT_COMPLETED` before the first unlock.
+  mutating func androidBooted(at now: SimulationInstant) {
+    guard android != nil else { return }
+    let layer = appLayer
+    layer.systemBroadcast(.lockedBootCompleted, in: &self, at: now)
+  }
+
+  /// Android at the first unlock after a boot: `BOOT_COMPLETED` (Direct Boot guide: it is sent once the user unlocks).
+  mutating func androidFirstUnlock(at now: SimulationInstant) {
+    guard android?.bootCompletedDue == true else { return }
+    android?.bootCompletedDue = false
+    let layer = appLayer
+    layer.systemBroadcast(.bootCompleted, in: &self, at: now)
+  }
+
+  // MARK: - Exact-alarm permission
+
+  /// The patient grants or revokes "Alarms & reminders" (Settings ›
+  /// Special app access): a revocation cancels the app's pending exact and
+  /// alarm-clock alarms; a grant sends
+  /// `ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED` (Android 14
+  /// behaviour changes, "Schedule exact alarms are denied by default").
+  mutating func changeExactAlarmPermission(granted: Bool, at now: SimulationInstant) {
+    guard let device = android, device.exactAlarmsAllowed != granted else { return }
+    android?.exactAlarmsAllowed = granted
+    record(.app, "exact-alarms", at: now, [TimelineField("to", granted ? "granted" : "revoked")])
+    if granted {
+      let layer = appLayer
+      layer.systemBroadcast(.exactAlarmPermissionGranted, in: &self, at: now)
+    } else {
+      clearAlarms(where: { $0.alarm.kind.needsExactPermission }, reason: "the exact-alarm permission was revoked: Android cancels the app's exact alarms", at: now)
+    }
+  }
+
+  // MARK: - Posting
+
+  /// `NotificationManager.notify`: the notification is shown at once (by its
+  /// channel's rules), replacing one shown under its identifier.
+  mutating func post(_ request: NotificationRequest, at now: SimulationInstant) {
+    var request = request
+    request.trigger = .posted
+    let outcome = center.add(request, firstDelivery: now, at: now, appMonitored: [])
+    guard let added = outcome.added else {
+      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", outcome.rejectedReason ?? "not kept")])
+      return
+    }
+    ledger.requestPending(request.id)
+    deliver(added, at: now, next: nil)
+  }
+}
