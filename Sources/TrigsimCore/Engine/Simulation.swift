@@ -244,6 +244,8 @@ struct SimulationRun {
   let tracksBadge: Bool
   /// The Android device's alarms, channels and permissions (nil on an iPhone).
   var android: AndroidDeviceState?
+  /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
+  let trialSeed: UInt64?
 
   init(
     _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
@@ -256,6 +258,7 @@ struct SimulationRun {
     self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
     self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
+    self.trialSeed = variation?.seed
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy)

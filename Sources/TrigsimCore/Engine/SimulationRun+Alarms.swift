@@ -9,10 +9,15 @@ extension SimulationRun {
   /// Doze is decided from when the screen comes on (`screenOnInstants`).
   func makeAndroidState() -> AndroidDeviceState? {
     guard let settings = scenario.platform.android else { return nil }
+    // In trials the system's choices are drawn from a stream of the device's own.
+    var random = trialSeed.map { TrialRandom(seed: $0 ^ AndroidDeviceState.alarmSalt) }
+    let jitter = random?.nextUnit()
     let power = AndroidPowerTimeline(
       rules: settings.doze, start: scenario.clock.start, end: end, screenOn: screenOnInstants(),
-      charging: [], batterySaver: [], buckets: [], dozeEntryJitter: nil)
-    return AndroidDeviceState(settings: settings, power: power)
+      charging: [], batterySaver: [], buckets: [], dozeEntryJitter: jitter)
+    var state = AndroidDeviceState(settings: settings, power: power)
+    state.random = random
+    return state
   }
 
   /// When the screen comes on, known before the run: scripted looks, unlocks,
@@ -55,6 +60,12 @@ extension SimulationRun {
       throw error
     }
     let replaced = device.alarms[tag] != nil
+    var alarm = alarm
+    if alarm.windowPosition == nil, !alarm.kind.needsExactPermission, var random = device.random {
+      // Trials: where in its window the system fires an inexact alarm.
+      alarm.windowPosition = random.nextUnit()
+      device.random = random
+    }
     let pending = PendingAlarm(tag: tag, alarm: alarm, extras: extras, token: device.nextAlarmToken, ordinal: device.nextAlarmOrdinal, setAt: now)
     device.nextAlarmToken += 1
     device.nextAlarmOrdinal += 1

@@ -50,7 +50,7 @@ public final class AlarmManager: @unchecked Sendable {
     try host.withRun("AlarmManager.set", otherwise: ()) { run, now in
       let alarm = AndroidAlarm(
         kind: kind, triggerAt: SimulationInstant(date), window: window.map { SimulationDuration(milliseconds: Int64(($0 * 1000).rounded())) },
-        windowPosition: host.drawWindowPosition(for: kind))
+        windowPosition: nil)
       try run.setAlarm(tag, alarm, extras: extras, at: now)
     }
   }

@@ -275,7 +275,4 @@ extension HostedAppLayer {
   func removeAllGeofences(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
     for region in monitoredRegions.map(\.spec.identifier) { removeGeofence(region, reason: reason, in: &run, at: now) }
   }
-
-  /// In trials, where in its window an inexact alarm fires (nil in a single run).
-  func drawWindowPosition(for kind: AndroidAlarmKind) -> Double? { nil }
 }

@@ -32,6 +32,11 @@ struct AndroidDeviceState {
   var forceStopped = false
   /// The boot receiver waits for the first unlock after a boot (`BOOT_COMPLETED`).
   var bootCompletedDue = false
+  /// In trials, the stream the system's choices are drawn from (where an
+  /// inexact alarm fires in its window); nil in a single run.
+  var random: TrialRandom?
+  /// Mixed into the trial's seed so this stream is not the location service's or the push service's.
+  static let alarmSalt: UInt64 = 0xA1A2_4D0E_5EED_0024
 
   init(settings: AndroidSettings, power: AndroidPowerTimeline) {
     self.settings = settings
