@@ -98,11 +98,12 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     case "followUp":
       guard let number = alarm.extras["number"].flatMap(Int.init), let chain = medicine.snooze else { return }
       post(
-        id: followUpID(id, time, number), medicine, title: medicine.name,
+        id: followUpID(medicine, time, number, due: due), medicine, title: medicine.name,
         attribution: .followUp(id, time: time, number: number, due: due), time: time, due: due)
       if number < chain.count { setFollowUpAlarm(medicine, time: time, due: due, number: number + 1, after: alarm.firedAt, chain: chain) }
     case "snooze":
-      post(id: snoozedID(id, time), medicine, title: medicine.name, attribution: .snoozedAlert(id, time: time, due: due), time: time, due: due)
+      let acted = alarm.extras["acted"].map(NotificationID.init(_:)) ?? reminderID(medicine, time, due: due)
+      post(id: snoozedID(of: acted, medicine, time, due: due), medicine, title: medicine.name, attribution: .snoozedAlert(id, time: time, due: due), time: time, due: due)
     default:
       break
     }
@@ -119,7 +120,7 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     for id in creationOrder {
       guard let medicine = medicines[id], let location = medicine.location, location.region == event.geofence else { continue }
       guard (event.transition == .enter && location.onEntry) || (event.transition == .exit && location.onExit) else { continue }
-      post(id: NotificationID("medicine_\(id)_location"), medicine, title: medicine.name, attribution: .location(id), time: nil, due: nil)
+      post(id: locationID(medicine), medicine, title: medicine.name, attribution: .location(id), time: nil, due: nil)
     }
   }
 
@@ -127,12 +128,18 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     guard let (medicine, time, due) = posted[action.notification] else { return }
     if action.action == Self.completeAction || action.action == AndroidNotificationResponse.dismissed {
       finish(medicine, time: time, due: due)
+    } else if action.action == AndroidNotificationResponse.contentTap && configuration.category.openCompletes {
+      // The app counts opening the reminder as taking the dose (`category: openCompletes`).
+      if let dose = device.simulation.dose(answeredBy: action.notification) { device.simulation.countAsTaken(dose) }
+      finish(medicine, time: time, due: due)
     } else if let duration = snoozeActions[action.action], let time, let due {
       cancelChain(medicine, time: time, reason: "the patient snoozed the dose")
       device.notificationManager.cancel(action.notification)
+      var values = extras(medicine, time, due, role: "snooze")
+      values["acted"] = action.notification.rawValue
       setAlarm(
         AlarmTag("medicine_\(medicine)_\(time.compact)_snooze"), at: device.clock.now.addingTimeInterval(Double(duration.milliseconds) / 1000),
-        extras: extras(medicine, time, due, role: "snooze"))
+        extras: values)
     }
   }
 
@@ -196,7 +203,7 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
   // MARK: - Posting
 
   func postReminder(_ medicine: Medicine, time: DailyTime, due: Date) {
-    post(id: reminderID(medicine.id, time), medicine, title: medicine.name, attribution: .reminder(medicine.id, time: time), time: time, due: due)
+    post(id: reminderID(medicine, time, due: due), medicine, title: medicine.name, attribution: .reminder(medicine.id, time: time), time: time, due: due)
   }
 
   func post(id: NotificationID, _ medicine: Medicine, title: String, attribution: DoseAttribution, time: DailyTime?, due: Date?) {
@@ -209,11 +216,42 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     device.notificationManager.notify(id, notification)
   }
 
-  func reminderID(_ medicine: MedicineID, _ time: DailyTime) -> NotificationID { NotificationID("medicine_\(medicine)_\(time.compact)") }
-  func followUpID(_ medicine: MedicineID, _ time: DailyTime, _ number: Int) -> NotificationID {
-    NotificationID("medicine_\(medicine)_\(time.compact)_followup_\(number)")
+  /// The identifiers are the iOS build's (`policy: identifiers:`), so a
+  /// scenario's scripted actions name the same notifications on both phones.
+  var templates: IdentifierTemplates { configuration.policy.identifiers }
+
+  func values(_ medicine: Medicine, _ time: DailyTime?, due: Date?, followUp: Int? = nil) -> IdentifierValues {
+    let reminder = time.flatMap { medicine.times.firstIndex(of: $0) } ?? medicine.times.count
+    let count = medicine.snooze?.count ?? 0
+    var label: String?
+    if let due {
+      let parts = device.clock.calendar.dateComponents([.year, .month, .day], from: due)
+      label = String(format: "%04d%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+    return IdentifierValues(
+      medicine: medicine.id, reminder: reminder, followUp: followUp, followUpOfMedicine: followUp.map { reminder * count + $0 }, dose: label)
   }
-  func snoozedID(_ medicine: MedicineID, _ time: DailyTime) -> NotificationID { NotificationID("medicine_\(medicine)_\(time.compact)_snoozed") }
+
+  func reminderID(_ medicine: Medicine, _ time: DailyTime, due: Date) -> NotificationID {
+    templates.reminder.render(values(medicine, time, due: due))
+  }
+  func followUpID(_ medicine: Medicine, _ time: DailyTime, _ number: Int, due: Date) -> NotificationID {
+    templates.followUp.render(values(medicine, time, due: due, followUp: number))
+  }
+  func locationID(_ medicine: Medicine) -> NotificationID { templates.location.render(values(medicine, nil, due: nil)) }
+
+  /// The snoozed re-alert's identifier, by `policy: snooze: identifier:`:
+  /// `same` reuses the one acted on; `same-unless-pending` (the default)
+  /// adds `_snoozed` to a reminder's or location reminder's identifier, as
+  /// the iOS build does because those requests stay pending there; a template renders.
+  func snoozedID(of acted: NotificationID, _ medicine: Medicine, _ time: DailyTime, due: Date) -> NotificationID {
+    switch configuration.policy.snooze.identifier {
+    case .same: return acted
+    case .sameUnlessPending:
+      return acted == reminderID(medicine, time, due: due) ? NotificationID(acted.rawValue + "_snoozed") : acted
+    case .template(let template): return template.render(values(medicine, time, due: due))
+    }
+  }
 
   // MARK: - Finishing
 
