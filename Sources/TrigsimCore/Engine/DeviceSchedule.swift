@@ -134,7 +134,7 @@ struct DeviceSchedule {
         guard locked else { continue }
         locked = false
         spans[spans.count - 1].until = instant
-      case .lowPowerOn, .lowPowerOff, .airplaneModeOn, .airplaneModeOff:
+      case .lowPowerOn, .lowPowerOff, .airplaneModeOn, .airplaneModeOff, .chargingOn, .chargingOff:
         continue
       }
     }

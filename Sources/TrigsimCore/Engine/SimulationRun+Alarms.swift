@@ -14,10 +14,28 @@ extension SimulationRun {
     let jitter = random?.nextUnit()
     let power = AndroidPowerTimeline(
       rules: settings.doze, start: scenario.clock.start, end: end, screenOn: screenOnInstants(),
-      charging: [], batterySaver: [], buckets: [], dozeEntryJitter: jitter)
+      charging: spans(from: .chargingOn, to: .chargingOff), batterySaver: spans(from: .lowPowerOn, to: .lowPowerOff), buckets: [],
+      dozeEntryJitter: jitter)
     var state = AndroidDeviceState(settings: settings, power: power)
     state.random = random
     return state
+  }
+
+  /// The spans between the scenario's `on` and `off` power events (on
+  /// Android, Low Power Mode's events are Battery Saver's); one still open
+  /// runs to the clock's end.
+  func spans(from on: PowerEvent.Kind, to off: PowerEvent.Kind) -> [Range<SimulationInstant>] {
+    var spans: [Range<SimulationInstant>] = []
+    var since: SimulationInstant?
+    for event in scenario.device.power {
+      if event.kind == on, since == nil { since = event.instant }
+      if event.kind == off, let start = since {
+        if start < event.instant { spans.append(start..<event.instant) }
+        since = nil
+      }
+    }
+    if let start = since, start < end { spans.append(start..<end) }
+    return spans
   }
 
   /// When the screen comes on, known before the run: scripted looks, unlocks,

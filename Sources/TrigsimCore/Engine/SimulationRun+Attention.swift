@@ -58,6 +58,9 @@ struct AttentionState {
   var badgeHistory: [(instant: SimulationInstant, value: Int)] = []
   var waitingDosesHistory: [(instant: SimulationInstant, count: Int)] = []
 
+  /// The phone is plugged in (`charging-on` … `charging-off`).
+  var charging = false
+
   /// The phone can receive pushes.
   var reachable: Bool { phoneOn && online && !airplane }
 
@@ -256,6 +259,15 @@ extension SimulationRun {
           : "network and region monitoring are back"),
       ])
       if !on && attention.reachable { deliverStoredPushes(at: now) }
+    case .chargingOn, .chargingOff:
+      let on = kind == .chargingOn
+      guard on != attention.charging else { return }
+      attention.charging = on
+      var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
+      if android != nil {
+        fields.append(TimelineField("reason", on ? "plugged in: no Doze and no App Standby limits while charging" : "unplugged: Doze can begin once the screen has been off long enough"))
+      }
+      record(.power, "phone", at: now, fields)
     }
   }
 

@@ -192,6 +192,11 @@ public struct PowerEvent: Sendable {
     /// the necessary hardware") until `airplane-mode-off`.
     case airplaneModeOn = "airplane-mode-on"
     case airplaneModeOff = "airplane-mode-off"
+    /// The phone is plugged in: Android does not enter Doze while charging,
+    /// and App Standby limits do not apply (Android, "Optimize for Doze and
+    /// App Standby"). No effect on an iPhone.
+    case chargingOn = "charging-on"
+    case chargingOff = "charging-off"
   }
 
   public var instant: SimulationInstant
