@@ -103,8 +103,7 @@ public struct AlarmDispatcher: Sendable {
   }
 
   private static func insert(_ instant: SimulationInstant, into fires: inout [SimulationInstant]) {
-    let index = fires.lastIndex { $0 <= instant }.map { $0 + 1 } ?? 0
-    fires.insert(instant, at: index)
+    fires.insert(instant, at: fires.partitioningIndex { $0 > instant })
   }
 
   // MARK: - The rules
@@ -159,9 +158,11 @@ public struct AlarmDispatcher: Sendable {
   /// one more fits `quota` at or after `instant`; nil when one fits at `instant`.
   static func quotaRelease(_ fires: [SimulationInstant], quota: AlarmQuota, at instant: SimulationInstant) -> SimulationInstant? {
     let windowStart = instant.advanced(by: SimulationDuration(milliseconds: -quota.period.milliseconds))
-    let recent = fires.filter { $0 > windowStart && $0 <= instant }
-    guard recent.count >= quota.count else { return nil }
-    if quota.count <= 0 { return nil }  // a quota of none would hold the alarm for ever; the reader refuses it
-    return recent[recent.count - quota.count].advanced(by: quota.period)
+    // `fires` is sorted: the fires in (windowStart, instant] by two binary searches.
+    let first = fires.partitioningIndex { $0 > windowStart }
+    let afterLast = fires.partitioningIndex { $0 > instant }
+    let count = afterLast - first
+    guard quota.count > 0, count >= quota.count else { return nil }  // a quota of none would hold the alarm for ever; the reader refuses it
+    return fires[afterLast - quota.count].advanced(by: quota.period)
   }
 }
