@@ -2,7 +2,8 @@
 public struct AlarmPlan: Sendable, Equatable {
   public var instant: SimulationInstant
   /// Why `instant` is later than the alarm's `triggerAt`, in plain English
-  /// (each rule that moved it, in the order applied); nil when it is on time.
+  /// (each rule that moved it, in the order applied, joined by "; "); nil when
+  /// it is on time, or when only `notBefore` made it late (the engine knows why).
   public var reason: String?
 
   public init(instant: SimulationInstant, reason: String?) {
