@@ -127,7 +127,7 @@ public struct AndroidAlarmRules: Sendable, Equatable {
   public var useExactAlarm = false
   /// How long after its time an inexact alarm (`set()`, `setAndAllowWhileIdle()`)
   /// may fire: one hour on Android 12 (API 31) and later (developer.android.com,
-  /// "Schedule alarms": "within one hour of the supplied trigger time").
+  /// "Schedule alarms"; earlier versions give no bound, and keep this one unless set).
   public var inexactWindow: SimulationDuration = .hours(1)
   /// The shortest `setWindow()` window; shorter ones are stretched to it on
   /// Android 12 and later (`AlarmManager.setWindow` reference: 10 minutes).
