@@ -69,6 +69,7 @@ import Yams
     "Self.attentionRuleKeys": ScenarioReader.attentionRuleKeys,
     "Self.patientKeys": ScenarioReader.patientKeys,
     "Self.dayKeys": ScenarioReader.dayKeys,
+    "Self.androidDozeKeys": ScenarioReader.androidDozeKeys,
     "CSVField.allCases.map(\\.rawValue)": CSVField.allCases.map(\.rawValue),
   ]
 
@@ -89,6 +90,8 @@ import Yams
     ("/properties/pushes/properties/send/items", ScenarioReader.pushKeys),
     ("/definitions/locationProfile/anyOf/1", ["profile"] + ScenarioReader.locationRuleKeys),
     ("/properties/track/properties/columns", CSVField.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms", ScenarioReader.androidAlarmKeys),
+    ("/definitions/androidAlarms/properties/doze/anyOf/1", ScenarioReader.androidDozeKeys),
   ]
 
   @Test(arguments: keyListPlaces.map(\.pointer))
@@ -182,7 +185,7 @@ import Yams
 
   @Test func everyMappingTheLoaderReadsIsAnObjectOfTheSchema() throws {
     let calls = try Self.mappingKeyArguments()
-    #expect(calls.count == 58)
+    #expect(calls.count == 59)
     let schemaSets = Self.objectKeySets(in: Self.schema)
     for call in calls {
       guard let keys = Self.keys(of: call.expression) else {
@@ -240,6 +243,12 @@ import Yams
     ("/properties/app/items/properties/location", LocationAuthorization.allCases.map(\.rawValue)),
     ("/properties/app/items/properties/locationAccuracy", LocationAccuracyAuthorization.allCases.map(\.rawValue)),
     ("/properties/expect/anyOf/1/properties/ignoreKinds/items", TimelineEntry.Kind.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms/properties/install", AndroidInstall.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms/properties/exactAlarms", ExactAlarmPermission.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms/properties/inexactTiming", InexactAlarmTiming.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms/properties/standbyBucket", StandbyBucket.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms/properties/bucketLimits", BucketAlarmLimitScope.allCases.map(\.rawValue)),
+    ("/definitions/androidAlarms/properties/batterySaverAlarms", BatterySaverAlarms.allCases.map(\.rawValue)),
   ]
 
   @Test(arguments: enumerations.map(\.pointer))
