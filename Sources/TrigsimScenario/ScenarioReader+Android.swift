@@ -6,8 +6,7 @@ import Yams
 /// (each rule group read by its own part: alarms and Doze, notifications,
 /// geofencing).
 extension ScenarioReader {
-  static let androidKeys = ["version", "install", "exactAlarms", "useExactAlarm", "doze", "notifications", "geofencing"]
-    + androidAlarmKeys
+  static let androidKeys = androidAlarmKeys + ["notifications", "geofencing"]
 
   /// The phone named by `platform:` (a scalar) or its `device:` key.
   func readDeviceName(_ node: Node) -> PlatformName? {
@@ -18,7 +17,7 @@ extension ScenarioReader {
   func readAndroidSettings(_ node: Node) -> AndroidSettings {
     var settings = AndroidSettings()
     guard let fields = document.mapping(node, what: "'android'", keys: Self.androidKeys) else { return settings }
-    readAndroidAlarms(fields, into: &settings)
+    (settings.alarms, settings.doze) = readAndroidAlarms(fields)
     if let node = fields["notifications"] { settings.notifications = readAndroidNotifications(node) }
     if let node = fields["geofencing"] { readAndroidGeofencing(node, into: &settings.geofencing) }
     return settings

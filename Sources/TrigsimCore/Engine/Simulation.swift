@@ -288,7 +288,7 @@ struct SimulationRun {
     if let settings = scenario.platform.android {
       // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
       installedApp.permission = initialNotificationPermission(
-        androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.freshInstall)
+        androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
     }
     let layer = appLayer
     layer.scheduleEvents(in: &self)

@@ -14,7 +14,8 @@ extension SimulationRun {
     let jitter = random?.nextUnit()
     let power = AndroidPowerTimeline(
       rules: settings.doze, start: scenario.clock.start, end: end, screenOn: screenOnInstants(),
-      charging: spans(from: .chargingOn, to: .chargingOff), batterySaver: spans(from: .lowPowerOn, to: .lowPowerOff), buckets: [],
+      charging: spans(from: .chargingOn, to: .chargingOff), batterySaver: spans(from: .lowPowerOn, to: .lowPowerOff),
+      buckets: [(scenario.clock.start, settings.alarms.standbyBucket)],
       dozeEntryJitter: jitter)
     var state = AndroidDeviceState(settings: settings, power: power)
     state.random = random
