@@ -76,7 +76,17 @@ extension ScenarioVerifier {
     if Self.keepsOwnFiles(platforms, of: file.scenario) { return [verify(file)] }
     var results: [ScenarioVerification] = []
     for platform in platforms {
-      var result = verify(Self.file(file, on: platform))
+      let onPlatform = Self.file(file, on: platform)
+      // Under --root, the platform's files must resolve inside it too, as the loader checks the scenario's own.
+      if let escaped = escapedPlatformFile(onPlatform) {
+        var result = ScenarioVerification(scenarioPath: file.path)
+        result.platform = platform
+        result.diagnostics = [escaped]
+        result.outcome = .error(.invalidInput, escaped.description)
+        results.append(result)
+        continue
+      }
+      var result = verify(onPlatform)
       result.platform = platform
       results.append(result)
     }
@@ -84,8 +94,35 @@ extension ScenarioVerifier {
     let summaries = results.compactMap { $0.report?.summary }
     guard summaries.count == platforms.count else { return results }
     let comparison = PlatformComparison(Array(zip(platforms, summaries)).map { (platform: $0.0, summary: $0.1) })
-    results.append(verifySideBySide(comparison, path: Self.platformsPath(forTimeline: timeline), scenarioPath: file.path))
+    let sideBySidePath = Self.platformsPath(forTimeline: timeline)
+    if let escape = pathPolicy.escape(of: sideBySidePath) {
+      var result = ScenarioVerification(scenarioPath: file.path)
+      result.sideBySide = comparison
+      let diagnostic = Diagnostic(
+        at: InputLocation(file: file.path, line: 1, column: 1), pathPolicy.message(what: "side-by-side table", path: sideBySidePath, escape: escape))
+      result.diagnostics = [diagnostic]
+      result.outcome = .error(.invalidInput, diagnostic.description)
+      results.append(result)
+      return results
+    }
+    results.append(verifySideBySide(comparison, path: sideBySidePath, scenarioPath: file.path))
     return results
+  }
+
+  /// The first of a platform's expected files (timeline, dose table, trial
+  /// report, side-by-side table) that `pathPolicy` refuses, as a diagnostic at the scenario's first line.
+  func escapedPlatformFile(_ file: ScenarioFile) -> Diagnostic? {
+    guard let timeline = file.checks.expectedTimelinePath else { return nil }
+    let candidates: [(String, String)] =
+      [("expected timeline", timeline), ("expected dose table", Self.dosesPath(forTimeline: timeline))]
+      + (file.checks.trials.map { [("expected trial report", $0.expectedReportPath)] } ?? [])
+    for (what, path) in candidates {
+      guard let escape = pathPolicy.escape(of: path) else { continue }
+      return Diagnostic(
+        at: InputLocation(file: file.path, line: 1, column: 1), pathPolicy.message(what: what, path: path, escape: escape),
+        notes: ["on several phones each platform's files are named after it, beside the scenario's own: name an expected timeline inside the root"])
+    }
+    return nil
   }
 
   /// Compares the side-by-side table with its baseline (recording it as `record` says).

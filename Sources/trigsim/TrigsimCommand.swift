@@ -268,8 +268,8 @@ struct RunCommand: ParsableCommand {
 
 extension RunCommand {
   /// `run` on several phones: each platform's timeline (and with `--summary`
-  /// its summary) under a `# platform: NAME` line, in the order named, then,
-  /// for a scenario with medicines, the side-by-side dose table
+  /// its summary) under a `# === NAME ===` line (not `# platform:`, which is the header's settings line), in the order named, then,
+  /// for a scenario with medicines, under `# === side by side ===`, the side-by-side dose table
   /// (`PlatformComparison`): a column per platform, the differences first.
   func runSideBySide(_ file: ScenarioFile, on platforms: [PlatformName], to output: OutputFile) throws {
     let verifier = ScenarioVerifier(trialJobs: ProcessInfo.processInfo.activeProcessorCount)
@@ -279,11 +279,11 @@ extension RunCommand {
       let scenarioOnPlatform = file.scenario.on(name)
       var report = try reportingErrors { try verifier.simulation(of: scenarioOnPlatform).report() }
       report.summary.listsEveryDrop = allDrops
-      text += "# platform: \(name.rawValue)\n" + format.render(report, summary: summary)
+      text += "# === \(name.rawValue) ===\n" + format.render(report, summary: summary)
       runs.append((name, report.summary))
       sayCoverage(of: report.summary, at: "\(scenario) [\(name.rawValue)]")
     }
-    if !file.scenario.medicineApp.isEmpty { text += "# side by side\n" + PlatformComparison(runs).text }
+    if !file.scenario.medicineApp.isEmpty { text += "# === side by side ===\n" + PlatformComparison(runs).text }
     try emit(text, to: output)
   }
 }
