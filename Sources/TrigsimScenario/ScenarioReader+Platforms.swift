@@ -1,4 +1,6 @@
+import Foundation
 import TrigsimCore
+import Yams
 
 extension ScenarioReader {
   /// `platforms: [ios, android]`: the phones `record`, `verify` and `test`

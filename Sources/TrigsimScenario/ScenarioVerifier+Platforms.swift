@@ -1,5 +1,6 @@
 import Foundation
 import TrigsimCore
+import TrigsimTracks
 
 /// One scenario on several phones (`platforms: [ios, android]`, `--platform
 /// ios,android`): a verification per platform against its own expected files

@@ -93,8 +93,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   var expectedPlatformsPath: String?
   var platformsRecorded: Recording?
   /// The scenario's other results when it ran on several phones: the later
-  /// platforms', then the side-by-side table's (see `each`).
-  var more: [ScenarioResult] = []
+  /// platforms', then the side-by-side table's (see `each`); nil on one phone
+  /// (so a partial file of such scenarios is as it was before platforms).
+  var more: [ScenarioResult]?
   /// Wall-clock seconds, for the table and JUnit only.
   var seconds: Double
 
@@ -144,15 +145,15 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   init(_ verifications: [ScenarioVerification], seconds: Double) {
     let share = seconds / Double(max(verifications.count, 1))
     self.init(verifications[0], seconds: share)
-    more = verifications.dropFirst().map { ScenarioResult($0, seconds: share) }
+    if verifications.count > 1 { more = verifications.dropFirst().map { ScenarioResult($0, seconds: share) } }
   }
 
   /// This result and those in `more`, one per platform (and the side-by-side
   /// table), each without `more`: what tables, JUnit and exit codes count.
   var each: [ScenarioResult] {
     var first = self
-    first.more = []
-    return [first] + more
+    first.more = nil
+    return [first] + (more ?? [])
   }
 
   /// The scenario's path, and the phone in brackets when the result names one: `x.yaml [android]`.

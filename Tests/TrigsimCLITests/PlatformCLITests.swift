@@ -72,8 +72,8 @@ import TrigsimTestSupport
   }
 
   @Test func severalPlatformsGoWithTextOnly() throws {
-    let workspace = try workspace("")
-    let json = try trigsim(["run", "chain.yaml", "--platform", "ios,android", "--format", "json"], in: workspace)
+    let plain = try workspace("")
+    let json = try trigsim(["run", "chain.yaml", "--platform", "ios,android", "--format", "json"], in: plain)
     #expect(json.status == 64)
     #expect(json.stderr.contains("--format json takes one"), "\(json.stderr)")
     // The same from the scenario's own key: a usage error naming the key.
