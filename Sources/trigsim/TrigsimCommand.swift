@@ -250,6 +250,13 @@ struct RunCommand: ParsableCommand {
         to: output)
       return
     }
+    // --expect names one timeline: a scenario on several phones ('platforms:') must be given one.
+    if try platform.override == nil, let file = try? root.loader().loadFile(path: scenario), file.scenario.platforms.count > 1 {
+      let platforms = file.scenario.platforms
+      printError(
+        "error: \(scenario) runs on \(platforms.map(\.rawValue).joined(separator: " and ")) ('platforms:'); --expect takes one phone: choose it with --platform \(platforms[0].rawValue)")
+      throw ExitCode(TrigsimExitCode.usage)
+    }
     var verifier = ScenarioVerifier(
       overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy, limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff

@@ -81,6 +81,9 @@ import TrigsimTestSupport
     let fromKey = try trigsim(["run", "chain.yaml", "--trials", "3"], in: keyed)
     #expect(fromKey.status == 64)
     #expect(fromKey.stderr.contains("runs on ios and android ('platforms:'); --trials takes one phone: choose it with --platform ios"), "\(fromKey.stderr)")
+    let expect = try trigsim(["run", "chain.yaml", "--expect", "other.timeline"], in: keyed)
+    #expect(expect.status == 64)
+    #expect(expect.stderr.contains("--expect takes one phone: choose it with --platform ios"), "\(expect.stderr)")
   }
 
   // MARK: - record, verify, test
@@ -154,6 +157,30 @@ import TrigsimTestSupport
     let test = try trigsim(["test", "chain.yaml", "--jobs", "1", "--platform", "ios,android", "--record", "missing"], in: workspace)
     #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
     #expect(workspace.exists("chain.android.timeline") && workspace.exists("chain.platforms"))
+  }
+
+  @Test func aShardsPartialFileKeepsEveryPlatformForMerge() throws {
+    let workspace = try workspace()
+    _ = try trigsim(["record", "chain.yaml"], in: workspace)
+    let shard = try trigsim(["test", "chain.yaml", "--jobs", "1", "--shard", "1/1", "--partial", "part.json"], in: workspace)
+    #expect(shard.status == 0, "\(shard.stdout)\(shard.stderr)")
+    let merged = try trigsim(["merge", "part.json", "--junit", "merged.xml"], in: workspace)
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(merged.stdout.contains("chain.yaml [android]  ") && merged.stdout.contains("3 passed, 0 failed"), "\(merged.stdout)")
+    #expect(workspace.read("merged.xml")?.contains("name=\"chain.yaml [ios,android]\"") == true)
+  }
+
+  @Test func underRootAPlatformsFileLeadingOutsideIsRefused() throws {
+    let workspace = try workspace()
+    _ = try trigsim(["record", "chain.yaml"], in: workspace)
+    let outside = try TrigsimBinary.temporaryDirectory(prefix: "trigsim-outside")
+    let target = outside.appendingPathComponent("stolen.timeline")
+    try FileManager.default.moveItem(atPath: workspace.path("chain.android.timeline"), toPath: target.path)
+    try FileManager.default.createSymbolicLink(atPath: workspace.path("chain.android.timeline"), withDestinationPath: target.path)
+    let verify = try trigsim(["verify", "chain.yaml", "--root", "."], in: workspace)
+    #expect(verify.status == 65, "\(verify.stdout)\(verify.stderr)")
+    #expect(verify.stderr.contains("chain.android.timeline"), "\(verify.stderr)")
+    #expect(verify.stderr.contains("through a symbolic link"), "\(verify.stderr)")
   }
 
   // MARK: - report
