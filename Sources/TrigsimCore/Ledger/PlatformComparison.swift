@@ -122,10 +122,11 @@ public struct PlatformComparison: Sendable {
     func phrase(_ cell: Cell?) -> String {
       guard let cell else { return "no such dose" }
       guard let notified = cell.notified else { return cell.outcome.rawValue }
-      var text = "notified \(notified)"
-      if showsHow, let how = cell.how { text += " (\(how))" }
-      if showsOutcome { text += ", \(cell.outcome.rawValue)" }
-      return text
+      // What else tells the platforms apart, in brackets: `notified 08:00 (lock-screen, unanswered)`.
+      var extras: [String] = []
+      if showsHow, let how = cell.how { extras.append(how) }
+      if showsOutcome { extras.append(cell.outcome.rawValue) }
+      return "notified \(notified)" + (extras.isEmpty ? "" : " (\(extras.joined(separator: ", ")))")
     }
     // Platforms with the same phrase are named together, in platform order.
     var groups: [(phrase: String, platforms: [PlatformName])] = []

@@ -69,6 +69,11 @@ import TrigsimTestSupport
     #expect(comparison.rows[0].difference == "met 2026-05-05 08:00: notified 08:00 (banner+lock-screen+sound) on ios, 08:00 (lock-screen) on android")
   }
 
+  @Test func theSameTimeButAnotherOutcomeNamesEachOutcome() {
+    let comparison = PlatformComparison([(.ios, Self.summary([Self.dose(completed: "08:02")])), (.android, Self.summary([Self.dose()]))])
+    #expect(comparison.rows[0].difference == "met 2026-05-05 08:00: notified 08:00 (completed) on ios, 08:00 (unanswered) on android")
+  }
+
   @Test func remarksBothPlatformsShareAreNoReason() {
     var ios = Self.dose()
     ios.notes = ["chain added"]
