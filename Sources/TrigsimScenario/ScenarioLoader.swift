@@ -118,7 +118,7 @@ public struct ScenarioLoader: Sendable {
 
 /// The top-level keys of a scenario, in the order the manual documents them.
 let scenarioKeys = [
-  "trigsim", "name", "appUnderTest", "clock", "platform", "track", "regions", "places", "notifications", "medicines", "prescription", "policy",
+  "trigsim", "name", "appUnderTest", "clock", "platform", "platforms", "track", "regions", "places", "notifications", "medicines", "prescription", "policy",
   "regionSet", "app", "category", "badge", "actions", "respond", "patient", "device", "pushes", "expect", "assert", "trials", "limits",
 ]
 
@@ -236,6 +236,7 @@ final class ScenarioReader {
     }
     let clock = top["clock"].flatMap(readClock)
     let platform = top["platform"].map(readPlatform) ?? PlatformSettings()
+    let platforms = top["platforms"].flatMap(readPlatforms) ?? []
     pendingLimit = platform.pendingLimit
     let regions = top["regions"].map(readRegions) ?? []
     let placeSets = top["places"].map(readPlaceSets) ?? []
@@ -261,6 +262,7 @@ final class ScenarioReader {
     scenario.statedAssumptions = Self.statedAssumptions(in: top["platform"])
     scenario.androidRules = androidRules
     scenario.appUnderTest = appUnderTest
+    scenario.platforms = platforms
     scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {
       if top["places"] == nil {

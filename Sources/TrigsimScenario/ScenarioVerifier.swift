@@ -48,6 +48,10 @@ public struct ScenarioVerifier: Sendable {
   /// Whether the assumption report is made for every scenario (`report
   /// --assumptions`), not only for those that state `robust: true`.
   public var makesAssumptionReport = false
+  /// The phones to run each scenario on (`--platform ios,android`), in place
+  /// of the scenario's own `platform:` and `platforms:`; nil: the scenario's
+  /// (see `verifyEach(path:)`).
+  public var platformOverride: [PlatformName]?
 
   public init(
     overrides: ComparisonOptions = ComparisonOptions(), record: RecordMode = .none, isCI: Bool = false, force: Bool = false,
@@ -477,6 +481,26 @@ public struct ScenarioVerification: Sendable {
   public var missingDoseBaseline = false
   /// What recording did to the expected dose table.
   public var dosesRecorded: Recording?
+  /// The phone this verification ran on, when the scenario ran on another
+  /// than its own or on several (its files are then named after it: `x.android.timeline`).
+  public var platform: PlatformName?
+  /// The side-by-side dose table this verification checks (it ran nothing
+  /// itself: the platforms' verifications did), when it is that check.
+  public var sideBySide: PlatformComparison?
+  /// The side-by-side table's baseline (`x.platforms`).
+  public var expectedPlatformsPath: String?
+  /// The expected and the actual side-by-side table, when they differ.
+  public var platformsDifference: (expected: String, actual: String)?
+  /// The side-by-side table's baseline does not exist (and was not recorded).
+  public var missingPlatformsBaseline = false
+  /// What recording did to the side-by-side table's baseline.
+  public var platformsRecorded: Recording?
+
+  /// Which phone or phones this verification is about, for tables and JUnit:
+  /// `android`, `ios,android` for the side-by-side table; nil for a run on the scenario's own phone.
+  public var platformLabel: String? {
+    platform?.rawValue ?? sideBySide.map { $0.platforms.map(\.rawValue).joined(separator: ",") }
+  }
 
   /// No trials, or their report matches the expected one.
   public var trialsMatch: Bool { !missingTrialBaseline && trialsDifference == nil }
@@ -498,6 +522,7 @@ public struct ScenarioVerification: Sendable {
         return "passed; expected timeline \(word(recorded))" + (dosesRecorded.map { ", dose table \(word($0))" } ?? "")
       }
       if let dosesRecorded { return "passed; dose table \(word(dosesRecorded))" }
+      if let platformsRecorded { return "passed; side-by-side table \(word(platformsRecorded))" }
       if let note = comparison?.toleranceNote, !note.isEmpty { return "passed (\(note))" }
       return "passed"
     case .skipped(let why): return "skipped: \(why)"
@@ -564,6 +589,8 @@ public struct ScenarioVerification: Sendable {
     if missingTrialBaseline { parts.append("no expected trial report") }
     if let difference = trialsDifference { parts.append("trial report differs: \(difference.summaryLine)") }
     if assumptionsDifference != nil { parts.append("assumption report differs") }
+    if missingPlatformsBaseline { parts.append("no expected side-by-side table") }
+    if platformsDifference != nil { parts.append("side-by-side table differs") }
     return parts
   }
 
@@ -616,6 +643,20 @@ public struct ScenarioVerification: Sendable {
         for line in expected where !actual.contains(line) { text += "-\(line)\n" }
         for line in actual where !expected.contains(line) { text += "+\(line)\n" }
         if refusedToRecord { text += "note: CI is set, so the expected assumption report was not rewritten (pass --force to write it)\n" }
+      }
+      if missingPlatformsBaseline, let path = expectedPlatformsPath {
+        text += "no expected side-by-side table at \(Diagnostic.quotePath(path))\n"
+        text += refusedToRecord
+          ? "note: CI is set, so it was not recorded; record it locally with 'trigsim record \(scenarioPath)', review it and commit it (or pass --force)\n"
+          : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
+      }
+      if let difference = platformsDifference, let path = expectedPlatformsPath {
+        text += "--- \(path)\n+++ side-by-side table of \(scenarioPath)\n"
+        let expected = difference.expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let actual = difference.actual.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in expected where !actual.contains(line) { text += "-\(line)\n" }
+        for line in actual where !expected.contains(line) { text += "+\(line)\n" }
+        if refusedToRecord { text += "note: CI is set, so the expected side-by-side table was not rewritten (pass --force to write it)\n" }
       }
       for failure in assertionFailures { text += failure.description }
       return text

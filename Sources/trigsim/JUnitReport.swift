@@ -51,6 +51,8 @@ enum JUnitReport {
   static let bodyLineLimit = 100
 
   static func xml(_ results: [ScenarioResult], suiteSeconds: Double) -> String {
+    // A scenario run on several phones is a testcase per platform (`x.yaml [android]`) and one for the side-by-side table.
+    let results = results.flatMap(\.each)
     let failures = results.count { $0.status == .failed }
     let errors = results.count(where: \.isError)
     let skipped = results.count { $0.status == .skipped }
@@ -62,7 +64,7 @@ enum JUnitReport {
     xml += "    <properties/>\n"
     for result in results {
       let path = result.scenarioPath
-      let name = (path as NSString).lastPathComponent
+      let name = (path as NSString).lastPathComponent + (result.platform.map { " [\($0)]" } ?? "")
       xml += "    <testcase classname=\"\(escape(className(of: path)))\" name=\"\(escape(name))\" time=\"\(seconds(result.seconds))\""
       switch result.status {
       case .passed:

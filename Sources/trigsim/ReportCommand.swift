@@ -50,9 +50,16 @@ struct ReportCommand: ParsableCommand {
 
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var root: RootOption
+  @OptionGroup var platform: PlatformOption
 
   func validate() throws {
     if format == .html, picture != nil { throw ValidationError("--picture chooses the picture of --format svg; the html report has both") }
+    if format == .svg, let platforms = try platform.override, platforms.count > 1 {
+      throw ValidationError("--format svg draws one picture of one phone: choose it with --platform ios or --platform android (the html report stacks both)")
+    }
+    if expect != nil, let platforms = try platform.override, platforms.count > 1 {
+      throw ValidationError("--expect names one expected timeline: with several phones each has its own (x.ios.timeline, x.android.timeline); leave --expect out")
+    }
     if let simplify, !(simplify.isFinite && simplify >= 0 && simplify <= 100_000) {
       throw ValidationError("--simplify takes a tolerance from 0 to 100000 metres, not \(simplify)")
     }
@@ -63,20 +70,80 @@ struct ReportCommand: ParsableCommand {
     let output = try openOutput(self.output)
     let (document, summary) = try drawReport(
       of: scenario, overrides: try comparison.options(), expect: expect, loader: root.loader(),
-      options: ReportOptions(simplificationTolerance: simplify), assumptions: assumptions)
+      options: ReportOptions(simplificationTolerance: simplify), assumptions: assumptions, platforms: try platform.override,
+      onePicture: format == .svg)
     let text = format == .html ? document.html : document.svg(picture ?? .map)
     try emit(text, to: output)
     sayCoverage(of: summary, at: scenario)
   }
 }
 
+/// What `drawReport` drew: one phone's report, or several phones' on one page.
+enum DrawnReport {
+  case one(ReportDocument)
+  case sideBySide([(platform: PlatformName, document: ReportDocument)], PlatformComparison?)
+
+  var html: String {
+    switch self {
+    case .one(let document): document.html
+    case .sideBySide(let reports, let comparison): ReportDocument.sideBySide(reports, comparison: comparison)
+    }
+  }
+
+  /// One picture of the (first) phone's run.
+  func svg(_ picture: ReportDocument.Picture) -> String {
+    switch self {
+    case .one(let document): document.svg(picture)
+    case .sideBySide(let reports, _): reports[0].document.svg(picture)
+    }
+  }
+}
+
 /// Runs the scenario at `path` as `verify` does (but for its trials) and
 /// draws the report of the run, with the comparison and the verdict.
 /// Problems are printed to standard error and thrown as the documented exit.
+///
+/// On several phones (`platforms`, else the scenario's `platforms:`) each
+/// platform's run is drawn and verified against its own files, and the page
+/// stacks them under the side-by-side dose table (`ReportDocument.sideBySide`).
+/// `onePicture` (`--format svg`) refuses a scenario on several phones.
 func drawReport(
-  of path: String, overrides: ComparisonOptions, expect: String?, loader: ScenarioLoader, options: ReportOptions, assumptions: Bool = false
-) throws -> (ReportDocument, RunSummary) {
+  of path: String, overrides: ComparisonOptions, expect: String?, loader: ScenarioLoader, options: ReportOptions, assumptions: Bool = false,
+  platforms: [PlatformName]? = nil, onePicture: Bool = false
+) throws -> (DrawnReport, RunSummary) {
   let file = try loadScenario(at: path, loader: loader)
+  var probe = ScenarioVerifier()
+  probe.platformOverride = platforms
+  let phones = probe.platforms(of: file.scenario)
+  if ScenarioVerifier.keepsOwnFiles(phones, of: file.scenario) {
+    let (document, summary) = try drawOneReport(file, path: path, overrides: overrides, expect: expect, loader: loader, options: options, assumptions: assumptions)
+    return (.one(document), summary)
+  }
+  if phones.count == 1 {
+    let (document, summary) = try drawOneReport(
+      ScenarioVerifier.file(file, on: phones[0]), path: path, overrides: overrides, expect: expect, loader: loader, options: options, assumptions: assumptions)
+    return (.one(document), summary)
+  }
+  if onePicture {
+    printError("error: \(path) runs on \(phones.map(\.rawValue).joined(separator: " and ")) ('platforms:'); --format svg draws one phone: choose it with --platform \(phones[0].rawValue)")
+    throw ExitCode(TrigsimExitCode.usage)
+  }
+  var reports: [(platform: PlatformName, document: ReportDocument)] = []
+  var runs: [(platform: PlatformName, summary: RunSummary)] = []
+  for phone in phones {
+    let (document, summary) = try drawOneReport(
+      ScenarioVerifier.file(file, on: phone), path: path, overrides: overrides, expect: nil, loader: loader, options: options, assumptions: assumptions)
+    reports.append((phone, document))
+    runs.append((phone, summary))
+  }
+  let comparison = file.scenario.medicineApp.isEmpty ? nil : PlatformComparison(runs)
+  return (.sideBySide(reports, comparison), runs[0].summary)
+}
+
+/// One phone's report of `file` (already on its phone, its files named after it).
+private func drawOneReport(
+  _ file: ScenarioFile, path: String, overrides: ComparisonOptions, expect: String?, loader: ScenarioLoader, options: ReportOptions, assumptions: Bool
+) throws -> (ReportDocument, RunSummary) {
   var verifier = ScenarioVerifier(overrides: overrides, expectedPathOverride: expect, pathPolicy: loader.pathPolicy, limitCeiling: loader.limitCeiling)
   verifier.checksTrials = false
   verifier.makesAssumptionReport = assumptions

@@ -24,6 +24,8 @@ struct ScenarioBatch {
   var root: RootOption
   /// Each scenario's time and each worker's memory (`--timeout`, `--memory-limit`).
   var limits: WorkerLimits
+  /// The phones each scenario runs on (`--platform`), in place of its own.
+  var platform = PlatformOption()
 
   func run(_ paths: [String], jobs: Int) -> [ScenarioResult] {
     WorkerSupervisor(workerArguments: workerArguments, jobs: jobs, limits: limits).run(paths)
@@ -41,6 +43,7 @@ struct ScenarioBatch {
     if force { arguments.append("--force") }
     if isCI { arguments.append("--on-ci") }
     arguments += root.workerArguments
+    arguments += platform.workerArguments
     return arguments
   }
 }
@@ -50,7 +53,7 @@ struct ScenarioBatch {
 /// memory limit (124), invalid input (65), unreadable input (66), failed
 /// write (73), failed check (1), success (0).
 func batchExitCode(_ results: [ScenarioResult]) -> Int32 {
-  results.map(\.exitCode).reduce(TrigsimExitCode.success, moreSerious)
+  results.flatMap(\.each).map(\.exitCode).reduce(TrigsimExitCode.success, moreSerious)
 }
 
 extension ScenarioVerification {

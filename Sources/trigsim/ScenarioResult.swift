@@ -86,6 +86,16 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   var assumptionsRecorded: Recording?
   var refusedToRecord = false
   var diagnostics: [LocatedProblem] = []
+  /// Which phone or phones the result is about (`ScenarioVerification.platformLabel`):
+  /// `android`, `ios,android` for the side-by-side table; nil on the scenario's own phone.
+  var platform: String?
+  /// The side-by-side table's baseline (`x.platforms`) and what recording did to it.
+  var expectedPlatformsPath: String?
+  var platformsRecorded: Recording?
+  /// The scenario's other results when it ran on several phones: the later
+  /// platforms', then the side-by-side table's (see `each`); nil on one phone
+  /// (so a partial file of such scenarios is as it was before platforms).
+  var more: [ScenarioResult]?
   /// Wall-clock seconds, for the table and JUnit only.
   var seconds: Double
 
@@ -124,8 +134,30 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     assumptionsRecorded = verification.assumptionsRecorded.map(Recording.init)
     refusedToRecord = verification.refusedToRecord
     diagnostics = verification.diagnostics.map(LocatedProblem.init)
+    platform = verification.platformLabel
+    expectedPlatformsPath = verification.expectedPlatformsPath
+    platformsRecorded = verification.platformsRecorded.map(Recording.init)
     self.seconds = seconds
   }
+
+  /// The result of a scenario run on each of its phones (`verifyEach`): the
+  /// first platform's, carrying the others in `more`; the seconds shared out evenly.
+  init(_ verifications: [ScenarioVerification], seconds: Double) {
+    let share = seconds / Double(max(verifications.count, 1))
+    self.init(verifications[0], seconds: share)
+    if verifications.count > 1 { more = verifications.dropFirst().map { ScenarioResult($0, seconds: share) } }
+  }
+
+  /// This result and those in `more`, one per platform (and the side-by-side
+  /// table), each without `more`: what tables, JUnit and exit codes count.
+  var each: [ScenarioResult] {
+    var first = self
+    first.more = nil
+    return [first] + (more ?? [])
+  }
+
+  /// The scenario's path, and the phone in brackets when the result names one: `x.yaml [android]`.
+  var displayPath: String { scenarioPath + (platform.map { " [\($0)]" } ?? "") }
 
   /// A scenario whose verification ended with its process: `what` is how it
   /// ended ("crashed (SIGILL)", "exited with status 3"); `lastWords` the

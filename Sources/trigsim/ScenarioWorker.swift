@@ -52,6 +52,7 @@ struct ScenarioWorkerCommand: ParsableCommand {
   @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
+  @OptionGroup var platform: PlatformOption
 
   @Flag(name: .customLong("on-ci"), help: "Behave as on CI (the supervisor saw the environment variable CI).")
   var onCI = false
@@ -61,6 +62,7 @@ struct ScenarioWorkerCommand: ParsableCommand {
       overrides: try comparison.options(), record: recording.record, isCI: onCI, force: recording.force, pathPolicy: root.pathPolicy,
       limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff
+    verifier.platformOverride = try platform.override
     let crash = TestCrashRequest(environment: ProcessInfo.processInfo.environment)
     ScenarioWorker(verifier: verifier, crash: crash).serve()
   }
@@ -99,8 +101,8 @@ struct ScenarioWorker {
     crash?.crash(ifNamed: assignment.path)
     let clock = ContinuousClock()
     let start = clock.now
-    let verification = verifier.verify(path: assignment.path)
-    let result = ScenarioResult(verification, seconds: start.duration(to: clock.now).seconds)
+    let verifications = verifier.verifyEach(path: assignment.path)
+    let result = ScenarioResult(verifications, seconds: start.duration(to: clock.now).seconds)
     guard let line = try? WorkerProtocol.line(WorkerProtocol.Reply(index: assignment.index, result: result)) else {
       exit(TrigsimExitCode.internalError)
     }

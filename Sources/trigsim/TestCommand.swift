@@ -49,6 +49,7 @@ struct TestCommand: ParsableCommand {
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
   @OptionGroup var workerLimits: WorkerLimitFlags
+  @OptionGroup var platform: PlatformOption
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -63,7 +64,7 @@ struct TestCommand: ParsableCommand {
     let files = positions.map { collected[$0] }
     let batch = ScenarioBatch(
       comparison: comparison, diff: diffFlags.diff, record: recording.record, force: recording.force, isCI: runningOnCI, root: root,
-      limits: try workerLimits.limits())
+      limits: try workerLimits.limits(), platform: platform)
     let clock = ContinuousClock()
     let start = clock.now
     let results = batch.run(files, jobs: jobCount)
@@ -80,11 +81,13 @@ struct TestCommand: ParsableCommand {
     var outputsCode = TrigsimExitCode.success
     var reportFiles: [String] = []
     if let reports {
-      for result in results where result.status == .failed {
+      var drawn: Set<String> = []
+      for result in results.flatMap(\.each) where result.status == .failed && drawn.insert(result.scenarioPath).inserted {
         let target = (reports as NSString).appendingPathComponent(Self.reportName(result.scenarioPath))
         do {
           let (document, _) = try drawReport(
-            of: result.scenarioPath, overrides: try comparison.options(), expect: nil, loader: root.loader(), options: ReportOptions())
+            of: result.scenarioPath, overrides: try comparison.options(), expect: nil, loader: root.loader(), options: ReportOptions(),
+            platforms: try platform.override)
           try emit(document.html, to: target, creatingFolders: true)
           writeToStandardOutput("report: \(target)\n")
           reportFiles.append(target)
@@ -114,9 +117,11 @@ struct TestCommand: ParsableCommand {
   /// did not pass or skip in full (coloured when `colored`), the table, and
   /// the count line ending `in SECONDS (JOBS)`.
   static func summary(_ results: [ScenarioResult], colored: Bool, seconds: Double, jobs: String) -> String {
+    // A scenario run on several phones is a row per platform and one for the side-by-side table.
+    let results = results.flatMap(\.each)
     var output = ""
     for result in results where result.status != .passed && result.status != .skipped {
-      output += "=== \(result.resultWord) \(result.scenarioPath): \(result.headline)\n"
+      output += "=== \(result.resultWord) \(result.displayPath): \(result.headline)\n"
       output += result.details + "\n"
     }
     if colored { output = DiffColoring.colored(output) }
@@ -164,9 +169,9 @@ struct TestCommand: ParsableCommand {
   /// `scenario  result  entries  duration`, aligned, one row per scenario in path order.
   static func table(_ results: [ScenarioResult]) -> String {
     var rows = [["scenario", "result", "entries", "duration"]]
-    for result in results {
+    for result in results.flatMap(\.each) {
       rows.append([
-        result.scenarioPath, result.resultWord, result.entryCount.map(String.init) ?? "-",
+        result.displayPath, result.resultWord, result.entryCount.map(String.init) ?? "-",
         String(format: "%.3fs", result.seconds),
       ])
     }

@@ -98,6 +98,7 @@ struct RunCommand: ParsableCommand {
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var root: RootOption
+  @OptionGroup var platform: PlatformOption
 
   @Option(help: ArgumentHelp("Replay the scenario N times with seeded GPS error, update-grid phase and latency, and print how often each location request fired and each dose was notified (text or json).", valueName: "N"))
   var trials: Int?
@@ -156,6 +157,9 @@ struct RunCommand: ParsableCommand {
     if summary && (format == .jsonl || format == .csv) {
       throw ValidationError("--summary goes with --format text (json always includes the summary; jsonl and csv hold entries only)")
     }
+    if let platforms = try platform.override, platforms.count > 1, let conflict = Self.singlePlatformConflict(self) {
+      throw ValidationError("--platform \(platforms.map(\.rawValue).joined(separator: ",")) runs the scenario on several phones, one text timeline after the other; \(conflict) takes one: choose it with --platform ios or --platform android")
+    }
     if assumptions {
       if trials != nil || trial != nil { throw ValidationError("--assumptions reruns the deterministic run: leave out --trials and --trial") }
       if format != .text { throw ValidationError("--assumptions prints its report after a text timeline: use --format text") }
@@ -163,13 +167,45 @@ struct RunCommand: ParsableCommand {
     }
   }
 
+  /// What of the command line goes with one phone only (nil: nothing does).
+  static func singlePlatformConflict(_ command: RunCommand) -> String? {
+    if command.trials != nil { return "--trials" }
+    if command.trial != nil { return "--trial" }
+    if command.expect != nil { return "--expect" }
+    if command.assumptions { return "--assumptions" }
+    if command.format != .text { return "--format \(command.format.rawValue)" }
+    return nil
+  }
+
+  /// The scenario file on the one phone the run is on: `--platform`'s, else its own.
+  func loaded() throws -> ScenarioFile {
+    let file = try loadScenario(at: scenario, loader: root.loader())
+    guard let platforms = try platform.override, platforms.count == 1 else { return file }
+    return ScenarioVerifier.keepsOwnFiles(platforms, of: file.scenario) ? file : ScenarioVerifier.file(file, on: platforms[0])
+  }
+
   func run() throws {
     // The destination is checked (a folder, a device, an unwritable folder
     // are refused, exit 73) and its temporary file created before the
     // scenario is loaded: a refused output costs no run.
     let output = try openOutput(self.output)
+    // The phones: --platform's, else the scenario's 'platforms:'. Several run
+    // one text timeline after the other, then the side-by-side dose table.
+    let loadedFile = expect == nil ? try loaded() : nil
+    if let file = loadedFile {
+      let platforms = try platform.override ?? file.scenario.platforms
+      if platforms.count > 1 {
+        if let conflict = Self.singlePlatformConflict(self) {
+          printError(
+            "error: \(scenario) runs on \(platforms.map(\.rawValue).joined(separator: " and ")) ('platforms:'); \(conflict) takes one phone: choose it with --platform \(platforms[0].rawValue)")
+          throw ExitCode(TrigsimExitCode.usage)
+        }
+        try runSideBySide(file, on: platforms, to: output)
+        return
+      }
+    }
     if let trials {
-      let file = try loadScenario(at: scenario, loader: root.loader())
+      let file = try loadedFile ?? loaded()
       let plan = TrialPlan(
         count: trials, seed: seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed,
         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: shard ?? .whole)
@@ -185,7 +221,7 @@ struct RunCommand: ParsableCommand {
       return
     }
     if let trial {
-      let file = try loadScenario(at: scenario, loader: root.loader())
+      let file = try loadedFile ?? loaded()
       let seed = seed ?? file.checks.trials?.seed ?? TrialSettings.defaultSeed
       if format == .geojson {
         try streamGeoJSON(of: file.scenario, at: scenario, trial: (trial, seed), to: output)
@@ -195,11 +231,11 @@ struct RunCommand: ParsableCommand {
       return
     }
     if format == .geojson {
-      try streamGeoJSON(of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, to: output)
+      try streamGeoJSON(of: (loadedFile ?? loaded()).scenario, at: scenario, to: output)
       return
     }
     if assumptions {
-      let file = try loadScenario(at: scenario, loader: root.loader())
+      let file = try loadedFile ?? loaded()
       let verifier = ScenarioVerifier(trialJobs: ProcessInfo.processInfo.activeProcessorCount)
       var report = try reportingErrors { try verifier.simulation(of: file.scenario).report() }
       report.summary.listsEveryDrop = allDrops
@@ -210,15 +246,22 @@ struct RunCommand: ParsableCommand {
     }
     guard let expect else {
       try streamTimeline(
-        of: loadScenario(at: scenario, loader: root.loader()).scenario, at: scenario, format: format, summary: summary, allDrops: allDrops,
+        of: (loadedFile ?? loaded()).scenario, at: scenario, format: format, summary: summary, allDrops: allDrops,
         to: output)
       return
+    }
+    // --expect names one timeline: a scenario on several phones ('platforms:') must be given one.
+    if try platform.override == nil, let file = try? root.loader().loadFile(path: scenario), file.scenario.platforms.count > 1 {
+      let platforms = file.scenario.platforms
+      printError(
+        "error: \(scenario) runs on \(platforms.map(\.rawValue).joined(separator: " and ")) ('platforms:'); --expect takes one phone: choose it with --platform \(platforms[0].rawValue)")
+      throw ExitCode(TrigsimExitCode.usage)
     }
     var verifier = ScenarioVerifier(
       overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy, limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff
     let colored = diffFlags.colors(descriptor: STDERR_FILENO)
-    let verification = verifier.verify(path: scenario)
+    let verification = try platform.override == nil ? verifier.verify(path: scenario) : verifier.verify(loaded())
     if case .skipped(let why) = verification.outcome {
       printError("error: \(why)\nnote: 'run' needs the track; 'verify' and 'test' report such a scenario as skipped")
       throw ExitCode(TrigsimExitCode.cannotReadInput)
@@ -227,6 +270,28 @@ struct RunCommand: ParsableCommand {
     report.summary.listsEveryDrop = allDrops
     try emit(format.render(report, summary: summary), to: output)
     guard verification.outcome == .passed else { throw ExitCode(reportFailure(of: verification, colored: colored)) }
+  }
+}
+
+extension RunCommand {
+  /// `run` on several phones: each platform's timeline (and with `--summary`
+  /// its summary) under a `# === NAME ===` line (not `# platform:`, which is the header's settings line), in the order named, then,
+  /// for a scenario with medicines, under `# === side by side ===`, the side-by-side dose table
+  /// (`PlatformComparison`): a column per platform, the differences first.
+  func runSideBySide(_ file: ScenarioFile, on platforms: [PlatformName], to output: OutputFile) throws {
+    let verifier = ScenarioVerifier(trialJobs: ProcessInfo.processInfo.activeProcessorCount)
+    var text = ""
+    var runs: [(platform: PlatformName, summary: RunSummary)] = []
+    for name in platforms {
+      let scenarioOnPlatform = file.scenario.on(name)
+      var report = try reportingErrors { try verifier.simulation(of: scenarioOnPlatform).report() }
+      report.summary.listsEveryDrop = allDrops
+      text += "# === \(name.rawValue) ===\n" + format.render(report, summary: summary)
+      runs.append((name, report.summary))
+      sayCoverage(of: report.summary, at: "\(scenario) [\(name.rawValue)]")
+    }
+    if !file.scenario.medicineApp.isEmpty { text += "# === side by side ===\n" + PlatformComparison(runs).text }
+    try emit(text, to: output)
   }
 }
 

@@ -20,25 +20,30 @@ struct VerifyCommand: ParsableCommand {
   @OptionGroup var diffFlags: DiffFlags
   @OptionGroup var recording: RecordFlags
   @OptionGroup var root: RootOption
+  @OptionGroup var platform: PlatformOption
 
   func run() throws {
     var verifier = ScenarioVerifier(
       overrides: try comparison.options(), record: recording.record, isCI: runningOnCI, force: recording.force, pathPolicy: root.pathPolicy,
       limitCeiling: try root.limitCeiling())
     verifier.diffStyle = diffFlags.diff
-    let verification = verifier.verify(path: scenario)
-    switch verification.outcome {
-    case .passed:
-      writeToStandardOutput("\(scenario): \(verification.headline)\n")
-    case .skipped:
-      writeToStandardOutput("\(scenario): \(verification.headline)\n")
-    case .failed:
-      writeToStandardOutput(diffFlags.colors(descriptor: STDOUT_FILENO) ? DiffColoring.colored(verification.details) : verification.details)
-      writeToStandardOutput("\(scenario): FAILED: \(verification.headline)\n")
-      throw ExitCode(verification.exitCode)
-    case .error:
-      throw ExitCode(reportFailure(of: verification))
+    verifier.platformOverride = try platform.override
+    // One verification per phone the scenario runs on (and one for the side-by-side table); the most serious outcome decides.
+    var code = TrigsimExitCode.success
+    for verification in verifier.verifyEach(path: scenario) {
+      let name = scenario + (verification.platformLabel.map { " [\($0)]" } ?? "")
+      switch verification.outcome {
+      case .passed, .skipped:
+        writeToStandardOutput("\(name): \(verification.headline)\n")
+      case .failed:
+        writeToStandardOutput(diffFlags.colors(descriptor: STDOUT_FILENO) ? DiffColoring.colored(verification.details) : verification.details)
+        writeToStandardOutput("\(name): FAILED: \(verification.headline)\n")
+        code = moreSerious(code, verification.exitCode)
+      case .error:
+        code = moreSerious(code, reportFailure(of: verification))
+      }
     }
+    if code != TrigsimExitCode.success { throw ExitCode(code) }
   }
 }
 
@@ -72,6 +77,7 @@ struct RecordCommand: ParsableCommand {
   @OptionGroup var comparison: ComparisonFlags
   @OptionGroup var root: RootOption
   @OptionGroup var workerLimits: WorkerLimitFlags
+  @OptionGroup var platform: PlatformOption
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -81,9 +87,23 @@ struct RecordCommand: ParsableCommand {
     let files: [String]
     do { files = try ScenarioCollection.expand(paths) } catch { throw ValidationError("\(error)") }
     let batch = ScenarioBatch(
-      comparison: comparison, diff: .full, record: mode.recordMode, force: force, isCI: runningOnCI, root: root, limits: try workerLimits.limits())
+      comparison: comparison, diff: .full, record: mode.recordMode, force: force, isCI: runningOnCI, root: root, limits: try workerLimits.limits(),
+      platform: platform)
     let results = batch.run(files, jobs: jobCount)
-    for result in results {
+    for result in results.flatMap(\.each) {
+      if let platforms = result.expectedPlatformsPath {
+        // The side-by-side table of a scenario run on several phones.
+        switch (result.status, result.platformsRecorded) {
+        case (.passed, .created?): writeToStandardOutput("recorded  \(platforms)\n")
+        case (.passed, .rewritten?): writeToStandardOutput("rewrote   \(platforms)\n")
+        case (.passed, _): writeToStandardOutput("unchanged \(platforms)\n")
+        case (.failed, _):
+          writeToStandardOutput(result.details)
+          writeToStandardOutput("FAILED    \(result.displayPath): \(result.headline)\n")
+        default: _ = reportFailure(of: result)
+        }
+        continue
+      }
       let target = result.expectedPath ?? "\(result.scenarioPath) (no expected timeline: expect: none)"
       if let trials = result.expectedTrialsPath {
         switch result.trialsRecorded {
@@ -102,16 +122,16 @@ struct RecordCommand: ParsableCommand {
         }
         printDosesRecording(result)
       case .skipped:
-        writeToStandardOutput("skipped   \(result.scenarioPath): \(result.headline)\n")
+        writeToStandardOutput("skipped   \(result.displayPath): \(result.headline)\n")
       case .failed:
         printDosesRecording(result)
         writeToStandardOutput(result.details)
-        writeToStandardOutput("FAILED    \(result.scenarioPath): \(result.headline)\n")
+        writeToStandardOutput("FAILED    \(result.displayPath): \(result.headline)\n")
       case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed, .timedOut, .memoryExceeded:
         _ = reportFailure(of: result)
       }
     }
-    if runningOnCI && !force && results.contains(where: \.refusedToRecord) {
+    if runningOnCI && !force && results.flatMap(\.each).contains(where: \.refusedToRecord) {
       printError("note: CI is set, so nothing was written; pass --force to write anyway")
     }
     let code = batchExitCode(results)

@@ -45,6 +45,24 @@ struct Markup: Equatable, Sendable, ExpressibleByStringInterpolation {
     mutating func appendInterpolation(_ number: some BinaryInteger) { rendered += String(number) }
   }
 
+  /// The same markup with every `id="X"` attribute renamed `id="X-SUFFIX"`,
+  /// so that several reports can share one page (`suffix`: ASCII letters,
+  /// digits and hyphens only, which need no escaping).
+  func identifiers(suffixed suffix: String) -> Markup {
+    precondition(suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }, "an id suffix is letters, digits and hyphens")
+    let parts = rendered.components(separatedBy: " id=\"")
+    var copy = self
+    copy.rendered = parts[0]
+    for part in parts.dropFirst() {
+      guard let quote = part.firstIndex(of: "\"") else {
+        copy.rendered += " id=\"" + part
+        continue
+      }
+      copy.rendered += " id=\"" + part[..<quote] + "-" + suffix + part[quote...]
+    }
+    return copy
+  }
+
   static func + (lhs: Markup, rhs: Markup) -> Markup {
     var joined = lhs
     joined += rhs

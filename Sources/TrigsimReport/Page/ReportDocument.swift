@@ -65,21 +65,48 @@ public struct ReportDocument: Sendable {
   /// The whole report as one self-contained HTML page: inline SVG, CSS and
   /// a small script (hover highlighting); nothing loaded from anywhere.
   public var html: String {
+    var page = Self.pageStart(title: title)
+    page += "<header><h1>\(title)</h1>\n<p class=\"meta\">\(scenarioPath) · clock \(chart.window.start) to "
+    page += "\(chart.window.end) · \(entryCount) timeline entries</p>\n"
+    page += verdictMarkup()
+    page += "</header>\n<main>\n" + sections() + "</main>\n"
+    page += Self.pageEnd
+    return page.rendered
+  }
+
+  /// The page up to its `<body>`: the head with its title and style.
+  private static func pageStart(title: String) -> Markup {
     var page: Markup = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     page += "<title>trigsim report: \(title)</title>\n<style>\(Self.pageStyle)</style>\n</head>\n<body>\n"
-    page += "<header><h1>\(title)</h1>\n<p class=\"meta\">\(scenarioPath) · clock \(chart.window.start) to "
-    page += "\(chart.window.end) · \(entryCount) timeline entries</p>\n"
-    if let verdict {
-      let outcome: Markup = verdict.passed ? "passed" : "failed"
-      page += "<p class=\"verdict \(outcome)\" id=\"verdict\">verify: \(verdict.text)</p>\n"
-      if !verdict.findings.isEmpty {
-        page += "<ul class=\"findings\" id=\"findings\">"
-        for finding in verdict.findings { page += "<li>\(finding)</li>" }
-        page += "</ul>\n"
-      }
+    return page
+  }
+
+  /// The footer, the script and the end of the page.
+  private static let pageEnd: Markup = """
+    <footer>Made by trigsim. Hover a mark for what it stands for; hovering highlights the same notification or region in both pictures.</footer>
+    <script>\(Self.script)</script>
+    </body>
+    </html>
+
+    """
+
+  /// What `verify` would say, and its findings.
+  private func verdictMarkup() -> Markup {
+    guard let verdict else { return "" }
+    let outcome: Markup = verdict.passed ? "passed" : "failed"
+    var html: Markup = "<p class=\"verdict \(outcome)\" id=\"verdict\">verify: \(verdict.text)</p>\n"
+    if !verdict.findings.isEmpty {
+      html += "<ul class=\"findings\" id=\"findings\">"
+      for finding in verdict.findings { html += "<li>\(finding)</li>" }
+      html += "</ul>\n"
     }
-    page += "</header>\n<main>\n<section id=\"map-section\"><h2>Map</h2>\n\(MapSVG.render(map, title: title))\n</section>\n"
+    return html
+  }
+
+  /// The page's sections: map, chart, differences, assumptions, summary and doses.
+  private func sections() -> Markup {
+    var page: Markup = "<section id=\"map-section\"><h2>Map</h2>\n\(MapSVG.render(map, title: title))\n</section>\n"
     page += "<section id=\"chart-section\"><h2>Timeline</h2>\n\(ChartSVG.render(chart, title: title))\n</section>\n"
     if let differencesText {
       page += "<section id=\"differences\"><h2>Differences from the expected timeline</h2>\n<pre>\(differencesText)</pre>\n</section>\n"
@@ -87,9 +114,30 @@ public struct ReportDocument: Sendable {
     if let assumptionsText {
       page += "<section id=\"assumptions\"><h2>Assumptions</h2>\n<p>The run again under each alternative of each assumption it consulted (the manual, \"Assumptions\"): what changes.</p>\n<pre>\(assumptionsText)</pre>\n</section>\n"
     }
-    page += summarySection() + doseTable()
-    page += "</main>\n<footer>Made by trigsim. Hover a mark for what it stands for; hovering highlights the same notification or region in both pictures.</footer>\n"
-    page += "<script>\(Self.script)</script>\n</body>\n</html>\n"
+    return page + summarySection() + doseTable()
+  }
+
+  /// One scenario on several phones as one page (`trigsim report --platform
+  /// ios,android`, or a scenario with `platforms:`): the side-by-side dose
+  /// table first (`PlatformComparison.text`: the differences, then a column
+  /// per platform), then each platform's report stacked in the order given,
+  /// under `On ios`, its element ids suffixed with the platform's name
+  /// (`map-ios`, `doses-android`) so they stay unique.
+  public static func sideBySide(_ reports: [(platform: PlatformName, document: ReportDocument)], comparison: PlatformComparison?) -> String {
+    let first = reports[0].document
+    let names = reports.map(\.platform.rawValue).joined(separator: ", ")
+    var page = pageStart(title: first.title)
+    page += "<header><h1>\(first.title)</h1>\n<p class=\"meta\">\(first.scenarioPath) · on \(names) · clock \(first.chart.window.start) to \(first.chart.window.end)</p>\n"
+    page += "</header>\n<main>\n"
+    if let comparison {
+      page += "<section id=\"platforms\"><h2>Side by side</h2>\n<pre>\(comparison.text)</pre>\n</section>\n"
+    }
+    for (platform, document) in reports {
+      var part: Markup = "<section class=\"platform\" id=\"platform\"><h2>On \(platform.rawValue)</h2>\n"
+      part += "<p class=\"meta\">\(document.entryCount) timeline entries</p>\n" + document.verdictMarkup() + document.sections() + "</section>\n"
+      page += part.identifiers(suffixed: platform.rawValue)
+    }
+    page += "</main>\n" + pageEnd
     return page.rendered
   }
 
