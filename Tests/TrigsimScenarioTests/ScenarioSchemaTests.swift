@@ -66,6 +66,7 @@ import Yams
     "Self.pushesKeys": ScenarioReader.pushesKeys,
     "Self.pushKeys": ScenarioReader.pushKeys,
     "Self.locationRuleKeys": ScenarioReader.locationRuleKeys,
+    "Self.androidGeofencingKeys": ScenarioReader.androidGeofencingKeys,
     "Self.attentionRuleKeys": ScenarioReader.attentionRuleKeys,
     "Self.patientKeys": ScenarioReader.patientKeys,
     "Self.dayKeys": ScenarioReader.dayKeys,
@@ -88,6 +89,7 @@ import Yams
     ("/properties/pushes", ScenarioReader.pushesKeys),
     ("/properties/pushes/properties/send/items", ScenarioReader.pushKeys),
     ("/definitions/locationProfile/anyOf/1", ["profile"] + ScenarioReader.locationRuleKeys),
+    ("/definitions/androidGeofencing", ScenarioReader.androidGeofencingKeys),
     ("/properties/track/properties/columns", CSVField.allCases.map(\.rawValue)),
   ]
 
@@ -182,7 +184,7 @@ import Yams
 
   @Test func everyMappingTheLoaderReadsIsAnObjectOfTheSchema() throws {
     let calls = try Self.mappingKeyArguments()
-    #expect(calls.count == 58)
+    #expect(calls.count == 59)
     let schemaSets = Self.objectKeySets(in: Self.schema)
     for call in calls {
       guard let keys = Self.keys(of: call.expression) else {
