@@ -174,10 +174,9 @@ import TrigsimMedicineApp
 
   @Test func noDwellWhenTheDeviceLeavesBeforeTheLoiteringDelay() {
     var (service, region) = Self.service(radius: 200, rules: Self.noLatency(), options: Self.dwelling)
-    // In at 200 s, at the centre until 420 s (under 4 minutes inside), out at 620 s.
-    let reports = Self.drive(&service, Self.track(seconds: 1600, accuracy: 0) { t in
-      t < 400 ? Double(t) - 400 : (t < 420 ? 0 : Double(t) - 420)
-    }, region: region)
+    // Straight through at 2 m/s: in at 100 s, out at 300 s (3m20s inside, under the 5m delay).
+    let reports = Self.drive(&service, Self.track(seconds: 1600, accuracy: 0) { t in 2 * Double(t) - 400 }, region: region)
+    #expect(Self.seconds(reports.last?.conditionInstant) == 300)
     #expect(!reports.contains { $0.transition == .dwell })
     #expect(reports.map(\.transition) == [.enter, .exit])
   }
