@@ -292,6 +292,30 @@ import TrigsimMedicineApp
     #expect(latencies.count { $0 > 360_000 } <= 15)
   }
 
+  /// Through the engine: the detection's timeline line gives the overlap and the latency, and the request fires then.
+  @Test func theEngineDeliversAtTheReportedTransition() throws {
+    let samples = Self.track(seconds: 600, accuracy: 50) { t in min(0, Double(t) - 400) }
+    let end = samples.last!.instant.advanced(by: .minutes(10))
+    let scenario = Scenario(
+      name: "android geofence", clock: ClockSettings(start: Self.start, end: end, timeZone: TimeZone(identifier: "UTC")!),
+      regions: [MonitoredRegion(id: "place", shape: CircularRegion(center: Self.centre, radius: 200))],
+      actions: [ScheduledAppAction(instant: Self.start, action: .add(NotificationRequest(
+        id: "here", title: "", trigger: .region(RegionTrigger(region: "place", notifyOnEntry: true, notifyOnExit: false, repeats: true)))))],
+      track: InMemoryTrack(samples: samples), platform: PlatformSettings(),
+      medicineApp: MedicineApp(appChanges: [AppChange(instant: Self.start, state: .foreground)]))
+    var run = SimulationRun(scenario)
+    run.locationService = GeofencingService(rules: AndroidGeofenceRules(), regions: scenario.regions, variation: nil)
+    try run.execute()
+    let timeline = run.timeline()
+    let detected = try #require(timeline.entries(.detected).first)
+    let fired = try #require(timeline.entries(.fired).first)
+    let condition = 400 - GeofenceOverlap.enterDistance(threshold: 0.85, accuracy: 50, radius: 200)
+    #expect(abs(Self.seconds(detected.instant) - (condition + 60)) < 0.01)
+    #expect(fired.instant == detected.instant)
+    #expect(detected[field: "reason"] == "at least 85% of the ±50m accuracy circle inside; then 1m foreground latency")
+    #expect(detected[field: "event"] == "enter" && detected[field: "visit"] == "1")
+  }
+
   @Test func summaryListsEveryRule() {
     #expect(AndroidGeofenceRules().summary == "geofence-limit=100 initial-trigger=enter,dwell loitering-delay=5m responsiveness=0s "
       + "background-latency=2m foreground-latency=1m enter-overlap=85% exit-overlap=15% small-enter-overlap=75% small-exit-overlap=25% "
