@@ -169,6 +169,10 @@ struct GeofencingService: LocationService {
       var fence = fences[index]
       let changed = fence.setAccuracy(segmentAccuracy, rules: rules)
       if usesGeometry(accuracy: segmentAccuracy) {
+        if (changed || fence.needsEvaluation) && fence.geometricInside != fence.deviceInside {
+          // Point fixes after wider ones: the device's side is the true path's again.
+          events.append(FenceEvent(time: min(t0 + 1, t1), kind: fence.geometricInside ? .enterCircle : .exitCircle))
+        }
         for crossing in crossings where crossing.region == index {
           events.append(FenceEvent(time: crossing.instant.millisecondsSinceEpoch, kind: crossing.entering ? .enterCircle : .exitCircle))
         }
@@ -335,7 +339,7 @@ struct GeofencingService: LocationService {
     if let latencyReason { parts.append(latencyReason) }
     let onPath = fence.geometricInside == entering
     if !onPath {
-      parts.append("ahead of the true path (GPS error)")
+      parts.append(random != nil ? "ahead of the true path (GPS error)" : "ahead of the true path (the \(entering ? "enter" : "exit") overlap's circle lies \(entering ? "outside" : "inside") the geofence)")
     }
     let at = max(condition + delay, fence.lastReport)
     fence.lastReport = at
