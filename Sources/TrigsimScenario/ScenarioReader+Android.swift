@@ -19,7 +19,7 @@ extension ScenarioReader {
     guard let fields = document.mapping(node, what: "'android'", keys: Self.androidKeys) else { return settings }
     (settings.alarms, settings.doze) = readAndroidAlarms(fields)
     if let node = fields["notifications"] { settings.notifications = readAndroidNotifications(node) }
-    if let node = fields["geofencing"] { readAndroidGeofencing(node, into: &settings.geofencing) }
+    if let node = fields["geofencing"], let rules = readAndroidGeofencing(node) { settings.geofencing = rules }
     return settings
   }
 

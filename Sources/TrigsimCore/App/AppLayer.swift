@@ -52,7 +52,8 @@ protocol AppLayer: AnyObject {
   func runEnded(in run: inout SimulationRun)
   /// The device detected an entry or exit of a region (after the location
   /// requests it delivers).
-  func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
+  func regionDetected(
+    _ region: Int, entering: Bool, transition: GeofenceTransition?, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
   /// A fix, while `run.observesFixes` (the app started the significant-change or the standard location service).
   func observe(_ fix: TrackSample, in run: inout SimulationRun)
   /// Why place `place` of set `set` was not monitored at a crossing, when the

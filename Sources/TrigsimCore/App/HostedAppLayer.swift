@@ -36,6 +36,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   var runsAndroid = false
   /// What each posted Android notification offers (its action buttons, delete intent, extras).
   var androidContent: [NotificationID: AndroidNotification] = [:]
+  /// Whether location was off at the last location change (Android: geofences are gone).
+  var androidLocationOff = false
 
   // What the device keeps for the app.
   /// The app's categories by identifier (`setNotificationCategories`; of two with one identifier, the last).
@@ -313,7 +315,10 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
-    guard !runsAndroid else { return }
+    if runsAndroid {
+      androidLocationChanged(in: &run, at: now)
+      return
+    }
     guard !run.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
     let fields = [TimelineField("location", run.installedApp.locationAuthorization.rawValue)]
     call("didChangeAuthorization", fields, in: &run, at: now) {
@@ -542,15 +547,22 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   var appMonitoredRegions: Set<RegionID> { Set(monitoredRegions.map(\.spec.identifier)) }
 
-  func regionDetected(_ region: Int, entering: Bool, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant) {
+  func regionDetected(
+    _ region: Int, entering: Bool, transition: GeofenceTransition?, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant
+  ) {
     let id = run.scenario.regions[region].id
+    if runsAndroid {
+      guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }) else { return }
+      let transition = transition ?? (entering ? .enter : .exit)
+      guard geofenceOptions[id]?.transitions.contains(transition) ?? false else { return }
+      geofenceTransition(monitored.spec, transition: transition, in: &run, at: now)
+      return
+    }
+    // iOS has no DWELL.
+    guard transition != .dwell else { return }
     guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }),
       entering ? monitored.spec.notifyOnEntry : monitored.spec.notifyOnExit
     else { return }
-    if runsAndroid {
-      geofenceTransition(monitored.spec, entering: entering, in: &run, at: now)
-      return
-    }
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
     regionCallbackLoss[id] = nil

@@ -39,6 +39,9 @@ struct DeviceRegionReport {
   /// the device missed keeps it "inside", so the next arrival is no entry;
   /// an entry it missed keeps it "outside", so the departure is no exit.
   var concernsBothKinds = false
+  /// The Android geofence transition reported (`android` profile); nil: the
+  /// iOS meaning of `entering`. A DWELL has `entering` true.
+  var transition: GeofenceTransition? = nil
 
   /// A detection at its geometric crossing's own instant with nothing to
   /// explain adds no timeline entry: the `enter`/`exit` line already says it.

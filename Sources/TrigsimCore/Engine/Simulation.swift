@@ -255,7 +255,7 @@ struct SimulationRun {
     self.appLayer = appLayer
     self.patientLayer = patientLayer
     self.sink = sink
-    self.locationService = scenario.platform.location.makeService(regions: scenario.regions, variation: variation)
+    self.locationService = scenario.platform.makeLocationService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
     self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
     self.trialSeed = variation?.seed
@@ -800,6 +800,9 @@ struct SimulationRun {
     let region = scenario.regions[report.region]
     let condition = report.kind == .detected ? report.conditionInstant : nil
     var requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
+    // A DWELL (Android) is not a crossing: it delivers no location trigger and settles no dose.
+    let dwell = report.transition == .dwell
+    if dwell { requests = [] }
     if let only = report.onlyRequest { requests.removeAll { $0.request.id != only } }
     // A detection is shown for any region monitored at its condition (it
     // changes the device's side); an undetected crossing only where a request
@@ -814,7 +817,7 @@ struct SimulationRun {
         regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
       }
     if monitored && blockedReason == nil && !report.coincidesWithCrossing {
-      var fields = [TimelineField("event", report.entering ? "enter" : "exit")]
+      var fields = [TimelineField("event", report.transition?.rawValue ?? (report.entering ? "enter" : "exit"))]
       if let visit = report.visit { fields.append(TimelineField("visit", String(visit))) }
       if let crossing = report.crossingInstant, report.kind == .detected {
         fields.append(TimelineField("after", crossing.duration(to: now).description))
@@ -849,9 +852,9 @@ struct SimulationRun {
       // An entry reported for one request that started monitoring inside is not the app's region event.
       if blockedReason == nil && report.onlyRequest == nil {
         let layer = appLayer
-        layer.regionDetected(report.region, entering: report.entering, condition: condition, in: &self, at: now)
+        layer.regionDetected(report.region, entering: report.entering, transition: report.transition, condition: condition, in: &self, at: now)
       }
-      if !ledger.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
+      if !dwell, !ledger.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
     }
   }
 

@@ -49,6 +49,13 @@ public struct PlatformSettings: Sendable {
   /// Which phone the device is.
   public var name: PlatformName { android == nil ? .ios : .android }
 
+  /// The location service of this platform: region monitoring (iOS, or the
+  /// `location` profile), or Android's geofencing.
+  func makeLocationService(regions: [MonitoredRegion], variation: DeviceVariation?) -> any LocationService {
+    if let android { return GeofencingService(rules: android.geofencing, regions: regions, variation: variation) }
+    return location.makeService(regions: regions, variation: variation)
+  }
+
   /// The presenter of this platform: what becomes of a delivered notification.
   func makePresenter() -> any NotificationPresenter {
     if let android { return AndroidPresenter(rules: android.notifications) }

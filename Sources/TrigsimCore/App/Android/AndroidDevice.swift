@@ -141,12 +141,14 @@ public final class GeofencingClient: @unchecked Sendable {
   init(host: HostedAppLayer) { self.host = host }
 
   /// `addGeofences(GeofencingRequest, PendingIntent)`: adds (or replaces by
-  /// identifier) the geofences; with `initialTrigger` containing `.enter`, a
-  /// geofence the device is inside fires ENTER at once
-  /// (`GeofencingRequest.INITIAL_TRIGGER_ENTER`, the Android default).
-  public func addGeofences(_ geofences: [Geofence], initialTrigger: Set<GeofenceTransition> = [.enter]) throws {
+  /// identifier) the geofences. The request's initial trigger is the
+  /// scenario's `android: geofencing: initialTrigger` (default ENTER and
+  /// DWELL, the builder's default): a geofence the device is inside fires
+  /// ENTER at once and DWELL after its loitering delay. Throws
+  /// `GeofencingError` past the limit (100) or while location is off.
+  public func addGeofences(_ geofences: [Geofence]) throws {
     try host.withRun("GeofencingClient.addGeofences", otherwise: ()) { run, now in
-      try host.addGeofences(geofences, initialTrigger: initialTrigger, in: &run, at: now)
+      try host.addGeofences(geofences, in: &run, at: now)
     }
   }
 

@@ -105,8 +105,7 @@ extension HostedAppLayer {
     call("onBroadcast", fields, in: &run, at: now) { await app.onBroadcast(broadcast) }
   }
 
-  func geofenceTransition(_ spec: CircularRegionSpec, entering: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
-    let transition: GeofenceTransition = entering ? .enter : .exit
+  func geofenceTransition(_ spec: CircularRegionSpec, transition: GeofenceTransition, in run: inout SimulationRun, at now: SimulationInstant) {
     let fields = [TimelineField("geofence", spec.identifier.rawValue), TimelineField("transition", transition.rawValue)]
     guard !forceStopped(run) else {
       notRun("onGeofenceTransition", fields, Self.forceStoppedReason, in: &run, at: now)
@@ -125,6 +124,21 @@ extension HostedAppLayer {
     guard let app = androidApp else { return }
     let event = GeofenceEvent(transition: transition, geofence: spec.identifier, reason: nil)
     call("onGeofenceTransition", fields, in: &run, at: now) { await app.onGeofenceTransition(event) }
+  }
+
+  /// Location turned off (the scenario's `location: denied`, or reduced to
+  /// approximate): Play services answers `GEOFENCE_NOT_AVAILABLE` and removes
+  /// every geofence (geofencing guide, "Re-register geofences only when
+  /// required"); turned on again, the app's `PROVIDERS_CHANGED` receiver may
+  /// add them back.
+  func androidLocationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
+    let off = run.installedApp.regionMonitoringBlockedReason != nil
+    defer { androidLocationOff = off }
+    if off && !androidLocationOff {
+      removeAllGeofences(reason: "location is off: GEOFENCE_NOT_AVAILABLE removes every geofence", in: &run, at: now)
+    } else if !off && androidLocationOff {
+      systemBroadcast(.locationProvidersChanged, in: &run, at: now)
+    }
   }
 
   /// `NotificationManager.notify`: the request the device shows, attributed to its dose.
@@ -215,7 +229,7 @@ extension HostedAppLayer {
   }
 
   /// `GeofencingClient.addGeofences`.
-  func addGeofences(_ geofences: [Geofence], initialTrigger: Set<GeofenceTransition>, in run: inout SimulationRun, at now: SimulationInstant) throws {
+  func addGeofences(_ geofences: [Geofence], in run: inout SimulationRun, at now: SimulationInstant) throws {
     guard let rules = run.android?.settings.geofencing else { return }
     if let blocked = run.installedApp.regionMonitoringBlockedReason {
       throw GeofencingError.notAvailable(blocked)
@@ -232,7 +246,9 @@ extension HostedAppLayer {
     }
     let existing = Set(monitoredRegions.map(\.spec.identifier))
     let added = Set(geofences.map(\.id)).subtracting(existing)
-    guard existing.count + added.count <= rules.limit else { throw GeofencingError.tooManyGeofences(limit: rules.limit) }
+    guard rules.admitsGeofence(registered: existing.count + added.count - 1) || added.isEmpty else {
+      throw GeofencingError.tooManyGeofences(limit: rules.limit)
+    }
     for (geofence, index) in zip(geofences, indices) {
       monitoredRegions.removeAll { $0.spec.identifier == geofence.id }
       let spec = CircularRegionSpec(
@@ -241,17 +257,20 @@ extension HostedAppLayer {
         notifyOnExit: geofence.options.transitions.contains(.exit))
       monitoredRegions.append(AppMonitoredRegion(spec: spec, since: now))
       geofenceOptions[geofence.id] = geofence.options
+      if var service = run.locationService as? GeofencingService {
+        service.setOptions(geofence.options, forRegion: index)
+        run.locationService = service
+      }
       if configuration.recordsAppCalls {
         run.record(.app, "geofence", at: now, [
           TimelineField("region", geofence.id.rawValue), TimelineField("change", "added"),
           TimelineField("transitions", geofence.options.transitions.map(\.rawValue).sorted().joined(separator: ",")),
         ])
       }
-      // INITIAL_TRIGGER_ENTER: a geofence added while the device is inside fires ENTER at once (unlike iOS).
-      if initialTrigger.contains(.enter), spec.notifyOnEntry, run.firstFixInstant != nil, run.locationService.believesInside(index) {
-        var report = run.locationService.entryForMonitoringStartedInside(index, at: now)
-        report.reason = "the geofence was added with the device inside: INITIAL_TRIGGER_ENTER reports an entry at once (GeofencingRequest)"
-        run.reportBuffer.append(report)
+      // The initial trigger (GeofencingRequest.setInitialTrigger, the scenario's `initialTrigger`): a geofence
+      // added while the device is inside fires ENTER at once, and DWELL after its loitering delay (unlike iOS).
+      if run.firstFixInstant != nil, run.locationService.believesInside(index) {
+        run.reportBuffer.append(run.locationService.entryForMonitoringStartedInside(index, at: now))
         run.queueDeviceReports()
       }
     }
