@@ -71,6 +71,8 @@ import Yams
     "Self.patientKeys": ScenarioReader.patientKeys,
     "Self.dayKeys": ScenarioReader.dayKeys,
     "Self.androidDozeKeys": ScenarioReader.androidDozeKeys,
+    "Self.androidKeys": ScenarioReader.androidKeys,
+    "Self.androidPolicyKeys": ScenarioReader.androidPolicyKeys,
     "CSVField.allCases.map(\\.rawValue)": CSVField.allCases.map(\.rawValue),
   ]
 
@@ -94,6 +96,8 @@ import Yams
     ("/properties/track/properties/columns", CSVField.allCases.map(\.rawValue)),
     ("/definitions/androidAlarms", ScenarioReader.androidAlarmKeys),
     ("/definitions/androidAlarms/properties/doze/anyOf/1", ScenarioReader.androidDozeKeys),
+    ("/definitions/android", ScenarioReader.androidKeys),
+    ("/properties/policy/properties/android", ScenarioReader.androidPolicyKeys),
   ]
 
   @Test(arguments: keyListPlaces.map(\.pointer))
@@ -106,7 +110,7 @@ import Yams
   }
 
   @Test func thePlatformSchemaHoldsTheAttentionRules() throws {
-    let shape = try #require(Self.shape("/properties/platform"))
+    let shape = try #require(Self.shape("/properties/platform/anyOf/1"))
     #expect(Set(ScenarioReader.attentionRuleKeys).isSubset(of: shape.keys))
     #expect(shape.keys.contains("location") && shape.keys.contains("pendingLimit"))
   }
@@ -220,11 +224,11 @@ import Yams
   // MARK: - Enumerated values
 
   static let enumerations: [(pointer: String, values: [String])] = [
-    ("/properties/platform/properties/retention", PendingRetentionPolicy.allCases.map(\.rawValue)),
-    ("/properties/platform/properties/dstGap", DSTGapPolicy.allCases.map(\.rawValue)),
-    ("/properties/platform/properties/repeatedTime", RepeatedTimeChoice.allCases.map(\.rawValue)),
-    ("/properties/platform/properties/impossibleDate", ImpossibleDatePolicy.allCases.map(\.rawValue)),
-    ("/properties/platform/properties/terminatedActions", TerminatedActionDelivery.allCases.map(\.rawValue)),
+    ("/properties/platform/anyOf/1/properties/retention", PendingRetentionPolicy.allCases.map(\.rawValue)),
+    ("/properties/platform/anyOf/1/properties/dstGap", DSTGapPolicy.allCases.map(\.rawValue)),
+    ("/properties/platform/anyOf/1/properties/repeatedTime", RepeatedTimeChoice.allCases.map(\.rawValue)),
+    ("/properties/platform/anyOf/1/properties/impossibleDate", ImpossibleDatePolicy.allCases.map(\.rawValue)),
+    ("/properties/platform/anyOf/1/properties/terminatedActions", TerminatedActionDelivery.allCases.map(\.rawValue)),
     ("/definitions/interruptionLevel", InterruptionLevel.allCases.map(\.rawValue)),
     ("/definitions/snooze/anyOf/1/properties/schedule", ChainScheduling.allCases.map(\.rawValue)),
     ("/properties/device/properties/settings/items/properties/previews", PreviewSetting.allCases.map(\.rawValue)),

@@ -145,8 +145,10 @@ extension SimulationRun {
       if let reason = plan.reason { fields.append(TimelineField("reason", reason)) }
     }
     record(.alarm, tag.rawValue, at: now, fields)
+    android?.firing = (pending, pending.alarm.triggerAt.duration(to: now), plan.reason)
     let layer = appLayer
     layer.alarmFired(pending, in: &self, at: now)
+    android?.firing = nil
   }
 
   // MARK: - Boot
@@ -213,5 +215,10 @@ extension SimulationRun {
     }
     ledger.requestPending(request.id)
     deliver(added, at: now, next: nil)
+    // Posted from an alarm that fired late: the dose table says why.
+    if let firing = android?.firing, firing.late > .zero, let dose = ledger.shownDose[request.id] {
+      let why = firing.reason.map { ": \($0)" } ?? ""
+      ledger.note(dose, "posted at \(format(now)) from the app's alarm '\(firing.alarm.tag)' for \(format(firing.alarm.alarm.triggerAt)), \(firing.late) late\(why)")
+    }
   }
 }

@@ -32,6 +32,8 @@ struct AndroidDeviceState {
   var forceStopped = false
   /// The boot receiver waits for the first unlock after a boot (`BOOT_COMPLETED`).
   var bootCompletedDue = false
+  /// The alarm whose receiver is running now, and why it fired late (for the dose table's remarks).
+  var firing: (alarm: PendingAlarm, late: SimulationDuration, reason: String?)?
   /// In trials, the stream the system's choices are drawn from (where an
   /// inexact alarm fires in its window); nil in a single run.
   var random: TrialRandom?
