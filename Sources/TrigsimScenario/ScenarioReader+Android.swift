@@ -6,7 +6,7 @@ import Yams
 /// (each rule group read by its own part: alarms and Doze, notifications,
 /// geofencing).
 extension ScenarioReader {
-  static let androidKeys = androidAlarmKeys + ["notifications", "geofencing"]
+  static let androidKeys = androidAlarmKeys + ["notifications", "geofencing", "oemKiller"]
 
   /// The phone named by `platform:` (a scalar) or its `device:` key.
   func readDeviceName(_ node: Node) -> PlatformName? {
@@ -20,7 +20,29 @@ extension ScenarioReader {
     (settings.alarms, settings.doze) = readAndroidAlarms(fields)
     if let node = fields["notifications"] { settings.notifications = readAndroidNotifications(node) }
     if let node = fields["geofencing"], let rules = readAndroidGeofencing(node) { settings.geofencing = rules }
+    if let node = fields["oemKiller"] { settings.oemKiller = readOEMKiller(node) }
     return settings
+  }
+
+  /// `oemKiller: aggressive`, or `oemKiller: { preset: aggressive, after: 10m, exempt: false }`.
+  func readOEMKiller(_ node: Node) -> OEMBackgroundKiller {
+    var killer = OEMBackgroundKiller()
+    let presets = OEMKillerPreset.allCases.map { ($0.rawValue, $0) }
+    if node.scalar != nil {
+      if let preset = document.choice(node, what: "OEM killer preset", presets) { killer.preset = preset }
+      return killer
+    }
+    guard let fields = document.mapping(node, what: "'oemKiller'", keys: ["preset", "after", "exempt"]) else { return killer }
+    if let value: OEMKillerPreset = choice(fields, "preset", what: "OEM killer preset") { killer.preset = value }
+    if let node = fields["after"], let value = duration(node, what: "after") {
+      if value.milliseconds <= 0 || value > .hours(7 * 24) {
+        document.error(node, "after must be longer than zero and at most 7 days", notes: ["e.g. after: 10m"])
+      } else {
+        killer.after = value
+      }
+    }
+    if let node = fields["exempt"], let value = document.bool(node, what: "exempt") { killer.exempt = value }
+    return killer
   }
 
   /// `notifications: { dnd: priority-only, dndAllows: [alarm, reminder], policyAccess: true }`.

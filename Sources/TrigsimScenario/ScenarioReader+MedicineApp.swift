@@ -386,7 +386,20 @@ extension ScenarioReader {
     + NotificationPermission.allCases.filter { $0 != .granted }.map { ($0.rawValue, $0) }
 
   /// What an `app:` change may set besides its `at`.
-  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run", "exactAlarms"]
+  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run", "exactAlarms", "channel"]
+
+  /// `channel: { id: doses, importance: low }`: the patient changes an Android channel.
+  func readChannelChange(_ node: Node) -> (id: String, importance: ChannelImportance)? {
+    guard let fields = document.mapping(node, what: "'channel'", keys: ["id", "importance"]) else { return nil }
+    guard let idNode = fields["id"], let importanceNode = fields["importance"] else {
+      document.error(node, "a channel change needs 'id' and 'importance'", notes: ["e.g. channel: { id: doses, importance: low }"])
+      return nil
+    }
+    guard let id = document.string(idNode, what: "channel id"),
+      let importance = document.choice(importanceNode, what: "channel importance", ChannelImportance.allCases.map { ($0.rawValue, $0) })
+    else { return nil }
+    return (id, importance)
+  }
 
   func readAppChanges(_ node: Node) -> [AppChange] {
     guard let list = document.sequence(node, what: "'app'") else { return [] }
@@ -399,8 +412,8 @@ extension ScenarioReader {
         continue
       }
       guard keys.contains(where: { fields[$0] != nil }) else {
-        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run' or 'exactAlarms'",
-                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh; exactAlarms (android): granted|revoked"])
+        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run', 'exactAlarms' or 'channel'",
+                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh; exactAlarms (android): granted|revoked; channel (android): { id, importance }"])
         continue
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
@@ -420,6 +433,9 @@ extension ScenarioReader {
         "locationAccuracy", what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
       change.backgroundRefresh = read("run", what: "app code to run", [("background-refresh", true)]) ?? false
       change.exactAlarms = read("exactAlarms", what: "exact-alarm permission", [("granted", true), ("revoked", false)])
+      if let node = fields["channel"] {
+        if let channel = readChannelChange(node) { change.channel = channel } else { valid = false }
+      }
       guard valid else { continue }
       if let last = changes.last, at < last.instant {
         document.error(atNode, "app changes must be in time order", notes: ["this change is before the previous one"])

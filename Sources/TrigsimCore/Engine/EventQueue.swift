@@ -14,6 +14,9 @@ struct ScheduledEvent: Comparable {
     /// pending request it was computed for, so a replaced or removed request's
     /// stale deliveries are skipped.
     case timeTriggerDue(NotificationID, token: Int)
+    /// Android: the phone maker's killer stops the app (`token`: the app's
+    /// background span it was queued for; coming to the foreground voids it).
+    case oemKill(token: Int)
     /// An Android alarm's instant (`token`: the setting it was queued for; a replaced or cancelled alarm's is skipped).
     case alarmDue(AlarmTag, token: Int)
     case appChange(Int)

@@ -285,6 +285,8 @@ struct SimulationRun {
       queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
     }
     android = makeAndroidState()
+    // The app starts out of the foreground: the maker's killer counts from the start.
+    leftForeground(at: scenario.clock.start)
     if let settings = scenario.platform.android {
       // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
       installedApp.permission = initialNotificationPermission(
@@ -529,6 +531,8 @@ struct SimulationRun {
       deliverTimeTrigger(id, token: token, at: now)
     case .alarmDue(let tag, let token):
       alarmDue(tag, token: token, at: now)
+    case .oemKill(let token):
+      oemKill(token: token, at: now)
     case .appChange(let index):
       changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):

@@ -201,6 +201,59 @@ extension SimulationRun {
     }
   }
 
+  // MARK: - The phone maker's killer
+
+  /// The app left the foreground (or starts out of it): the maker's killer
+  /// stops it `after` later unless it comes back first.
+  mutating func leftForeground(at now: SimulationInstant) {
+    guard let device = android, device.settings.oemKiller.kills else { return }
+    android?.backgroundSpan += 1
+    let at = now.advanced(by: device.settings.oemKiller.after)
+    guard at <= end else { return }
+    queue.schedule(.oemKill(token: device.backgroundSpan + 1), at: at, phase: .device, rank: Int.max)
+  }
+
+  /// The app came to the foreground: a pending kill is void.
+  mutating func cameToForeground() {
+    guard android != nil else { return }
+    android?.backgroundSpan += 1
+  }
+
+  mutating func oemKill(token: Int, at now: SimulationInstant) {
+    guard let device = android, device.backgroundSpan == token, !device.forceStopped, installedApp.state != .foreground else { return }
+    android?.forceStopped = true
+    record(.app, "oem-kill", at: now, [
+      TimelineField("preset", device.settings.oemKiller.preset.rawValue),
+      TimelineField("reason", "the phone maker's background killer stopped the app after \(device.settings.oemKiller.after) out of the foreground: its alarms are gone and nothing reaches it until the patient opens it (dontkillmyapp.com)"),
+    ])
+    clearAlarms(reason: "the phone maker's background killer stopped the app", at: now)
+  }
+
+  // MARK: - Channels
+
+  /// The patient changes a channel's importance (Settings › Apps › the app ›
+  /// Notifications): it holds for every later notification, and the app
+  /// cannot raise it again (`NotificationChannel.setImportance`: "the user
+  /// can change it at any time; the app cannot change it after creation").
+  mutating func changeChannel(_ id: String, to importance: ChannelImportance, at now: SimulationInstant) {
+    guard android != nil else { return }
+    guard var channel = android?.channels[id] else {
+      record(.warning, "channel", at: now, [
+        TimelineField("id", id), TimelineField("reason", "the patient cannot change channel '\(id)': the app has not created it (yet)"),
+      ])
+      return
+    }
+    guard channel.importance != importance else { return }
+    let from = channel.importance
+    channel.importance = importance
+    android?.channels[id] = channel
+    android?.channelsEditedByPatient.insert(id)
+    record(.app, "channel", at: now, [
+      TimelineField("id", id), TimelineField("importance", importance.rawValue), TimelineField("from", from.rawValue),
+      TimelineField("reason", "the patient changed the channel in Settings; the app cannot raise it again"),
+    ])
+  }
+
   // MARK: - Posting
 
   /// `NotificationManager.notify`: the notification is shown at once (by its
@@ -215,8 +268,8 @@ extension SimulationRun {
     }
     ledger.requestPending(request.id)
     deliver(added, at: now, next: nil)
-    // Posted from an alarm that fired late: the dose table says why.
-    if let firing = android?.firing, firing.late > .zero, let dose = ledger.shownDose[request.id] {
+    // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
+    if let firing = android?.firing, firing.late > .zero, ledger.requestInfo[request.id]?.role.isMain == true, let dose = ledger.shownDose[request.id] {
       let why = firing.reason.map { ": \($0)" } ?? ""
       ledger.note(dose, "posted at \(format(now)) from the app's alarm '\(firing.alarm.tag)' for \(format(firing.alarm.alarm.triggerAt)), \(firing.late) late\(why)")
     }

@@ -31,6 +31,7 @@ extension SimulationRun {
       layer.appStateChanged(from: previous, to: state, in: &self, at: now)
     }
     if let granted = change.exactAlarms { changeExactAlarmPermission(granted: granted, at: now) }
+    if let channel = change.channel { changeChannel(channel.id, to: channel.importance, at: now) }
     if change.backgroundRefresh {
       let layer = appLayer
       layer.backgroundRefresh(in: &self, at: now)

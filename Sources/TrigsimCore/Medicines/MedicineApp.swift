@@ -132,6 +132,8 @@ public struct AppChange: Sendable {
   public var backgroundRefresh = false
   /// Android: the patient grants (true) or revokes (false) the exact-alarm permission.
   public var exactAlarms: Bool?
+  /// Android: the patient changes a notification channel's importance in Settings.
+  public var channel: (id: String, importance: ChannelImportance)?
   public var origin: InputLocation?
 
   public init(

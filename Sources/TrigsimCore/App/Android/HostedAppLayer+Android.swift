@@ -30,6 +30,10 @@ extension HostedAppLayer {
 
   func androidAppStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
     switch to {
+    case .foreground: run.cameToForeground()
+    case .background, .terminated, .forceQuit: if from == .foreground { run.leftForeground(at: now) }
+    }
+    switch to {
     case .foreground:
       if forceStopped(run) {
         run.android?.forceStopped = false
@@ -51,7 +55,8 @@ extension HostedAppLayer {
       ])
       run.clearAlarms(reason: "force stop cancels the app's alarms", at: now)
       run.clearDelivered(at: now, reason: "force stop removes the app's notifications") { _ in true }
-      endProcess(in: &run)
+      // The process ends (a persistent app's one instance keeps its memory, as its model says).
+      if configuration.processModel == .platform { endProcess(in: &run) }
     }
   }
 

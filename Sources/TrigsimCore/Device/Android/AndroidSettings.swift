@@ -11,12 +11,16 @@ public struct AndroidSettings: Sendable, Equatable {
   public var notifications = AndroidNotificationRules()
   /// Geofencing (`GeofencingClient`): limits, transitions, latency, the overlap rule.
   public var geofencing = AndroidGeofenceRules()
+  /// The phone maker's background killer (dontkillmyapp.com).
+  public var oemKiller = OEMBackgroundKiller()
 
   public init() {}
 
   /// The header's `android` line: every rule group's summary.
   public var summary: String {
+    // The OEM killer is printed only when set, so headers without one stay as they were.
     [alarms.summary, doze.summary, notifications.summary, geofencing.summary].joined(separator: " ")
+      + (oemKiller == OEMBackgroundKiller() ? "" : " " + oemKiller.summary)
   }
 }
 
