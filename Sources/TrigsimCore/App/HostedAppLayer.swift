@@ -662,11 +662,18 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       if let reason = explainer.missedReason(missed, facts: SimulationFacts(run: run)) { return reason }
     }
     let window = "the prescription's window (\(clock.prescription.summary))"
+    let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
+    let closes = dose.due.advanced(by: clock.prescription.after)
+    // Android: an alarm set for the dose's window that the device cleared or held says why nothing came.
+    if let loss = run.android?.alarmLosses.last(where: { $0.triggerAt >= opens && $0.triggerAt <= closes }) {
+      return "the app's alarm '\(loss.tag)' for \(run.format(loss.triggerAt)) was \(loss.what) at \(run.format(loss.at)): \(loss.reason)"
+    }
+    if run.android != nil, reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)] == nil {
+      return "no alarm of the app was set for \(window) and it posted no notification for the \(clock.time) reminder of medicine \(clock.medicine)"
+    }
     guard let ids = reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)], let last = ids.last else {
       return "never scheduled: the app added no request it attributes to the \(clock.time) reminder of medicine \(clock.medicine)"
     }
-    let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
-    let closes = dose.due.advanced(by: clock.prescription.after)
     for id in ids {
       guard let added = addedRequests[id], let fires = firstDelivery(of: added.request, added: added.at, atOrAfter: opens, in: run), fires <= closes
       else { continue }

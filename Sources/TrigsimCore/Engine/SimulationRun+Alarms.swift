@@ -115,6 +115,7 @@ extension SimulationRun {
     guard let device = android else { return }
     for pending in device.alarmsInSetOrder where matches(pending) {
       android?.alarms[pending.tag] = nil
+      android?.alarmLosses.append((pending.tag, pending.alarm.triggerAt, now, "cleared", reason))
       record(.alarm, pending.tag.rawValue, at: now, [
         TimelineField("change", "cleared"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", format(pending.alarm.triggerAt)),
         TimelineField("reason", reason),

@@ -34,6 +34,8 @@ struct AndroidDeviceState {
   var bootCompletedDue = false
   /// The alarm whose receiver is running now, and why it fired late (for the dose table's remarks).
   var firing: (alarm: PendingAlarm, late: SimulationDuration, reason: String?)?
+  /// The alarms the device cleared, and why (the dose table's reasons for a missed dose).
+  var alarmLosses: [(tag: AlarmTag, triggerAt: SimulationInstant, at: SimulationInstant, what: String, reason: String)] = []
   /// Counts the app's spans out of the foreground: an OEM kill queued for an earlier one is void.
   var backgroundSpan = 0
   /// In trials, the stream the system's choices are drawn from (where an

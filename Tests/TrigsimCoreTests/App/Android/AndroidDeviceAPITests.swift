@@ -170,4 +170,105 @@ private func at(_ text: String) -> Date { Build.instant(text).date }
     let app = HostedApp { _ in fatalError("never made") }
     #expect(throws: AppCodeError.self) { try Simulation(AndroidScenario.make(), app: app).report() }
   }
+
+  @Test func aChannelThePatientLowersSilencesLaterNotifications() throws {
+    let log = AppLog()
+    var scenario = AndroidScenario.make()
+    var lower = AppChange(instant: Build.instant("2026-05-04T07:30:00Z"))
+    lower.channel = ("doses", .low)
+    scenario.medicineApp.appChanges.append(lower)
+    let report = try Self.run(scenario, Self.alarmAtEight(), log: log)
+    let change = try #require(report.timeline.entries.last { $0.kind == .app && $0.subject == "channel" })
+    #expect(change.fields.contains(TimelineField("importance", "low")) && change.fields.contains(TimelineField("from", "high")))
+    let presented = try #require(report.timeline.entries.first { $0.kind == .presented && $0.subject == "dose_0800" })
+    #expect(presented.fields.contains { $0.key == "reason" && $0.value.contains("importance low") })
+  }
+
+  @Test func anAggressiveMakersKillerStopsTheAppOutOfTheForegroundUnlessItIsExempt() throws {
+    for exempt in [false, true] {
+      let log = AppLog()
+      var scenario = AndroidScenario.make()
+      scenario.platform.android?.oemKiller.preset = .aggressive
+      scenario.platform.android?.oemKiller.exempt = exempt
+      let report = try Self.run(scenario, Self.alarmAtEight(), log: log)
+      let killed = report.timeline.entries.first { $0.kind == .app && $0.subject == "oem-kill" }
+      if exempt {
+        #expect(killed == nil)
+        #expect(log.all == ["#1 onCreate", "#1 onAlarm dose"])
+      } else {
+        // Ten minutes out of the foreground (from the start): the 08:00 alarm is gone.
+        #expect(killed?.instant == Build.instant("2026-05-04T07:10:00Z"))
+        #expect(log.all == ["#1 onCreate"])
+        #expect(report.timeline.entries.contains { $0.kind == .alarm && $0.fields.contains(TimelineField("change", "cleared")) })
+      }
+    }
+  }
+
+  @Test func theKillerCountsFromTheLastTimeTheAppLeftTheForeground() throws {
+    let log = AppLog()
+    var scenario = AndroidScenario.make()
+    scenario.platform.android?.oemKiller.preset = .aggressive
+    scenario.medicineApp.appChanges += [
+      HostedScenario.state(.foreground, at: "2026-05-04T07:05:00Z"), HostedScenario.state(.background, at: "2026-05-04T07:55:00Z"),
+    ]
+    let report = try Self.run(scenario, Self.alarmAtEight(), log: log)
+    // In the foreground until 07:55, so the 08:00 alarm fires; the kill comes at 08:05.
+    #expect(log.all.contains("#1 onAlarm dose"))
+    #expect(report.timeline.entries.first { $0.kind == .app && $0.subject == "oem-kill" }?.instant == Build.instant("2026-05-04T08:05:00Z"))
+  }
+
+  @Test func turningLocationOffRemovesEveryGeofenceAndTurningItOnTellsTheApp() throws {
+    let log = AppLog()
+    var scenario = AndroidScenario.make()
+    AppLifecycleTests.walkHome(&scenario)
+    scenario.platform.android = AndroidSettings()
+    var off = AppChange(instant: Build.instant("2026-05-04T07:30:00Z"))
+    off.location = .denied
+    var on = AppChange(instant: Build.instant("2026-05-04T07:40:00Z"))
+    on.location = .always
+    var always = AppChange(instant: Build.instant("2026-05-04T07:00:00Z"))
+    always.location = .always
+    scenario.medicineApp.appChanges = [always, off, on]
+    var script = AndroidScript()
+    script.created = { app in
+      try? app.device.geofencingClient.addGeofences([Geofence(id: "home", center: AppLifecycleTests.home.center, radius: 100)])
+    }
+    let report = try Self.run(scenario, script, log: log, broadcasts: [.locationProvidersChanged])
+    let removed = try #require(report.timeline.entries.first { $0.kind == .app && $0.subject == "geofence" && $0.fields.contains(TimelineField("change", "removed")) })
+    #expect(removed.instant == Build.instant("2026-05-04T07:30:00Z"))
+    #expect(log.all.contains("#1 onBroadcast PROVIDERS_CHANGED"))
+  }
+
+  @Test func aGeofenceReportsOnlyTheTransitionsTheAppAskedFor() throws {
+    let log = AppLog()
+    var scenario = AndroidScenario.make()
+    AppLifecycleTests.walkHome(&scenario)
+    scenario.platform.android = AndroidSettings()
+    var always = AppChange(instant: Build.instant("2026-05-04T07:00:00Z"))
+    always.location = .always
+    scenario.medicineApp.appChanges = [always]
+    var script = AndroidScript()
+    script.created = { app in
+      try? app.device.geofencingClient.addGeofences([
+        Geofence(id: "home", center: AppLifecycleTests.home.center, radius: 100, options: GeofenceOptions(transitions: [.dwell], loiteringDelay: .minutes(5)))
+      ])
+    }
+    _ = try Self.run(scenario, script, log: log)
+    #expect(log.all == ["#1 onCreate", "#1 onGeofenceTransition home dwell"])
+  }
+
+  @Test func aGeofenceTransitionInTheBackgroundNeedsBackgroundLocation() throws {
+    let log = AppLog()
+    var scenario = AndroidScenario.make()
+    AppLifecycleTests.walkHome(&scenario)
+    scenario.platform.android = AndroidSettings()
+    scenario.medicineApp.appChanges = []
+    var script = AndroidScript()
+    script.created = { app in
+      try? app.device.geofencingClient.addGeofences([Geofence(id: "home", center: AppLifecycleTests.home.center, radius: 100)])
+    }
+    let report = try Self.run(scenario, script, log: log)
+    #expect(log.all == ["#1 onCreate"])
+    #expect(report.timeline.entries.contains { $0.kind == .app && $0.subject == "onGeofenceTransition" && $0.fields.contains(TimelineField("ran", "no")) })
+  }
 }
