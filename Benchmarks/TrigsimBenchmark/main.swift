@@ -59,7 +59,7 @@
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
 // 10,022,400 fixes), with 2 and 6 trials on 1 and 2 workers.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions] [--before PATH] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android] [--before PATH] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -148,7 +148,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions] [--before PATH] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android] [--before PATH] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -749,6 +749,60 @@ if only == "doses" {
     print(String(
       format: "| %d day%@ | %d | %.3f | %.3f | %.2f× | %.3f | %.3f | %.2f× |", days, days == 1 ? "" : "s", doseCount,
       middle(verifyRuns), middle(expectRuns), middle(verifyRatios), middle(summaryRuns), middle(plainRuns), middle(summaryRatios)))
+  }
+}
+
+// MARK: - One scenario, two phones
+
+// Not part of the full run. The medicine benchmark scenario (its four
+// regions, the six medicines of `medicineAppText` with their chains,
+// responses and the home location reminder; without the scenario's raw
+// `notifications:`, which are iOS requests) on `android` against `ios`, in
+// paired rounds (alternating order; the ratio is taken per round). The
+// Android device runs the medicine app's Android build: an alarm per daily
+// time and per chain step, app code at each, geofences for the location reminder.
+if only == "android" {
+  let rounds = max(3, runs)
+  print("")
+  print("android: \(rounds) paired rounds; baseline = the same scenario on ios, in the same round")
+  print("| track | ios s | android s | android ÷ ios | ios lines | android lines | alarms fired | posted | peak RSS MB (android) |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+  for days in dayCounts {
+    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+    _ = try syntheticTrack(days: days, at: trackPath)
+    let full = scenarioText(days: days, track: trackPath)
+    let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+    let iosPath = "\(workDirectory)/benchmark-\(days)d-ios.yaml"
+    let androidPath = "\(workDirectory)/benchmark-\(days)d-android.yaml"
+    try medicinesOnly.write(toFile: iosPath, atomically: true, encoding: .utf8)
+    try (medicinesOnly + "platform: { device: android, android: { exactAlarms: granted } }\napp:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n")
+      .write(toFile: androidPath, atomically: true, encoding: .utf8)
+    let iosOutput = "\(workDirectory)/benchmark-\(days)d-ios.timeline"
+    let androidOutput = "\(workDirectory)/benchmark-\(days)d-android.timeline"
+    let ios = [trigsim, "run", iosPath, "--output", iosOutput]
+    let android = [trigsim, "run", androidPath, "--output", androidOutput]
+    var iosRuns: [Double] = [], androidRuns: [Double] = [], ratios: [Double] = [], peak = 0
+    for round in 0..<rounds {
+      let order = round % 2 == 0 ? [ios, android] : [android, ios]
+      var seconds: [[String]: Double] = [:]
+      for command in order {
+        let measurement = measure(command)
+        seconds[command] = measurement.seconds
+        if command == android { peak = max(peak, measurement.peakResidentBytes) }
+      }
+      iosRuns.append(seconds[ios]!)
+      androidRuns.append(seconds[android]!)
+      ratios.append(seconds[android]! / seconds[ios]!)
+    }
+    let iosLines = try String(contentsOfFile: iosOutput, encoding: .utf8).split(separator: "\n")
+    let androidLines = try String(contentsOfFile: androidOutput, encoding: .utf8).split(separator: "\n")
+    let fired = androidLines.count { $0.dropFirst(30).hasPrefix("alarm ") && $0.contains(" change=fired ") }
+    let posted = androidLines.count { $0.dropFirst(30).hasPrefix("fired ") && $0.contains(" trigger=notify ") }
+    // The benchmark must measure the Android device at work.
+    guard fired > 0, posted > 0 else { fatalError("the android scenario fires no alarm or posts nothing") }
+    print(String(
+      format: "| %d day%@ | %.3f | %.3f | %.2f× | %d | %d | %d | %d | %.1f |", days, days == 1 ? "" : "s", middle(iosRuns), middle(androidRuns),
+      middle(ratios), iosLines.count, androidLines.count, fired, posted, Double(peak) / 1_048_576))
   }
 }
 

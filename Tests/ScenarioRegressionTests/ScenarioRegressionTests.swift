@@ -28,10 +28,13 @@ import TrigsimTestSupport
   @Test func everyScenarioHasAnExpectedTimeline() throws {
     #expect(Self.scenarioFiles.count >= 5)
     for file in Self.scenarioFiles {
-      let checks = try ScenarioLoader().loadFileOrSkip(RepositoryPaths.scenarios.appendingPathComponent(file).path)?.checks
-      guard let checks else { continue }
-      let expected = try #require(checks.expectedTimelinePath, "\(file) has 'expect: none'; bundled scenarios keep a reviewed timeline")
-      #expect(FileManager.default.fileExists(atPath: expected), "\(file) has no expected timeline")
+      guard let loaded = try ScenarioLoader().loadFileOrSkip(RepositoryPaths.scenarios.appendingPathComponent(file).path) else { continue }
+      let expected = try #require(loaded.checks.expectedTimelinePath, "\(file) has 'expect: none'; bundled scenarios keep a reviewed timeline")
+      // A scenario on several phones keeps one per phone (`x.ios.timeline`, `x.android.timeline`) and the side-by-side table.
+      let platforms = ScenarioVerifier().platforms(of: loaded.scenario)
+      let paths = ScenarioVerifier.keepsOwnFiles(platforms, of: loaded.scenario)
+        ? [expected] : platforms.map { ScenarioVerifier.path(expected, on: $0) } + [ScenarioVerifier.platformsPath(forTimeline: expected)]
+      for path in paths { #expect(FileManager.default.fileExists(atPath: path), "\(file) has no \(path)") }
     }
   }
 
@@ -39,7 +42,27 @@ import TrigsimTestSupport
   func scenarioReproducesItsReviewedTimeline(_ file: String) throws {
     // The header names the track as the scenario writes it, so the absolute path here does not reach the output.
     let scenarioPath = RepositoryPaths.scenarios.appendingPathComponent(file).path
-    let verification = ScenarioVerifier(record: Self.recording ? .failed : .none).verify(path: scenarioPath)
+    let verifications = ScenarioVerifier(record: Self.recording ? .failed : .none).verifyEach(path: scenarioPath)
+    for verification in verifications { check(verification, file) }
+    guard let verification = verifications.first, verifications.count == 1 else {
+      // On several phones: a verification per phone and one of the side-by-side table, each checked above.
+      #expect(verifications.count >= 3, "\(file): \(verifications.count) verifications")
+      return
+    }
+    let scenario = try ScenarioLoader().load(path: scenarioPath)
+    let dosesFile = file.replacingOccurrences(of: ".yaml", with: ".doses")
+    if scenario.medicineApp.isEmpty {
+      #expect(verification.expectedDosesPath == nil)
+      #expect(!FileManager.default.fileExists(atPath: RepositoryPaths.scenarios.appendingPathComponent(dosesFile).path),
+              "\(dosesFile) exists but \(file) has no medicines")
+    } else {
+      #expect(verification.expectedDosesPath == RepositoryPaths.scenarios.appendingPathComponent(dosesFile).path, "\(file) compares no dose table")
+    }
+  }
+
+  /// One verification of a bundled scenario passed, or was skipped (its track is absent), and recorded nothing new.
+  func check(_ verification: ScenarioVerification, _ file: String) {
+    let file = file + (verification.platform.map { " [\($0.rawValue)]" } ?? "")
     switch verification.outcome {
     case .skipped:
       return
@@ -56,15 +79,6 @@ import TrigsimTestSupport
         If the change is intended, re-run with TRIGSIM_RECORD=1 and review the diff.
         \(verification.details)
         """))
-    }
-    let scenario = try ScenarioLoader().load(path: scenarioPath)
-    let dosesFile = file.replacingOccurrences(of: ".yaml", with: ".doses")
-    if scenario.medicineApp.isEmpty {
-      #expect(verification.expectedDosesPath == nil)
-      #expect(!FileManager.default.fileExists(atPath: RepositoryPaths.scenarios.appendingPathComponent(dosesFile).path),
-              "\(dosesFile) exists but \(file) has no medicines")
-    } else {
-      #expect(verification.expectedDosesPath == RepositoryPaths.scenarios.appendingPathComponent(dosesFile).path, "\(file) compares no dose table")
     }
   }
 

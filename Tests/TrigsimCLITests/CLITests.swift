@@ -30,10 +30,18 @@ import TrigsimTestSupport
     let names = try FileManager.default.contentsOfDirectory(atPath: RepositoryPaths.scenarios.path).filter { $0.hasSuffix(".yaml") }.sorted()
     #expect(names.count >= 5)
     for name in names {
-      let result = try Self.run(["run", "scenarios/\(name)"])
-      let expected = try String(contentsOf: RepositoryPaths.scenarios.appendingPathComponent(name.replacingOccurrences(of: ".yaml", with: ".timeline")), encoding: .utf8)
-      #expect(result.status == 0, "\(name): \(result.stderr)")
-      #expect(result.stdout == expected, "\(name)")
+      let base = name.replacingOccurrences(of: ".yaml", with: "")
+      let own = RepositoryPaths.scenarios.appendingPathComponent(base + ".timeline")
+      // A scenario on several phones: each phone's baseline, run with `--platform` naming it.
+      let runs: [(arguments: [String], baseline: URL)] = FileManager.default.fileExists(atPath: own.path)
+        ? [(["run", "scenarios/\(name)"], own)]
+        : ["ios", "android"].map { (["run", "scenarios/\(name)", "--platform", $0], RepositoryPaths.scenarios.appendingPathComponent("\(base).\($0).timeline")) }
+      for (arguments, baseline) in runs {
+        let result = try Self.run(arguments)
+        let expected = try String(contentsOf: baseline, encoding: .utf8)
+        #expect(result.status == 0, "\(name): \(result.stderr)")
+        #expect(result.stdout == expected, "\(arguments)")
+      }
     }
   }
 

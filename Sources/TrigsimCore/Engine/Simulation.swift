@@ -281,8 +281,15 @@ struct SimulationRun {
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
       queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
     }
-    for (index, action) in scenario.actions.enumerated() where action.instant <= end {
-      queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
+    if scenario.platform.android != nil && !scenario.actions.isEmpty {
+      // The scenario's own requests are UNUserNotificationCenter requests: Android has no notification triggers.
+      record(.warning, "notifications", at: scenario.clock.start, [
+        TimelineField("reason", "the scenario's 'notifications:' are iOS notification requests (calendar, interval and location triggers); Android has no notification triggers, so on android they are not added: reminders come from the app's alarms"),
+      ])
+    } else {
+      for (index, action) in scenario.actions.enumerated() where action.instant <= end {
+        queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
+      }
     }
     android = makeAndroidState()
     // The app starts out of the foreground: the maker's killer counts from the start.
