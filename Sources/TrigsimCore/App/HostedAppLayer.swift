@@ -494,14 +494,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let extra = explainer?.actionEntryFields(id, actionIdentifier: identifier, state: state) ?? []
     run.record(.action, id.rawValue, at: now, fields + extra)
     // The patient's act is the world's truth, whatever the app does with it.
-    if let dose {
-      switch action {
-      case .snooze: run.ledger.doses[dose]?.snoozes += 1
-      case .complete: run.ledger.doses[dose]?.completed = now
-      case .dismiss: run.ledger.doses[dose]?.dismissed = now
-      case .open, .ignore: break
-      }
-    }
+    if let dose { run.ledger.record(action, on: dose, at: now) }
     guard action != .ignore else { return }
     if run.installedApp.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
     let response = NotificationResponse(notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier)

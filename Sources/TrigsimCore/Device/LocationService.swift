@@ -186,3 +186,19 @@ struct IdealLocationService: LocationService {
       instant: crossing.instant, crossingInstant: crossing.instant, conditionInstant: crossing.instant, reason: nil)
   }
 }
+
+extension Array where Element == DeviceRegionReport {
+  /// Appends `report` no earlier than `last`, one region's latest report so
+  /// far, and moves `last` on: a region's reports stay in instant order (an
+  /// undetected crossing known at its instant is told after a detection
+  /// still on its way).
+  mutating func append(_ report: DeviceRegionReport, notBefore last: inout Int64) {
+    var report = report
+    if report.instant.millisecondsSinceEpoch < last {
+      report.instant = SimulationInstant(millisecondsSinceEpoch: last)
+    } else {
+      last = report.instant.millisecondsSinceEpoch
+    }
+    append(report)
+  }
+}

@@ -1258,13 +1258,7 @@ struct RegionMonitor {
   /// but is told after a detection still on its way).
   private mutating func append(into reports: inout [DeviceRegionReport], _ report: DeviceRegionReport) {
     releaseHeldDetection(into: &reports)
-    var report = report
-    if report.instant.millisecondsSinceEpoch < lastReport {
-      report.instant = SimulationInstant(millisecondsSinceEpoch: lastReport)
-    } else {
-      lastReport = report.instant.millisecondsSinceEpoch
-    }
-    reports.append(report)
+    reports.append(report, notBefore: &lastReport)
   }
 
   /// Releases the held detection once the segment reaches its instant.

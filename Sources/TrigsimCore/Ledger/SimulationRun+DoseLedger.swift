@@ -269,3 +269,16 @@ extension SimulationRun {
     return dose
   }
 }
+
+extension DoseLedger {
+  /// The patient's act on a notification of `dose`, the world's truth whatever the app does with it:
+  /// a snooze counts, a completion or dismissal is when the dose was resolved.
+  mutating func record(_ action: UserAction, on dose: DoseKey, at now: SimulationInstant) {
+    switch action {
+    case .snooze: doses[dose]?.snoozes += 1
+    case .complete: doses[dose]?.completed = now
+    case .dismiss: doses[dose]?.dismissed = now
+    case .open, .ignore: break
+    }
+  }
+}

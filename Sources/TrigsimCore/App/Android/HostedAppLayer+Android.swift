@@ -198,14 +198,7 @@ extension HostedAppLayer {
       return
     }
     run.record(.action, id.rawValue, at: now, fields)
-    if let dose {
-      switch action {
-      case .snooze: run.ledger.doses[dose]?.snoozes += 1
-      case .complete: run.ledger.doses[dose]?.completed = now
-      case .dismiss: run.ledger.doses[dose]?.dismissed = now
-      case .open, .ignore: break
-      }
-    }
+    if let dose { run.ledger.record(action, on: dose, at: now) }
     guard action != .ignore else { return }
     let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
     guard !forceStopped(run) else {
