@@ -36,8 +36,16 @@ public struct AndroidPowerTimeline: Sendable {
   /// In time order; before the first, `StandbyBucket.workingSet`.
   public let buckets: [(from: SimulationInstant, bucket: StandbyBucket)]
 
-  /// - Parameter dozeEntryJitter: trials only, a draw in [0, 1) that moves each
-  ///   entry later by that fraction of `DozeRules.enterSpread`; nil in a single run.
+  /// - Parameters:
+  ///   - rules: when Doze begins and its maintenance windows.
+  ///   - start: the run's start (the screen is taken to go off then).
+  ///   - end: the run's end.
+  ///   - screenOn: when the screen comes on (looks, unlocks, switch-ons, the app opened).
+  ///   - charging: when the phone is plugged in (no Doze, no bucket limits).
+  ///   - batterySaver: when Battery Saver is on.
+  ///   - buckets: the app's standby bucket from each instant on, in time order.
+  ///   - dozeEntryJitter: trials only, a draw in [0, 1) that moves each
+  ///     entry later by that fraction of `DozeRules.enterSpread`; nil in a single run.
   public init(
     rules: DozeRules, start: SimulationInstant, end: SimulationInstant, screenOn: [SimulationInstant],
     charging: [Range<SimulationInstant>], batterySaver: [Range<SimulationInstant>],
