@@ -203,7 +203,7 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
   // MARK: - Posting
 
   func postReminder(_ medicine: Medicine, time: DailyTime, due: Date) {
-    post(id: reminderID(medicine, time, due: due), medicine, title: medicine.name, attribution: .reminder(medicine.id, time: time), time: time, due: due)
+    post(id: reminderID(medicine, time, due: due), medicine, title: medicine.name, attribution: .postedReminder(medicine.id, time: time, due: due), time: time, due: due)
   }
 
   func post(id: NotificationID, _ medicine: Medicine, title: String, attribution: DoseAttribution, time: DailyTime?, due: Date?) {

@@ -85,4 +85,28 @@ import TrigsimScenario
       Self.scenario(seed: UInt64(seed), platform: "{ device: android, android: { exactAlarms: granted } }", extra: power))
     #expect(kept.timeline.entries.contains { $0.kind == .fired && $0.instant.date > unlock }, "seed \(seed)")
   }
+
+  @Test func trialsDrawWhereEachInexactAlarmFiresWithinItsHourNeverEarly() throws {
+    let yaml = """
+      trigsim: 1
+      clock: { start: 2026-05-04T07:00:00+02:00, end: 2026-05-04T12:00:00+02:00, timezone: Europe/Copenhagen }
+      platform: android
+      medicines:
+        - { id: levo, name: Levothyroxine, dosage: 50, unit: µg, times: ["09:00"], snooze: none }
+
+      """
+    let scenario = try ScenarioLoader().load(yaml: yaml, file: "s.yaml")
+    let report = try TrialRunner(scenario).run(TrialPlan(count: 200, seed: 7))
+    let dose = try #require(report.doses.first)
+    #expect(report.doses.count == 1)
+    #expect(dose.due == 200 && dose.notified == 200)
+    let delays = dose.latencies.sorted
+    // Never early, never past the hour (inexactWindow), and spread over it: the single run's end-of-window is one reading of many.
+    #expect(delays.first! >= 0 && delays.last! <= 3_600_000)
+    #expect(delays[20] < 15 * 60_000 && delays[180] > 45 * 60_000, "p10 \(delays[20]) ms, p90 \(delays[180]) ms")
+    #expect(report.variationSummary.hasPrefix("where each inexact or window alarm fires in its window (uniform)"))
+    // The same seed gives the same report, whatever runs it.
+    let again = try TrialRunner(scenario).run(TrialPlan(count: 200, seed: 7))
+    #expect(again.doses.first?.latencies == dose.latencies)
+  }
 }

@@ -1012,6 +1012,9 @@ extension SimulationRun {
       return MedicineRequestInfo(medicine: id, role: .reminder(ledger.medicines[id]?.times.firstIndex(of: time) ?? -1, time))
     case .location(let id):
       return MedicineRequestInfo(medicine: id, role: .location)
+    case .postedReminder(let id, let time, let due):
+      return MedicineRequestInfo(
+        medicine: id, role: .reminder(ledger.medicines[id]?.times.firstIndex(of: time) ?? -1, time), doseScheduled: SimulationInstant(due))
     case .followUp(let id, let time, let number, let due):
       return MedicineRequestInfo(
         medicine: id, role: .followUp(index: number), doseScheduled: due.map(SimulationInstant.init), chainTime: time,

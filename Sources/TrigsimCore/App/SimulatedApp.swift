@@ -113,6 +113,10 @@ public enum DoseAttribution: Sendable, Equatable {
   case reminder(MedicineID, time: DailyTime)
   /// A location reminder; posted from a region callback, it answers that visit's dose.
   case location(MedicineID)
+  /// The reminder of a medicine's daily time that app code posts when its
+  /// alarm fires (Android): it answers the dose due at `due`, however late it
+  /// is posted, so the dose table shows the lateness.
+  case postedReminder(MedicineID, time: DailyTime, due: Date)
   /// Follow-up `number` of a dose of the daily time: the dose due at `due`
   /// (the instant the app computed the reminder for; the dose whose
   /// prescription window holds it), or, without `due`, the latest dose of

@@ -14,7 +14,8 @@ extension SimulationRun {
     guard let info = ledger.requestInfo[id], let medicine = ledger.medicines[info.medicine] else { return nil }
     switch info.role {
     case .reminder(_, let time):
-      let due = catchUpDue ?? now
+      // A reminder app code posts names when it was due (`DoseAttribution.postedReminder`); one the system delivers is due now.
+      let due = catchUpDue ?? info.doseScheduled ?? now
       let key = doseKey(medicine.id, time, fire: due)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
       // Delivered: an earlier loss of this reminder no longer explains anything.

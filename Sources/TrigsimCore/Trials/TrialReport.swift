@@ -83,6 +83,15 @@ public struct TrialReport: Sendable {
     let pushDraws = scenario.pushes.pushes.isEmpty ? nil
       : "the push service's choices: each priority-5 push delivered with probability \(attention.priority5DeliveryProbability) "
         + "after a delay uniform up to \(attention.priority5MaxDelay), and the push it keeps while the phone is unreachable"
+    if let android = scenario.platform.android {
+      // The Android device's draws (the manual, "Android profile", "Trials").
+      let geofencing = android.geofencing
+      variationSummary =
+        "where each inexact or window alarm fires in its window (uniform); when Doze begins (uniform over \(android.doze.enterSpread) after \(android.doze.enterAfter)); "
+        + "GPS error from each fix's accuracy (its 68% radius; in the background at least ±\(RegionMonitoringService.metres(geofencing.backgroundAccuracy))), "
+        + "correlated over \(geofencing.errorCorrelation); geofence latency log-normal with median \(geofencing.backgroundLatency) in the background "
+        + "and spread \(String(format: "%.2f", geofencing.latencySpread))" + (pushDraws.map { "; \($0)" } ?? "")
+    } else {
     switch scenario.platform.location {
     case .ideal:
       variationSummary = pushDraws.map { "\($0) (the ideal profile has no GPS error, update grid or latency)" }
@@ -93,6 +102,7 @@ public struct TrialReport: Sendable {
         + "correlated over \(rules.errorCorrelation); "
         + "the phase of the location-update grid; latency log-normal with median \(rules.latency) and spread \(rules.latencySpread)"
         + (pushDraws.map { "; \($0)" } ?? "")
+    }
     }
     let regionIDs = scenario.regions.map(\.id)
     locationChances = Self.inReportOrder(tally.chances.map { key, chance in
