@@ -24,7 +24,12 @@ import TrigsimCore
 /// - it re-registers every alarm and geofence from its `BOOT_COMPLETED`
 ///   receiver (`policy: android: reRegisterAtBoot`), when the exact-alarm
 ///   permission is granted, and whenever the patient opens it (after a
-///   force stop nothing else would).
+///   force stop nothing else would);
+/// - pushes (Firebase Cloud Messaging): a data message is the server's
+///   "check your schedule" ping, and so is `onDeletedMessages`: the app
+///   re-registers everything; a notification message while the app is open
+///   is posted in the reminder channel, which is also the manifest's default
+///   channel for notification messages the system shows.
 public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
   let device: AndroidDevice
   let configuration: MedicineApp
@@ -116,6 +121,19 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     }
   }
 
+  public func onMessageReceived(_ message: RemoteMessage) async {
+    guard message.isNotificationMessage else {
+      reRegisterAll()
+      return
+    }
+    // In the foreground FCM hands the notification to the app, which shows it itself.
+    device.notificationManager.notify(
+      NotificationID("push_\(message.messageID)"),
+      AndroidNotification(title: message.title ?? "", body: message.body, channel: message.channel ?? Self.channel, category: policy.category))
+  }
+
+  public func onDeletedMessages() async { reRegisterAll() }
+
   public func onGeofenceTransition(_ event: GeofenceEvent) async {
     for id in creationOrder {
       guard let medicine = medicines[id], let location = medicine.location, location.region == event.geofence else { continue }
@@ -139,7 +157,7 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
       values["acted"] = action.notification.rawValue
       setAlarm(
         AlarmTag("medicine_\(medicine)_\(time.compact)_snooze"), at: device.clock.now.addingTimeInterval(Double(duration.milliseconds) / 1000),
-        extras: values)
+        extras: values, attribution: .snoozedAlert(medicine, time: time, due: due))
     }
   }
 
@@ -170,19 +188,22 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     components.hour = time.hour
     components.minute = time.minute
     guard let next = device.clock.calendar.nextDate(after: date, matching: components, matchingPolicy: .nextTime) else { return }
-    setAlarm(AlarmTag("medicine_\(medicine.id)_\(time.compact)"), at: next, extras: extras(medicine.id, time, next, role: "reminder"))
+    setAlarm(
+      AlarmTag("medicine_\(medicine.id)_\(time.compact)"), at: next, extras: extras(medicine.id, time, next, role: "reminder"),
+      attribution: .postedReminder(medicine.id, time: time, due: next))
   }
 
   func setFollowUpAlarm(_ medicine: Medicine, time: DailyTime, due: Date, number: Int, after fired: Date, chain: SnoozeChainPolicy) {
     var values = extras(medicine.id, time, due, role: "followUp")
     values["number"] = String(number)
     setAlarm(
-      AlarmTag("medicine_\(medicine.id)_\(time.compact)_chain"), at: fired.addingTimeInterval(Double(chain.every.milliseconds) / 1000), extras: values)
+      AlarmTag("medicine_\(medicine.id)_\(time.compact)_chain"), at: fired.addingTimeInterval(Double(chain.every.milliseconds) / 1000), extras: values,
+      attribution: .followUp(medicine.id, time: time, number: number, due: due))
   }
 
   /// Sets an alarm of the policy's kind; without the exact-alarm permission,
   /// an inexact while-idle alarm instead (as the Android 14 documentation asks).
-  func setAlarm(_ tag: AlarmTag, at date: Date, extras: [String: String]) {
+  func setAlarm(_ tag: AlarmTag, at date: Date, extras: [String: String], attribution: DoseAttribution? = nil) {
     let manager = device.alarmManager
     let preferred: AndroidAlarmKind
     switch policy.alarms {
@@ -191,9 +212,9 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     case .inexact: preferred = .inexactWhileIdle
     }
     if preferred.needsExactPermission && manager.canScheduleExactAlarms() {
-      if (try? manager.set(preferred, at: date, tag: tag, extras: extras)) != nil { return }
+      if (try? manager.set(preferred, at: date, tag: tag, extras: extras, attribution: attribution)) != nil { return }
     }
-    try? manager.set(.inexactWhileIdle, at: date, tag: tag, extras: extras)
+    try? manager.set(.inexactWhileIdle, at: date, tag: tag, extras: extras, attribution: attribution)
   }
 
   func extras(_ medicine: MedicineID, _ time: DailyTime, _ due: Date, role: String) -> [String: String] {

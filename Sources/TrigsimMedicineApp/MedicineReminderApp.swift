@@ -130,6 +130,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     let regions = UncheckedRegions(scenario.regions)
     app.makeAndroid = { device in MedicineReminderAndroidApp(device, configuration: configuration, regions: regions.value) }
     app.androidBroadcasts = MedicineReminderAndroidApp.broadcasts(configuration.policy.android)
+    app.androidDefaultNotificationChannel = MedicineReminderAndroidApp.channel
     return app
   }
 

@@ -24,7 +24,7 @@ extension ScenarioReader {
   static let pushesKeys = ["categories", "filter", "preferences", "send"]
   static let pushKeys = [
     "at", "id", "type", "title", "body", "badge", "sound", "category", "thread", "interruptionLevel", "contentAvailable", "priority",
-    "collapseId", "expiration",
+    "collapseId", "expiration", "channel",
   ]
   /// A badge number a scenario may give (a request's, a push's, an assertion's).
   static let badgeRange = 0...1_000_000
@@ -537,6 +537,7 @@ extension ScenarioReader {
     push.category = read("category") { pushCategory($0, among: categories) }
     push.priority = read("priority") { pushPriority($0) } ?? 10
     push.collapseID = read("collapseId") { collapseID($0) }
+    push.channel = read("channel") { document.string($0, what: "channel", limit: .identifier) }
     if let at, let node = fields["expiration"] {
       push.expiration = expiration(node, sentAt: at)
       if push.expiration == nil { valid = false }
@@ -568,9 +569,12 @@ extension ScenarioReader {
   /// `apns-priority`: 10, 5 or 1.
   private func pushPriority(_ node: Node) -> Int? {
     guard let text = document.string(node, what: "priority") else { return nil }
+    // FCM's spelling: high is apns-priority 10, normal is 5 (FCM's HTTP v1 pairing).
+    if text == "high" { return 10 }
+    if text == "normal" { return 5 }
     guard let value = Int(text), [10, 5, 1].contains(value) else {
-      document.error(node, "priority must be 10, 5 or 1, not '\(Diagnostic.excerpt(text))'",
-                     notes: ["apns-priority: 10 delivers at once, 5 when the device's power allows, 1 at the lowest priority"])
+      document.error(node, "priority must be 10, 5 or 1 (or FCM's high or normal), not '\(Diagnostic.excerpt(text))'",
+                     notes: ["apns-priority: 10 delivers at once, 5 when the device's power allows, 1 at the lowest priority; FCM: high is 10, normal is 5"])
       return nil
     }
     return value

@@ -71,6 +71,28 @@ import TrigsimScenario
     let androidIDs = Set(android.timeline.entries.filter { $0.kind == .fired }.map(\.subject))
     #expect(iosIDs == androidIDs)
   }
+
+  @Test func aMissedDoseNamesTheClearedAlarmOfItsOwnDailyTimeNotAnotherMedicines() throws {
+    // Two medicines half an hour apart, windows of an hour each side: both alarms fall in each dose's window.
+    let yaml = """
+      trigsim: 1
+      clock: { start: 2026-05-04T07:00:00Z, end: 2026-05-04T10:00:00Z, timezone: UTC }
+      platform: android
+      prescription: { window: 1h }
+      medicines:
+        - { id: a, name: Aspirin, dosage: 100, unit: mg, times: ["08:00"], snooze: none }
+        - { id: b, name: Betablock, dosage: 5, unit: mg, times: ["08:30"], snooze: none }
+      app:
+        - { at: 2026-05-04T07:00:00Z, exactAlarms: granted }
+        - { at: 2026-05-04T07:30:00Z, state: force-quit }
+
+      """
+    let report = try Self.run(yaml)
+    let a = try #require(report.summary.doses.first { $0.key.medicine == "a" })
+    let b = try #require(report.summary.doses.first { $0.key.medicine == "b" })
+    #expect(a.reason?.hasPrefix("the app's alarm 'medicine_a_0800' for 2026-05-04T08:00:00.000+00:00 was cleared at 2026-05-04T07:30:00.000+00:00: force stop") == true, "\(a.reason ?? "nil")")
+    #expect(b.reason?.hasPrefix("the app's alarm 'medicine_b_0830' for 2026-05-04T08:30:00.000+00:00 was cleared at 2026-05-04T07:30:00.000+00:00: force stop") == true, "\(b.reason ?? "nil")")
+  }
 }
 
 private func Build_instant(_ text: String) -> SimulationInstant {

@@ -87,4 +87,39 @@ import TrigsimTestSupport
         Expected(marker: "6️⃣", message: "a channel change needs 'id' and 'importance'"),
       ])
   }
+
+  @Test func theFCMRulesAndAPushsChannelAndFCMPriorityAreReadAsWritten() throws {
+    let scenario = try load(
+      Self.header + """
+        platform:
+          device: android
+          android:
+            fcm: { normalPriorityInDoze: maintenance-window, rareHighPriorityPerDay: 3, bucketQuotas: all-versions, deprioritizeAfterUnnotified: 0, timeToLive: 2d, storedMessageLimit: 10, storedCollapseKeys: 2 }
+        pushes:
+          send:
+            - { at: 2026-05-05T07:30:00+02:00, id: a, title: Refill, priority: normal, channel: family }
+            - { at: 2026-05-05T07:40:00+02:00, id: b, title: Recall, priority: high }
+
+        """)
+    let fcm = try #require(scenario.platform.android?.fcm)
+    #expect(fcm.normalPriorityInDoze == .maintenanceWindow && fcm.rareHighPriorityPerDay == 3 && fcm.bucketQuotaScope == .allVersions)
+    #expect(fcm.deprioritizeAfterUnnotified == 0 && fcm.defaultTimeToLive == .hours(48) && fcm.storedMessageLimit == 10 && fcm.storedCollapseKeys == 2)
+    #expect(fcm.frequentHighPriorityPerDay == FCMRules().frequentHighPriorityPerDay)
+    #expect(scenario.pushes.pushes.map(\.priority) == [5, 10])
+    #expect(scenario.pushes.pushes.map(\.channel) == ["family", nil])
+  }
+
+  @Test func badFCMValuesAreReportedWhereTheyAre() {
+    assertDiagnostics(
+      Self.header + """
+        platform: { device: android, android: { fcm: { normalPriorityInDoze: 1️⃣never, timeToLive: 2️⃣60d, storedMessageLimit: 3️⃣0 } } }
+
+        """,
+      [
+        Expected(marker: "1️⃣", message: "unknown normal-priority rule in Doze 'never'"),
+        Expected(marker: "2️⃣", message: "timeToLive must be longer than zero and at most 28d (FCM's longest time to live), not 60d"),
+        Expected(marker: "3️⃣", message: "storedMessageLimit must be between 1 and 10000, not 0"),
+      ])
+  }
 }
+

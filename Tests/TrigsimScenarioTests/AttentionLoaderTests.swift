@@ -482,7 +482,7 @@ import TrigsimTestSupport
           - 9️⃣{ at: 2026-03-28T09:00:00, title: A }
       """, [
         Expected(marker: "1️⃣", message: "unknown category 'COMENT'", note: "did you mean 'COMMENT'?"),
-        Expected(marker: "2️⃣", message: "priority must be 10, 5 or 1, not '7'"),
+        Expected(marker: "2️⃣", message: "priority must be 10, 5 or 1 (or FCM's high or normal), not '7'"),
         Expected(marker: "3️⃣", message: "collapseId is 65 bytes long; APNs accepts at most 64"),
         Expected(marker: "4️⃣", message: "push 'c1' is declared twice"),
         Expected(marker: "5️⃣", message: "a push needs an alert (title/body), a badge or contentAvailable"),

@@ -43,6 +43,13 @@ protocol AppLayer: AnyObject {
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant)
   /// A background (content-available) push reached the app.
   func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: an FCM message reached the app's `FirebaseMessagingService`
+  /// (a data message, or any message while the app is in the foreground).
+  func fcmMessageReceived(_ message: RemoteMessage, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: FCM discarded the messages it kept for the phone (`onDeletedMessages`).
+  func fcmMessagesDeleted(in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: the manifest's default notification channel for notification messages (nil: FCM's fallback channel).
+  var fcmDefaultChannel: String? { get }
   /// Whether the app monitors region `id` itself (location manager), since at
   /// or before `instant` when given: the device then reports its detections.
   func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool

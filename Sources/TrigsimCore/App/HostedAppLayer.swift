@@ -521,10 +521,8 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {
-    if runsAndroid {
-      notRun("onMessageReceived", [TimelineField("push", push.id.rawValue)], "FCM data messages are not modelled on the android profile yet", in: &run, at: now)
-      return
-    }
+    // On Android, messages reach the app through FCM (`FCMTransport`, `fcmMessageReceived`).
+    guard !runsAndroid else { return }
     wake(.remoteNotification, in: &run, at: now)
     guard let app else { return }
     var userInfo = ["id": push.id.rawValue]
@@ -657,8 +655,11 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let window = "the prescription's window (\(clock.prescription.summary))"
     let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
     let closes = dose.due.advanced(by: clock.prescription.after)
-    // Android: an alarm set for the dose's window that the device cleared or held says why nothing came.
-    if let loss = run.android?.alarmLosses.last(where: { $0.triggerAt >= opens && $0.triggerAt <= closes }) {
+    // Android: an alarm set for the dose's window that the device cleared says why nothing came: one the
+    // app attributed to this daily time first, else one it attributed to nothing (never another dose's).
+    let inWindow = run.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
+    let slot = ReminderSlot(medicine: clock.medicine, time: clock.time)
+    if let loss = inWindow.last(where: { $0.attribution?.dailySlot == slot }) ?? inWindow.last(where: { $0.attribution == nil }) {
       return "the app's alarm '\(loss.tag)' for \(run.format(loss.triggerAt)) was \(loss.what) at \(run.format(loss.at)): \(loss.reason)"
     }
     if run.android != nil, reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)] == nil {

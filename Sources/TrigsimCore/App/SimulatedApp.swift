@@ -136,6 +136,18 @@ public enum DoseAttribution: Sendable, Equatable {
   case snoozedAlertOfDose(DoseKey, due: Date? = nil)
 }
 
+extension DoseAttribution {
+  /// The daily time of a medicine it belongs to (nil: a location dose, or a dose named by its key).
+  var dailySlot: HostedAppLayer.ReminderSlot? {
+    switch self {
+    case .reminder(let id, let time), .postedReminder(let id, let time, _), .followUp(let id, let time, _, _), .snoozedAlert(let id, let time, _):
+      HostedAppLayer.ReminderSlot(medicine: id, time: time)
+    case .location, .followUpOfDose, .snoozedAlertOfDose:
+      nil
+    }
+  }
+}
+
 /// The app under test: a team's app, or the scenario's medicine app (`MedicineReminderApp.hosted(for:)`):
 /// `Simulation(scenario, app: HostedApp { device in MyApp(device) })`.
 ///
@@ -188,6 +200,13 @@ public struct HostedApp: Sendable {
   /// (`RECEIVE_BOOT_COMPLETED`; `LOCKED_BOOT_COMPLETED` only with a
   /// direct-boot-aware receiver). Default: none.
   public var androidBroadcasts: Set<SystemBroadcast> = []
+  /// The Android build's manifest entry
+  /// `com.google.firebase.messaging.default_notification_channel_id`: the
+  /// channel a notification message naming none (or one the app never
+  /// created) is shown in. nil (the default): FCM's own fallback channel,
+  /// "Miscellaneous", which the FCM library creates with default importance
+  /// ("Set up a Firebase Cloud Messaging client app on Android").
+  public var androidDefaultNotificationChannel: String?
 
   public init(
     attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil,

@@ -235,6 +235,8 @@ struct SimulationRun {
   var attention = AttentionState()
   /// The push service between the app's server and the device (what it stores, when it hands over).
   var pushService: PushService
+  /// How pushes reach the app on this platform (APNs or FCM).
+  let pushTransport: any PushTransport
   /// Set while a catch-up delivery after power-on is made: when it came due.
   var catchUpDue: SimulationInstant?
   /// With `catchUpDue`: whether it came due while the phone was off (else
@@ -258,6 +260,7 @@ struct SimulationRun {
     self.locationService = scenario.platform.makeLocationService(regions: scenario.regions, variation: variation)
     self.presenter = scenario.platform.makePresenter()
     self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
+    self.pushTransport = scenario.platform.makePushTransport()
     self.trialSeed = variation?.seed
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
@@ -570,7 +573,8 @@ struct SimulationRun {
     case .pushSent(let index):
       sendPush(index, at: now)
     case .pushDelayed(let index):
-      deliverDelayedPush(index, at: now)
+      let transport = pushTransport
+      transport.heldPushDue(index, in: &self, at: now)
     case .summaryDue:
       deliverSummary(at: now)
     }

@@ -68,7 +68,9 @@ extension SimulationRun {
   /// `AlarmManager.set*`: keeps the alarm (replacing one with its tag) and
   /// queues it at the instant the alarm model gives. Exact and alarm-clock
   /// alarms need the exact-alarm permission (`SecurityException` otherwise).
-  mutating func setAlarm(_ tag: AlarmTag, _ alarm: AndroidAlarm, extras: [String: String], at now: SimulationInstant) throws {
+  mutating func setAlarm(
+    _ tag: AlarmTag, _ alarm: AndroidAlarm, extras: [String: String], attribution: DoseAttribution? = nil, at now: SimulationInstant
+  ) throws {
     guard var device = android else { return }
     if alarm.kind.needsExactPermission && !device.exactAlarmsAllowed {
       let error = AlarmManagerError.exactAlarmNotPermitted(tag)
@@ -85,7 +87,8 @@ extension SimulationRun {
       alarm.windowPosition = random.nextUnit()
       device.random = random
     }
-    let pending = PendingAlarm(tag: tag, alarm: alarm, extras: extras, token: device.nextAlarmToken, ordinal: device.nextAlarmOrdinal, setAt: now)
+    let pending = PendingAlarm(
+      tag: tag, alarm: alarm, extras: extras, attribution: attribution, token: device.nextAlarmToken, ordinal: device.nextAlarmOrdinal, setAt: now)
     device.nextAlarmToken += 1
     device.nextAlarmOrdinal += 1
     device.alarms[tag] = pending
@@ -115,7 +118,8 @@ extension SimulationRun {
     guard let device = android else { return }
     for pending in device.alarmsInSetOrder where matches(pending) {
       android?.alarms[pending.tag] = nil
-      android?.alarmLosses.append((pending.tag, pending.alarm.triggerAt, now, "cleared", reason))
+      android?.alarmLosses.append(
+        AlarmLoss(tag: pending.tag, triggerAt: pending.alarm.triggerAt, at: now, what: "cleared", reason: reason, attribution: pending.attribution))
       record(.alarm, pending.tag.rawValue, at: now, [
         TimelineField("change", "cleared"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", format(pending.alarm.triggerAt)),
         TimelineField("reason", reason),
@@ -268,6 +272,8 @@ extension SimulationRun {
       return
     }
     ledger.requestPending(request.id)
+    // Inside onMessageReceived: FCM counts the message as one that showed a notification.
+    if let posts = android?.fcm.postsDuringMessage { android?.fcm.postsDuringMessage = posts + 1 }
     deliver(added, at: now, next: nil)
     // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
     if let firing = android?.firing, firing.late > .zero, ledger.requestInfo[request.id]?.role.isMain == true, let dose = ledger.shownDose[request.id] {

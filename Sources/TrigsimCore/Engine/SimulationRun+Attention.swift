@@ -155,7 +155,7 @@ extension SimulationRun {
       guard online != attention.online else { return }
       attention.online = online
       record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
-      if attention.reachable { deliverStoredPushes(at: now) }
+      if attention.reachable { pushesReachable(at: now) }
     case .settings(let position):
       let change = scenario.device.settingsChanges[position]
       let settings = change.applied(to: attention.settings)
@@ -214,7 +214,7 @@ extension SimulationRun {
       androidBooted(at: now)
       if !holdsUntilUnlock { deliverCatchUp(at: now) }
       releaseHeld(at: now, cause: "the phone was switched on")
-      if attention.reachable { deliverStoredPushes(at: now) }
+      if attention.reachable { pushesReachable(at: now) }
     case .unlock:
       guard attention.phoneOn else {
         record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
@@ -258,7 +258,7 @@ extension SimulationRun {
           ? "no network: pushes wait at the push service; region monitoring is unavailable (the device cannot power up its radios)"
           : "network and region monitoring are back"),
       ])
-      if !on && attention.reachable { deliverStoredPushes(at: now) }
+      if !on && attention.reachable { pushesReachable(at: now) }
     case .chargingOn, .chargingOff:
       let on = kind == .chargingOn
       guard on != attention.charging else { return }
@@ -580,7 +580,14 @@ extension SimulationRun {
       return
     }
     record(.sent, push.id.rawValue, at: now, pushFields(push))
-    routePush(index, at: now)
+    let transport = pushTransport
+    transport.sent(index, in: &self, at: now)
+  }
+
+  /// The phone can receive pushes again: the transport hands over what it kept.
+  mutating func pushesReachable(at now: SimulationInstant) {
+    let transport = pushTransport
+    transport.reachableAgain(in: &self, at: now)
   }
 
   /// The push service tries to deliver push `index` now: it stores it while

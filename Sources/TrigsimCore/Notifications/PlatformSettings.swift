@@ -62,6 +62,12 @@ public struct PlatformSettings: Sendable {
     return IOSPresenter()
   }
 
+  /// How this platform's pushes reach the app: APNs, or Firebase Cloud Messaging on Android.
+  func makePushTransport() -> any PushTransport {
+    if android != nil { return FCMTransport() }
+    return APNsTransport()
+  }
+
   /// `pending-limit=64 retention=last-added …`, for the timeline header.
   public var summary: String {
     // The Android device has none of the iPhone's notification-center and region-monitoring rules.

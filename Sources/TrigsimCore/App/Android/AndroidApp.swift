@@ -31,6 +31,13 @@ public protocol AndroidApp: AnyObject {
   func patientChangedMedicine(_ change: MedicineEdit) async
   /// After the last of the scenario's medicine changes at one instant.
   func patientFinishedChangingMedicines() async
+  /// `FirebaseMessagingService.onMessageReceived`: a data message, or a
+  /// notification message while the app is in the foreground (in the
+  /// background the system shows a notification message without the app).
+  func onMessageReceived(_ message: RemoteMessage) async
+  /// `FirebaseMessagingService.onDeletedMessages`: FCM discarded messages it
+  /// kept for the phone (more than it stores); a careful app syncs in full.
+  func onDeletedMessages() async
 }
 
 extension AndroidApp {
@@ -43,6 +50,8 @@ extension AndroidApp {
   public func onNotificationAction(_ action: AndroidNotificationResponse) async {}
   public func patientChangedMedicine(_ change: MedicineEdit) async {}
   public func patientFinishedChangingMedicines() async {}
+  public func onMessageReceived(_ message: RemoteMessage) async {}
+  public func onDeletedMessages() async {}
 }
 
 /// The intent an alarm delivers: its tag and the extras the app put in it.

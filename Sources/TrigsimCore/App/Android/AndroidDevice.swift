@@ -46,12 +46,18 @@ public final class AlarmManager: @unchecked Sendable {
   /// `setAlarmClock`, `set`, `setAndAllowWhileIdle`; `setWindow` with `window`).
   /// Throws `AlarmManagerError.exactAlarmNotPermitted` (the platform's
   /// `SecurityException`) for an exact kind without the permission.
-  public func set(_ kind: AndroidAlarmKind, at date: Date, tag: AlarmTag, window: TimeInterval? = nil, extras: [String: String] = [:]) throws {
+  /// `attribution` (a simulator extension, like a notification's) names the
+  /// dose the notification the alarm will post serves: a dose that goes
+  /// unnotified because the device cleared this alarm names it as the reason.
+  public func set(
+    _ kind: AndroidAlarmKind, at date: Date, tag: AlarmTag, window: TimeInterval? = nil, extras: [String: String] = [:],
+    attribution: DoseAttribution? = nil
+  ) throws {
     try host.withRun("AlarmManager.set", otherwise: ()) { run, now in
       let alarm = AndroidAlarm(
         kind: kind, triggerAt: SimulationInstant(date), window: window.map { SimulationDuration(milliseconds: Int64(($0 * 1000).rounded())) },
         windowPosition: nil)
-      try run.setAlarm(tag, alarm, extras: extras, at: now)
+      try run.setAlarm(tag, alarm, extras: extras, attribution: attribution, at: now)
     }
   }
 

@@ -292,4 +292,29 @@ extension HostedAppLayer {
   func removeAllGeofences(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
     for region in monitoredRegions.map(\.spec.identifier) { removeGeofence(region, reason: reason, in: &run, at: now) }
   }
+
+  // MARK: - Firebase Cloud Messaging
+
+  func fcmMessageReceived(_ message: RemoteMessage, in run: inout SimulationRun, at now: SimulationInstant) {
+    let fields = [TimelineField("push", message.messageID), TimelineField("priority", message.priority.rawValue)]
+    guard !forceStopped(run) else {
+      notRun("onMessageReceived", fields, Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    wake(.remoteNotification, in: &run, at: now)
+    guard let app = androidApp else { return }
+    call("onMessageReceived", fields, in: &run, at: now) { await app.onMessageReceived(message) }
+  }
+
+  func fcmMessagesDeleted(in run: inout SimulationRun, at now: SimulationInstant) {
+    guard !forceStopped(run) else {
+      notRun("onDeletedMessages", [], Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    wake(.remoteNotification, in: &run, at: now)
+    guard let app = androidApp else { return }
+    call("onDeletedMessages", [], in: &run, at: now) { await app.onDeletedMessages() }
+  }
+
+  var fcmDefaultChannel: String? { configuration.androidDefaultNotificationChannel }
 }

@@ -6,11 +6,24 @@ struct PendingAlarm {
   var alarm: AndroidAlarm
   /// The intent's extras, handed back to the app when it fires.
   var extras: [String: String]
+  /// The dose the app says the alarm's notification serves (nil: not said).
+  var attribution: DoseAttribution?
   /// Identifies this setting of the tag: a replaced or cancelled alarm's queued event is skipped.
   var token: Int
   /// The order the alarms were set in (the rank of simultaneous firings).
   var ordinal: Int
   var setAt: SimulationInstant
+}
+
+/// An alarm the device cleared before it fired: the dose table's reason for a dose nothing answered.
+struct AlarmLoss {
+  var tag: AlarmTag
+  var triggerAt: SimulationInstant
+  var at: SimulationInstant
+  var what: String
+  var reason: String
+  /// The dose the app said the alarm served (nil: not said).
+  var attribution: DoseAttribution?
 }
 
 /// What the Android device keeps for the app under test: its alarms, its
@@ -35,7 +48,9 @@ struct AndroidDeviceState {
   /// The alarm whose receiver is running now, and why it fired late (for the dose table's remarks).
   var firing: (alarm: PendingAlarm, late: SimulationDuration, reason: String?)?
   /// The alarms the device cleared, and why (the dose table's reasons for a missed dose).
-  var alarmLosses: [(tag: AlarmTag, triggerAt: SimulationInstant, at: SimulationInstant, what: String, reason: String)] = []
+  var alarmLosses: [AlarmLoss] = []
+  /// Firebase Cloud Messaging's state for the app (stored messages, quotas).
+  var fcm = FCMState()
   /// Counts the app's spans out of the foreground: an OEM kill queued for an earlier one is void.
   var backgroundSpan = 0
   /// In trials, the stream the system's choices are drawn from (where an

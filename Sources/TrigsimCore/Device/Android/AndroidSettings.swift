@@ -13,6 +13,8 @@ public struct AndroidSettings: Sendable, Equatable {
   public var geofencing = AndroidGeofenceRules()
   /// The phone maker's background killer (dontkillmyapp.com).
   public var oemKiller = OEMBackgroundKiller()
+  /// Firebase Cloud Messaging: priorities in Doze and by bucket, storage while unreachable.
+  public var fcm = FCMRules()
 
   public init() {}
 
@@ -21,6 +23,7 @@ public struct AndroidSettings: Sendable, Equatable {
     // The OEM killer is printed only when set, so headers without one stay as they were.
     [alarms.summary, doze.summary, notifications.summary, geofencing.summary].joined(separator: " ")
       + (oemKiller == OEMBackgroundKiller() ? "" : " " + oemKiller.summary)
+      + (fcm.summary.isEmpty ? "" : " " + fcm.summary)
   }
 }
 

@@ -42,13 +42,17 @@ public struct RemotePush: Sendable {
   /// means the service's own limit (`PushServiceRules.storageLimit`); an
   /// instant at or before `instant` means "deliver now or never" (`0`).
   public var expiration: SimulationInstant?
+  /// Android: the notification channel a notification message names
+  /// (FCM's `android.notification.channel_id`); nil: the app manifest's
+  /// default channel, else FCM's own fallback channel.
+  public var channel: String?
   public var origin: InputLocation?
 
   public init(
     id: PushID, instant: SimulationInstant, type: String? = nil, title: String? = nil, body: String? = nil, badge: Int? = nil,
     sound: Bool = false, category: String? = nil, thread: String? = nil, interruptionLevel: InterruptionLevel = .active,
     contentAvailable: Bool = false, priority: Int = 10, collapseID: String? = nil, expiration: SimulationInstant? = nil,
-    origin: InputLocation? = nil
+    channel: String? = nil, origin: InputLocation? = nil
   ) {
     self.id = id
     self.instant = instant
@@ -64,6 +68,7 @@ public struct RemotePush: Sendable {
     self.priority = priority
     self.collapseID = collapseID
     self.expiration = expiration
+    self.channel = channel
     self.origin = origin
   }
 

@@ -10,6 +10,7 @@ struct AndroidScript: Sendable {
   var broadcast: @Sendable (ScriptedAndroidApp, SystemBroadcast) async -> Void = { _, _ in }
   var geofence: @Sendable (ScriptedAndroidApp, GeofenceEvent) async -> Void = { _, _ in }
   var action: @Sendable (ScriptedAndroidApp, AndroidNotificationResponse) async -> Void = { _, _ in }
+  var message: @Sendable (ScriptedAndroidApp, RemoteMessage) async -> Void = { _, _ in }
 }
 
 /// A test Android build whose code is an `AndroidScript`; it logs every entry point with its instance number.
@@ -27,7 +28,10 @@ final class ScriptedAndroidApp: AndroidApp, @unchecked Sendable {
   }
 
   /// A `HostedApp` with only an Android build, a new instance per process.
-  static func hosted(_ script: AndroidScript, log: AppLog, broadcasts: Set<SystemBroadcast> = [], permissionAnswer: NotificationPermission = .granted) -> HostedApp {
+  static func hosted(
+    _ script: AndroidScript, log: AppLog, broadcasts: Set<SystemBroadcast> = [], permissionAnswer: NotificationPermission = .granted,
+    defaultChannel: String? = nil
+  ) -> HostedApp {
     let counter = AppLog()
     var app = HostedApp(permissionAnswer: permissionAnswer) { _ in fatalError("the iOS build runs on an Android scenario") }
     app.makeAndroid = { device in
@@ -35,6 +39,7 @@ final class ScriptedAndroidApp: AndroidApp, @unchecked Sendable {
       return ScriptedAndroidApp(device, script, log: log, instance: counter.all.count)
     }
     app.androidBroadcasts = broadcasts
+    app.androidDefaultNotificationChannel = defaultChannel
     return app
   }
 
@@ -61,6 +66,14 @@ final class ScriptedAndroidApp: AndroidApp, @unchecked Sendable {
   func onNotificationAction(_ action: AndroidNotificationResponse) async {
     log.add("#\(instance) onNotificationAction \(action.notification) \(action.action)")
     await script.action(self, action)
+  }
+
+  func onMessageReceived(_ message: RemoteMessage) async {
+    log.add("#\(instance) onMessageReceived \(message.messageID) \(message.priority.rawValue)")
+    await script.message(self, message)
+  }
+  func onDeletedMessages() async {
+    log.add("#\(instance) onDeletedMessages")
   }
 
   /// The dose channel, high importance.
