@@ -45,6 +45,8 @@ struct ScheduledEvent: Comparable {
     case pushDelayed(Int)
     /// Scheduled Summary time.
     case summaryDue
+    /// Android: the app's standby bucket changes (index into `AndroidDeviceState.bucketChanges`).
+    case standbyBucketChange(Int)
   }
 
   var instant: SimulationInstant

@@ -292,6 +292,7 @@ struct SimulationRun {
       }
     }
     android = makeAndroidState()
+    scheduleStandbyBucketChanges()
     // The app starts out of the foreground: the maker's killer counts from the start.
     leftForeground(at: scenario.clock.start)
     if let settings = scenario.platform.android {
@@ -573,6 +574,8 @@ struct SimulationRun {
       deliverDelayedPush(index, at: now)
     case .summaryDue:
       deliverSummary(at: now)
+    case .standbyBucketChange(let index):
+      standbyBucketChanged(index, at: now)
     }
   }
 
