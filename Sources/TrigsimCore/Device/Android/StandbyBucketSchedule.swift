@@ -113,10 +113,10 @@ public enum StandbyBucketSchedule {
         let instant = used.advanced(by: threshold)
         guard instant <= end, before.map({ instant < $0 }) ?? true else { break }
         if instant < after { continue }
-        let since =
+        let started =
           lastUseIsStart
-          ? "\(start.duration(to: instant)) after the run's start in \(rules.standbyBucket.rawValue)" : "not opened since \(used)"
-        change(to: next, at: instant, "\(since): \(threshold) without use moves it to \(next.rawValue) (AppStandbyController elapsed-time threshold)")
+          ? " (the run began in \(rules.standbyBucket.rawValue), taken as \(rules.bucketDecay.threshold(for: rules.standbyBucket)) without use)" : ""
+        change(to: next, at: instant, "not opened for \(threshold)\(started): AppStandbyController's elapsed-time threshold for \(next.rawValue)")
       }
     }
 
