@@ -46,4 +46,10 @@ import TrigsimScenario
       "2026-05-05T08:00 medicine_1_reminder_0", "2026-05-05T08:06 medicine_1_snooze_1", "2026-05-05T09:00 medicine_1_snooze_2",
     ])
   }
+
+  @Test func androidTrialsSayTheyDrawMaintenanceWindowTiming() throws {
+    let scenario = try ScenarioLoader().load(yaml: MedicineReminderAndroidAppTests.scenario(), file: "s.yaml")
+    let report = try TrialRunner(scenario).run(TrialPlan(count: 5, seed: 3))
+    #expect(report.variationSummary.contains("when each maintenance window opens (uniform up to 4m30s after its idle span)"))
+  }
 }
