@@ -9,10 +9,14 @@ extension ScenarioReader {
   static let androidAlarmKeys = [
     "version", "install", "exactAlarms", "useExactAlarm", "inexactTiming", "inexactWindow", "minWindow", "whileIdleSpacing",
     "exactWhileIdlePerHour", "alarmClockExemption", "standbyBucket", "workingSetAlarmsPerHour", "frequentAlarmsPerHour",
-    "rareAlarmsPerHour", "restrictedAlarmsPerDay", "bucketLimits", "batterySaverAlarms", "doze",
+    "rareAlarmsPerHour", "restrictedAlarmsPerDay", "bucketLimits", "batterySaverAlarms", "doze", "bucketsFollowUse", "bucketDecay",
   ]
+  /// The keys of `bucketDecay:` (`StandbyBucketDecay`).
+  static let androidBucketDecayKeys = ["workingSet", "frequent", "rare", "restricted"]
+  /// The longest bucket-decay threshold: AOSP's longest is 8 days; a year is far past any.
+  static let longestBucketDecay = SimulationDuration.hours(365 * 24)
   /// The keys of `doze:` when it is a mapping (`doze: off` turns Doze off).
-  static let androidDozeKeys = ["enterAfter", "enterSpread", "maintenanceAfter", "maintenanceEvery", "maintenanceLength"]
+  static let androidDozeKeys = ["enterAfter", "enterSpread", "maintenanceAfter", "maintenanceEvery", "maintenanceLength", "maintenanceSpread"]
   /// The Android versions a scenario may name: Doze arrived in 6, 16 is the newest.
   static let androidVersions = 6...16
   /// The longest span an alarm or Doze setting may have: no Android rule is
@@ -44,6 +48,8 @@ extension ScenarioReader {
     if let count = quotaCount(fields, "restrictedAlarmsPerDay") { rules.restrictedAlarms = AlarmQuota(count: count, per: .hours(24)) }
     if let value: BucketAlarmLimitScope = choice(fields, "bucketLimits", what: "bucket-limit scope") { rules.bucketLimitScope = value }
     if let value: BatterySaverAlarms = choice(fields, "batterySaverAlarms", what: "Battery Saver alarm rule") { rules.batterySaverAlarms = value }
+    if let node = fields["bucketsFollowUse"], let value = document.bool(node, what: "bucketsFollowUse") { rules.bucketsFollowUse = value }
+    if let node = fields["bucketDecay"], let decay = readBucketDecay(node) { rules.bucketDecay = decay }
     let doze = fields["doze"].map(readDoze) ?? DozeRules()
     return (rules, doze)
   }
@@ -60,6 +66,7 @@ extension ScenarioReader {
     if let value = androidSpan(fields, "enterSpread", allowsZero: true) { doze.enterSpread = value }
     if let value = androidSpan(fields, "maintenanceEvery", allowsZero: false) { doze.maintenanceEvery = value }
     if let value = androidSpan(fields, "maintenanceLength", allowsZero: false) { doze.maintenanceLength = value }
+    if let value = androidSpan(fields, "maintenanceSpread", allowsZero: true) { doze.maintenanceSpread = value }
     if let listNode = fields["maintenanceAfter"],
       let items = document.sequence(listNode, what: "'maintenanceAfter'", example: "e.g. maintenanceAfter: [1h, 2h, 4h]")
     {
@@ -67,6 +74,39 @@ extension ScenarioReader {
       if spans.count == items.count { doze.maintenanceAfter = spans }
     }
     return doze
+  }
+
+  /// `bucketDecay: { workingSet: 12h, frequent: 24h, rare: 48h, restricted: 8d }`:
+  /// each given threshold replaces its default; together they must grow.
+  func readBucketDecay(_ node: Node) -> StandbyBucketDecay? {
+    guard let fields = document.mapping(node, what: "'bucketDecay'", keys: Self.androidBucketDecayKeys) else { return nil }
+    var decay = StandbyBucketDecay()
+    var valid = true
+    func threshold(_ key: String) -> SimulationDuration? {
+      guard let node = fields[key] else { return nil }
+      guard let value = duration(node, what: key) else {
+        valid = false
+        return nil
+      }
+      guard value.milliseconds > 0, value <= Self.longestBucketDecay else {
+        document.error(node, "\(key) must be longer than zero and at most \(Self.longestBucketDecay), not \(value)", notes: ["e.g. \(key): 12h"])
+        valid = false
+        return nil
+      }
+      return value
+    }
+    if let value = threshold("workingSet") { decay.workingSet = value }
+    if let value = threshold("frequent") { decay.frequent = value }
+    if let value = threshold("rare") { decay.rare = value }
+    if let value = threshold("restricted") { decay.restricted = value }
+    guard valid else { return nil }
+    guard decay.isIncreasing else {
+      document.error(
+        node, "the bucket-decay thresholds must grow: workingSet < frequent < rare < restricted, not \(decay)",
+        notes: ["AOSP's defaults: 12h, 24h, 48h, 8d"])
+      return nil
+    }
+    return decay
   }
 
   /// `fields[key]` as a duration from zero (or from above zero) to a week.

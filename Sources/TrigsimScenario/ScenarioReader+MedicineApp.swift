@@ -386,7 +386,7 @@ extension ScenarioReader {
     + NotificationPermission.allCases.filter { $0 != .granted }.map { ($0.rawValue, $0) }
 
   /// What an `app:` change may set besides its `at`.
-  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run", "exactAlarms", "channel"]
+  static let appChangeKeys = ["state", "permission", "location", "locationAccuracy", "run", "exactAlarms", "channel", "standbyBucket"]
 
   /// `channel: { id: doses, importance: low }`: the patient changes an Android channel.
   func readChannelChange(_ node: Node) -> (id: String, importance: ChannelImportance)? {
@@ -412,8 +412,8 @@ extension ScenarioReader {
         continue
       }
       guard keys.contains(where: { fields[$0] != nil }) else {
-        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run', 'exactAlarms' or 'channel'",
-                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh; exactAlarms (android): granted|revoked; channel (android): { id, importance }"])
+        document.error(item, "an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run', 'exactAlarms', 'channel' or 'standbyBucket'",
+                       notes: ["state: \(AppState.allCases.map(\.rawValue).joined(separator: "|")); permission: \(Self.permissionChoices.map(\.0).joined(separator: "|")); location: \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: "|")); locationAccuracy: \(LocationAccuracyAuthorization.allCases.map(\.rawValue).joined(separator: "|")); run: background-refresh; exactAlarms (android): granted|revoked; channel (android): { id, importance }; standbyBucket (android): \(StandbyBucket.allCases.map(\.rawValue).joined(separator: "|"))"])
         continue
       }
       guard let at = instantDuringRun(atNode, what: "app change 'at'") else { continue }
@@ -433,6 +433,7 @@ extension ScenarioReader {
         "locationAccuracy", what: "location accuracy", LocationAccuracyAuthorization.allCases.map { ($0.rawValue, $0) })
       change.backgroundRefresh = read("run", what: "app code to run", [("background-refresh", true)]) ?? false
       change.exactAlarms = read("exactAlarms", what: "exact-alarm permission", [("granted", true), ("revoked", false)])
+      change.standbyBucket = read("standbyBucket", what: "standby bucket", StandbyBucket.allCases.map { ($0.rawValue, $0) })
       if let node = fields["channel"] {
         if let channel = readChannelChange(node) { change.channel = channel } else { valid = false }
       }

@@ -565,9 +565,11 @@ import TrigsimTestSupport
 
   @Test func anAppChangeWithoutValuesListsEveryOption() {
     let (_, found) = diagnostics(Self.header + "app:\n  - { at: 2026-03-28T09:00:00 }\n")
-    #expect(found.map(\.message) == ["an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run', 'exactAlarms' or 'channel'"])
+    #expect(
+      found.map(\.message) == ["an app change needs 'state', 'permission', 'location', 'locationAccuracy', 'run', 'exactAlarms', 'channel' or 'standbyBucket'"])
     let note = found.first?.notes.first ?? ""
     #expect(note.contains("state: foreground|background|terminated|force-quit"))
+    #expect(note.contains("standbyBucket (android): active|working-set|frequent|rare|restricted"))
     #expect(note.contains("permission: granted|authorized|denied|not-determined|provisional|ephemeral"))
   }
 

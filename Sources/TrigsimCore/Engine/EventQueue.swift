@@ -45,6 +45,11 @@ struct ScheduledEvent: Comparable {
     case pushDelayed(Int)
     /// Scheduled Summary time.
     case summaryDue
+    /// Android: the app's standby bucket changes (index into `AndroidDeviceState.bucketChanges`).
+    /// Phase `.device`, rank `Int.max - 1`: after the scenario's own device changes and the app's
+    /// state change at that instant (so an `app standby-bucket to=active` line follows the opening
+    /// it answers), before the OEM killer (`Int.max`) and every alarm due then (`.timeTrigger`).
+    case standbyBucketChange(Int)
   }
 
   var instant: SimulationInstant

@@ -295,6 +295,7 @@ struct SimulationRun {
       }
     }
     android = makeAndroidState()
+    scheduleStandbyBucketChanges()
     // The app starts out of the foreground: the maker's killer counts from the start.
     leftForeground(at: scenario.clock.start)
     if let settings = scenario.platform.android {
@@ -577,6 +578,8 @@ struct SimulationRun {
       transport.heldPushDue(index, in: &self, at: now)
     case .summaryDue:
       deliverSummary(at: now)
+    case .standbyBucketChange(let index):
+      standbyBucketChanged(index, at: now)
     }
   }
 

@@ -12,14 +12,42 @@ extension SimulationRun {
     // In trials the system's choices are drawn from a stream of the device's own.
     var random = trialSeed.map { TrialRandom(seed: $0 ^ AndroidDeviceState.alarmSalt) }
     let jitter = random?.nextUnit()
+    let bucketChanges = StandbyBucketSchedule.changes(
+      rules: settings.alarms, start: scenario.clock.start, end: end, uses: appOpenedInstants(),
+      scripted: scenario.medicineApp.appChanges.compactMap { change in change.standbyBucket.map { (change.instant, $0) } })
     let power = AndroidPowerTimeline(
       rules: settings.doze, start: scenario.clock.start, end: end, screenOn: screenOnInstants(),
       charging: spans(from: .chargingOn, to: .chargingOff), batterySaver: spans(from: .lowPowerOn, to: .lowPowerOff),
-      buckets: [(scenario.clock.start, settings.alarms.standbyBucket)],
-      dozeEntryJitter: jitter)
+      buckets: [(scenario.clock.start, settings.alarms.standbyBucket)] + bucketChanges.map { ($0.at, $0.bucket) },
+      dozeEntryJitter: jitter,
+      maintenanceRandom: trialSeed.map { TrialRandom(seed: $0 ^ AndroidDeviceState.maintenanceSalt) })
     var state = AndroidDeviceState(settings: settings, power: power)
     state.random = random
+    state.bucketChanges = bucketChanges
     return state
+  }
+
+  /// When the patient opens the app, known before the run: the scenario's
+  /// `app:` changes to the foreground (what `bucketsFollowUse` counts as use).
+  func appOpenedInstants() -> [SimulationInstant] {
+    scenario.medicineApp.appChanges.filter { $0.state == .foreground }.map(\.instant)
+  }
+
+  /// Queues the app's standby-bucket changes (`AndroidDeviceState.bucketChanges`).
+  mutating func scheduleStandbyBucketChanges() {
+    guard let changes = android?.bucketChanges else { return }
+    for (index, change) in changes.enumerated() where change.at <= end {
+      queue.schedule(.standbyBucketChange(index), at: change.at, phase: .device, rank: Int.max - 1)
+    }
+  }
+
+  /// A standby-bucket change takes effect: the alarm model already knew it
+  /// (the power timeline), the timeline says it now.
+  mutating func standbyBucketChanged(_ index: Int, at now: SimulationInstant) {
+    guard let change = android?.bucketChanges[index] else { return }
+    record(.app, "standby-bucket", at: now, [
+      TimelineField("to", change.bucket.rawValue), TimelineField("from", change.from.rawValue), TimelineField("reason", change.reason),
+    ])
   }
 
   /// The spans between the scenario's `on` and `off` power events (on

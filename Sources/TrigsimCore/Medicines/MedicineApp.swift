@@ -134,6 +134,9 @@ public struct AppChange: Sendable {
   public var exactAlarms: Bool?
   /// Android: the patient changes a notification channel's importance in Settings.
   public var channel: (id: String, importance: ChannelImportance)?
+  /// Android: the app's App Standby bucket is set to this (by the system's
+  /// judgement or `adb shell am set-standby-bucket`); see `StandbyBucketSchedule`.
+  public var standbyBucket: StandbyBucket?
   public var origin: InputLocation?
 
   public init(

@@ -88,6 +88,7 @@ public struct TrialReport: Sendable {
       let geofencing = android.geofencing
       variationSummary =
         "where each inexact or window alarm fires in its window (uniform); when Doze begins (uniform over \(android.doze.enterSpread) after \(android.doze.enterAfter)); "
+        + "when each maintenance window opens (uniform up to \(android.doze.maintenanceSpread) after its idle span); "
         + "GPS error from each fix's accuracy (its 68% radius; in the background at least ±\(RegionMonitoringService.metres(geofencing.backgroundAccuracy))), "
         + "correlated over \(geofencing.errorCorrelation); geofence latency log-normal with median \(geofencing.backgroundLatency) in the background "
         + "and spread \(String(format: "%.2f", geofencing.latencySpread))" + (pushDraws.map { "; \($0)" } ?? "")

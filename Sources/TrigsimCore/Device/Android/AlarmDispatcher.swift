@@ -23,7 +23,8 @@ public struct AlarmPlan: Sendable, Equatable {
 /// - in Doze, regular alarms wait for the next maintenance window or Doze's
 ///   end; exact while-idle alarms fire within `whileIdleExactPerHour` per
 ///   rolling hour, inexact while-idle ones at most one per `whileIdleInexactSpacing`;
-/// - on battery, the standby bucket's alarm quota (`AndroidAlarmRules.quota(for:)`);
+/// - on battery, the standby bucket's alarm quota (`AndroidAlarmRules.quota(for:)`),
+///   judged again whenever the bucket changes (`AndroidPowerTimeline.buckets`);
 /// - under Battery Saver (`batterySaverAlarms: deferred`), regular alarms wait
 ///   until it ends, while-idle alarms keep their while-idle quotas;
 /// - alarm-clock alarms (`alarmClockExemption`) fire at their time whatever the state.
@@ -132,7 +133,13 @@ public struct AlarmDispatcher: Sendable {
     if !charging {
       let bucket = power.bucket(at: instant)
       if let quota = rules.quota(for: bucket), let until = Self.quotaRelease(bucketCountedFires, quota: quota, at: instant) {
-        return (until, "standby bucket \(bucket.rawValue) allows \(quota.count) alarm\(quota.count == 1 ? "" : "s") per \(quota.period): deferred to \(until)")
+        let limit = "standby bucket \(bucket.rawValue) allows \(quota.count) alarm\(quota.count == 1 ? "" : "s") per \(quota.period)"
+        // The bucket changes before the quota frees a place: the alarm is judged again under the new bucket then
+        // (AOSP's AlarmManagerService re-evaluates an app's alarms when its bucket changes).
+        if let change = power.nextBucketChange(after: instant), change.at < until {
+          return (change.at, "\(limit): deferred until the bucket changes to \(change.bucket.rawValue) at \(change.at)")
+        }
+        return (until, "\(limit): deferred to \(until)")
       }
     }
     return nil

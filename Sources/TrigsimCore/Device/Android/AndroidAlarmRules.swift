@@ -149,6 +149,16 @@ public struct AndroidAlarmRules: Sendable, Equatable {
   /// app the patient opens most days is "in regular use" (App Standby Buckets
   /// page: working set). The engine passes it as the power timeline's first bucket.
   public var standbyBucket = StandbyBucket.workingSet
+  /// Whether the bucket follows the patient's use of the app as AOSP's
+  /// `AppStandbyController` does (`StandbyBucketSchedule`): active when the
+  /// app is opened, then dropping with the time since at `bucketDecay`'s
+  /// thresholds. Default false: the bucket stays `standbyBucket` unless the
+  /// scenario changes it (the App Standby Buckets page lets OEMs and a
+  /// machine-learning predictor bucket as they like, so no one decay is the platform's).
+  public var bucketsFollowUse = false
+  /// With `bucketsFollowUse`, when the app drops to each lower bucket
+  /// (AOSP `AppStandbyController` elapsed-time thresholds: 12 h, 24 h, 48 h, 8 days).
+  public var bucketDecay = StandbyBucketDecay()
   /// Alarm limits per bucket while on battery (power-details table, App Standby
   /// Buckets): active none, working set 10 per hour, frequent 2 per hour, rare 1
   /// per hour, restricted 1 per day.
@@ -211,6 +221,8 @@ public struct AndroidAlarmRules: Sendable, Equatable {
     if restrictedAlarms != defaults.restrictedAlarms { words.append("restricted-alarms=\(restrictedAlarms)") }
     if bucketLimitScope != defaults.bucketLimitScope { words.append("bucket-limits=\(bucketLimitScope.rawValue)") }
     if batterySaverAlarms != defaults.batterySaverAlarms { words.append("battery-saver-alarms=\(batterySaverAlarms.rawValue)") }
+    if bucketsFollowUse != defaults.bucketsFollowUse { words.append("buckets-follow-use=\(bucketsFollowUse)") }
+    if bucketDecay != defaults.bucketDecay { words.append("bucket-decay=\(bucketDecay)") }
     return words.joined(separator: " ")
   }
 }
@@ -239,6 +251,15 @@ public struct DozeRules: Sendable, Equatable {
   /// after 5–10 min (idle-pending timeout); the shortest is the default, the
   /// reading under which least runs on time.
   public var maintenanceLength: SimulationDuration = .seconds(30)
+  /// Trials only: each maintenance window opens later than its idle span
+  /// says by a uniform draw in [0, this); later windows follow from it. A
+  /// window stays open from AOSP's `MIN_DEEP_MAINTENANCE_TIME` (30 s, this
+  /// model's `maintenanceLength`) up to the idle-pending timeout
+  /// (`IDLE_PENDING_TIMEOUT`, 5 min) while deferred work runs, and the next
+  /// idle span counts from its close, so an opening can come up to 4 min 30 s
+  /// later than the shortest windows give. A single run draws nothing (each
+  /// window at its earliest).
+  public var maintenanceSpread: SimulationDuration = .seconds(270)
 
   public init() {}
 
@@ -251,6 +272,7 @@ public struct DozeRules: Sendable, Equatable {
       "maintenance-every=\(maintenanceEvery)", "maintenance-length=\(maintenanceLength)",
     ]
     if enterSpread != defaults.enterSpread { words.append("enter-spread=\(enterSpread)") }
+    if maintenanceSpread != defaults.maintenanceSpread { words.append("maintenance-spread=\(maintenanceSpread)") }
     return words.joined(separator: " ")
   }
 

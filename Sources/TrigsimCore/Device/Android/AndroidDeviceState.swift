@@ -58,6 +58,11 @@ struct AndroidDeviceState {
   var random: TrialRandom?
   /// Mixed into the trial's seed so this stream is not the location service's or the push service's.
   static let alarmSalt: UInt64 = 0xA1A2_4D0E_5EED_0024
+  /// Mixed into the trial's seed for the stream the maintenance windows' delays
+  /// are drawn from, so the alarm stream's draws stay as they were.
+  static let maintenanceSalt: UInt64 = 0x3A1E_D0CE_0B0C_0024
+  /// The app's standby-bucket changes after the run's start (`StandbyBucketSchedule`), recorded as each takes effect.
+  var bucketChanges: [StandbyBucketChange] = []
 
   init(settings: AndroidSettings, power: AndroidPowerTimeline) {
     self.settings = settings

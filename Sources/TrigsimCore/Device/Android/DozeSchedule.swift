@@ -46,10 +46,14 @@ public struct AndroidPowerTimeline: Sendable {
   ///   - buckets: the app's standby bucket from each instant on, in time order.
   ///   - dozeEntryJitter: trials only, a draw in [0, 1) that moves each
   ///     entry later by that fraction of `DozeRules.enterSpread`; nil in a single run.
+  ///   - maintenanceRandom: trials only, the stream each maintenance window's
+  ///     delay is drawn from, uniform in [0, `DozeRules.maintenanceSpread`), in
+  ///     time order; nil in a single run (no window is moved).
   public init(
     rules: DozeRules, start: SimulationInstant, end: SimulationInstant, screenOn: [SimulationInstant],
     charging: [Range<SimulationInstant>], batterySaver: [Range<SimulationInstant>],
-    buckets: [(from: SimulationInstant, bucket: StandbyBucket)], dozeEntryJitter: Double?
+    buckets: [(from: SimulationInstant, bucket: StandbyBucket)], dozeEntryJitter: Double?,
+    maintenanceRandom: TrialRandom? = nil
   ) {
     self.rules = rules
     self.start = start
@@ -57,9 +61,12 @@ public struct AndroidPowerTimeline: Sendable {
     self.charging = Self.merged(charging)
     self.batterySaverSpans = Self.merged(batterySaver)
     self.buckets = buckets.enumerated().sorted { ($0.element.from, $0.offset) < ($1.element.from, $1.offset) }.map(\.element)
+    var maintenanceRandom = maintenanceRandom
     self.dozePeriods =
       rules.enabled
-      ? Self.dozePeriods(rules: rules, start: start, end: end, screenOn: screenOn.sorted(), charging: self.charging, jitter: dozeEntryJitter)
+      ? Self.dozePeriods(
+        rules: rules, start: start, end: end, screenOn: screenOn.sorted(), charging: self.charging, jitter: dozeEntryJitter,
+        maintenanceRandom: &maintenanceRandom)
       : []
   }
 
@@ -85,6 +92,12 @@ public struct AndroidPowerTimeline: Sendable {
   /// The app's standby bucket at `instant`.
   public func bucket(at instant: SimulationInstant) -> StandbyBucket {
     buckets.last { $0.from <= instant }?.bucket ?? .workingSet
+  }
+
+  /// The first bucket change after `instant`, if any.
+  public func nextBucketChange(after instant: SimulationInstant) -> (at: SimulationInstant, bucket: StandbyBucket)? {
+    guard let next = buckets.first(where: { $0.from > instant }) else { return nil }
+    return (next.from, bucket(at: next.from))
   }
 
   /// Whether Battery Saver is on at `instant`.
@@ -122,7 +135,7 @@ public struct AndroidPowerTimeline: Sendable {
   /// The quiet spans (screen off, unplugged) and the Doze in each.
   static func dozePeriods(
     rules: DozeRules, start: SimulationInstant, end: SimulationInstant, screenOn: [SimulationInstant],
-    charging: [Range<SimulationInstant>], jitter: Double?
+    charging: [Range<SimulationInstant>], jitter: Double?, maintenanceRandom: inout TrialRandom?
   ) -> [DozePeriod] {
     // Instants at which the quiet clock restarts, and spans in which it cannot run.
     var wakes = screenOn.filter { $0 >= start && $0 < end }
@@ -145,7 +158,12 @@ public struct AndroidPowerTimeline: Sendable {
       var idleFrom = entry
       var index = 0
       while true {
-        let open = idleFrom.advanced(by: rules.idleSpan(before: index))
+        var open = idleFrom.advanced(by: rules.idleSpan(before: index))
+        if var random = maintenanceRandom, rules.maintenanceSpread.milliseconds > 0 {
+          // Trials: the window opens up to `maintenanceSpread` later (the previous one ran longer than its shortest).
+          open = open.advanced(byMilliseconds: random.next(below: rules.maintenanceSpread.milliseconds))
+          maintenanceRandom = random
+        }
         guard open < quietEnd else { break }
         let close = min(open.advanced(by: rules.maintenanceLength), quietEnd)
         guard close > idleFrom else { break }  // zero spans would never advance
