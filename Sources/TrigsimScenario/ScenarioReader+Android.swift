@@ -25,25 +25,31 @@ extension ScenarioReader {
     return settings
   }
 
-  /// `oemKiller: aggressive`, or `oemKiller: { preset: aggressive, after: 10m, exempt: false }`.
+  /// `oemKiller: aggressive`, or `oemKiller: { preset: samsung, after: 16d, sleepAfter: 3d, exempt: false }`
+  /// (a preset's own settings unless the mapping gives others).
   func readOEMKiller(_ node: Node) -> OEMBackgroundKiller {
-    var killer = OEMBackgroundKiller()
     let presets = OEMKillerPreset.allCases.map { ($0.rawValue, $0) }
     if node.scalar != nil {
-      if let preset = document.choice(node, what: "OEM killer preset", presets) { killer.preset = preset }
-      return killer
+      guard let preset = document.choice(node, what: "OEM killer preset", presets) else { return OEMBackgroundKiller() }
+      return OEMBackgroundKiller.preset(preset)
     }
-    guard let fields = document.mapping(node, what: "'oemKiller'", keys: ["preset", "after", "exempt"]) else { return killer }
-    if let value: OEMKillerPreset = choice(fields, "preset", what: "OEM killer preset") { killer.preset = value }
-    if let node = fields["after"], let value = duration(node, what: "after") {
-      if value.milliseconds <= 0 || value > .hours(7 * 24) {
-        document.error(node, "after must be longer than zero and at most 7 days", notes: ["e.g. after: 10m"])
-      } else {
-        killer.after = value
-      }
-    }
+    guard let fields = document.mapping(node, what: "'oemKiller'", keys: ["preset", "after", "sleepAfter", "exempt"]) else { return OEMBackgroundKiller() }
+    var killer = OEMBackgroundKiller()
+    if let value: OEMKillerPreset = choice(fields, "preset", what: "OEM killer preset") { killer = OEMBackgroundKiller.preset(value) }
+    if let value = killerSpan(fields, "after") { killer.after = value }
+    if let value = killerSpan(fields, "sleepAfter") { killer.sleepAfter = value }
     if let node = fields["exempt"], let value = document.bool(node, what: "exempt") { killer.exempt = value }
     return killer
+  }
+
+  /// A killer's span: above zero, at most 60 days.
+  private func killerSpan(_ fields: MappingFields, _ key: String) -> SimulationDuration? {
+    guard let node = fields[key], let value = duration(node, what: key) else { return nil }
+    guard value.milliseconds > 0, value <= .hours(60 * 24) else {
+      document.error(node, "\(key) must be longer than zero and at most 60 days", notes: ["e.g. \(key): \(key == "after" ? "10m" : "3d")"])
+      return nil
+    }
+    return value
   }
 
   /// `notifications: { dnd: priority-only, dndAllows: [alarm, reminder], policyAccess: true }`.

@@ -80,7 +80,7 @@ import TrigsimTestSupport
         """,
       [
         Expected(marker: "1️⃣", message: "unknown Do Not Disturb mode 'quiet'"),
-        Expected(marker: "2️⃣", message: "after must be longer than zero and at most 7 days"),
+        Expected(marker: "2️⃣", message: "after must be longer than zero and at most 60 days"),
         Expected(marker: "3️⃣", message: "unknown alarm strategy 'exactly'"),
         Expected(marker: "4️⃣", message: "'directBootAware' needs a boot receiver", note: "set 'reRegisterAtBoot: true', or remove 'directBootAware'"),
         Expected(marker: "5️⃣", message: "unknown exact-alarm permission 'maybe'"),
@@ -120,6 +120,14 @@ import TrigsimTestSupport
         Expected(marker: "2️⃣", message: "timeToLive must be longer than zero and at most 28d (FCM's longest time to live), not 60d"),
         Expected(marker: "3️⃣", message: "storedMessageLimit must be between 1 and 10000, not 0"),
       ])
+  }
+
+  @Test func theSamsungPresetHasItsOwnSpansUnlessTheMappingGivesOthers() throws {
+    let preset = try load(Self.header + "platform: { device: android, android: { oemKiller: samsung } }\n")
+    #expect(preset.platform.android?.oemKiller == OEMBackgroundKiller.preset(.samsung))
+    let changed = try load(Self.header + "platform: { device: android, android: { oemKiller: { preset: samsung, sleepAfter: 2d } } }\n")
+    #expect(changed.platform.android?.oemKiller.sleepAfter == .hours(48))
+    #expect(changed.platform.android?.oemKiller.after == .hours(16 * 24))
   }
 }
 

@@ -655,17 +655,13 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     let window = "the prescription's window (\(clock.prescription.summary))"
     let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
     let closes = dose.due.advanced(by: clock.prescription.after)
-    // Android: an alarm set for the dose's window that the device cleared says why nothing came: one the
-    // app attributed to this daily time first, else one it attributed to nothing (never another dose's).
-    let inWindow = run.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
     let slot = ReminderSlot(medicine: clock.medicine, time: clock.time)
-    if let loss = inWindow.last(where: { $0.attribution?.dailySlot == slot }) ?? inWindow.last(where: { $0.attribution == nil }) {
-      return "the app's alarm '\(loss.tag)' for \(run.format(loss.triggerAt)) was \(loss.what) at \(run.format(loss.at)): \(loss.reason)"
+    if run.android != nil, let reason = androidAlarmReason(slot, opens: opens, closes: closes, window: window, in: run) { return reason }
+    if run.android != nil, reminderRequests[slot] == nil {
+      return androidEarlierAlarmHeld(slot, before: opens, window: window, in: run)
+        ?? "no alarm of the app was set for \(window) and it posted no notification for the \(clock.time) reminder of medicine \(clock.medicine)"
     }
-    if run.android != nil, reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)] == nil {
-      return "no alarm of the app was set for \(window) and it posted no notification for the \(clock.time) reminder of medicine \(clock.medicine)"
-    }
-    guard let ids = reminderRequests[ReminderSlot(medicine: clock.medicine, time: clock.time)], let last = ids.last else {
+    guard let ids = reminderRequests[slot], let last = ids.last else {
       return "never scheduled: the app added no request it attributes to the \(clock.time) reminder of medicine \(clock.medicine)"
     }
     for id in ids {
@@ -676,8 +672,36 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let id = ids.last(where: { run.center.pending[$0] != nil }), let next = run.center.pending[id]?.nextDelivery {
       return "the reminder \(id) next fires \(run.format(next)), outside \(window)"
     }
+    if run.android != nil, let reason = androidEarlierAlarmHeld(slot, before: opens, window: window, in: run) { return reason }
     return "no request the app attributes to the \(clock.time) reminder fires in \(window)"
       + (run.ledger.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
+  }
+
+  /// Android: why no notification answered the dose of `slot` due in
+  /// `opens...closes`, from the app's alarms for that window: one the device
+  /// cleared (an alarm the app attributed to this daily time first, else one
+  /// it attributed to nothing, never another dose's), or one the device held
+  /// past the window. nil: no alarm for the window says why.
+  func androidAlarmReason(_ slot: ReminderSlot, opens: SimulationInstant, closes: SimulationInstant, window: String, in run: SimulationRun) -> String? {
+    let losses = run.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
+    if let loss = losses.last(where: { $0.attribution?.dailySlot == slot }) ?? losses.last(where: { $0.attribution == nil }) {
+      return "the app's alarm '\(loss.tag)' for \(run.format(loss.triggerAt)) was \(loss.what) at \(run.format(loss.at)): \(loss.reason)"
+    }
+    let held = run.android?.alarmsInSetOrder.first {
+      $0.attribution?.dailySlot == slot && $0.alarm.triggerAt >= opens && $0.alarm.triggerAt <= closes
+    }
+    return held.map {
+      "the app's alarm '\($0.tag)' for \(run.format($0.alarm.triggerAt)) was held by the device past \(window): \($0.heldReason ?? "deferred by the system")"
+    }
+  }
+
+  /// Android: the alarm of an earlier occurrence of `slot` that the device
+  /// still holds (the app sets the next day's alarm when one fires), if any.
+  func androidEarlierAlarmHeld(_ slot: ReminderSlot, before opens: SimulationInstant, window: String, in run: SimulationRun) -> String? {
+    let earlier = run.android?.alarmsInSetOrder.last { $0.attribution?.dailySlot == slot && $0.alarm.triggerAt < opens }
+    return earlier.map {
+      "no alarm of the app was set for \(window): its alarm '\($0.tag)' for \(run.format($0.alarm.triggerAt)), whose receiver sets the next one, was still held by the device: \($0.heldReason ?? "deferred by the system")"
+    }
   }
 
   /// When `request`, added at `added`, first fires at or after `instant` (nil: never).

@@ -12,19 +12,47 @@ extension SimulationRun {
     // In trials the system's choices are drawn from a stream of the device's own.
     var random = trialSeed.map { TrialRandom(seed: $0 ^ AndroidDeviceState.alarmSalt) }
     let jitter = random?.nextUnit()
-    let bucketChanges = StandbyBucketSchedule.changes(
+    let scheduled = StandbyBucketSchedule.changes(
       rules: settings.alarms, start: scenario.clock.start, end: end, uses: appOpenedInstants(),
       scripted: scenario.medicineApp.appChanges.compactMap { change in change.standbyBucket.map { (change.instant, $0) } })
+    // A maker that puts unused apps to sleep holds them in the restricted bucket meanwhile.
+    let bucketChanges = StandbyBucketSchedule.withMakerSleep(
+      scheduled, base: settings.alarms.standbyBucket, start: scenario.clock.start,
+      sleeping: settings.oemKiller.sleepingSpans(start: scenario.clock.start, end: end, foreground: foregroundSpans()),
+      sleepAfter: settings.oemKiller.sleepAfter ?? .zero)
     let power = AndroidPowerTimeline(
       rules: settings.doze, start: scenario.clock.start, end: end, screenOn: screenOnInstants(),
       charging: spans(from: .chargingOn, to: .chargingOff), batterySaver: spans(from: .lowPowerOn, to: .lowPowerOff),
       buckets: [(scenario.clock.start, settings.alarms.standbyBucket)] + bucketChanges.map { ($0.at, $0.bucket) },
       dozeEntryJitter: jitter,
       maintenanceRandom: trialSeed.map { TrialRandom(seed: $0 ^ AndroidDeviceState.maintenanceSalt) })
-    var state = AndroidDeviceState(settings: settings, power: power)
+    // Reasons name instants in the device's local time, as the timeline does.
+    let clock = scenario.clock
+    var state = AndroidDeviceState(settings: settings, power: power) { instant in
+      InstantFormatter.format(instant, offsetSeconds: clock.deviceZone(at: instant).secondsFromGMT(for: instant.date))
+    }
     state.random = random
     state.bucketChanges = bucketChanges
     return state
+  }
+
+  /// The app's spans in the foreground, known before the run: from each
+  /// `app:` change to the foreground to the next change out of it.
+  func foregroundSpans() -> [Range<SimulationInstant>] {
+    var spans: [Range<SimulationInstant>] = []
+    var since: SimulationInstant?
+    // In time order (of equal instants, as listed), as the queue applies them.
+    let ordered = scenario.medicineApp.appChanges.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
+    for change in ordered.map(\.element) {
+      guard let state = change.state else { continue }
+      if state == .foreground, since == nil { since = change.instant }
+      if state != .foreground, let start = since {
+        spans.append(start..<max(start, change.instant))
+        since = nil
+      }
+    }
+    if let start = since { spans.append(start..<max(start, end)) }
+    return spans
   }
 
   /// When the patient opens the app, known before the run: the scenario's
@@ -108,19 +136,28 @@ extension SimulationRun {
       ])
       throw error
     }
-    let replaced = device.alarms[tag] != nil
+    let previous = device.alarms[tag]
+    let replaced = previous != nil
+    // A held alarm the app replaces (its time has passed) never fires: the dose table may need to say so.
+    if let previous, previous.alarm.triggerAt < now {
+      device.alarmLosses.append(
+        AlarmLoss(
+          tag: tag, triggerAt: previous.alarm.triggerAt, at: now, what: "replaced by the app before it fired",
+          reason: "the device held it: \(previous.heldReason ?? "deferred by the system")", attribution: previous.attribution))
+    }
     var alarm = alarm
     if alarm.windowPosition == nil, !alarm.kind.needsExactPermission, var random = device.random {
       // Trials: where in its window the system fires an inexact alarm.
       alarm.windowPosition = random.nextUnit()
       device.random = random
     }
-    let pending = PendingAlarm(
+    var pending = PendingAlarm(
       tag: tag, alarm: alarm, extras: extras, attribution: attribution, token: device.nextAlarmToken, ordinal: device.nextAlarmOrdinal, setAt: now)
+    let plan = device.dispatcher.plan(alarm, notBefore: now)
+    pending.heldReason = plan.reason
     device.nextAlarmToken += 1
     device.nextAlarmOrdinal += 1
     device.alarms[tag] = pending
-    let plan = device.dispatcher.plan(alarm, notBefore: now)
     android = device
     var fields = [TimelineField("change", replaced ? "replaced" : "set"), TimelineField("kind", alarm.kind.rawValue), TimelineField("at", format(alarm.triggerAt))]
     if let window = alarm.window { fields.append(TimelineField("window", window.description)) }
@@ -165,9 +202,12 @@ extension SimulationRun {
       record(.alarm, tag.rawValue, at: now, [
         TimelineField("change", "deferred"), TimelineField("fires", format(plan.instant)), TimelineField("reason", plan.reason ?? "deferred by the system"),
       ])
+      if let reason = plan.reason { android?.alarms[tag]?.heldReason = reason }
       queueAlarm(pending, at: plan.instant)
       return
     }
+    // Fired now: if the system held it past its time, the last reason it gave says why.
+    let why = plan.reason ?? pending.heldReason
     device.alarms[tag] = nil
     device.dispatcher.fired(pending.alarm, at: now)
     android = device
@@ -175,10 +215,10 @@ extension SimulationRun {
     var fields = [TimelineField("change", "fired"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", format(pending.alarm.triggerAt))]
     if now != pending.alarm.triggerAt {
       fields.append(TimelineField("late", pending.alarm.triggerAt.duration(to: now).description))
-      if let reason = plan.reason { fields.append(TimelineField("reason", reason)) }
+      if let why { fields.append(TimelineField("reason", why)) }
     }
     record(.alarm, tag.rawValue, at: now, fields)
-    android?.firing = (pending, pending.alarm.triggerAt.duration(to: now), plan.reason)
+    android?.firing = (pending, pending.alarm.triggerAt.duration(to: now), why)
     let layer = appLayer
     layer.alarmFired(pending, in: &self, at: now)
     android?.firing = nil
@@ -257,7 +297,7 @@ extension SimulationRun {
     android?.forceStopped = true
     record(.app, "oem-kill", at: now, [
       TimelineField("preset", device.settings.oemKiller.preset.rawValue),
-      TimelineField("reason", "the phone maker's background killer stopped the app after \(device.settings.oemKiller.after) out of the foreground: its alarms are gone and nothing reaches it until the patient opens it (dontkillmyapp.com)"),
+      TimelineField("reason", device.settings.oemKiller.killReason),
     ])
     clearAlarms(reason: "the phone maker's background killer stopped the app", at: now)
   }

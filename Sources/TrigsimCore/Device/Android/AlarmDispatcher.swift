@@ -31,6 +31,8 @@ public struct AlarmPlan: Sendable, Equatable {
 public struct AlarmDispatcher: Sendable {
   public let rules: AndroidAlarmRules
   public let power: AndroidPowerTimeline
+  /// How a reason names an instant (the engine gives the device's local time, as the timeline prints it).
+  public let describe: @Sendable (SimulationInstant) -> String
   /// Every fired exact while-idle alarm, in time order (the hourly quota).
   private(set) var exactWhileIdleFires: [SimulationInstant] = []
   /// The last fired inexact while-idle alarm (the spacing).
@@ -38,9 +40,10 @@ public struct AlarmDispatcher: Sendable {
   /// Every fired alarm that the bucket quota counts, in time order.
   private(set) var bucketCountedFires: [SimulationInstant] = []
 
-  public init(rules: AndroidAlarmRules, power: AndroidPowerTimeline) {
+  public init(rules: AndroidAlarmRules, power: AndroidPowerTimeline, describe: @escaping @Sendable (SimulationInstant) -> String = { $0.description }) {
     self.rules = rules
     self.power = power
+    self.describe = describe
   }
 
   /// The most times one plan may move an alarm before giving up (each move is
@@ -118,7 +121,7 @@ public struct AlarmDispatcher: Sendable {
       } else if let release = power.nextRelease(after: instant) {
         let reason =
           release.maintenance
-          ? "deferred by Doze to the maintenance window at \(release.at)" : "deferred by Doze until it ends at \(release.at)"
+          ? "deferred by Doze to the maintenance window at \(describe(release.at))" : "deferred by Doze until it ends at \(describe(release.at))"
         return (release.at, reason)
       }
     }
@@ -127,7 +130,7 @@ public struct AlarmDispatcher: Sendable {
       if alarm.kind.allowedWhileIdle {
         if let move = whileIdleMove(alarm, at: instant, state: "Battery Saver") { return move }
       } else if let release = power.batterySaverRelease(after: instant), release > instant {
-        return (release, "deferred by Battery Saver until \(release)")
+        return (release, "deferred by Battery Saver until \(describe(release))")
       }
     }
     if !charging {
@@ -137,9 +140,9 @@ public struct AlarmDispatcher: Sendable {
         // The bucket changes before the quota frees a place: the alarm is judged again under the new bucket then
         // (AOSP's AlarmManagerService re-evaluates an app's alarms when its bucket changes).
         if let change = power.nextBucketChange(after: instant), change.at < until {
-          return (change.at, "\(limit): deferred until the bucket changes to \(change.bucket.rawValue) at \(change.at)")
+          return (change.at, "\(limit): deferred until the bucket changes to \(change.bucket.rawValue) at \(describe(change.at))")
         }
-        return (until, "\(limit): deferred to \(until)")
+        return (until, "\(limit): deferred to \(describe(until))")
       }
     }
     return nil
@@ -151,12 +154,12 @@ public struct AlarmDispatcher: Sendable {
     case .exactWhileIdle:
       let quota = AlarmQuota(count: rules.whileIdleExactPerHour, per: .hours(1))
       guard let until = Self.quotaRelease(exactWhileIdleFires, quota: quota, at: instant) else { return nil }
-      return (until, "exact while-idle alarms in \(state) are limited to \(quota.count) per hour: deferred to \(until)")
+      return (until, "exact while-idle alarms in \(state) are limited to \(quota.count) per hour: deferred to \(describe(until))")
     case .inexactWhileIdle:
       guard let last = lastInexactWhileIdleFire else { return nil }
       let until = last.advanced(by: rules.whileIdleInexactSpacing)
       guard instant < until else { return nil }
-      return (until, "inexact while-idle alarms in \(state) are limited to one per \(rules.whileIdleInexactSpacing): deferred to \(until)")
+      return (until, "inexact while-idle alarms in \(state) are limited to one per \(rules.whileIdleInexactSpacing): deferred to \(describe(until))")
     default:
       return nil
     }

@@ -13,6 +13,9 @@ struct PendingAlarm {
   /// The order the alarms were set in (the rank of simultaneous firings).
   var ordinal: Int
   var setAt: SimulationInstant
+  /// Why the device last held it past its time (set when the alarm model
+  /// moves it; the fired entry and the dose table say it).
+  var heldReason: String?
 }
 
 /// An alarm the device cleared before it fired: the dose table's reason for a dose nothing answered.
@@ -64,9 +67,9 @@ struct AndroidDeviceState {
   /// The app's standby-bucket changes after the run's start (`StandbyBucketSchedule`), recorded as each takes effect.
   var bucketChanges: [StandbyBucketChange] = []
 
-  init(settings: AndroidSettings, power: AndroidPowerTimeline) {
+  init(settings: AndroidSettings, power: AndroidPowerTimeline, describe: @escaping @Sendable (SimulationInstant) -> String = { $0.description }) {
     self.settings = settings
-    dispatcher = AlarmDispatcher(rules: settings.alarms, power: power)
+    dispatcher = AlarmDispatcher(rules: settings.alarms, power: power, describe: describe)
     exactAlarmsAllowed = settings.alarms.initialExactAlarmPermission
   }
 

@@ -138,4 +138,41 @@ public enum StandbyBucketSchedule {
     decay(after: cursor, before: nil)
     return changes
   }
+
+  /// `changes` (from `start` in `base`) with the phone maker's sleeping
+  /// spans laid over them: inside a span the app is in the restricted
+  /// bucket whatever the schedule says; a span's end (the patient opened the
+  /// app) returns it to the schedule's bucket. Every real change, in time order.
+  public static func withMakerSleep(
+    _ changes: [StandbyBucketChange], base: StandbyBucket, start: SimulationInstant, sleeping: [Range<SimulationInstant>], sleepAfter: SimulationDuration
+  ) -> [StandbyBucketChange] {
+    guard !sleeping.isEmpty else { return changes }
+    func scheduled(at instant: SimulationInstant) -> (bucket: StandbyBucket, reason: String?) {
+      guard let last = changes.last(where: { $0.at <= instant }) else { return (base, nil) }
+      return (last.bucket, last.reason)
+    }
+    func asleep(_ instant: SimulationInstant) -> Bool { sleeping.contains { $0.contains(instant) } }
+    var instants = changes.map(\.at) + sleeping.flatMap { [$0.lowerBound, $0.upperBound] }
+    instants = Array(Set(instants)).filter { $0 > start }.sorted()
+    var result: [StandbyBucketChange] = []
+    var current = base
+    for instant in instants {
+      let schedule = scheduled(at: instant)
+      let sleepingNow = asleep(instant)
+      let new = sleepingNow ? StandbyBucket.restricted : schedule.bucket
+      guard new != current else { continue }
+      let reason: String
+      if sleepingNow {
+        reason = "not opened for \(sleepAfter): the phone maker puts the app to sleep, in the restricted bucket (developer.samsung.com, \"Samsung Application Management\")"
+      } else if sleeping.contains(where: { $0.upperBound == instant }) {
+        reason = "the patient opened the app: it no longer sleeps" + (schedule.reason.map { "; \($0)" } ?? "")
+      } else {
+        reason = schedule.reason ?? "the schedule's bucket"
+      }
+      result.append(StandbyBucketChange(at: instant, bucket: new, from: current, reason: reason))
+      current = new
+    }
+    return result
+  }
 }
+
