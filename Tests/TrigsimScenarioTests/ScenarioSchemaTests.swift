@@ -73,6 +73,7 @@ import Yams
     "Self.androidDozeKeys": ScenarioReader.androidDozeKeys,
     "Self.androidKeys": ScenarioReader.androidKeys,
     "Self.androidPolicyKeys": ScenarioReader.androidPolicyKeys,
+    "Self.androidWorkKeys": ScenarioReader.androidWorkKeys,
     "CSVField.allCases.map(\\.rawValue)": CSVField.allCases.map(\.rawValue),
   ]
 
@@ -97,6 +98,7 @@ import Yams
     ("/definitions/androidAlarms", ScenarioReader.androidAlarmKeys),
     ("/definitions/androidAlarms/properties/doze/anyOf/1", ScenarioReader.androidDozeKeys),
     ("/definitions/android", ScenarioReader.androidKeys),
+    ("/definitions/androidWork", ScenarioReader.androidWorkKeys),
     ("/properties/policy/properties/android", ScenarioReader.androidPolicyKeys),
   ]
 
@@ -191,7 +193,7 @@ import Yams
 
   @Test func everyMappingTheLoaderReadsIsAnObjectOfTheSchema() throws {
     let calls = try Self.mappingKeyArguments()
-    #expect(calls.count == 65)
+    #expect(calls.count == 66)
     let schemaSets = Self.objectKeySets(in: Self.schema)
     for call in calls {
       guard let keys = Self.keys(of: call.expression) else {

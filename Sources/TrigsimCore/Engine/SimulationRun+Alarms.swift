@@ -165,6 +165,7 @@ extension SimulationRun {
     clearAlarms(reason: "the phone switched off: Android clears registered alarms at a reboot (AlarmManager)", at: now)
     let layer = appLayer
     layer.geofencesRemoved(reason: "the phone switched off: Android removes every geofence at a reboot", in: &self, at: now)
+    holdWorkForReboot(at: now)
     android?.bootCompletedDue = true
   }
 
@@ -179,6 +180,7 @@ extension SimulationRun {
   mutating func androidFirstUnlock(at now: SimulationInstant) {
     guard android?.bootCompletedDue == true else { return }
     android?.bootCompletedDue = false
+    rescheduleWorkAfterBoot(at: now)
     let layer = appLayer
     layer.systemBroadcast(.bootCompleted, in: &self, at: now)
   }
@@ -228,6 +230,7 @@ extension SimulationRun {
       TimelineField("reason", "the phone maker's background killer stopped the app after \(device.settings.oemKiller.after) out of the foreground: its alarms are gone and nothing reaches it until the patient opens it (dontkillmyapp.com)"),
     ])
     clearAlarms(reason: "the phone maker's background killer stopped the app", at: now)
+    stopWorkJobs(reason: "the phone maker's background killer stopped the app", at: now)
   }
 
   // MARK: - Channels

@@ -43,10 +43,21 @@ struct AndroidDeviceState {
   var random: TrialRandom?
   /// Mixed into the trial's seed so this stream is not the location service's or the push service's.
   static let alarmSalt: UInt64 = 0xA1A2_4D0E_5EED_0024
+  /// The app's WorkManager work by unique name (`SimulationRun+Work.swift`).
+  var work: [WorkName: PendingWork] = [:]
+  var nextWorkToken = 0
+  var nextWorkOrdinal = 0
+  var workDispatcher: WorkDispatcher
+  /// A force stop (or the maker's killer) cancelled the `JobScheduler` jobs
+  /// under the work: none runs until WorkManager reschedules them when the app's process next starts.
+  var workJobsCancelled = false
+  /// The phone rebooted: WorkManager reschedules its work from its own `BOOT_COMPLETED` receiver (after the first unlock).
+  var workAwaitsBoot = false
 
   init(settings: AndroidSettings, power: AndroidPowerTimeline) {
     self.settings = settings
     dispatcher = AlarmDispatcher(rules: settings.alarms, power: power)
+    workDispatcher = WorkDispatcher(rules: settings.work, power: power)
     exactAlarmsAllowed = settings.alarms.initialExactAlarmPermission
   }
 

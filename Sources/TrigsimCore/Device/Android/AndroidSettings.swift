@@ -13,6 +13,8 @@ public struct AndroidSettings: Sendable, Equatable {
   public var geofencing = AndroidGeofenceRules()
   /// The phone maker's background killer (dontkillmyapp.com).
   public var oemKiller = OEMBackgroundKiller()
+  /// When the system runs the app's WorkManager work (`JobScheduler`): Doze, buckets, Battery Saver, minimum periods.
+  public var work = AndroidWorkRules()
 
   public init() {}
 
@@ -21,6 +23,7 @@ public struct AndroidSettings: Sendable, Equatable {
     // The OEM killer is printed only when set, so headers without one stay as they were.
     [alarms.summary, doze.summary, notifications.summary, geofencing.summary].joined(separator: " ")
       + (oemKiller == OEMBackgroundKiller() ? "" : " " + oemKiller.summary)
+      + (work.summary.isEmpty ? "" : " " + work.summary)
   }
 }
 

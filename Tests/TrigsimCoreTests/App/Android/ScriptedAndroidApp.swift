@@ -10,6 +10,7 @@ struct AndroidScript: Sendable {
   var broadcast: @Sendable (ScriptedAndroidApp, SystemBroadcast) async -> Void = { _, _ in }
   var geofence: @Sendable (ScriptedAndroidApp, GeofenceEvent) async -> Void = { _, _ in }
   var action: @Sendable (ScriptedAndroidApp, AndroidNotificationResponse) async -> Void = { _, _ in }
+  var work: @Sendable (ScriptedAndroidApp, WorkRequestInfo) async -> Void = { _, _ in }
 }
 
 /// A test Android build whose code is an `AndroidScript`; it logs every entry point with its instance number.
@@ -53,6 +54,10 @@ final class ScriptedAndroidApp: AndroidApp, @unchecked Sendable {
   func onBroadcast(_ broadcast: SystemBroadcast) async {
     log.add("#\(instance) onBroadcast \(broadcast.rawValue)")
     await script.broadcast(self, broadcast)
+  }
+  func doWork(_ work: WorkRequestInfo) async {
+    log.add("#\(instance) doWork \(work.name)")
+    await script.work(self, work)
   }
   func onGeofenceTransition(_ event: GeofenceEvent) async {
     log.add("#\(instance) onGeofenceTransition \(event.geofence) \(event.transition.rawValue)")
