@@ -78,7 +78,7 @@ import TrigsimTestSupport
     script.created = { app in app.device.workManager.enqueueUniquePeriodicWork("refresh", every: 3600, flex: 15 * 60, policy: .keep) }
     let report = try Self.run(Self.unrestricted(), script, log: log)
     #expect(Self.ranAt(report).first == Self.at("07:45"))
-    #expect(Self.entries(report, "ran").first?[field: "next"] == "2026-05-04T08:45:00.000Z")
+    #expect(Self.entries(report, "ran").first?[field: "next"] == "2026-05-04T08:45:00.000+00:00")
   }
 
   @Test func bucketLimitsHoldJobsToTheNextWindow() throws {
@@ -111,9 +111,10 @@ import TrigsimTestSupport
     let report = try Self.run(scenario, Self.enqueuing([("sync", 60)]), log: log)
     #expect(Self.entries(report, "held").map(\.instant) == [Self.at("07:30")])
     #expect(Self.entries(report, "rescheduled").map(\.instant) == [Self.at("08:10")])
-    #expect(Self.ranAt(report) == [Self.at("08:10")])
+    // At 08:10 the work starts a new process, whose onCreate enqueues the work again (done, so not kept): it runs an hour later.
+    #expect(Self.ranAt(report) == [Self.at("08:10"), Self.at("09:10")])
     #expect(Self.entries(report, "ran").first?[field: "late"] == "10m")
-    #expect(log.all.last == "#2 doWork sync")
+    #expect(log.all == ["#1 onCreate", "#2 onCreate", "#2 doWork sync", "#2 doWork sync"])
   }
 
   @Test func forceStopCancelsWorkUntilThePatientOpensTheApp() throws {
@@ -200,7 +201,7 @@ import TrigsimTestSupport
     let report = try Self.run(scenario, script, log: log)
     // 08:00, 09:00 and 10:00 are missed; one run when opened, the next period from it.
     #expect(Self.ranAt(report) == [Self.at("07:00"), Self.at("10:45"), Self.at("11:45")])
-    #expect(Self.entries(report, "ran")[1][field: "next"] == "2026-05-04T11:45:00.000Z")
+    #expect(Self.entries(report, "ran")[1][field: "next"] == "2026-05-04T11:45:00.000+00:00")
   }
 
   @Test func workRunsTheAppsCodeWhichCanPostANotification() throws {
@@ -209,6 +210,7 @@ import TrigsimTestSupport
     let enqueue = script.created
     script.created = { app in
       app.createDoseChannel()
+      _ = await app.device.notificationManager.requestPermission()
       await enqueue(app)
     }
     script.work = { app, work in
