@@ -58,11 +58,11 @@ extension SimulationRun {
         record(.warning, name.rawValue, at: now, [TimelineField("reason", "WorkManager: \(raised)")])
       }
     }
-    // Periodic work runs at once, or with a flex shorter than the interval in
-    // the period's last `flex` (AndroidX WorkSpec.calculateNextRunTime: the
-    // first run waits interval − flex).
+    // Periodic work runs after its initial delay, or with a flex shorter than
+    // the interval in the period's last `flex` (AndroidX WorkSpec.calculateNextRunTime:
+    // the first run waits interval − flex more).
     var due = now.advanced(by: request.delay)
-    if let every, let flex, flex < every { due = now.advanced(by: SimulationDuration(milliseconds: every.milliseconds - flex.milliseconds)) }
+    if let every, let flex, flex < every { due = due.advanced(by: SimulationDuration(milliseconds: every.milliseconds - flex.milliseconds)) }
     let pending = PendingWork(
       name: name, kind: request.kind, every: every, flex: flex, extras: request.extras, due: due, token: device.nextWorkToken,
       ordinal: device.nextWorkOrdinal)
@@ -75,6 +75,7 @@ extension SimulationRun {
       fields.append(TimelineField("delay", request.delay.description))
     } else {
       if let every { fields.append(TimelineField("every", every.description)) }
+      if request.delay > .zero { fields.append(TimelineField("delay", request.delay.description)) }
       if let flex { fields.append(TimelineField("flex", flex.description)) }
     }
     planWork(name, recording: fields, at: now)

@@ -51,12 +51,15 @@ public final class WorkManager: @unchecked Sendable {
 
   /// `enqueueUniquePeriodicWork(name, policy, PeriodicWorkRequest(every, flex))`:
   /// repeats every `every` (at least 15 minutes), in the last `flex` of each
-  /// period when given (at least 5 minutes).
+  /// period when given (at least 5 minutes); the first run waits `delay`
+  /// (`setInitialDelay`) more.
   public func enqueueUniquePeriodicWork(
-    _ name: WorkName, every: TimeInterval, flex: TimeInterval? = nil, policy: ExistingWorkPolicy, extras: [String: String] = [:]
+    _ name: WorkName, every: TimeInterval, flex: TimeInterval? = nil, delay: TimeInterval = 0, policy: ExistingWorkPolicy,
+    extras: [String: String] = [:]
   ) {
     host.withRun("WorkManager.enqueueUniquePeriodicWork", otherwise: ()) { run, now in
-      let request = WorkRequest(kind: .periodic, delay: .zero, every: Self.duration(every), flex: flex.map(Self.duration), extras: extras)
+      let request = WorkRequest(
+        kind: .periodic, delay: Self.duration(delay), every: Self.duration(every), flex: flex.map(Self.duration), extras: extras)
       run.enqueueWork(name, request, policy: policy, at: now)
     }
   }
