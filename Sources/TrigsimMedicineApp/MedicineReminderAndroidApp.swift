@@ -24,7 +24,8 @@ import TrigsimCore
 /// - it re-registers every alarm and geofence from its `BOOT_COMPLETED`
 ///   receiver (`policy: android: reRegisterAtBoot`), when the exact-alarm
 ///   permission is granted, and whenever the patient opens it (after a
-///   force stop nothing else would);
+///   force stop nothing else would), and with `policy: android: refreshWork`
+///   also from a periodic WorkManager work;
 /// - pushes (Firebase Cloud Messaging): a data message is the server's
 ///   "check your schedule" ping, and so is `onDeletedMessages`: the app
 ///   re-registers everything; a notification message while the app is open
@@ -72,6 +73,18 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
     if policy.asksNotificationPermission && !device.notificationManager.areNotificationsEnabled() {
       _ = await device.notificationManager.requestPermission()
     }
+    if let every = policy.refreshWork {
+      // KEEP: a process start does not restart the period.
+      let seconds = Double(every.milliseconds) / 1000
+      device.workManager.enqueueUniquePeriodicWork(Self.refreshWork, every: seconds, delay: seconds, policy: .keep)
+    }
+  }
+
+  /// The periodic work of `policy: android: refreshWork`.
+  static let refreshWork: WorkName = "refresh-alarms"
+
+  public func doWork(_ work: WorkRequestInfo) async {
+    if work.name == Self.refreshWork { reRegisterAll() }
   }
 
   public func onActivityResumed() async { reRegisterAll() }

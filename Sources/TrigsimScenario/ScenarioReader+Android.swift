@@ -6,7 +6,7 @@ import Yams
 /// (each rule group read by its own part: alarms and Doze, notifications,
 /// geofencing).
 extension ScenarioReader {
-  static let androidKeys = androidAlarmKeys + ["notifications", "geofencing", "oemKiller", "fcm"]
+  static let androidKeys = androidAlarmKeys + ["notifications", "geofencing", "oemKiller", "fcm", "work"]
 
   /// The phone named by `platform:` (a scalar) or its `device:` key.
   func readDeviceName(_ node: Node) -> PlatformName? {
@@ -22,6 +22,7 @@ extension ScenarioReader {
     if let node = fields["geofencing"], let rules = readAndroidGeofencing(node) { settings.geofencing = rules }
     if let node = fields["oemKiller"] { settings.oemKiller = readOEMKiller(node) }
     if let node = fields["fcm"] { settings.fcm = readAndroidFCM(node) }
+    if let node = fields["work"] { settings.work = readAndroidWork(node) }
     return settings
   }
 

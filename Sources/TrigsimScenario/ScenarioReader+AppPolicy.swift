@@ -7,7 +7,7 @@ import Yams
 extension ScenarioReader {
   static let policyKeys = ["addOrder", "identifiers", "snooze", "reAddChains", "handler", "android"]
   /// The Android build's choices (`policy: android:`).
-  static let androidPolicyKeys = ["alarms", "reRegisterAtBoot", "directBootAware", "asksNotificationPermission", "channelImportance", "category"]
+  static let androidPolicyKeys = ["alarms", "reRegisterAtBoot", "directBootAware", "asksNotificationPermission", "channelImportance", "category", "refreshWork"]
 
   /// `policy: android: { alarms: exact-with-fallback, reRegisterAtBoot: true, ... }`.
   func readAndroidPolicy(_ node: Node) -> AndroidAppPolicy {
@@ -25,6 +25,13 @@ extension ScenarioReader {
       policy.asksNotificationPermission = value
     }
     if let value: ChannelImportance = choice(fields, "channelImportance", what: "channel importance") { policy.channelImportance = value }
+    if let node = fields["refreshWork"], let value = duration(node, what: "refreshWork") {
+      if value < .minutes(15) || value > .hours(7 * 24) {
+        document.error(node, "refreshWork must be at least 15m (WorkManager's shortest period) and at most 7 days, not \(value)", notes: ["e.g. refreshWork: 1d"])
+      } else {
+        policy.refreshWork = value
+      }
+    }
     if let node = fields["category"], let value = document.choice(
       node, what: "notification category", [("none", AndroidNotificationCategory?.none)] + AndroidNotificationCategory.allCases.map { ($0.rawValue, $0) })
     {

@@ -283,8 +283,8 @@ extension ScenarioReader {
     case .kind(.presented), .kind(.held), .kind(.looked), .kind(.focus), .kind(.power), .kind(.network), .kind(.settings), .kind(.preferences),
       .kind(.badge), .kind(.sent), .kind(.stored), .kind(.discarded), .kind(.received), .kind(.filtered):
       return nil
-    // Alarm tags are the app's own.
-    case .kind(.alarm): return nil
+    // Alarm tags and work names are the app's own.
+    case .kind(.alarm), .kind(.work): return nil
     case .kind(.regions): return placeSetIDs.sorted()
     }
   }

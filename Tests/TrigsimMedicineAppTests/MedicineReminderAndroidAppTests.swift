@@ -64,6 +64,21 @@ import TrigsimScenario
     #expect(Self.fired(kept).contains("2026-05-05T08:00 medicine_1_reminder_0"))
   }
 
+  @Test func refreshWorkIsOffByDefault() throws {
+    let report = try Self.run(Self.scenario())
+    #expect(!report.timeline.entries.contains { $0.kind == .work })
+  }
+
+  @Test func refreshWorkRestoresAlarmsAfterARebootWithoutABootReceiver() throws {
+    // WorkManager reschedules its own work after the boot (its own receiver), so the refresh sets the alarms again.
+    let power = "device:\n  power:\n    - { at: 2026-05-04T09:00:00Z, event: reboot }\n    - { at: 2026-05-04T09:10:00Z, event: unlock }"
+    let report = try Self.run(Self.scenario(power, policy: "policy:\n  android: { reRegisterAtBoot: false, refreshWork: 1h }"))
+    #expect(Self.fired(report).contains("2026-05-05T08:00 medicine_1_reminder_0"))
+    let rescheduled = try #require(report.timeline.entries.first { $0.kind == .work && $0[field: "change"] == "rescheduled" })
+    #expect(rescheduled[field: "after"] == "reboot")
+    #expect(rescheduled.localInstant.hasPrefix("2026-05-04T09:10"))
+  }
+
   @Test func theAndroidBuildNamesItsNotificationsAsTheIOSBuildDoes() throws {
     let ios = try Self.run(Self.scenario().replacingOccurrences(of: "platform: android", with: "platform: ios"))
     let android = try Self.run(Self.scenario())

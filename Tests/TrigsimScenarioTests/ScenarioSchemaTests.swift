@@ -75,6 +75,7 @@ import Yams
     "Self.androidKeys": ScenarioReader.androidKeys,
     "Self.androidPolicyKeys": ScenarioReader.androidPolicyKeys,
     "Self.androidFCMKeys": ScenarioReader.androidFCMKeys,
+    "Self.androidWorkKeys": ScenarioReader.androidWorkKeys,
     "CSVField.allCases.map(\\.rawValue)": CSVField.allCases.map(\.rawValue),
   ]
 
@@ -100,6 +101,7 @@ import Yams
     ("/definitions/androidAlarms/properties/doze/anyOf/1", ScenarioReader.androidDozeKeys),
     ("/definitions/androidAlarms/properties/bucketDecay", ScenarioReader.androidBucketDecayKeys),
     ("/definitions/android", ScenarioReader.androidKeys),
+    ("/definitions/androidWork", ScenarioReader.androidWorkKeys),
     ("/properties/policy/properties/android", ScenarioReader.androidPolicyKeys),
     ("/definitions/android/properties/fcm", ScenarioReader.androidFCMKeys),
   ]
@@ -195,7 +197,7 @@ import Yams
 
   @Test func everyMappingTheLoaderReadsIsAnObjectOfTheSchema() throws {
     let calls = try Self.mappingKeyArguments()
-    #expect(calls.count == 67)
+    #expect(calls.count == 68)
     let schemaSets = Self.objectKeySets(in: Self.schema)
     for call in calls {
       guard let keys = Self.keys(of: call.expression) else {
@@ -275,7 +277,7 @@ import Yams
   // MARK: - Bundled scenarios
 
   @Test func everyBundledScenarioIsChecked() {
-    #expect(Self.scenarioFiles.count == 86)
+    #expect(Self.scenarioFiles.count == 87)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("corpus/") }.count == 23)
   }
 

@@ -27,6 +27,8 @@ protocol AppLayer: AnyObject {
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant)
   /// Android: an alarm the app set fired (recorded already); its receiver runs.
   func alarmFired(_ alarm: PendingAlarm, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Android: WorkManager runs a piece of the app's work (recorded already); its `doWork` runs.
+  func workRan(_ work: WorkRequestInfo, in run: inout SimulationRun, at now: SimulationInstant)
   /// Android: the device removed every geofence of the app (a reboot, location turned off).
   func geofencesRemoved(reason: String, in run: inout SimulationRun, at now: SimulationInstant)
   /// Android: a system broadcast for the app's manifest receivers (boot, permission, location providers).

@@ -19,6 +19,11 @@ struct ScheduledEvent: Comparable {
     case oemKill(token: Int)
     /// An Android alarm's instant (`token`: the setting it was queued for; a replaced or cancelled alarm's is skipped).
     case alarmDue(AlarmTag, token: Int)
+    /// Android: a piece of WorkManager work's planned instant (`token`: the
+    /// schedule it was queued for; cancelled, replaced, stopped or re-planned
+    /// work's is skipped). Phase `timeTrigger`, ranked after the alarms at the
+    /// same instant (`SimulationRun.workRankBase` + the enqueue order).
+    case workDue(WorkName, token: Int)
     case appChange(Int)
     /// The system launches a hosted app (`HostedAppLayer`) at the clock's start.
     case appLaunch

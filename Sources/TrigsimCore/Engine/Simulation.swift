@@ -544,6 +544,8 @@ struct SimulationRun {
       alarmDue(tag, token: token, at: now)
     case .oemKill(let token):
       oemKill(token: token, at: now)
+    case .workDue(let name, let token):
+      workDue(name, token: token, at: now)
     case .appChange(let index):
       changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):

@@ -237,6 +237,7 @@ extension SimulationRun {
     clearAlarms(reason: "the phone switched off: Android clears registered alarms at a reboot (AlarmManager)", at: now)
     let layer = appLayer
     layer.geofencesRemoved(reason: "the phone switched off: Android removes every geofence at a reboot", in: &self, at: now)
+    holdWorkForReboot(at: now)
     android?.bootCompletedDue = true
   }
 
@@ -251,6 +252,7 @@ extension SimulationRun {
   mutating func androidFirstUnlock(at now: SimulationInstant) {
     guard android?.bootCompletedDue == true else { return }
     android?.bootCompletedDue = false
+    rescheduleWorkAfterBoot(at: now)
     let layer = appLayer
     layer.systemBroadcast(.bootCompleted, in: &self, at: now)
   }
@@ -300,6 +302,7 @@ extension SimulationRun {
       TimelineField("reason", device.settings.oemKiller.killReason),
     ])
     clearAlarms(reason: "the phone maker's background killer stopped the app", at: now)
+    stopWorkJobs(reason: "the phone maker's background killer stopped the app", at: now)
   }
 
   // MARK: - Channels

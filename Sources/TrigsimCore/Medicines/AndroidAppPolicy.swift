@@ -17,6 +17,13 @@ public struct AndroidAppPolicy: Sendable, Equatable {
   public var channelImportance = ChannelImportance.high
   /// `Notification.category` of the reminders (Do Not Disturb reads it).
   public var category: AndroidNotificationCategory? = .reminder
+  /// A periodic WorkManager work (`refresh-alarms`, first run one period
+  /// after the app starts) that re-registers every alarm and geofence each
+  /// period: a safety net some teams add against lost alarms. nil (off) by
+  /// default. Its runs wait for Doze's maintenance windows and the bucket's
+  /// job windows, and a force stop or the maker's killer stops it too, until
+  /// the patient opens the app (the manual, "Android work scheduling").
+  public var refreshWork: SimulationDuration?
 
   public init() {}
 
@@ -24,6 +31,7 @@ public struct AndroidAppPolicy: Sendable, Equatable {
   public var summary: String {
     "android-alarms=\(alarms.rawValue) boot=\(reRegisterAtBoot ? (directBootAware ? "re-register-locked" : "re-register") : "none") "
       + "ask-permission=\(asksNotificationPermission ? "yes" : "no") channel=\(channelImportance.rawValue) category=\(category?.rawValue ?? "none")"
+      + (refreshWork.map { " refresh-work=\($0)" } ?? "")
   }
 }
 

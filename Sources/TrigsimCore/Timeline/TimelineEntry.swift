@@ -81,6 +81,9 @@ public struct TimelineEntry: Hashable, Sendable {
     case regions
     /// An Android alarm (`AlarmManager`): set, fired, deferred, cancelled, cleared or refused.
     case alarm
+    /// Android WorkManager work: enqueued, replaced, kept, deferred, ran,
+    /// cancelled, held (reboot), stopped (force stop) or rescheduled.
+    case work
   }
 
   public var instant: SimulationInstant

@@ -21,6 +21,10 @@ public protocol AndroidApp: AnyObject {
   func onAlarm(_ alarm: AlarmIntent) async
   /// A system broadcast the app's manifest asks for.
   func onBroadcast(_ broadcast: SystemBroadcast) async
+  /// WorkManager runs one of the app's work requests (`Worker.doWork()`): at
+  /// the earliest instant the system allows after its schedule (the manual,
+  /// "Android work scheduling").
+  func doWork(_ work: WorkRequestInfo) async
   /// A geofence transition the app asked for (`GeofencingEvent` from its `PendingIntent`).
   func onGeofenceTransition(_ event: GeofenceEvent) async
   /// The patient tapped the notification or one of its action buttons (the
@@ -46,6 +50,7 @@ extension AndroidApp {
   public func onActivityPaused() async {}
   public func onAlarm(_ alarm: AlarmIntent) async {}
   public func onBroadcast(_ broadcast: SystemBroadcast) async {}
+  public func doWork(_ work: WorkRequestInfo) async {}
   public func onGeofenceTransition(_ event: GeofenceEvent) async {}
   public func onNotificationAction(_ action: AndroidNotificationResponse) async {}
   public func patientChangedMedicine(_ change: MedicineEdit) async {}

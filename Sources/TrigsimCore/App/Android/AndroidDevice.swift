@@ -8,6 +8,8 @@ public final class AndroidDevice: @unchecked Sendable {
   public let alarmManager: AlarmManager
   public let notificationManager: NotificationManager
   public let geofencingClient: GeofencingClient
+  /// `WorkManager` (AndroidX): deferrable work the system runs when it allows.
+  public let workManager: WorkManager
   public let clock: DeviceClock
   /// `SharedPreferences` and files: they outlive the app's process.
   public let storage: DeviceStorage
@@ -20,6 +22,7 @@ public final class AndroidDevice: @unchecked Sendable {
     alarmManager = AlarmManager(host: host)
     notificationManager = NotificationManager(host: host)
     geofencingClient = GeofencingClient(host: host)
+    workManager = WorkManager(host: host)
     clock = DeviceClock(host: host)
     storage = DeviceStorage(host: host)
     simulation = SimulationNotes(host: host)

@@ -38,6 +38,7 @@ extension HostedAppLayer {
       if forceStopped(run) {
         run.android?.forceStopped = false
         run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
+        run.rescheduleWorkAtProcessStart(at: now)
       }
       if androidApp == nil || (from.isTerminated && configuration.processModel == .platform) { launchAndroid(.patient, in: &run, at: now) }
       guard let app = androidApp else { return }
@@ -54,6 +55,7 @@ extension HostedAppLayer {
         TimelineField("reason", "Settings › Force stop: the app's alarms are cancelled and its notifications removed; nothing reaches it until the patient opens it"),
       ])
       run.clearAlarms(reason: "force stop cancels the app's alarms", at: now)
+      run.stopWorkJobs(reason: "force stop", at: now)
       run.clearDelivered(at: now, reason: "force stop removes the app's notifications") { _ in true }
       // The process ends (a persistent app's one instance keeps its memory, as its model says).
       if configuration.processModel == .platform { endProcess(in: &run) }
@@ -65,6 +67,7 @@ extension HostedAppLayer {
     if forceStopped(run) {
       run.android?.forceStopped = false
       run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
+      run.rescheduleWorkAtProcessStart(at: now)
     }
     if run.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
     guard let app = androidApp else { return }

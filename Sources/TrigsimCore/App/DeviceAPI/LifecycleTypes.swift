@@ -18,6 +18,8 @@ public enum LaunchReason: String, Sendable, CaseIterable {
   case alarm
   /// Android: a system broadcast the app's manifest receives (`BOOT_COMPLETED`, `LOCKED_BOOT_COMPLETED`, ...).
   case broadcast
+  /// Android: WorkManager runs one of its work requests (`Worker.doWork`).
+  case work
 }
 
 /// A request for background app refresh (`BGAppRefreshTaskRequest`): the

@@ -66,10 +66,21 @@ struct AndroidDeviceState {
   static let maintenanceSalt: UInt64 = 0x3A1E_D0CE_0B0C_0024
   /// The app's standby-bucket changes after the run's start (`StandbyBucketSchedule`), recorded as each takes effect.
   var bucketChanges: [StandbyBucketChange] = []
+  /// The app's WorkManager work by unique name (`SimulationRun+Work.swift`).
+  var work: [WorkName: PendingWork] = [:]
+  var nextWorkToken = 0
+  var nextWorkOrdinal = 0
+  var workDispatcher: WorkDispatcher
+  /// A force stop (or the maker's killer) cancelled the `JobScheduler` jobs
+  /// under the work: none runs until WorkManager reschedules them when the app's process next starts.
+  var workJobsCancelled = false
+  /// The phone rebooted: WorkManager reschedules its work from its own `BOOT_COMPLETED` receiver (after the first unlock).
+  var workAwaitsBoot = false
 
   init(settings: AndroidSettings, power: AndroidPowerTimeline, describe: @escaping @Sendable (SimulationInstant) -> String = { $0.description }) {
     self.settings = settings
     dispatcher = AlarmDispatcher(rules: settings.alarms, power: power, describe: describe)
+    workDispatcher = WorkDispatcher(rules: settings.work, power: power, describe: describe)
     exactAlarmsAllowed = settings.alarms.initialExactAlarmPermission
   }
 

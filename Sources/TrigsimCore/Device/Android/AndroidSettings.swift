@@ -15,6 +15,8 @@ public struct AndroidSettings: Sendable, Equatable {
   public var oemKiller = OEMBackgroundKiller()
   /// Firebase Cloud Messaging: priorities in Doze and by bucket, storage while unreachable.
   public var fcm = FCMRules()
+  /// When the system runs the app's WorkManager work (`JobScheduler`): Doze, buckets, Battery Saver, minimum periods.
+  public var work = AndroidWorkRules()
 
   public init() {}
 
@@ -24,6 +26,7 @@ public struct AndroidSettings: Sendable, Equatable {
     [alarms.summary, doze.summary, notifications.summary, geofencing.summary].joined(separator: " ")
       + (oemKiller == OEMBackgroundKiller() ? "" : " " + oemKiller.summary)
       + (fcm.summary.isEmpty ? "" : " " + fcm.summary)
+      + (work.summary.isEmpty ? "" : " " + work.summary)
   }
 }
 

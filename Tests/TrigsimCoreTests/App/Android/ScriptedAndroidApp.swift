@@ -11,6 +11,7 @@ struct AndroidScript: Sendable {
   var geofence: @Sendable (ScriptedAndroidApp, GeofenceEvent) async -> Void = { _, _ in }
   var action: @Sendable (ScriptedAndroidApp, AndroidNotificationResponse) async -> Void = { _, _ in }
   var message: @Sendable (ScriptedAndroidApp, RemoteMessage) async -> Void = { _, _ in }
+  var work: @Sendable (ScriptedAndroidApp, WorkRequestInfo) async -> Void = { _, _ in }
 }
 
 /// A test Android build whose code is an `AndroidScript`; it logs every entry point with its instance number.
@@ -58,6 +59,10 @@ final class ScriptedAndroidApp: AndroidApp, @unchecked Sendable {
   func onBroadcast(_ broadcast: SystemBroadcast) async {
     log.add("#\(instance) onBroadcast \(broadcast.rawValue)")
     await script.broadcast(self, broadcast)
+  }
+  func doWork(_ work: WorkRequestInfo) async {
+    log.add("#\(instance) doWork \(work.name)")
+    await script.work(self, work)
   }
   func onGeofenceTransition(_ event: GeofenceEvent) async {
     log.add("#\(instance) onGeofenceTransition \(event.geofence) \(event.transition.rawValue)")

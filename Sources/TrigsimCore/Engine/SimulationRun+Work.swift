@@ -1,0 +1,241 @@
+/// A piece of WorkManager work the device keeps for the app, until it has
+/// run (one-time), the app cancels it, or another request replaces it.
+struct PendingWork {
+  var name: WorkName
+  var kind: WorkKind
+  /// Periodic only: the interval and flex in force (raised to their minimums).
+  var every: SimulationDuration?
+  var flex: SimulationDuration?
+  var extras: [String: String]
+  /// When its schedule asks it to run: the delay's end, or the period's.
+  var due: SimulationInstant
+  /// How many times it ran (periodic).
+  var runs = 0
+  /// Identifies this schedule: a cancelled, replaced, stopped or re-planned work's queued event is skipped.
+  var token: Int
+  /// The order the work was enqueued in (the rank of simultaneous runs).
+  var ordinal: Int
+  /// Why the system last moved it later, kept for its `ran` entry.
+  var heldBecause: String?
+}
+
+extension AndroidDeviceState {
+  /// The enqueued work in the order it was enqueued.
+  var workInEnqueueOrder: [PendingWork] { work.values.sorted { $0.ordinal < $1.ordinal } }
+}
+
+/// The Android device's WorkManager work (`WorkManager` over `JobScheduler`):
+/// the device keeps the work, decides when each runs (`WorkDispatcher`:
+/// Doze, the standby bucket's job windows, Battery Saver), and runs the
+/// app's `doWork` when it does. WorkManager keeps its work in its own
+/// database, so a reboot and a force stop do not lose it: after a reboot its
+/// own `BOOT_COMPLETED` receiver reschedules it; after a force stop (or the
+/// maker's killer), whose `JobScheduler` jobs are gone, it reschedules it
+/// when the app's process next starts (the patient opens the app).
+extension SimulationRun {
+  /// Simultaneous runs: work after the app's alarms at the same instant, in enqueue order.
+  static let workRankBase = 1 << 40
+
+  // MARK: - Enqueuing
+
+  /// `enqueueUniqueWork` / `enqueueUniquePeriodicWork` under `policy`.
+  mutating func enqueueWork(_ name: WorkName, _ request: WorkRequest, policy: ExistingWorkPolicy, at now: SimulationInstant) {
+    guard var device = android else { return }
+    let replaced = device.work[name] != nil
+    if replaced && policy == .keep {
+      record(.work, name.rawValue, at: now, [
+        TimelineField("change", "kept"),
+        TimelineField("reason", "work named '\(name)' is already enqueued and the policy is KEEP: the new request is dropped"),
+      ])
+      return
+    }
+    var every: SimulationDuration?
+    var flex: SimulationDuration?
+    if request.kind == .periodic {
+      let schedule = device.settings.work.periodicSchedule(every: request.every ?? .zero, flex: request.flex)
+      (every, flex) = (schedule.every, schedule.flex)
+      for raised in schedule.raised {
+        record(.warning, name.rawValue, at: now, [TimelineField("reason", "WorkManager: \(raised)")])
+      }
+    }
+    // Periodic work runs after its initial delay, or with a flex shorter than
+    // the interval in the period's last `flex` (AndroidX WorkSpec.calculateNextRunTime:
+    // the first run waits interval − flex more).
+    var due = now.advanced(by: request.delay)
+    if let every, let flex, flex < every { due = due.advanced(by: SimulationDuration(milliseconds: every.milliseconds - flex.milliseconds)) }
+    let pending = PendingWork(
+      name: name, kind: request.kind, every: every, flex: flex, extras: request.extras, due: due, token: device.nextWorkToken,
+      ordinal: device.nextWorkOrdinal)
+    device.nextWorkToken += 1
+    device.nextWorkOrdinal += 1
+    device.work[name] = pending
+    android = device
+    var fields = [TimelineField("change", replaced ? "replaced" : "enqueued"), TimelineField("kind", request.kind.rawValue)]
+    if request.kind == .oneTime {
+      fields.append(TimelineField("delay", request.delay.description))
+    } else {
+      if let every { fields.append(TimelineField("every", every.description)) }
+      if request.delay > .zero { fields.append(TimelineField("delay", request.delay.description)) }
+      if let flex { fields.append(TimelineField("flex", flex.description)) }
+    }
+    planWork(name, recording: fields, at: now)
+  }
+
+  /// `cancelUniqueWork`: work not enqueued is ignored, as on the platform.
+  mutating func cancelWork(_ name: WorkName, reason: String, at now: SimulationInstant) {
+    guard android?.work.removeValue(forKey: name) != nil else { return }
+    record(.work, name.rawValue, at: now, [TimelineField("change", "cancelled"), TimelineField("reason", reason)])
+  }
+
+  /// Plans enqueued work from `now`, records `fields` with when it runs and why, and queues it
+  /// (unless its jobs are cancelled or it waits for the boot: then it is only recorded).
+  private mutating func planWork(_ name: WorkName, recording fields: [TimelineField], at now: SimulationInstant) {
+    guard var device = android, var pending = device.work[name] else { return }
+    var fields = fields
+    if device.workJobsCancelled || device.workAwaitsBoot {
+      fields.append(TimelineField("runs", device.workAwaitsBoot ? "after-boot" : "when-opened"))
+      record(.work, name.rawValue, at: now, fields)
+      return
+    }
+    let plan = device.workDispatcher.plan(due: pending.due, notBefore: now)
+    pending.token = device.nextWorkToken
+    device.nextWorkToken += 1
+    if let reason = plan.reason { pending.heldBecause = reason }
+    device.work[name] = pending
+    android = device
+    fields.append(TimelineField("runs", format(plan.instant)))
+    if let reason = plan.reason { fields.append(TimelineField("reason", reason)) }
+    record(.work, name.rawValue, at: now, fields)
+    queueWork(pending, at: plan.instant)
+  }
+
+  private mutating func queueWork(_ pending: PendingWork, at instant: SimulationInstant) {
+    guard instant <= end else { return }
+    queue.schedule(.workDue(pending.name, token: pending.token), at: instant, phase: .timeTrigger, rank: Self.workRankBase + pending.ordinal)
+  }
+
+  // MARK: - Running
+
+  /// Work's queued instant: the rules are asked again (a job window used
+  /// since it was planned may push it later); it runs when the answer is now,
+  /// and the app's `doWork` runs. Periodic work's next period counts from this
+  /// run: runs missed while it was held are not caught up (WorkManager runs
+  /// periodic work at most once per interval).
+  mutating func workDue(_ name: WorkName, token: Int, at now: SimulationInstant) {
+    guard var device = android, var pending = device.work[name], pending.token == token else { return }
+    let plan = device.workDispatcher.plan(due: pending.due, notBefore: now)
+    if plan.instant > now {
+      if let reason = plan.reason { pending.heldBecause = reason }
+      device.work[name] = pending
+      android = device
+      record(.work, name.rawValue, at: now, [
+        TimelineField("change", "deferred"), TimelineField("runs", format(plan.instant)),
+        TimelineField("reason", plan.reason ?? "deferred by the system"),
+      ])
+      queueWork(pending, at: plan.instant)
+      return
+    }
+    device.workDispatcher.ran(at: now)
+    let info = WorkRequestInfo(
+      name: name, kind: pending.kind, extras: pending.extras, scheduledFor: pending.due.date, ranAt: now.date, runsBefore: pending.runs)
+    var fields = [TimelineField("change", "ran"), TimelineField("kind", pending.kind.rawValue)]
+    if now > pending.due {
+      fields.append(TimelineField("late", pending.due.duration(to: now).description))
+      if let reason = plan.reason ?? pending.heldBecause { fields.append(TimelineField("reason", reason)) }
+    }
+    if pending.kind == .periodic, let every = pending.every {
+      pending.runs += 1
+      pending.due = now.advanced(by: every)
+      pending.heldBecause = nil
+      pending.token = device.nextWorkToken
+      device.nextWorkToken += 1
+      device.work[name] = pending
+      fields.append(TimelineField("next", format(pending.due)))
+    } else {
+      device.work[name] = nil
+    }
+    android = device
+    record(.work, name.rawValue, at: now, fields)
+    let layer = appLayer
+    layer.workRan(info, in: &self, at: now)
+    // The next period, unless the app cancelled or replaced the work in `doWork`.
+    if pending.kind == .periodic, let current = android?.work[name], current.token == pending.token {
+      guard let plan = android?.workDispatcher.plan(due: current.due, notBefore: now) else { return }
+      if let reason = plan.reason { android?.work[name]?.heldBecause = reason }
+      queueWork(current, at: plan.instant)
+    }
+  }
+
+  // MARK: - Reboot, force stop
+
+  /// The phone switched off: WorkManager's work stays in its database ("Work
+  /// is persistent": WorkManager guide) and waits for the boot.
+  mutating func holdWorkForReboot(at now: SimulationInstant) {
+    guard var device = android else { return }
+    device.workAwaitsBoot = true
+    for pending in device.workInEnqueueOrder {
+      device.work[pending.name]?.token = device.nextWorkToken
+      device.nextWorkToken += 1
+    }
+    android = device
+    for pending in device.workInEnqueueOrder {
+      record(.work, pending.name.rawValue, at: now, [
+        TimelineField("change", "held"),
+        TimelineField("reason", "the phone switched off: WorkManager keeps its work across a reboot and reschedules it from its own BOOT_COMPLETED receiver"),
+      ])
+    }
+  }
+
+  /// The first unlock after a boot (`BOOT_COMPLETED`): WorkManager's own
+  /// receiver reschedules its work, unless the app is force-stopped (a
+  /// stopped app gets no broadcast; its work waits for the patient to open it).
+  mutating func rescheduleWorkAfterBoot(at now: SimulationInstant) {
+    guard let device = android, device.workAwaitsBoot else { return }
+    android?.workAwaitsBoot = false
+    guard !device.workJobsCancelled else { return }
+    for pending in device.workInEnqueueOrder {
+      let because = "held by the reboot until WorkManager rescheduled it after the first unlock at \(format(now))"
+      android?.work[pending.name]?.heldBecause = because
+      planWork(pending.name, recording: [
+        TimelineField("change", "rescheduled"), TimelineField("after", "reboot"),
+      ], at: now)
+    }
+  }
+
+  /// A force stop or the maker's killer: the app's `JobScheduler` jobs are
+  /// cancelled, so no work runs; WorkManager keeps the work and reschedules it
+  /// when the app's process next starts (AndroidX WorkManager's
+  /// `ForceStopRunnable`; cocoa-mhlw/cocoa #123, Evernote/android-job #275).
+  mutating func stopWorkJobs(reason: String, at now: SimulationInstant) {
+    guard var device = android, !device.workJobsCancelled else { return }
+    device.workJobsCancelled = true
+    for pending in device.workInEnqueueOrder {
+      device.work[pending.name]?.token = device.nextWorkToken
+      device.nextWorkToken += 1
+    }
+    android = device
+    for pending in device.workInEnqueueOrder {
+      record(.work, pending.name.rawValue, at: now, [
+        TimelineField("change", "stopped"),
+        TimelineField("reason", "\(reason): its JobScheduler jobs are cancelled; WorkManager reschedules the work when the app's process next starts"),
+      ])
+    }
+  }
+
+  /// The patient opened the app after a force stop: its process starts and
+  /// WorkManager reschedules the work whose jobs the force stop cancelled;
+  /// work whose time passed runs as soon as the rules allow (once, not once
+  /// per missed period).
+  mutating func rescheduleWorkAtProcessStart(at now: SimulationInstant) {
+    guard let device = android, device.workJobsCancelled else { return }
+    android?.workJobsCancelled = false
+    guard !device.workAwaitsBoot else { return }
+    for pending in device.workInEnqueueOrder {
+      let because = "its job was cancelled by a force stop until the app's process started again at \(format(now))"
+      android?.work[pending.name]?.heldBecause = because
+      planWork(pending.name, recording: [
+        TimelineField("change", "rescheduled"), TimelineField("after", "force-stop"),
+      ], at: now)
+    }
+  }
+}
