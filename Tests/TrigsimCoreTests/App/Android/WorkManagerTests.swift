@@ -55,7 +55,7 @@ import TrigsimTestSupport
     #expect(Self.ranAt(report) == [Self.at("09:00")])
     let ran = try #require(Self.entries(report, "ran").first)
     #expect(ran[field: "late"] == "30m")
-    #expect(ran[field: "reason"] == "deferred by Doze to the maintenance window at 2026-05-04T09:00:00.000Z")
+    #expect(ran[field: "reason"] == "deferred by Doze to the maintenance window at 2026-05-04T09:00:00.000+00:00")
     #expect(log.all.last == "#1 doWork sync")
   }
 
