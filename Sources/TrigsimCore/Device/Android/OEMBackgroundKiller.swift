@@ -64,6 +64,8 @@ public struct OEMBackgroundKiller: Sendable, Equatable {
   /// bucket): from `sleepAfter` after it left the foreground (or the run's
   /// start, when it starts out of it) until the patient opens it again.
   /// - Parameters:
+  ///   - start: the run's start (the app counts as last used then, when it starts out of the foreground).
+  ///   - end: the run's end (the last span ends there).
   ///   - foreground: the app's spans in the foreground, in time order.
   public func sleepingSpans(start: SimulationInstant, end: SimulationInstant, foreground: [Range<SimulationInstant>]) -> [Range<SimulationInstant>] {
     guard kills, let sleepAfter else { return [] }

@@ -78,6 +78,8 @@ public enum StandbyBucketSchedule {
   /// The bucket changes after the run's start, in time order, each a real change.
   /// - Parameters:
   ///   - rules: the starting bucket, whether buckets follow use, the thresholds.
+  ///   - start: the run's start (the app is in `rules.standbyBucket` then).
+  ///   - end: the run's end (no change after it).
   ///   - uses: when the patient opens the app (sorted or not).
   ///   - scripted: the scenario's bucket changes, in time order.
   public static func changes(
@@ -143,6 +145,12 @@ public enum StandbyBucketSchedule {
   /// spans laid over them: inside a span the app is in the restricted
   /// bucket whatever the schedule says; a span's end (the patient opened the
   /// app) returns it to the schedule's bucket. Every real change, in time order.
+  /// - Parameters:
+  ///   - changes: the schedule's changes, in time order.
+  ///   - base: the bucket before the first change.
+  ///   - start: the run's start.
+  ///   - sleeping: the spans the maker keeps the app asleep, in time order.
+  ///   - sleepAfter: how long unused before the maker puts the app to sleep (for the reason).
   public static func withMakerSleep(
     _ changes: [StandbyBucketChange], base: StandbyBucket, start: SimulationInstant, sleeping: [Range<SimulationInstant>], sleepAfter: SimulationDuration
   ) -> [StandbyBucketChange] {
