@@ -171,18 +171,32 @@ extension SimulationRun {
   /// The phone switched off: WorkManager's work stays in its database ("Work
   /// is persistent": WorkManager guide) and waits for the boot.
   mutating func holdWorkForReboot(at now: SimulationInstant) {
+    guard android != nil else { return }
+    android?.workAwaitsBoot = true
+    unqueueAllWork(
+      change: "held", reason: "the phone switched off: WorkManager keeps its work across a reboot and reschedules it from its own BOOT_COMPLETED receiver",
+      at: now)
+  }
+
+  /// Every pending work's queued run is void (new tokens); each gets a `work` entry of `change` with `reason`.
+  private mutating func unqueueAllWork(change: String, reason: String, at now: SimulationInstant) {
     guard var device = android else { return }
-    device.workAwaitsBoot = true
     for pending in device.workInEnqueueOrder {
       device.work[pending.name]?.token = device.nextWorkToken
       device.nextWorkToken += 1
     }
     android = device
     for pending in device.workInEnqueueOrder {
-      record(.work, pending.name.rawValue, at: now, [
-        TimelineField("change", "held"),
-        TimelineField("reason", "the phone switched off: WorkManager keeps its work across a reboot and reschedules it from its own BOOT_COMPLETED receiver"),
-      ])
+      record(.work, pending.name.rawValue, at: now, [TimelineField("change", change), TimelineField("reason", reason)])
+    }
+  }
+
+  /// WorkManager reschedules every pending work now (`after`: what held it), each held `because`.
+  private mutating func rescheduleAllWork(after: String, because: String, at now: SimulationInstant) {
+    guard let device = android else { return }
+    for pending in device.workInEnqueueOrder {
+      android?.work[pending.name]?.heldBecause = because
+      planWork(pending.name, recording: [TimelineField("change", "rescheduled"), TimelineField("after", after)], at: now)
     }
   }
 
@@ -193,13 +207,7 @@ extension SimulationRun {
     guard let device = android, device.workAwaitsBoot else { return }
     android?.workAwaitsBoot = false
     guard !device.workJobsCancelled else { return }
-    for pending in device.workInEnqueueOrder {
-      let because = "held by the reboot until WorkManager rescheduled it after the first unlock at \(format(now))"
-      android?.work[pending.name]?.heldBecause = because
-      planWork(pending.name, recording: [
-        TimelineField("change", "rescheduled"), TimelineField("after", "reboot"),
-      ], at: now)
-    }
+    rescheduleAllWork(after: "reboot", because: "held by the reboot until WorkManager rescheduled it after the first unlock at \(format(now))", at: now)
   }
 
   /// A force stop or the maker's killer: the app's `JobScheduler` jobs are
@@ -207,19 +215,10 @@ extension SimulationRun {
   /// when the app's process next starts (AndroidX WorkManager's
   /// `ForceStopRunnable`; cocoa-mhlw/cocoa #123, Evernote/android-job #275).
   mutating func stopWorkJobs(reason: String, at now: SimulationInstant) {
-    guard var device = android, !device.workJobsCancelled else { return }
-    device.workJobsCancelled = true
-    for pending in device.workInEnqueueOrder {
-      device.work[pending.name]?.token = device.nextWorkToken
-      device.nextWorkToken += 1
-    }
-    android = device
-    for pending in device.workInEnqueueOrder {
-      record(.work, pending.name.rawValue, at: now, [
-        TimelineField("change", "stopped"),
-        TimelineField("reason", "\(reason): its JobScheduler jobs are cancelled; WorkManager reschedules the work when the app's process next starts"),
-      ])
-    }
+    guard android?.workJobsCancelled == false else { return }
+    android?.workJobsCancelled = true
+    unqueueAllWork(
+      change: "stopped", reason: "\(reason): its JobScheduler jobs are cancelled; WorkManager reschedules the work when the app's process next starts", at: now)
   }
 
   /// The patient opened the app after a force stop: its process starts and
@@ -230,12 +229,7 @@ extension SimulationRun {
     guard let device = android, device.workJobsCancelled else { return }
     android?.workJobsCancelled = false
     guard !device.workAwaitsBoot else { return }
-    for pending in device.workInEnqueueOrder {
-      let because = "its job was cancelled by a force stop until the app's process started again at \(format(now))"
-      android?.work[pending.name]?.heldBecause = because
-      planWork(pending.name, recording: [
-        TimelineField("change", "rescheduled"), TimelineField("after", "force-stop"),
-      ], at: now)
-    }
+    rescheduleAllWork(after: "force-stop", because: "its job was cancelled by a force stop until the app's process started again at \(format(now))", at: now)
   }
+
 }
