@@ -5,7 +5,9 @@
 /// only what an app decides. `HostedAppLayer` runs an app (`SimulatedApp`)
 /// through the simulated device API (`SimulatedDevice`): a team's own app,
 /// or the scenario's medicine app (`MedicineReminderApp` in
-/// `TrigsimMedicineApp`). The engine keeps no app of its own.
+/// `TrigsimMedicineApp`); on `android`, `AndroidHostedAppLayer` runs the
+/// app's Android build (`AndroidApp`) through the Android device API
+/// (`AndroidDevice`) instead. The engine keeps no app of its own.
 ///
 /// Every method receives the run `inout`: the layer acts on the device through
 /// it at the instant it is called, before time moves on. The engine holds the

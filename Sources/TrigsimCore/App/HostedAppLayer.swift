@@ -25,19 +25,10 @@ import Foundation
 ///   runs on the engine's thread (`CallbackExecutor`). A callback still
 ///   suspended when that executor has nothing left to run waits on something
 ///   outside the simulation: the run stops with an `AppCodeError`.
-final class HostedAppLayer: AppLayer, @unchecked Sendable {
+class HostedAppLayer: AppLayer, @unchecked Sendable {
   let configuration: HostedApp
   private(set) var device: SimulatedDevice!
   private var app: (any SimulatedApp)?
-  /// The Android device API and the app's Android build, when the run is on `android`.
-  private(set) var androidDevice: AndroidDevice!
-  var androidApp: (any AndroidApp)?
-  /// Whether the run is on the Android device (set when the run schedules its events).
-  var runsAndroid = false
-  /// What each posted Android notification offers (its action buttons, delete intent, extras).
-  var androidContent: [NotificationID: AndroidNotification] = [:]
-  /// Whether location was off at the last location change (Android: geofences are gone).
-  var androidLocationOff = false
 
   // What the device keeps for the app.
   /// The app's categories by identifier (`setNotificationCategories`; of two with one identifier, the last).
@@ -101,7 +92,12 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   init(_ configuration: HostedApp) {
     self.configuration = configuration
     device = SimulatedDevice(host: self)
-    androidDevice = AndroidDevice(host: self)
+  }
+
+  /// The app host of the scenario's phone: this one on an iPhone, the
+  /// Android build's (`AndroidHostedAppLayer`) on `android`.
+  static func make(_ configuration: HostedApp, for scenario: Scenario) -> HostedAppLayer {
+    scenario.platform.android == nil ? HostedAppLayer(configuration) : AndroidHostedAppLayer(configuration)
   }
 
   // MARK: - Running app code
@@ -209,13 +205,9 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   /// The system starts a new process of the app: a new instance, then `didFinishLaunching`.
-  private func launch(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+  func startProcess(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil else { return }
     endProcess(in: &run)
-    if runsAndroid {
-      launchAndroid(reason, in: &run, at: now)
-      return
-    }
     app = attach(&run, at: now) { configuration.make(device) }
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
@@ -229,7 +221,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// the system's and go on.
   func endProcess(in run: inout SimulationRun) {
     app = nil
-    androidApp = nil
     device.notificationCenter.delegate = nil
     device.locationManager.delegate = nil
     if standardUpdates {
@@ -241,12 +232,15 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     distanceFilter = 0
   }
 
+  /// Whether an instance of the app runs (its process is alive).
+  var isRunning: Bool { app != nil }
+
   /// A terminated app woken by the system runs in the background.
   func wake(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
-    let running = runsAndroid ? androidApp != nil : app != nil
+    let running = isRunning
     if configuration.processModel == .persistent {
       // One instance throughout: made (and launched) only if none runs yet; the state stays the scenario's.
-      if !running { launch(reason, in: &run, at: now) }
+      if !running { startProcess(reason, in: &run, at: now) }
       return
     }
     guard run.installedApp.state.isTerminated || !running else { return }
@@ -257,7 +251,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       ])
       run.installedApp.state = .background
     }
-    launch(reason, in: &run, at: now)
+    startProcess(reason, in: &run, at: now)
   }
 
   /// The app's callback cannot run because the patient force-quit it.
@@ -269,7 +263,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func scheduleEvents(in run: inout SimulationRun) {
     // The scenario's app changes and medicine changes are the world's (the patient's actions are the patient layer's).
-    runsAndroid = run.android != nil
     run.scheduleAppAndMedicineChanges()
     // After the scenario's app changes at the start: they are the state the app starts in.
     run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: Int.max)
@@ -278,31 +271,17 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   func launch(in run: inout SimulationRun, at now: SimulationInstant) {
     // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
     // at the start (the patient opened it).
-    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, app == nil, androidApp == nil else { return }
-    if runsAndroid && configuration.makeAndroid == nil {
-      stop(&run, "HostedApp.makeAndroid", at: now, "the scenario runs on android and the app has no Android build (HostedApp.makeAndroid is nil)")
-      return
-    }
-    launch(.initial, in: &run, at: now)
-    if runsAndroid {
-      if run.installedApp.state == .foreground, let androidApp {
-        call("onActivityResumed", [], in: &run, at: now) { await androidApp.onActivityResumed() }
-      }
-      return
-    }
+    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
+    startProcess(.initial, in: &run, at: now)
     if run.installedApp.state == .foreground, let app {
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     }
   }
 
   func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
-    if runsAndroid {
-      androidAppStateChanged(from: from, to: to, in: &run, at: now)
-      return
-    }
     switch to {
     case .foreground:
-      if app == nil || (from.isTerminated && configuration.processModel == .platform) { launch(.patient, in: &run, at: now) }
+      if app == nil || (from.isTerminated && configuration.processModel == .platform) { startProcess(.patient, in: &run, at: now) }
       guard let app else { return }
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     case .background:
@@ -315,10 +294,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
-    if runsAndroid {
-      androidLocationChanged(in: &run, at: now)
-      return
-    }
     guard !run.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
     let fields = [TimelineField("location", run.installedApp.locationAuthorization.rawValue)]
     call("didChangeAuthorization", fields, in: &run, at: now) {
@@ -328,13 +303,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) {
     let name = "background-refresh"
-    if runsAndroid {
-      run.record(.app, name, at: now, [
-        TimelineField("ran", "no"),
-        TimelineField("reason", "background app refresh is iOS's; on android the app schedules work with WorkManager, which trigsim does not model yet"),
-      ])
-      return
-    }
     // Low Power Mode turns Background App Refresh off (Apple, Energy
     // Efficiency Guide for iOS Apps, "React to Low Power Mode").
     if run.installedApp.state == .forceQuit || !run.attention.phoneOn || run.attention.lowPower {
@@ -364,9 +332,7 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now, showingChains: configuration.medicineEntriesShowChains)
-    if runsAndroid {
-      androidMedicineChanged(index, edit, in: &run, at: now)
-    } else if run.installedApp.state.isTerminated || app == nil {
+    if run.installedApp.state.isTerminated || app == nil {
       wake(.patient, in: &run, at: now)
     }
     if let app {
@@ -395,8 +361,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> Presentation {
     deliveredContent[shown.id] = request
     deliveredDose[shown.id] = dose
-    // Android shows what its channel decides; no app code runs at a posting.
-    if runsAndroid { return Presentation(perception: perception) }
     guard run.installedApp.state == .foreground, app != nil else {
       if let explainer, let dose {
         let notification = UserNotification(date: now.date, request: request)
@@ -449,10 +413,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let request = deliveredContent[id], let shown = run.center.delivered[id] else { return }
-    if runsAndroid {
-      androidPatientActed(action, on: id, request: request, by: source, in: &run, at: now)
-      return
-    }
     let dose = run.ledger.shownDose[id]
     let category = request.categoryIdentifier.flatMap { categories[$0] }
     let identifier = configuration.actionIdentifier(action)
@@ -521,8 +481,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {
-    // On Android, messages reach the app through FCM (`FCMTransport`, `fcmMessageReceived`).
-    guard !runsAndroid else { return }
     wake(.remoteNotification, in: &run, at: now)
     guard let app else { return }
     var userInfo = ["id": push.id.rawValue]
@@ -531,6 +489,16 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
       await app.didReceiveRemoteNotification(userInfo)
     }
   }
+
+  // An iPhone has no alarms, WorkManager, system broadcasts, geofences or FCM: the
+  // engine calls these only on the Android device, whose host (`AndroidHostedAppLayer`) overrides them.
+  func alarmFired(_ alarm: PendingAlarm, in run: inout SimulationRun, at now: SimulationInstant) {}
+  func workRan(_ work: WorkRequestInfo, in run: inout SimulationRun, at now: SimulationInstant) {}
+  func geofencesRemoved(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {}
+  func systemBroadcast(_ broadcast: SystemBroadcast, in run: inout SimulationRun, at now: SimulationInstant) {}
+  func fcmMessageReceived(_ message: RemoteMessage, in run: inout SimulationRun, at now: SimulationInstant) {}
+  func fcmMessagesDeleted(in run: inout SimulationRun, at now: SimulationInstant) {}
+  var fcmDefaultChannel: String? { nil }
 
   func monitorsRegion(_ id: RegionID, addedAtOrBefore instant: SimulationInstant?) -> Bool {
     monitoredRegions.contains { $0.spec.identifier == id && (instant == nil || $0.since <= instant!) }
@@ -542,13 +510,6 @@ final class HostedAppLayer: AppLayer, @unchecked Sendable {
     _ region: Int, entering: Bool, transition: GeofenceTransition?, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant
   ) {
     let id = run.scenario.regions[region].id
-    if runsAndroid {
-      guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }) else { return }
-      let transition = transition ?? (entering ? .enter : .exit)
-      guard geofenceOptions[id]?.transitions.contains(transition) ?? false else { return }
-      geofenceTransition(monitored.spec, transition: transition, in: &run, at: now)
-      return
-    }
     // iOS has no DWELL.
     guard transition != .dwell else { return }
     guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }),

@@ -98,7 +98,7 @@ public struct Simulation {
   private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
     try Self.checkAppUnderTest(of: scenario, app: app)
     var run = SimulationRun(
-      scenario, variation: variation, sink: sink, appLayer: HostedAppLayer(app), patientLayer: TrialRunner.patient(of: variation))
+      scenario, variation: variation, sink: sink, appLayer: HostedAppLayer.make(app, for: scenario), patientLayer: TrialRunner.patient(of: variation))
     // The run holds the sink it was given: always a `Sink`.
     defer { sink = run.sink as! Sink }
     try run.execute()
@@ -125,7 +125,7 @@ extension Simulation {
     try Self.checkAppUnderTest(of: scenario, app: app)
     final class Lines { var lines: [String] = [] }
     let trace = Lines()
-    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer(app))
+    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
     }

@@ -15,9 +15,9 @@ public final class AndroidDevice: @unchecked Sendable {
   public let storage: DeviceStorage
   /// Notes for the dose table that no platform API carries.
   public let simulation: SimulationNotes
-  private unowned let host: HostedAppLayer
+  private unowned let host: AndroidHostedAppLayer
 
-  init(host: HostedAppLayer) {
+  init(host: AndroidHostedAppLayer) {
     self.host = host
     alarmManager = AlarmManager(host: host)
     notificationManager = NotificationManager(host: host)
@@ -37,8 +37,8 @@ public final class AndroidDevice: @unchecked Sendable {
 /// `AlarmManager`. Alarms are identified by their tag (an equal
 /// `PendingIntent`): setting one with the tag of a pending alarm replaces it.
 public final class AlarmManager: @unchecked Sendable {
-  private unowned let host: HostedAppLayer
-  init(host: HostedAppLayer) { self.host = host }
+  private unowned let host: AndroidHostedAppLayer
+  init(host: AndroidHostedAppLayer) { self.host = host }
 
   /// `canScheduleExactAlarms()`: whether exact and alarm-clock alarms are allowed.
   public func canScheduleExactAlarms() -> Bool {
@@ -78,8 +78,8 @@ public final class AlarmManager: @unchecked Sendable {
 
 /// `NotificationManager` (with `NotificationManagerCompat`'s permission check).
 public final class NotificationManager: @unchecked Sendable {
-  private unowned let host: HostedAppLayer
-  init(host: HostedAppLayer) { self.host = host }
+  private unowned let host: AndroidHostedAppLayer
+  init(host: AndroidHostedAppLayer) { self.host = host }
 
   /// `areNotificationsEnabled()`.
   public func areNotificationsEnabled() -> Bool {
@@ -146,8 +146,8 @@ public final class NotificationManager: @unchecked Sendable {
 
 /// `GeofencingClient` (Google Play services).
 public final class GeofencingClient: @unchecked Sendable {
-  private unowned let host: HostedAppLayer
-  init(host: HostedAppLayer) { self.host = host }
+  private unowned let host: AndroidHostedAppLayer
+  init(host: AndroidHostedAppLayer) { self.host = host }
 
   /// `addGeofences(GeofencingRequest, PendingIntent)`: adds (or replaces by
   /// identifier) the geofences. The request's initial trigger is the

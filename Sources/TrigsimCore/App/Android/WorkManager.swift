@@ -37,8 +37,8 @@ public struct WorkRequestInfo: Sendable, Equatable {
 /// work is kept in WorkManager's own database: it survives a reboot and a
 /// force stop (the manual, "Android work scheduling").
 public final class WorkManager: @unchecked Sendable {
-  private unowned let host: HostedAppLayer
-  init(host: HostedAppLayer) { self.host = host }
+  private unowned let host: AndroidHostedAppLayer
+  init(host: AndroidHostedAppLayer) { self.host = host }
 
   /// `enqueueUniqueWork(name, policy, OneTimeWorkRequest)` with `setInitialDelay(delay)`:
   /// runs once, no earlier than `delay` from now.

@@ -9,7 +9,111 @@ import Foundation
 ///   rafaelsetragni/awesome_notifications #601; Android's "stopped state").
 /// - A receiver launches the app's process in the background when it is not
 ///   running (`onCreate`, then the receiver).
-extension HostedAppLayer {
+///
+/// It is the iPhone host's sibling behind the same seam (`HostedAppLayer.make`
+/// picks it for `platform: android`): the bookkeeping of delivered
+/// notifications, dose attribution and app-code calls is shared; every
+/// entry point the engine calls is the Android platform's.
+final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
+  /// The Android device API the app's Android build is made with.
+  private(set) var androidDevice: AndroidDevice!
+  /// The running instance of the app's Android build (nil: no process).
+  var androidApp: (any AndroidApp)?
+  /// What each posted notification offers (its action buttons, delete intent, extras).
+  var androidContent: [NotificationID: AndroidNotification] = [:]
+  /// Whether location was off at the last location change (geofences are gone).
+  var androidLocationOff = false
+
+  override init(_ configuration: HostedApp) {
+    super.init(configuration)
+    androidDevice = AndroidDevice(host: self)
+  }
+
+  // MARK: - The process
+
+  override var isRunning: Bool { androidApp != nil }
+
+  override func startProcess(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard run.stopReason == nil else { return }
+    endProcess(in: &run)
+    launchAndroid(reason, in: &run, at: now)
+  }
+
+  override func endProcess(in run: inout SimulationRun) {
+    super.endProcess(in: &run)
+    androidApp = nil
+  }
+
+  // MARK: - AppLayer
+
+  override func launch(in run: inout SimulationRun, at now: SimulationInstant) {
+    // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
+    // at the start (the patient opened it).
+    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
+    guard configuration.makeAndroid != nil else {
+      stop(&run, "HostedApp.makeAndroid", at: now, "the scenario runs on android and the app has no Android build (HostedApp.makeAndroid is nil)")
+      return
+    }
+    startProcess(.initial, in: &run, at: now)
+    if run.installedApp.state == .foreground, let androidApp {
+      call("onActivityResumed", [], in: &run, at: now) { await androidApp.onActivityResumed() }
+    }
+  }
+
+  override func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
+    androidAppStateChanged(from: from, to: to, in: &run, at: now)
+  }
+
+  override func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
+    androidLocationChanged(in: &run, at: now)
+  }
+
+  override func backgroundRefresh(in run: inout SimulationRun, at now: SimulationInstant) {
+    run.record(.app, "background-refresh", at: now, [
+      TimelineField("ran", "no"),
+      TimelineField("reason", "background app refresh is iOS's; on android the app schedules work with WorkManager (doWork)"),
+    ])
+  }
+
+  override func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+    let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now, showingChains: configuration.medicineEntriesShowChains)
+    androidMedicineChanged(index, edit, in: &run, at: now)
+    // As on iOS: the doses the edit took away get their record once the app has heard of it.
+    if case .edited(let medicine) = edit, let dueBeforeEdit {
+      run.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
+    }
+  }
+
+  /// Android shows what its channel decides; no app code runs at a posting.
+  override func delivered(
+    _ shown: DeliveredNotification, request: NotificationRequest, dose: DoseKey?, perception: Perception,
+    in run: inout SimulationRun, at now: SimulationInstant
+  ) -> Presentation {
+    deliveredContent[shown.id] = request
+    deliveredDose[shown.id] = dose
+    return Presentation(perception: perception)
+  }
+
+  override func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard let request = deliveredContent[id], run.center.delivered[id] != nil else { return }
+    androidPatientActed(action, on: id, request: request, by: source, in: &run, at: now)
+  }
+
+  /// On Android messages reach the app through FCM (`FCMTransport`, `fcmMessageReceived`), not as iOS background pushes.
+  override func silentPushReceived(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant) {}
+
+  override func regionDetected(
+    _ region: Int, entering: Bool, transition: GeofenceTransition?, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant
+  ) {
+    let id = run.scenario.regions[region].id
+    guard let monitored = monitoredRegions.first(where: { $0.spec.identifier == id && (condition == nil || $0.since <= condition!) }) else { return }
+    let transition = transition ?? (entering ? .enter : .exit)
+    guard geofenceOptions[id]?.transitions.contains(transition) ?? false else { return }
+    geofenceTransition(monitored.spec, transition: transition, in: &run, at: now)
+  }
+
+  // MARK: - The Android platform's entry points
+
   /// A new process of the Android build: a new instance, then `onCreate`.
   func launchAndroid(_ reason: LaunchReason, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let make = configuration.makeAndroid else {
@@ -80,7 +184,7 @@ extension HostedAppLayer {
     }
   }
 
-  func alarmFired(_ alarm: PendingAlarm, in run: inout SimulationRun, at now: SimulationInstant) {
+  override func alarmFired(_ alarm: PendingAlarm, in run: inout SimulationRun, at now: SimulationInstant) {
     let fields = [TimelineField("alarm", alarm.tag.rawValue)]
     guard !forceStopped(run) else {
       notRun("onAlarm", fields, Self.forceStoppedReason, in: &run, at: now)
@@ -92,8 +196,7 @@ extension HostedAppLayer {
     call("onAlarm", fields, in: &run, at: now) { await app.onAlarm(intent) }
   }
 
-  func systemBroadcast(_ broadcast: SystemBroadcast, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard runsAndroid else { return }
+  override func systemBroadcast(_ broadcast: SystemBroadcast, in run: inout SimulationRun, at now: SimulationInstant) {
     let fields = [TimelineField("broadcast", broadcast.rawValue)]
     guard configuration.androidBroadcasts.contains(broadcast) else {
       if broadcast == .bootCompleted || broadcast == .lockedBootCompleted {
@@ -287,7 +390,7 @@ extension HostedAppLayer {
     }
   }
 
-  func geofencesRemoved(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
+  override func geofencesRemoved(reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
     removeAllGeofences(reason: reason, in: &run, at: now)
   }
 
@@ -298,7 +401,7 @@ extension HostedAppLayer {
 
   // MARK: - Firebase Cloud Messaging
 
-  func fcmMessageReceived(_ message: RemoteMessage, in run: inout SimulationRun, at now: SimulationInstant) {
+  override func fcmMessageReceived(_ message: RemoteMessage, in run: inout SimulationRun, at now: SimulationInstant) {
     let fields = [TimelineField("push", message.messageID), TimelineField("priority", message.priority.rawValue)]
     guard !forceStopped(run) else {
       notRun("onMessageReceived", fields, Self.forceStoppedReason, in: &run, at: now)
@@ -309,7 +412,7 @@ extension HostedAppLayer {
     call("onMessageReceived", fields, in: &run, at: now) { await app.onMessageReceived(message) }
   }
 
-  func fcmMessagesDeleted(in run: inout SimulationRun, at now: SimulationInstant) {
+  override func fcmMessagesDeleted(in run: inout SimulationRun, at now: SimulationInstant) {
     guard !forceStopped(run) else {
       notRun("onDeletedMessages", [], Self.forceStoppedReason, in: &run, at: now)
       return
@@ -319,5 +422,21 @@ extension HostedAppLayer {
     call("onDeletedMessages", [], in: &run, at: now) { await app.onDeletedMessages() }
   }
 
-  var fcmDefaultChannel: String? { configuration.androidDefaultNotificationChannel }
+  override var fcmDefaultChannel: String? { configuration.androidDefaultNotificationChannel }
+
+  // MARK: - WorkManager
+
+  /// WorkManager's runs reach the app's code by the same path as its alarms:
+  /// a force-stopped app gets none; otherwise the system starts its process
+  /// in the background if it is not running (`onCreate`), then `doWork`.
+  override func workRan(_ work: WorkRequestInfo, in run: inout SimulationRun, at now: SimulationInstant) {
+    let fields = [TimelineField("work", work.name.rawValue)]
+    guard !forceStopped(run) else {
+      notRun("doWork", fields, Self.forceStoppedReason, in: &run, at: now)
+      return
+    }
+    wake(.work, in: &run, at: now)
+    guard let app = androidApp else { return }
+    call("doWork", fields, in: &run, at: now) { await app.doWork(work) }
+  }
 }
