@@ -55,6 +55,12 @@ struct ScheduledEvent: Comparable {
     /// state change at that instant (so an `app standby-bucket to=active` line follows the opening
     /// it answers), before the OEM killer (`Int.max`) and every alarm due then (`.timeTrigger`).
     case standbyBucketChange(Int)
+    /// Android: the phone enters (`on`) or leaves deep Doze (index into the
+    /// power timeline's `dozePeriods`). Phase `.device`, rank `Int.max - 2`:
+    /// after the scenario's own device changes at that instant (the unlock
+    /// that ends it is written first), before the standby bucket, the OEM
+    /// killer and every alarm due then.
+    case dozeChange(Int, on: Bool)
   }
 
   var instant: SimulationInstant

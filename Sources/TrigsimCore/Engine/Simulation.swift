@@ -296,6 +296,7 @@ struct SimulationRun {
     }
     android = makeAndroidState()
     scheduleStandbyBucketChanges()
+    scheduleDozeChanges()
     // The app starts out of the foreground: the maker's killer counts from the start.
     leftForeground(at: scenario.clock.start)
     if let settings = scenario.platform.android {
@@ -582,6 +583,8 @@ struct SimulationRun {
       deliverSummary(at: now)
     case .standbyBucketChange(let index):
       standbyBucketChanged(index, at: now)
+    case .dozeChange(let index, let on):
+      dozeChanged(index, on: on, at: now)
     }
   }
 

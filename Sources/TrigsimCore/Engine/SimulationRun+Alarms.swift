@@ -69,6 +69,31 @@ extension SimulationRun {
     }
   }
 
+  /// Queues the power timeline's Doze periods: the timeline says when the
+  /// phone enters and leaves Doze (the alarm, work and FCM rules knew it up front).
+  mutating func scheduleDozeChanges() {
+    guard let periods = android?.dispatcher.power.dozePeriods else { return }
+    for (index, period) in periods.enumerated() {
+      if period.start <= end { queue.schedule(.dozeChange(index, on: true), at: period.start, phase: .device, rank: Int.max - 2) }
+      if period.end < end { queue.schedule(.dozeChange(index, on: false), at: period.end, phase: .device, rank: Int.max - 2) }
+    }
+  }
+
+  /// The phone enters or leaves deep Doze: a `power` entry with why.
+  mutating func dozeChanged(_ index: Int, on: Bool, at now: SimulationInstant) {
+    guard let power = android?.dispatcher.power else { return }
+    let period = power.dozePeriods[index]
+    let reason: String
+    if on {
+      let windows = period.maintenanceWindows.map { format($0.lowerBound) }
+      reason = "screen off and unplugged for \(power.rules.enterAfter) or more: regular alarms, jobs and normal-priority messages wait for a maintenance window"
+        + (windows.isEmpty ? "" : " (\(windows.count) maintenance window\(windows.count == 1 ? "" : "s") before it ends, the first at \(windows[0]))")
+    } else {
+      reason = power.isCharging(at: now) ? "the phone was plugged in" : "the screen came on"
+    }
+    record(.power, "phone", at: now, [TimelineField("doze", on ? "on" : "off"), TimelineField("reason", reason)])
+  }
+
   /// A standby-bucket change takes effect: the alarm model already knew it
   /// (the power timeline), the timeline says it now.
   mutating func standbyBucketChanged(_ index: Int, at now: SimulationInstant) {
@@ -96,13 +121,15 @@ extension SimulationRun {
   }
 
   /// When the screen comes on, known before the run: scripted looks, unlocks,
-  /// switch-ons, the app brought to the foreground, and with a daily routine
+  /// switch-ons, the app in the foreground (its opening and the moment it
+  /// leaves, so the screen goes off only then), and with a daily routine
   /// the waking look and the day's pickups evenly spaced (in trials too: Doze
   /// is judged on the routine's mean rhythm, not on each trial's drawn pickups).
   func screenOnInstants() -> [SimulationInstant] {
     var instants = scenario.patientAttention.looks.map(\.instant)
     instants += scenario.device.power.filter { $0.kind == .unlock || $0.kind == .switchOn }.map(\.instant)
-    instants += scenario.medicineApp.appChanges.filter { $0.state == .foreground }.map(\.instant)
+    // The app in the foreground keeps the screen on: from its opening to the moment it leaves.
+    for span in foregroundSpans() { instants += [span.lowerBound, span.upperBound] }
     if let day = scenario.patientAttention.day {
       var cursor = previousLocal(day.wake, before: scenario.clock.start) ?? scenario.clock.start
       while cursor <= end, let sleep = nextLocal(day.sleep, atOrAfter: cursor.advanced(byMilliseconds: 1)) {

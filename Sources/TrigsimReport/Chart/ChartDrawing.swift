@@ -85,7 +85,7 @@ public struct ChartDrawing: Sendable {
   /// A period of a state drawn as a band: a Focus, the phone off, the phone
   /// locked until its first unlock, Low Power Mode, offline.
   public struct Band: Sendable {
-    /// `Focus Sleep`, `phone off`, `locked until first unlock`, `Low Power Mode`, `offline`.
+    /// `Focus Sleep`, `phone off`, `locked until first unlock`, `Low Power Mode`, `Doze`, `offline`.
     public var name: String
     public var x: Double, x2: Double
     public var label: String
@@ -370,6 +370,7 @@ public struct ChartDrawing: Sendable {
   ///   `locked` (the engine writes it at every switch-on, a reboot's
   ///   included) to the next `unlock`, or to the phone going off again;
   /// - `Low Power Mode`: `power` with `low-power`;
+  /// - `Doze` (Android): `power` with `doze` on or off;
   /// - `offline`: `network` with `state`.
   ///
   /// The phone is on and unlocked before its first power entry, so a band
@@ -385,6 +386,7 @@ public struct ChartDrawing: Sendable {
         return [("phone off", false)] + (entry[field: "locked"] == nil ? [] : [(lockedBand, true)])
       }
       if let lowPower = entry[field: "low-power"] { return [("Low Power Mode", lowPower == "on")] }
+      if let doze = entry[field: "doze"] { return [("Doze", doze == "on")] }
       if entry[field: "event"] == PowerEvent.Kind.unlock.rawValue { return [(lockedBand, false)] }
       return []
     case .network:

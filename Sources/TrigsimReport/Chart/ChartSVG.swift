@@ -191,6 +191,7 @@ enum ChartSVG {
     case ChartDrawing.lockedBand: "b-locked"
     case "Low Power Mode": "b-lowpower"
     case "offline": "b-offline"
+    case "Doze": "b-doze"
     default: "b-focus"
     }
   }
@@ -199,7 +200,7 @@ enum ChartSVG {
     .chart-bg{fill:#fff}.window{fill:#fcfcfa;stroke:#999;stroke-width:1}.stripe{fill:#f3f4f6}\
     .lane-label{fill:#222}.row-label{fill:#888;font-size:9px}.group{font-weight:bold;fill:#444}.axis{fill:#333}.note{fill:#555}\
     .day{stroke:#bbb;stroke-width:1}.tick{stroke:#e2e2e2;stroke-width:1}.tick-label{fill:#777;font-size:9px}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\
-    .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}.b-locked{fill:#2c7a7b}\
+    .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}.b-locked{fill:#2c7a7b}.b-doze{fill:#2b6cb0}\
     .c-fixes{fill:#a0aec0}.c-inside{fill:#2b6cb0;opacity:.55}.c-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\
     .c-undetected,.c-dropped,.c-removed,.c-suppressed{fill:none;stroke-width:2}.c-undetected,.c-dropped{stroke:#c53030}\
     .c-removed{stroke:#718096}.c-suppressed{stroke:#dd6b20}.c-scheduled{fill:#4a5568}.c-rescheduled{fill:#d69e2e}\

@@ -317,6 +317,23 @@ extension ChartDrawingTests {
     #expect(try Self.bands("Focus Work") == ["Focus Work from 2026-05-04T09:00:00.000+00:00 to 2026-05-04T10:00:00.000+00:00"])
   }
 
+  @Test func androidsDozeIsABandFromEntryToTheScreenComingOn() throws {
+    // Untouched from 06:00, the phone dozes from 07:00; the unlock at 09:30 ends it, and an hour later it dozes again.
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+      platform: android
+      device:
+        power:
+          - { at: 2026-05-04T09:30:00, event: unlock }
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    #expect(chart.bands.filter { $0.name == "Doze" }.map(\.label) == [
+      "Doze from 2026-05-04T07:00:00.000+00:00 to 2026-05-04T09:30:00.000+00:00", "Doze from 2026-05-04T10:30:00.000+00:00 to the end",
+    ])
+    let svg = ChartSVG.render(chart, title: "t").rendered
+    #expect(svg.ranges(of: "<rect class=\"band b-doze\" data-band=\"Doze\"").count == 2)
+  }
+
   @Test func offlineIsABand() throws {
     #expect(try Self.bands("offline") == ["offline from 2026-05-04T09:30:00.000+00:00 to 2026-05-04T09:45:00.000+00:00"])
   }

@@ -26,6 +26,37 @@ private func at(_ text: String) -> Date { Build.instant(text).date }
     return script
   }
 
+  /// `HH:MM doze=on|off reason` of each Doze entry.
+  static func dozeEntries(_ report: SimulationReport) -> [String] {
+    report.timeline.entries.filter { $0.kind == .power && $0[field: "doze"] != nil }.map {
+      "\($0.localInstant.dropFirst(11).prefix(5)) \($0[field: "doze"] ?? "") \($0[field: "reason"] ?? "")"
+    }
+  }
+
+  @Test func theTimelineSaysWhenThePhoneEntersAndLeavesDozeAndWhy() throws {
+    var scenario = AndroidScenario.make()
+    scenario.device.power = [
+      PowerEvent(instant: Build.instant("2026-05-04T10:00:00Z"), kind: .unlock),
+      PowerEvent(instant: Build.instant("2026-05-04T11:30:00Z"), kind: .chargingOn),
+    ]
+    let entries = Self.dozeEntries(try Self.run(scenario, AndroidScript(), log: AppLog()))
+    #expect(entries == [
+      "08:00 on screen off and unplugged for 1h or more: regular alarms, jobs and normal-priority messages wait for a maintenance window (1 maintenance window before it ends, the first at 2026-05-04T09:00:00.000+00:00)",
+      "10:00 off the screen came on",
+      "11:00 on screen off and unplugged for 1h or more: regular alarms, jobs and normal-priority messages wait for a maintenance window",
+      "11:30 off the phone was plugged in",
+    ])
+  }
+
+  @Test func theAppInTheForegroundKeepsTheScreenOnUntilItLeaves() throws {
+    var scenario = AndroidScenario.make()
+    scenario.medicineApp.appChanges += [
+      HostedScenario.state(.foreground, at: "2026-05-04T07:05:00Z"), HostedScenario.state(.background, at: "2026-05-04T07:40:00Z"),
+    ]
+    let entries = Self.dozeEntries(try Self.run(scenario, AndroidScript(), log: AppLog()))
+    #expect(entries.map { String($0.prefix(8)) } == ["08:40 on"])
+  }
+
   @Test func anAlarmRunsTheAppsCodeWhichPostsTheNotification() throws {
     let log = AppLog()
     let report = try Self.run(AndroidScenario.make(), Self.alarmAtEight(), log: log)
