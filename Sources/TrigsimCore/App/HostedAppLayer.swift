@@ -409,6 +409,20 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     return Presentation(perception: perception, appliesBadge: badge, staysListed: options.contains(.list))
   }
 
+  /// The patient's action on `id`: the `action` entry's fields, and the
+  /// notification taken out of Notification Center (unless ignored).
+  func takeAction(
+    _ action: UserAction, on id: NotificationID, by source: String, dose: DoseKey?, in run: inout SimulationRun, at now: SimulationInstant
+  ) -> [TimelineField] {
+    var fields = [TimelineField("action", action.description), TimelineField("by", source)]
+    if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
+    if action != .ignore {
+      run.takeOutOfNotificationCenter(id, chosen: action, at: now)
+      deliveredContent[id] = nil
+    }
+    return fields
+  }
+
   func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { deliveredContent[id] != nil }
 
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
@@ -426,12 +440,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       unavailable(action, identifier, category, request, in: &run, at: now)
       return
     }
-    var fields = [TimelineField("action", action.description), TimelineField("by", source)]
-    if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
-    if action != .ignore {
-      run.takeOutOfNotificationCenter(id, chosen: action, at: now)
-      deliveredContent[id] = nil
-    }
+    let fields = takeAction(action, on: id, by: source, dose: dose, in: &run, at: now)
     /// The action entry of a response the app never hears, and the dose's remark.
     func notHandled(_ field: TimelineField, _ reason: String, note: String) {
       run.record(.action, id.rawValue, at: now, fields + [field, TimelineField("reason", reason)])

@@ -287,12 +287,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       run.record(.warning, id.rawValue, at: now, [TimelineField("reason", "the patient cannot choose '\(action)' (action '\(identifier)'): \(offered)")])
       return
     }
-    var fields = [TimelineField("action", action.description), TimelineField("by", source)]
-    if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
-    if action != .ignore {
-      run.takeOutOfNotificationCenter(id, chosen: action, at: now)
-      deliveredContent[id] = nil
-    }
+    let fields = takeAction(action, on: id, by: source, dose: dose, in: &run, at: now)
     if action == .dismiss && content?.reportsDismissal != true {
       run.record(.action, id.rawValue, at: now, fields + [
         TimelineField("reported", "no"), TimelineField("reason", "the notification has no delete intent, so the app is not told"),
