@@ -121,13 +121,17 @@ extension SimulationRun {
   }
 
   /// When the screen comes on, known before the run: scripted looks, unlocks,
-  /// switch-ons, the app in the foreground (its opening and the moment it
+  /// switch-ons (a reboot's end too), the app in the foreground (its opening and the moment it
   /// leaves, so the screen goes off only then), and with a daily routine
   /// the waking look and the day's pickups evenly spaced (in trials too: Doze
   /// is judged on the routine's mean rhythm, not on each trial's drawn pickups).
   func screenOnInstants() -> [SimulationInstant] {
     var instants = scenario.patientAttention.looks.map(\.instant)
-    instants += scenario.device.power.filter { $0.kind == .unlock || $0.kind == .switchOn }.map(\.instant)
+    instants += scenario.device.power.filter { $0.kind == .unlock }.map(\.instant)
+    // Every switch-on, the end of a reboot's included: the phone boots to its lock screen.
+    for change in deviceSchedule.changes {
+      if case .power(.switchOn, _) = change.change { instants.append(change.instant) }
+    }
     // The app in the foreground keeps the screen on: from its opening to the moment it leaves.
     for span in foregroundSpans() { instants += [span.lowerBound, span.upperBound] }
     if let day = scenario.patientAttention.day {

@@ -48,6 +48,14 @@ private func at(_ text: String) -> Date { Build.instant(text).date }
     ])
   }
 
+  @Test func aRebootEndsDozeTheBootedPhoneDozesAnHourLater() throws {
+    var scenario = AndroidScenario.make()
+    scenario.device.power = [PowerEvent(instant: Build.instant("2026-05-04T09:00:00Z"), kind: .reboot)]
+    let entries = Self.dozeEntries(try Self.run(scenario, AndroidScript(), log: AppLog()))
+    // The reboot takes the platform's boot time (1 min): the phone comes on at 09:01 and is untouched after.
+    #expect(entries.map { String($0.prefix(9)) } == ["08:00 on ", "09:01 off", "10:01 on "])
+  }
+
   @Test func theAppInTheForegroundKeepsTheScreenOnUntilItLeaves() throws {
     var scenario = AndroidScenario.make()
     scenario.medicineApp.appChanges += [
