@@ -792,6 +792,9 @@ extension SimulationRun {
   var deviceHeader: TimelineField? {
     let device = scenario.device
     guard !device.isDefault || !scenario.pushes.pushes.isEmpty || scenario.platform.attention != AttentionRules() else { return nil }
+    // Android: of these rules only the boot time applies (its push rules are FCM's, on the platform line;
+    // it has no power-off catch-up, background-push budget, entitlements or Scheduled Summary).
+    if scenario.platform.android != nil { return TimelineField("device", "boot=\(scenario.platform.attention.bootDuration)") }
     var words = [scenario.platform.attention.summary]
     let entitlements = [("time-sensitive", device.entitlements.timeSensitive), ("critical-alerts", device.entitlements.criticalAlerts)]
       .filter(\.1).map(\.0)

@@ -85,6 +85,11 @@ import TrigsimTestSupport
     #expect(Self.entries(report, .received) == [])
   }
 
+  @Test func theDeviceHeaderOnAndroidNamesOnlyTheBootTimeNotTheIPhonesPushRules() throws {
+    let report = try Self.run([Self.push("recall", "08:30:00")])
+    #expect(report.timeline.header.first { $0.key == "device" }?.value == "boot=1m")
+  }
+
   // MARK: - Who gets it
 
   @Test func aDataMessageRunsOnMessageReceivedWithItsPriority() throws {
