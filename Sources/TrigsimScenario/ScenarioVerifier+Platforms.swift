@@ -56,17 +56,10 @@ extension ScenarioVerifier {
   /// `platforms(of:)`). One platform, the scenario's own: exactly `verify(path:)`.
   /// Never throws.
   public func verifyEach(path: String) -> [ScenarioVerification] {
-    let file: ScenarioFile
-    do {
-      file = try ScenarioLoader(pathPolicy: pathPolicy, limitCeiling: limitCeiling).loadFile(path: path)
-    } catch {
-      var result = ScenarioVerification(scenarioPath: path)
-      result.diffStyle = diffStyle
-      result.outcome = Self.outcome(of: error)
-      result.diagnostics = (error as? InputError)?.diagnostics ?? []
-      return [result]
+    switch load(path) {
+    case .success(let file): return verifyEach(file)
+    case .failure(let failed): return [failed.verification]
     }
-    return verifyEach(file)
   }
 
   /// `verifyEach(path:)` for a scenario already loaded: a verification per

@@ -81,17 +81,28 @@ public struct ScenarioVerifier: Sendable {
 
   /// Verifies the scenario at `path`. Never throws: every outcome, bad input included, is a `ScenarioVerification`.
   public func verify(path: String) -> ScenarioVerification {
-    let file: ScenarioFile
+    switch load(path) {
+    case .success(let file): return verify(file)
+    case .failure(let failed): return failed.verification
+    }
+  }
+
+  /// A scenario that could not be loaded, as its verification says.
+  struct LoadFailure: Error {
+    var verification: ScenarioVerification
+  }
+
+  /// The scenario at `path`, or the verification of why it cannot be loaded (its outcome and diagnostics).
+  func load(_ path: String) -> Result<ScenarioFile, LoadFailure> {
     do {
-      file = try ScenarioLoader(pathPolicy: pathPolicy, limitCeiling: limitCeiling).loadFile(path: path)
+      return .success(try ScenarioLoader(pathPolicy: pathPolicy, limitCeiling: limitCeiling).loadFile(path: path))
     } catch {
       var result = ScenarioVerification(scenarioPath: path)
       result.diffStyle = diffStyle
       result.outcome = Self.outcome(of: error)
       result.diagnostics = (error as? InputError)?.diagnostics ?? []
-      return result
+      return .failure(LoadFailure(verification: result))
     }
-    return verify(file)
   }
 
   /// Verifies a scenario already loaded (its `path` names it in the result). Never throws.
