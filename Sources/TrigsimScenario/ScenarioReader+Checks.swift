@@ -285,6 +285,8 @@ extension ScenarioReader {
       return nil
     // Alarm tags and work names are the app's own.
     case .kind(.alarm), .kind(.work): return nil
+    // The reminder server's subjects are made from doses and devices as the run goes.
+    case .kind(.server), .kind(.sms), .kind(.email), .kind(.inbox): return nil
     case .kind(.regions): return placeSetIDs.sorted()
     }
   }

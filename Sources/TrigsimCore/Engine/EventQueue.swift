@@ -61,6 +61,8 @@ struct ScheduledEvent: Comparable {
     /// that ends it is written first), before the standby bucket, the OEM
     /// killer and every alarm due then.
     case dozeChange(Int, on: Bool)
+    /// One of the reminder server's own events (`ServerLayer`).
+    case server(ServerEvent)
   }
 
   var instant: SimulationInstant

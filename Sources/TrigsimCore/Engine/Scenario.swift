@@ -29,6 +29,9 @@ public struct Scenario {
   public var device: DeviceSetup
   /// Remote notifications the app's server sends, and the app's own settings for them.
   public var pushes: RemotePushes
+  /// The app's reminder server (`server:`): its escalation policy over push,
+  /// SMS, email and the in-app inbox; by default none.
+  public var server = ServerSettings()
   /// Named sets of candidate places (`addPlaceSet`); each place is also a
   /// region in `regions`, at `placeSetRegions[n]` for set `n`.
   public internal(set) var placeSets: [PlaceSet] = []

@@ -107,6 +107,7 @@ public struct Simulation {
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
     summary.coverageWarnings = run.coverageWarnings
     summary.perceptions = run.attention.perceptions
+    summary.channelAttempts = run.server.attempts
     summary.badgeHistory = run.attention.badgeHistory
     summary.waitingDosesHistory = run.attention.waitingDosesHistory
     summary.consultedAssumptions = AssumptionRegistry.inRegistryOrder(run.consultedAssumptions)
@@ -237,6 +238,14 @@ struct SimulationRun {
   var pushService: PushService
   /// How pushes reach the app on this platform (APNs or FCM).
   let pushTransport: any PushTransport
+  /// Every push the app's server sends in this run: the scenario's scripted
+  /// `pushes:`, then those the reminder server (`server:`) sends as it goes.
+  /// Push events and the push service name pushes by their index here.
+  var remotePushes: [RemotePush]
+  /// The app's reminder server (`server:`), an actor of the world beside the clock and the track.
+  let serverLayer: any ServerLayer
+  /// What the reminder server knows and has sent (see `SimulationRun+Server.swift`).
+  var server = ServerState()
   /// Set while a catch-up delivery after power-on is made: when it came due.
   var catchUpDue: SimulationInstant?
   /// With `catchUpDue`: whether it came due while the phone was off (else
@@ -261,6 +270,8 @@ struct SimulationRun {
     self.presenter = scenario.platform.makePresenter()
     self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
     self.pushTransport = scenario.platform.makePushTransport()
+    self.remotePushes = scenario.pushes.pushes
+    self.serverLayer = scenario.server.makeServerLayer()
     self.trialSeed = variation?.seed
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
@@ -308,6 +319,8 @@ struct SimulationRun {
     layer.scheduleEvents(in: &self)
     let patientLayer = patientLayer
     patientLayer.scheduleEvents(in: &self)
+    let serverLayer = serverLayer
+    serverLayer.scheduleEvents(in: &self)
     scheduleDeviceEvents()
     for warning in locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
@@ -585,6 +598,9 @@ struct SimulationRun {
       standbyBucketChanged(index, at: now)
     case .dozeChange(let index, let on):
       dozeChanged(index, on: on, at: now)
+    case .server(let event):
+      let layer = serverLayer
+      layer.eventDue(event, in: &self, at: now)
     }
   }
 

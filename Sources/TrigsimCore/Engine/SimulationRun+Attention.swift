@@ -80,7 +80,7 @@ extension SimulationRun {
     for (index, change) in deviceSchedule.changes.enumerated() {
       queue.schedule(.deviceChange(index), at: change.instant, phase: .device, rank: change.change.rank)
     }
-    for (index, push) in scenario.pushes.pushes.enumerated() where push.instant <= end {
+    for (index, push) in remotePushes.enumerated() where push.instant <= end {
       queue.schedule(.pushSent(index), at: push.instant, phase: .remotePush, rank: index)
     }
   }
@@ -421,6 +421,10 @@ extension SimulationRun {
     at now: SimulationInstant
   ) {
     recordPerception(source, subject: subject, kind: kind, audible: audible, pushType: pushType, at: now)
+    if case .push(let index) = source {
+      let reminderServer = serverLayer
+      reminderServer.pushPerceived(index, kind: kind, how: how, in: &self, at: now)
+    }
     guard case .local(let id, let serial) = source, let dose = ledger.shownDose[id] else { return }
     ledger.perceived(dose, by: DosePerception(notification: id, role: ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
     let patientLayer = patientLayer
@@ -454,7 +458,7 @@ extension SimulationRun {
   func stillShown(_ source: HeldNotification.Source) -> Bool {
     switch source {
     case .local(let id, let serial): center.delivered[id]?.serial == serial
-    case .push(let index): attention.pushesShown[pushKey(scenario.pushes.pushes[index])] == index
+    case .push(let index): attention.pushesShown[pushKey(remotePushes[index])] == index
     }
   }
 
@@ -463,6 +467,8 @@ extension SimulationRun {
   /// Center when lock-screen alerts are off), for the patient's next look;
   /// summaries already due are shown.
   mutating func releaseHeld(at now: SimulationInstant, cause: String) {
+    let reminderServer = serverLayer
+    reminderServer.focusReleased(in: &self, at: now)
     guard attention.phoneOn, !attention.held.isEmpty else { return }
     let focus = focusInForce()
     let alreadyListed = scenario.platform.attention.focusSilencedOnLockScreen == .shown
@@ -514,7 +520,7 @@ extension SimulationRun {
   }
 
   func pushType(of source: HeldNotification.Source) -> String? {
-    if case .push(let index) = source { return scenario.pushes.pushes[index].type }
+    if case .push(let index) = source { return remotePushes[index].type }
     return nil
   }
 
@@ -574,7 +580,7 @@ extension SimulationRun {
 
   /// The app's server sends a push.
   mutating func sendPush(_ index: Int, at now: SimulationInstant) {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     if scenario.pushes.filter == .server, let why = appPreferenceBlock(push, at: now) {
       record(.filtered, push.id.rawValue, at: now, pushFields(push) + [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
       return
@@ -588,12 +594,14 @@ extension SimulationRun {
   mutating func pushesReachable(at now: SimulationInstant) {
     let transport = pushTransport
     transport.reachableAgain(in: &self, at: now)
+    let reminderServer = serverLayer
+    reminderServer.phoneReachable(in: &self, at: now)
   }
 
   /// The push service tries to deliver push `index` now: it stores it while
   /// the device is unreachable, and hands it over otherwise.
   mutating func routePush(_ index: Int, at now: SimulationInstant) {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     if let unreachable = attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
         record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
@@ -611,29 +619,29 @@ extension SimulationRun {
 
   /// The last instant the push service keeps push `index`.
   func pushExpiry(_ index: Int) -> SimulationInstant {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     return push.expiration ?? push.instant.advanced(by: scenario.platform.attention.pushStorageLimit)
   }
 
   /// Push `index` reaches the push service while the device is unreachable:
   /// it keeps one push per app (`PushService`).
   mutating func storePush(_ index: Int, unreachable: String, at now: SimulationInstant) {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     let outcome = pushService.store(index, at: now, expires: pushExpiry)
     let rule = "platform storedPush: \(scenario.platform.attention.storedPush.rawValue)"
     if let expired = outcome.expired {
-      record(.discarded, scenario.pushes.pushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
+      record(.discarded, remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
     }
     if let replaced = outcome.replacing {
       consult(.storedPush)
-      record(.discarded, scenario.pushes.pushes[replaced].id.rawValue, at: now, [
+      record(.discarded, remotePushes[replaced].id.rawValue, at: now, [
         TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
       ])
     }
     if let instead = outcome.keptInstead {
       consult(.storedPush)
       record(.discarded, push.id.rawValue, at: now, [
-        TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(scenario.pushes.pushes[instead].id)' (\(rule))"),
+        TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(remotePushes[instead].id)' (\(rule))"),
         Self.storedPushUncertainty,
       ])
       return
@@ -652,15 +660,15 @@ extension SimulationRun {
   mutating func deliverStoredPushes(at now: SimulationInstant) {
     let release = pushService.release(at: now, expires: pushExpiry)
     for index in release.expired {
-      let push = scenario.pushes.pushes[index]
+      let push = remotePushes[index]
       let expiration = pushExpiry(index)
       let why = push.expiration == nil ? "the push service's storage limit of \(scenario.platform.attention.pushStorageLimit) ran out at \(format(expiration))" : "expired at \(format(expiration))"
       record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(why) while the phone was unreachable")])
     }
     guard let index = release.delivered else { return }
     for other in release.notChosen {
-      record(.discarded, scenario.pushes.pushes[other].id.rawValue, at: now, [
-        TimelineField("reason", "the push service kept '\(scenario.pushes.pushes[index].id)' of the \(release.notChosen.count + 1) pushes it held (drawn uniformly in this trial)"),
+      record(.discarded, remotePushes[other].id.rawValue, at: now, [
+        TimelineField("reason", "the push service kept '\(remotePushes[index].id)' of the \(release.notChosen.count + 1) pushes it held (drawn uniformly in this trial)"),
         Self.storedPushUncertainty,
       ])
     }
@@ -671,7 +679,7 @@ extension SimulationRun {
   /// priority and the service's power rule (decided once per push) drops or
   /// delays it. `late`: it arrives after it was sent.
   mutating func handOver(_ index: Int, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
       consult(.priority5Alerts)
       let setting = "platform priority5Alerts: \(scenario.platform.attention.priority5Alerts.scenarioSpelling)"
@@ -703,7 +711,7 @@ extension SimulationRun {
 
   /// A low-priority push the push service delayed is due: it tries to deliver it now, unless it expired meanwhile.
   mutating func deliverDelayedPush(_ index: Int, at now: SimulationInstant) {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     if let expiration = push.expiration, expiration < now {
       let when = expiration <= push.instant ? "at once (apns-expiration 0)" : "at \(format(expiration))"
       record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired \(when), before the push service delivered it")])
@@ -723,7 +731,7 @@ extension SimulationRun {
   /// system lets it); an alert push goes through the app's filter and the
   /// same presentation as a local notification.
   mutating func receivePush(_ index: Int, at now: SimulationInstant, stored: Bool, uncertain: TimelineField? = nil) {
-    let push = scenario.pushes.pushes[index]
+    let push = remotePushes[index]
     let id = push.id.rawValue
     if push.contentAvailable && !push.hasAlert {
       receiveBackgroundPush(push, at: now, stored: stored, uncertain: uncertain)
@@ -738,7 +746,7 @@ extension SimulationRun {
     fields.append(TimelineField("app", installedApp.state.rawValue))
     let key = pushKey(push)
     if let previous = attention.pushesShown[key], push.hasAlert {
-      fields.append(TimelineField("replaces", scenario.pushes.pushes[previous].id.rawValue))
+      fields.append(TimelineField("replaces", remotePushes[previous].id.rawValue))
     }
     if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)

@@ -168,12 +168,16 @@ public struct DosePerception: Sendable, Equatable {
   /// …; `lock-screen, seen at a look` for a listing the patient saw when
   /// they looked at the phone.
   public var how: String
+  /// The server's channel that reached the patient (`server:`); nil for the
+  /// app's own notification on the phone.
+  public var channel: DeliveryChannel?
 
-  public init(notification: NotificationID, role: String?, kind: PerceptionRecord.Kind, how: String) {
+  public init(notification: NotificationID, role: String?, kind: PerceptionRecord.Kind, how: String, channel: DeliveryChannel? = nil) {
     self.notification = notification
     self.role = role
     self.kind = kind
     self.how = how
+    self.channel = channel
   }
 }
 
@@ -197,6 +201,8 @@ public struct RunSummary: Sendable {
   public var regionsInsideAtFirstFix: [RegionID] = []
   /// What the track does not cover of the clock (the timeline's `warning track` entries).
   public var coverageWarnings: [String] = []
+  /// Every attempt of the app's reminder server (`server:`), in the order made.
+  public var channelAttempts: [ChannelAttempt] = []
   /// What the patient could perceive, in the order it became perceivable.
   public var perceptions: [PerceptionRecord] = []
   /// Whether `text` lists every dropped request after the drop groups (`run --summary --all-drops`).

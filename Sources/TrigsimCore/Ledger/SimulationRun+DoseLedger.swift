@@ -87,6 +87,8 @@ extension SimulationRun {
         doses: schedule.doses(after: now, through: end.advanced(by: .seconds(3 * 86_400))))
       ledger.doseClocks.append(clock)
       scheduleDoseClock(ledger.doseClocks.count - 1)
+      let reminderServer = serverLayer
+      reminderServer.doseClockStarted(ledger.doseClocks.count - 1, in: &self, at: now)
     }
   }
 

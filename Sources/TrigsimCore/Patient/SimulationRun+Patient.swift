@@ -12,6 +12,8 @@ extension SimulationRun {
   /// notified now, and the patient's response rules plan an answer to it.
   /// A look at a phone that is off sees nothing.
   mutating func look(_ cause: LookCause, at now: SimulationInstant) {
+    let reminderServer = serverLayer
+    reminderServer.patientLooked(in: &self, at: now)
     guard attention.phoneOn, !patient.unseen.isEmpty else { return }
     let listings = patient.unseen
     patient.unseen = []
@@ -23,6 +25,9 @@ extension SimulationRun {
       recordPerception(
         listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: pushType(of: listing.source),
         at: now)
+      if case .push(let index) = listing.source {
+        reminderServer.pushPerceived(index, kind: listing.kind, how: listing.how + ", seen at a look", in: &self, at: now)
+      }
       guard case .local(let id, let serial) = listing.source, let dose = ledger.shownDose[id] else { continue }
       let seen = DosePerception(notification: id, role: ledger.requestInfo[id]?.role.description, kind: listing.kind, how: listing.how + ", seen at a look")
       if ledger.doses[dose]?.notified == nil {

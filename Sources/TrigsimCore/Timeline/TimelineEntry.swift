@@ -84,6 +84,16 @@ public struct TimelineEntry: Hashable, Sendable {
     /// Android WorkManager work: enqueued, replaced, kept, deferred, ran,
     /// cancelled, held (reboot), stopped (force stop) or rescheduled.
     case work
+    /// The app's reminder server (`server:`): a policy step sent, skipped or
+    /// waiting (`step`, `channel`, `status`, `reason`), a device's push token
+    /// registered, replaced, rejected or dropped, the patient's channel settings.
+    case server
+    /// A text message the server sent: sent, held, delivered, failed or perceived (`status`).
+    case sms
+    /// An email the server sent: sent, delivered (with when it is read), failed or perceived.
+    case email
+    /// An item the server posted to the app's inbox: posted (with the fetch that shows it) or perceived.
+    case inbox
   }
 
   public var instant: SimulationInstant

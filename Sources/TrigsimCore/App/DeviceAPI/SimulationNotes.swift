@@ -89,7 +89,11 @@ public final class SimulationNotes: @unchecked Sendable {
           "SimulationNotes.countAsTaken(\(dose.medicine) \(dose.occurrenceLabel)) was called outside didReceive for a response to a notification of that dose: only the patient's response can count as taking it")
         return
       }
-      if run.ledger.doses[dose] != nil && run.ledger.doses[dose]?.completed == nil { run.ledger.doses[dose]?.completed = now }
+      if run.ledger.doses[dose] != nil && run.ledger.doses[dose]?.completed == nil {
+        run.ledger.doses[dose]?.completed = now
+        let reminderServer = run.serverLayer
+        reminderServer.doseAnswered(dose, in: &run, at: now)
+      }
     }
   }
 

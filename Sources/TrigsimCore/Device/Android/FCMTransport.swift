@@ -39,7 +39,7 @@ struct FCMTransport: PushTransport {
 
   func sent(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.android != nil else { return }
-    let push = run.scenario.pushes.pushes[index]
+    let push = run.remotePushes[index]
     if let unreachable = run.attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
         run.record(.discarded, push.id.rawValue, at: now, [
@@ -58,7 +58,7 @@ struct FCMTransport: PushTransport {
     run.android?.fcm.stored = []
     for index in stored {
       if expiry(index, in: run) < now {
-        run.record(.discarded, run.scenario.pushes.pushes[index].id.rawValue, at: now, [
+        run.record(.discarded, run.remotePushes[index].id.rawValue, at: now, [
           TimelineField("reason", "its time to live ended at \(run.format(expiry(index, in: run))) while the phone was unreachable")
         ])
         continue
@@ -73,7 +73,7 @@ struct FCMTransport: PushTransport {
   }
 
   func heldPushDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    let push = run.scenario.pushes.pushes[index]
+    let push = run.remotePushes[index]
     if expiry(index, in: run) < now {
       run.record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "its time to live ended at \(run.format(expiry(index, in: run))) before FCM delivered it")
@@ -91,7 +91,7 @@ struct FCMTransport: PushTransport {
 
   /// The last instant FCM keeps message `index`.
   func expiry(_ index: Int, in run: SimulationRun) -> SimulationInstant {
-    let push = run.scenario.pushes.pushes[index]
+    let push = run.remotePushes[index]
     return push.expiration ?? push.instant.advanced(by: run.android?.settings.fcm.defaultTimeToLive ?? .zero)
   }
 
@@ -99,7 +99,7 @@ struct FCMTransport: PushTransport {
   /// by the collapse and storage rules ("Non-collapsible and collapsible messages").
   func store(_ index: Int, unreachable: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let rules = run.android?.settings.fcm, var stored = run.android?.fcm.stored else { return }
-    let pushes = run.scenario.pushes.pushes
+    let pushes = run.remotePushes
     let push = pushes[index]
     // Expired ones first: they no longer count.
     for old in stored where expiry(old, in: run) < now {
@@ -152,7 +152,7 @@ struct FCMTransport: PushTransport {
   /// at normal priority without being held again).
   func handOver(_ index: Int, late: Bool, held: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let device = run.android else { return }
-    let push = run.scenario.pushes.pushes[index]
+    let push = run.remotePushes[index]
     if device.forceStopped {
       run.record(.suppressed, push.id.rawValue, at: now, [
         TimelineField(
@@ -225,7 +225,7 @@ struct FCMTransport: PushTransport {
   func receive(
     _ index: Int, priority: FCMPriority, original: FCMPriority, downgrade: String?, late: Bool, in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    let push = run.scenario.pushes.pushes[index]
+    let push = run.remotePushes[index]
     if priority == .high { run.android?.fcm.highPriorityDeliveries.append(now) }
     let foreground = run.installedApp.state == .foreground
     let bySystem = push.hasAlert && !foreground
@@ -260,7 +260,7 @@ struct FCMTransport: PushTransport {
 
   /// The system shows a notification message in its channel. Returns whether the patient can see it.
   func show(_ index: Int, channel: String, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
-    let push = run.scenario.pushes.pushes[index]
+    let push = run.remotePushes[index]
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound, channel: channel)
     let perception = run.presenter.perception(of: delivery, in: run.attentionContext(at: now))
     if case .notShown(let why) = perception {
