@@ -183,7 +183,8 @@ public final class MedicineReminderAndroidApp: AndroidApp, @unchecked Sendable {
   }
 
   func register(_ medicine: Medicine) {
-    for time in medicine.times { setReminderAlarm(medicine, time: time, after: device.clock.now) }
+    // A server-driven app leaves the daily reminders to its server.
+    for time in medicine.times where configuration.policy.dailyReminders == .local { setReminderAlarm(medicine, time: time, after: device.clock.now) }
     if let location = medicine.location, let region = regions.first(where: { $0.id == location.region }),
       let circle = region.shape as? CircularRegion
     {

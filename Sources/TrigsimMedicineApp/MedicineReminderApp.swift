@@ -331,7 +331,8 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   /// A medicine's requests: each daily reminder and its upfront chain, then the location request.
   func plannedAdds(of medicine: Medicine, at now: Date) -> [Planned] {
     var plan: [Planned] = []
-    for (index, time) in medicine.times.enumerated() {
+    // A server-driven app leaves the daily reminders (and their upfront chains) to its server.
+    for (index, time) in medicine.times.enumerated() where policy.dailyReminders == .local {
       var request = NotificationRequest(
         id: policy.identifiers.reminder(medicine.id, index), title: medicine.name, body: medicine.body, trigger: .calendar(Self.daily(time)),
         userInfo: mainUserInfo(medicine, slot: .time(time)))

@@ -257,6 +257,7 @@ struct DoseBaselineParser {
     dose.how = value("how")?.value
     dose.by = value("by")?.value
     dose.role = value("role")?.value
+    dose.channel = value("channel")?.value
     dose.reminderDelivered = reminderDelivered
     dose.followUps = followUps
     dose.chainRanOut = value("chain") != nil

@@ -119,7 +119,7 @@ public struct ScenarioLoader: Sendable {
 /// The top-level keys of a scenario, in the order the manual documents them.
 let scenarioKeys = [
   "trigsim", "name", "appUnderTest", "clock", "platform", "platforms", "track", "regions", "places", "notifications", "medicines", "prescription", "policy",
-  "regionSet", "app", "category", "badge", "actions", "respond", "patient", "device", "pushes", "expect", "assert", "trials", "limits",
+  "regionSet", "app", "category", "badge", "actions", "respond", "patient", "device", "pushes", "server", "expect", "assert", "trials", "limits",
 ]
 
 /// Turns the YAML tree into a `Scenario`; one instance per file.
@@ -183,6 +183,8 @@ final class ScenarioReader {
   var pushIDs: [String] = []
   /// The distinct types the scenario's pushes have, sorted, for checking `noPushShownWhileOff`.
   var pushTypes: [String] = []
+  /// The scenario's `server:`, once read (nil without one): the channel assertions need it.
+  var serverRead: ServerSettings?
   /// The `expect:` and `assert:` sections.
   var checks: ScenarioChecks?
   /// The platform's pending limit, for assertions that could never fail under it.
@@ -250,6 +252,7 @@ final class ScenarioReader {
     let medicineApp = readMedicineApp(top)
     let device = top["device"].map(readDevice) ?? DeviceSetup()
     let pushes = top["pushes"].map(readPushes) ?? RemotePushes()
+    let server = top["server"].map(readServer) ?? ServerSettings()
     let patientAttention = top["patient"].map(readPatientAttention) ?? PatientAttention()
     checks = readChecks(top, defaultName: defaultName)
     guard let clock else { return nil }
@@ -259,6 +262,11 @@ final class ScenarioReader {
     for set in placeSets { scenario.addPlaceSet(set) }
     scenario.visitExpectations = visitExpectations
     scenario.patientAttention = patientAttention
+    scenario.server = server
+    if scenario.medicineApp.policy.dailyReminders == .server, !server.isActive, let node = top["policy"] {
+      document.error(node, "'dailyReminders: server' leaves the daily reminders to a server, and the scenario has none",
+                     notes: ["add a 'server:' with a policy (e.g. 'server: { policy: [ { channel: push } ] }'), or remove 'dailyReminders'"])
+    }
     scenario.statedAssumptions = Self.statedAssumptions(in: top["platform"])
     scenario.androidRules = androidRules
     scenario.appUnderTest = appUnderTest

@@ -5,7 +5,7 @@ import Yams
 /// The app's scheduling policy (`policy`) and the prescription
 /// (`prescription`, top level and per medicine); see the manual, "The app's policy".
 extension ScenarioReader {
-  static let policyKeys = ["addOrder", "identifiers", "snooze", "reAddChains", "handler", "android"]
+  static let policyKeys = ["addOrder", "identifiers", "snooze", "reAddChains", "handler", "android", "dailyReminders"]
   /// The Android build's choices (`policy: android:`).
   static let androidPolicyKeys = ["alarms", "reRegisterAtBoot", "directBootAware", "asksNotificationPermission", "channelImportance", "category", "refreshWork"]
 
@@ -113,6 +113,7 @@ extension ScenarioReader {
     {
       policy.handler = value
     }
+    if let value: DailyReminderSource = choice(fields, "dailyReminders", what: "daily-reminder source") { policy.dailyReminders = value }
     return policy
   }
 

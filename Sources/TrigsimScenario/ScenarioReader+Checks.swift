@@ -76,7 +76,7 @@ extension ScenarioReader {
   static let assertionNames = [
     "count", "nothingFired", "dosesNotified", "noPendingLimitDrops", "pendingPeak", "chainsEnd", "order", "locationFired",
     "silentVisit", "nothingAudible", "dosesPerceptible", "noPushShownWhileOff", "badge", "badgeCountsDoses",
-    "robust",
+    "dosesReached", "noSendAfterAnswer", "noSendWhileChannelOff", "robust",
   ]
 
   func readChecks(_ top: MappingFields, defaultName: String) -> ScenarioChecks {
@@ -620,6 +620,10 @@ extension ScenarioReader {
       }
       return .run(RunAssertion(.dosesPerceptible(within: within, medicine: medicine.flatMap { $0 }), origin: origin))
 
+    case "dosesReached":
+      return readDosesReached(value, keyNode: keyNode, origin: origin).map { .run($0) }
+    case "noSendAfterAnswer", "noSendWhileChannelOff":
+      return readChannelAssertion(name, value, keyNode: keyNode, origin: origin).map { .run($0) }
     case "noPushShownWhileOff":
       var type: String?
       if value.scalar != nil {
@@ -707,7 +711,7 @@ extension ScenarioReader {
   }
 
   /// A declared medicine's id; `.some(nil)` after reporting an unknown one.
-  private func readMedicineReference(_ node: Node) -> MedicineID? {
+  func readMedicineReference(_ node: Node) -> MedicineID? {
     guard let text = document.string(node, what: "medicine") else { return nil }
     guard medicineIDs.contains(text) else {
       if unreadMedicineIDs.contains(text) { return nil }  // declared, with its own error already reported

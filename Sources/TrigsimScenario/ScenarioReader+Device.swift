@@ -682,7 +682,7 @@ extension ScenarioReader {
 
   /// `{ from: "22:00", to: "07:00", enabled: true }`: set (`.some(hours)`)
   /// or switched off (`.some(nil)`, `enabled: false`); nil when wrong.
-  private func readQuietHours(_ node: Node) -> QuietHours?? {
+  func readQuietHours(_ node: Node) -> QuietHours?? {
     guard let fields = document.mapping(node, what: "'quietHours'", keys: ["from", "to", "enabled"]) else { return nil }
     let enabled = fields["enabled"].map { document.bool($0, what: "enabled") }
     let from = fields["from"].map { dailyTime($0) }

@@ -32,7 +32,7 @@ struct PinnedDiagnostic: Sendable {
   /// The format line and one header line.
   static let head = "# trigsim timeline 1\n# scenario: test\n"
   static let allKinds =
-    "choose one of: scheduled, replaced, rescheduled, fired, enter, exit, detected, undetected, removed, dropped, warning, timezone, medicine, app, action, cleared, suppressed, gap, presented, held, looked, focus, power, network, settings, preferences, badge, sent, stored, discarded, received, filtered, regions, alarm, work"
+    "choose one of: scheduled, replaced, rescheduled, fired, enter, exit, detected, undetected, removed, dropped, warning, timezone, medicine, app, action, cleared, suppressed, gap, presented, held, looked, focus, power, network, settings, preferences, badge, sent, stored, discarded, received, filtered, regions, alarm, work, server, sms, email, inbox"
   static let instantNote = "write it like 2026-03-28T08:00:00.000+01:00"
   static let quoteNote =
     #"quote a value that holds spaces, quotes, '=', backslashes, tabs, line breaks or control characters, writing a quote inside it as \" and a backslash as \\: "Morning \"pills\"""#

@@ -113,6 +113,33 @@ extension RunAssertion {
       guard !audible.isEmpty else { return nil }
       return failure("\(plural(audible.count, "alert")) with sound in the window", audible.map(\.evidenceLine))
 
+    case .dosesReached(let within, let medicine, let channels):
+      if channels.isEmpty {
+        return lateDoses(summary, within: within, medicine: medicine, missed: "never perceived", notified: "perceived").map { failure($0.finding, $0.evidence) }
+      }
+      var reached = summary
+      reached.doses = summary.doses.map { dose in
+        var dose = dose
+        dose.notified = summary.channelAttempts.filter { $0.dose == dose.key && channels.contains($0.channel) }.compactMap(\.perceived).min()
+        if dose.notified == nil { dose.reason = "no attempt on \(channels.map(\.rawValue).joined(separator: " or ")) was perceived" }
+        return dose
+      }
+      return lateDoses(reached, within: within, medicine: medicine, missed: "never perceived", notified: "perceived").map { failure($0.finding, $0.evidence) }
+    case .noSendAfterAnswer(let channel):
+      let offending = summary.channelAttempts.filter { $0.channel == channel && $0.sent != nil && $0.answeredBeforeSend != nil }
+      guard !offending.isEmpty else { return nil }
+      return failure(
+        "\(plural(offending.count, "\(channel.rawValue) message")) sent for a dose already answered",
+        offending.map { "\($0.subject) sent \(summary.local($0.sent)): the patient answered at \(summary.local($0.answeredBeforeSend))" })
+    case .noSendWhileChannelOff(let channel, let initiallyOn, let switches):
+      let offending = summary.channelAttempts.filter { attempt in
+        guard attempt.channel == channel, let sent = attempt.sent else { return false }
+        return !(switches.last { $0.instant <= sent }?.on ?? initiallyOn)
+      }
+      guard !offending.isEmpty else { return nil }
+      return failure(
+        "\(plural(offending.count, "\(channel.rawValue) message")) sent while the setting was off",
+        offending.map { "\($0.subject) sent \(summary.local($0.sent))" })
     case .dosesPerceptible(let within, let medicine):
       return lateDoses(summary, within: within, medicine: medicine, missed: "never perceptible", notified: "perceptible")
         .map { failure($0.finding, $0.evidence) }

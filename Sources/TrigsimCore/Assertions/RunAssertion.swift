@@ -42,6 +42,16 @@ public struct RunAssertion: Sendable {
     /// No dose of the visits the expectation picks is notified, and it picks
     /// at least one (`index` is its place in `Scenario.visitExpectations`).
     case silentVisit(VisitExpectation, index: Int)
+    /// Every dose (of one medicine, or all) is perceived no later than
+    /// `within` after it was due through one of `channels` (an attempt of the
+    /// reminder server's on that channel perceived in time); with no channels,
+    /// by any means, the phone's own notifications included.
+    case dosesReached(within: SimulationDuration, medicine: MedicineID?, channels: [DeliveryChannel])
+    /// The server sent nothing on `channel` for a dose the patient had already taken or skipped.
+    case noSendAfterAnswer(DeliveryChannel)
+    /// The server sent nothing on `channel` while the patient's setting for
+    /// it was off: off at the start (`initiallyOn` false) and after each switch to off.
+    case noSendWhileChannelOff(DeliveryChannel, initiallyOn: Bool, switches: [ChannelSwitch])
   }
 
   public var property: Property
@@ -83,6 +93,12 @@ public struct RunAssertion: Sendable {
       return "badge is \(value) at \(label)"
     case .badgeCountsDoses:
       return "the badge always counts the doses waiting in Notification Center"
+    case .dosesReached(let within, let medicine, let channels):
+      return "every dose\(medicine.map { " of medicine '\($0)'" } ?? "") perceived within \(within) by \(channels.isEmpty ? "any channel" : channels.map(\.rawValue).joined(separator: " or "))"
+    case .noSendAfterAnswer(let channel):
+      return "no \(channel.rawValue) sent for a dose already taken or skipped"
+    case .noSendWhileChannelOff(let channel, _, _):
+      return "no \(channel.rawValue) sent while the patient's \(channel.rawValue) setting was off"
     case .silentVisit(let expectation, _):
       return expectation.description
     }
@@ -147,5 +163,16 @@ public struct CountRange: Sendable, CustomStringConvertible {
     case (nil, let high?): "is at most \(high)"
     case (nil, nil): "is any number"
     }
+  }
+}
+
+/// The patient switches a channel on or off at an instant (for `RunAssertion.Kind.noSendWhileChannelOff`).
+public struct ChannelSwitch: Sendable, Equatable {
+  public var instant: SimulationInstant
+  public var on: Bool
+
+  public init(instant: SimulationInstant, on: Bool) {
+    self.instant = instant
+    self.on = on
   }
 }

@@ -995,6 +995,7 @@ struct SimulationRun {
     ]
     if let deviceHeader { header.append(deviceHeader) }
     if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
+    if scenario.server.isActive { header.append(TimelineField("server", scenario.server.summary)) }
     // A place set's regions are summed up in one line each (`placeSetHeader`).
     for region in scenario.regions.prefix(scenario.placeSetRegions.first?.lowerBound ?? scenario.regions.count) {
       header.append(TimelineField("region \(region.id)", region.shape.summary))

@@ -750,6 +750,7 @@ extension SimulationRun {
     }
     if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)
+    serverPushReceived(index, at: now)
     if scenario.pushes.filter == .app, let why = appPreferenceBlock(push, at: now) {
       record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
       return

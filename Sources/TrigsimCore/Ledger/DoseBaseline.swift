@@ -63,6 +63,9 @@ public struct DoseBaseline: Sendable, Equatable {
     public var by: String?
     /// What it was to the dose: `daily reminder`, `follow-up 3`, ….
     public var role: String?
+    /// The reminder server's channel that reached the patient first (`push`,
+    /// `sms`, `email`, `inbox`); absent for the app's own notification.
+    public var channel: String?
     public var reminderDelivered: ZonedInstant?
     public var followUps = 0
     public var chainRanOut = false
@@ -90,7 +93,7 @@ public struct DoseBaseline: Sendable, Equatable {
 
   /// The field keys of a dose line, in the order written.
   public static let fieldKeys = [
-    "medicine", "reminder", "occurrence", "outcome", "scheduled", "perceived", "kind", "how", "by", "role", "reminder-delivered",
+    "medicine", "reminder", "occurrence", "outcome", "scheduled", "perceived", "kind", "how", "by", "role", "channel", "reminder-delivered",
     "follow-ups", "chain", "snoozed-alerts", "snoozes", "completed", "dismissed", "reason", "note",
   ]
 
@@ -121,6 +124,7 @@ extension DoseBaseline.Dose {
     add("how", how)
     add("by", by)
     add("role", role)
+    add("channel", channel)
     add("reminder-delivered", reminderDelivered?.description)
     add("follow-ups", followUps)
     add("chain", chainRanOut ? "ran-out" : nil)
@@ -155,6 +159,7 @@ extension RunSummary {
       dose.how = record.perception?.how
       dose.by = record.perception?.notification.rawValue
       dose.role = record.perception?.role
+      dose.channel = record.perception?.channel?.rawValue
       dose.reminderDelivered = record.reminderDelivered.map(zoned)
       dose.followUps = record.followUpsDelivered
       dose.chainRanOut = record.chainRanOut

@@ -179,7 +179,7 @@ public struct DoseComparison: Sendable {
       let (before, after) = Self.perceptions(old, new)
       main.append("\(before) → \(after)")
     }
-    if old.perceived != nil, new.perceived != nil, old.by != new.by || old.role != new.role {
+    if old.perceived != nil, new.perceived != nil, old.by != new.by || old.role != new.role || old.channel != new.channel {
       main.append("by \(Self.notification(old)) → \(Self.notification(new))")
     }
     if old.reason != new.reason { main.append("reason \(Self.quoted(old.reason)) → \(Self.quoted(new.reason))") }
@@ -233,7 +233,7 @@ public struct DoseComparison: Sendable {
 
   /// `medicine_levo_reminder_0 (daily reminder)`.
   static func notification(_ dose: DoseBaseline.Dose) -> String {
-    (dose.by ?? "-") + (dose.role.map { " (\($0))" } ?? "")
+    (dose.by ?? "-") + (dose.role.map { " (\($0))" } ?? "") + (dose.channel.map { " by \($0)" } ?? "")
   }
 
   /// The local time when the instant falls on the dose's scheduled local date, else date and time; `-` for none.

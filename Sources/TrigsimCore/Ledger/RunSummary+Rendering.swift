@@ -116,6 +116,7 @@ extension RunSummary {
     }
     var notified = time(dose.notified)
     if let at = dose.notified, at > dose.scheduled { notified += " +\(dose.scheduled.duration(to: at))" }
+    if let channel = dose.perception?.channel { notified += " by \(channel.rawValue)" }
     return [
       dose.key.medicine.rawValue, ControlCharacterEscape.escaping(dose.medicineName), dose.reminder, occurrence, dose.outcome.rawValue,
       time(dose.scheduled), notified, String(dose.followUpsDelivered), String(dose.snoozes), time(dose.resolved),
@@ -219,7 +220,8 @@ extension RunSummary {
   /// `{"by": …, "role": …, "kind": …, "how": …}`: how the patient could first perceive a dose.
   static func json(_ perception: DosePerception) -> String {
     "{\"by\": \(JSONText.string(perception.notification.rawValue)), \"role\": \(perception.role.map(JSONText.string) ?? "null"), "
-      + "\"kind\": \(JSONText.string(perception.kind.rawValue)), \"how\": \(JSONText.string(perception.how))}"
+      + "\"kind\": \(JSONText.string(perception.kind.rawValue)), \"how\": \(JSONText.string(perception.how))"
+      + (perception.channel.map { ", \"channel\": \(JSONText.string($0.rawValue))" } ?? "") + "}"
   }
 }
 

@@ -239,6 +239,7 @@ extension SimulationRun {
       }
       .map(withAccountingRemarks)
       .map(withVisitExpectations)
+      .map(withServerAccount)
     return summary
   }
 

@@ -18,13 +18,17 @@ public struct AppPolicy: Sendable {
   public var handler: HandlerCompletion = .complete
   /// The Android build's choices (used only on the `android` device).
   public var android = AndroidAppPolicy()
+  /// Who reminds of the daily times: the app on the phone (`local`, the
+  /// default), or the app's reminder server (`server`, with `server:`), in
+  /// which case the app schedules no daily reminder of its own.
+  public var dailyReminders = DailyReminderSource.local
 
   public init() {}
 
   /// Whether this is the model's idealised app.
   public var isDefault: Bool {
     addOrder == .interleaved && identifiers.isDefault && snooze == SnoozeImplementation() && chainReAdds == ChainReAdds()
-      && handler == .complete && android == AndroidAppPolicy()
+      && handler == .complete && android == AndroidAppPolicy() && dailyReminders == .local
   }
 
   /// The `app` header line: every choice, when one differs from the default.
@@ -35,8 +39,17 @@ public struct AppPolicy: Sendable {
     words.append("handler=\(handler.rawValue)")
     // Printed only when set, so that headers made before the Android build stay as they were.
     if android != AndroidAppPolicy() { words.append(android.summary) }
+    if dailyReminders != .local { words.append("daily-reminders=\(dailyReminders.rawValue)") }
     return words.joined(separator: " ")
   }
+}
+
+/// Who reminds the patient of a medicine's daily times.
+public enum DailyReminderSource: String, Sendable, CaseIterable {
+  /// The app schedules them on the phone (a calendar notification on iOS, an alarm on Android).
+  case local
+  /// The app's reminder server sends them (`server:`); the phone schedules none.
+  case server
 }
 
 /// The order in which the app adds the requests of the medicines it

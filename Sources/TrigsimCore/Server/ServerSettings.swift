@@ -47,6 +47,34 @@ public struct ServerSettings: Sendable, Equatable {
   /// Whether the scenario has a server: a policy with at least one step.
   public var isActive: Bool { !policy.isEmpty }
 
+  /// The `server` header line: the policy, then each channel model and the
+  /// settings at the start (`policy=push,sms+30m,email+0s?push-failed devices=phone,ipad …`).
+  var summary: String {
+    let steps = policy.map { step in
+      step.channel.rawValue + (step.after.milliseconds > 0 ? "+\(step.after)" : "") + (step.condition == .unconfirmed ? "" : "?\(step.condition.rawValue)")
+    }
+    var words = ["policy=" + steps.joined(separator: ",")]
+    let used = Set(policy.map(\.channel))
+    if used.contains(.push) { words.append("push-unregistered-after=\(push.unregisteredAfter)") }
+    if used.contains(.sms) {
+      words.append("sms-number=\(sms.numberVerified ? "verified" : "none") sms-latency=\(sms.latency)±\(sms.latencySpread) sms-failure-rate=\(sms.failureRate) sms-carrier-storage=\(sms.carrierStorage)")
+    }
+    if used.contains(.email) {
+      let reads = email.reads.isEmpty ? "none" : email.reads.map(\.description).joined(separator: ",")
+      words.append("email-latency=\(email.latency)±\(email.latencySpread) email-failure-rate=\(email.failureRate) email-reads=\(reads) email-mean-read-delay=\(email.meanReadDelay)")
+    }
+    if used.contains(.inbox) { words.append("inbox-poll=\(inbox.pollInterval) inbox-fetch-on-open=\(inbox.fetchOnOpen ? "yes" : "no")") }
+    if !preferences.off.isEmpty { words.append("off=" + preferences.off.sorted().map(\.rawValue).joined(separator: ",")) }
+    for channel in DeliveryChannel.allCases {
+      if let hours = preferences.quietHours[channel] { words.append("\(channel.rawValue)-quiet-hours=\(hours.from)-\(hours.to)") }
+    }
+    let devices = devices.map { device in
+      device.id + (device.platform.map { ":\($0.rawValue)" } ?? "") + (device.signedIn ? "" : "(signed-out)") + (device.seenAfter.map { "(seen+\($0))" } ?? "")
+    }
+    words.append("devices=" + devices.joined(separator: ","))
+    return words.joined(separator: " ")
+  }
+
   /// The server the run talks to: the policy's, or none.
   func makeServerLayer() -> any ServerLayer { isActive ? PolicyServer() : NoServer() }
 }

@@ -287,6 +287,12 @@ extension SimulationRun {
     server.lastPushReached[key] = reached
   }
 
+  /// A push the server sent reached the phone (the attempt is delivered).
+  mutating func serverPushReceived(_ index: Int, at now: SimulationInstant) {
+    guard let attempt = server.attemptOfPush[index], server.attempts[attempt].delivered == nil else { return }
+    server.attempts[attempt].delivered = now
+  }
+
   /// A push the server sent reached the patient's eyes on the phone.
   mutating func serverPushPerceived(_ index: Int, kind: PerceptionRecord.Kind, how: String, at now: SimulationInstant) {
     guard let attempt = server.attemptOfPush[index] else { return }
@@ -536,6 +542,43 @@ extension SimulationRun {
     let due = ledger.doseClocks.lazy.filter { $0.medicine == key.medicine && $0.time == time }
       .compactMap { clock in clock.doses.first { clock.key($0) == key }?.due }.first
     ledger.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due ?? scenario.clock.start)
+  }
+
+  // MARK: - The dose table
+
+  /// A dose row with the server's account: when the app leaves its daily
+  /// reminders to the server (`dailyReminders: server`), the app's own
+  /// reason (no request added) says nothing, so a notified dose has none and
+  /// a missed one gets the server's attempts; otherwise a missed dose's
+  /// reason gains the server's attempts after the app's.
+  func withServerAccount(_ dose: DoseRecord) -> DoseRecord {
+    guard scenario.server.isActive, case .time = dose.key.slot else { return dose }
+    var dose = dose
+    let serverDriven = scenario.medicineApp.policy.dailyReminders == .server
+    let attempts = server.attempts.filter { $0.dose == dose.key }
+    if dose.notified != nil {
+      if serverDriven && dose.perception?.channel != nil { dose.reason = nil }
+      return dose
+    }
+    guard dose.outcome == .missed else { return dose }
+    let account = attempts.isEmpty ? "the server sent nothing for it" : "the server's attempts: " + attempts.map(attemptSummary).joined(separator: "; ")
+    dose.reason = serverDriven || dose.reason == nil ? account : "\(dose.reason!); \(account)"
+    return dose
+  }
+
+  /// `sms at 08:30, delivered 08:30:30, not perceived`, `push to phone at 08:00: …`.
+  func attemptSummary(_ attempt: ChannelAttempt) -> String {
+    var text = attempt.channel.rawValue + (attempt.device.map { " to \($0)" } ?? "")
+    guard let sent = attempt.sent else { return text + " not sent: " + (attempt.failure ?? "no reason") }
+    text += " at \(format(sent))"
+    if let failure = attempt.failure { return text + ": " + failure }
+    guard let delivered = attempt.delivered else { return text + ", not delivered by the end of the run" }
+    if delivered != sent { text += ", delivered \(format(delivered))" }
+    switch attempt.channel {
+    case .inbox: return text + ", never fetched: the app was not opened while it waited"
+    case .email: return text + ", not read by the end of the run"
+    case .sms, .push: return text + ", not perceived by the end of the run"
+    }
   }
 
   // MARK: - Answers
