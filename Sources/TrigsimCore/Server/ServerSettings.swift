@@ -49,7 +49,7 @@ public struct ServerSettings: Sendable, Equatable {
 
   /// The `server` header line: the policy, then each channel model and the
   /// settings at the start (`policy=push,sms+30m,email+0s?push-failed devices=phone,ipad …`).
-  var summary: String {
+  public var summary: String {
     let steps = policy.map { step in
       step.channel.rawValue + (step.after.milliseconds > 0 ? "+\(step.after)" : "") + (step.condition == .unconfirmed ? "" : "?\(step.condition.rawValue)")
     }
