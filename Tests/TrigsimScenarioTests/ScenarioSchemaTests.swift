@@ -332,7 +332,7 @@ import Yams
       """
     let node = try #require(try Yams.compose(yaml: yaml))
     #expect(Self.validator.problems(of: SchemaValue(yaml: node)) == [
-      "$.assert[1]: matches 0 of the 15 branches of oneOf",
+      "$.assert[1]: matches 0 of the 18 branches of oneOf",
       "$.clock: unknown key 'zone'",
       "$.device.network[0].online: matches none of anyOf: $.device.network[0].online: 'perhaps' is not of type 'boolean' | $.device.network[0].online: 'perhaps' is not one of 'yes', 'no'",
       // `platform:` is a phone's name or a mapping: the validator names each branch's first problem.
