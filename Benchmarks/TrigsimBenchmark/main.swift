@@ -59,7 +59,7 @@
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
 // 10,022,400 fixes), with 2 and 6 trials on 1 and 2 workers.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android] [--before PATH] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android|server] [--before PATH] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -148,7 +148,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android] [--before PATH] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android|server] [--before PATH] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -803,6 +803,65 @@ if only == "android" {
     print(String(
       format: "| %d day%@ | %.3f | %.3f | %.2f× | %d | %d | %d | %d | %.1f |", days, days == 1 ? "" : "s", middle(iosRuns), middle(androidRuns),
       middle(ratios), iosLines.count, androidLines.count, fired, posted, Double(peak) / 1_048_576))
+  }
+}
+
+// MARK: - The server side: a three-channel escalation against push only
+
+// Not part of the full run. The medicine benchmark scenario (as for
+// `android`: its regions, the six medicines of `medicineAppText` with their
+// chains, responses and location reminder) with a reminder server that
+// escalates over three channels (push at the due time; email at once if no
+// device took the push; SMS 30 minutes later if unconfirmed), against the
+// same scenario whose server sends only the push, in paired rounds
+// (alternating order; the ratio is taken per round). Both sign the phone out
+// halfway through the run, so the email fallback has work to do.
+if only == "server" {
+  let rounds = max(3, runs)
+  print("")
+  print("server: \(rounds) paired rounds; baseline = the same scenario with a push-only server, in the same round")
+  print("| track | push only s | escalation s | escalation ÷ push only | push-only lines | escalation lines | sms | email | peak RSS MB (escalation) |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+  for days in dayCounts {
+    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+    _ = try syntheticTrack(days: days, at: trackPath)
+    let full = scenarioText(days: days, track: trackPath)
+    let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+    let signOut = InstantFormatter.utc.string(for: start.advanced(by: .hours(Int64(days) * 12)))
+    func server(_ steps: String) -> String {
+      "server:\n  policy: [\(steps)]\n  email: { reads: [\"07:30\", \"12:30\", \"20:00\"] }\n  changes: [ { at: \(signOut), signOut: phone } ]\n"
+    }
+    let pushOnlyPath = "\(workDirectory)/benchmark-\(days)d-push-only.yaml"
+    let escalationPath = "\(workDirectory)/benchmark-\(days)d-escalation.yaml"
+    try (medicinesOnly + server("{ channel: push }")).write(toFile: pushOnlyPath, atomically: true, encoding: .utf8)
+    try (medicinesOnly + server("{ channel: push }, { channel: email, if: push-failed }, { channel: sms, after: 30m }"))
+      .write(toFile: escalationPath, atomically: true, encoding: .utf8)
+    let pushOnlyOutput = "\(workDirectory)/benchmark-\(days)d-push-only.timeline"
+    let escalationOutput = "\(workDirectory)/benchmark-\(days)d-escalation.timeline"
+    let pushOnly = [trigsim, "run", pushOnlyPath, "--output", pushOnlyOutput]
+    let escalation = [trigsim, "run", escalationPath, "--output", escalationOutput]
+    var pushOnlyRuns: [Double] = [], escalationRuns: [Double] = [], ratios: [Double] = [], peak = 0
+    for round in 0..<rounds {
+      let order = round % 2 == 0 ? [pushOnly, escalation] : [escalation, pushOnly]
+      var seconds: [[String]: Double] = [:]
+      for command in order {
+        let measurement = measure(command)
+        seconds[command] = measurement.seconds
+        if command == escalation { peak = max(peak, measurement.peakResidentBytes) }
+      }
+      pushOnlyRuns.append(seconds[pushOnly]!)
+      escalationRuns.append(seconds[escalation]!)
+      ratios.append(seconds[escalation]! / seconds[pushOnly]!)
+    }
+    let pushOnlyLines = try String(contentsOfFile: pushOnlyOutput, encoding: .utf8).split(separator: "\n")
+    let escalationLines = try String(contentsOfFile: escalationOutput, encoding: .utf8).split(separator: "\n")
+    let texts = escalationLines.count { $0.dropFirst(30).hasPrefix("sms ") && $0.contains(" status=sent ") }
+    let emails = escalationLines.count { $0.dropFirst(30).hasPrefix("email ") && $0.contains(" status=sent ") }
+    // The benchmark must measure the escalation at work.
+    guard texts > 0, emails > 0 else { fatalError("the escalation sends no text or no email") }
+    print(String(
+      format: "| %d day%@ | %.3f | %.3f | %.2f× | %d | %d | %d | %d | %.1f |", days, days == 1 ? "" : "s", middle(pushOnlyRuns),
+      middle(escalationRuns), middle(ratios), pushOnlyLines.count, escalationLines.count, texts, emails, Double(peak) / 1_048_576))
   }
 }
 

@@ -75,6 +75,20 @@ public struct ServerSettings: Sendable, Equatable {
     return words.joined(separator: " ")
   }
 
+  /// What a trial draws for the server's channels (the trial report's
+  /// header), or nil when its policy uses no channel with draws.
+  var trialDraws: String? {
+    let used = Set(policy.map(\.channel))
+    var parts: [String] = []
+    if used.contains(.sms) {
+      parts.append("each text's latency uniform within \(sms.latency) ± \(sms.latencySpread), undelivered with probability \(sms.failureRate)")
+    }
+    if used.contains(.email) {
+      parts.append("each email's latency uniform within \(email.latency) ± \(email.latencySpread), lost with probability \(email.failureRate), read after an exponential delay of mean \(email.meanReadDelay)")
+    }
+    return parts.isEmpty ? nil : "the server's channels: " + parts.joined(separator: "; ")
+  }
+
   /// The server the run talks to: the policy's, or none.
   func makeServerLayer() -> any ServerLayer { isActive ? PolicyServer() : NoServer() }
 }

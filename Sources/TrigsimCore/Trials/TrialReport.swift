@@ -80,9 +80,12 @@ public struct TrialReport: Sendable {
     self.plan = plan
     // The push service's draws (`PushService`), said only for scenarios with pushes, so other reports read as before.
     let attention = scenario.platform.attention
-    let pushDraws = scenario.pushes.pushes.isEmpty ? nil
+    let pushServiceDraws = scenario.pushes.pushes.isEmpty ? nil
       : "the push service's choices: each priority-5 push delivered with probability \(attention.priority5DeliveryProbability) "
         + "after a delay uniform up to \(attention.priority5MaxDelay), and the push it keeps while the phone is unreachable"
+    // The reminder server's draws (the manual, "Server side", "Trials"), said only for scenarios with a server.
+    let draws = [pushServiceDraws, scenario.server.trialDraws].compactMap { $0 }
+    let pushDraws = draws.isEmpty ? nil : draws.joined(separator: "; ")
     if let android = scenario.platform.android {
       // The Android device's draws (the manual, "Android profile", "Trials").
       let geofencing = android.geofencing
