@@ -2,7 +2,7 @@ import Foundation
 
 extension RunSummary {
   /// The device-local form of an instant, with the zone in force at it.
-  func local(_ instant: SimulationInstant?) -> String {
+  public func local(_ instant: SimulationInstant?) -> String {
     guard let instant else { return "-" }
     guard let clock else { return InstantFormatter.format(instant, offsetSeconds: 0) }
     return clock.local(instant)

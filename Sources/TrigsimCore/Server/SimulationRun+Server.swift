@@ -12,6 +12,8 @@ public struct ChannelAttempt: Sendable, Equatable {
   public var channel: DeliveryChannel
   /// For a push: the device it went to.
   public var device: String?
+  /// When the step made the attempt (sent or not).
+  public var at: SimulationInstant
   /// When the server sent it; nil when it failed before sending (no token, no verified number).
   public var sent: SimulationInstant?
   /// When it reached the phone, the mailbox, the inbox or the other device.
@@ -23,8 +25,9 @@ public struct ChannelAttempt: Sendable, Equatable {
   /// When the patient had taken or skipped the dose on the phone, if before the send.
   public var answeredBeforeSend: SimulationInstant?
 
-  public init(subject: String, dose: DoseKey, step: Int, channel: DeliveryChannel) {
+  public init(subject: String, dose: DoseKey, step: Int, channel: DeliveryChannel, at: SimulationInstant) {
     self.subject = subject
+    self.at = at
     self.dose = dose
     self.step = step
     self.channel = channel
@@ -203,8 +206,8 @@ extension SimulationRun {
   }
 
   /// A new attempt, with what the patient had done with the dose by now.
-  mutating func newAttempt(_ subject: String, _ key: DoseKey, step: Int, channel: DeliveryChannel, device: String? = nil) -> Int {
-    var attempt = ChannelAttempt(subject: subject, dose: key, step: step + 1, channel: channel)
+  mutating func newAttempt(_ subject: String, _ key: DoseKey, step: Int, channel: DeliveryChannel, device: String? = nil, at now: SimulationInstant) -> Int {
+    var attempt = ChannelAttempt(subject: subject, dose: key, step: step + 1, channel: channel, at: now)
     attempt.device = device
     server.attempts.append(attempt)
     return server.attempts.count - 1
@@ -229,7 +232,7 @@ extension SimulationRun {
   mutating func sendServerPush(_ key: DoseKey, step: Int, label: String, at now: SimulationInstant) {
     let devices = scenario.server.devices.filter { server.registered[$0.id] != nil }
     guard !devices.isEmpty else {
-      let attempt = newAttempt("\(label).s\(step + 1)", key, step: step, channel: .push)
+      let attempt = newAttempt("\(label).s\(step + 1)", key, step: step, channel: .push, at: now)
       let why = "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)"
       server.attempts[attempt].failure = why
       server.lastPushReached[key] = false
@@ -240,7 +243,7 @@ extension SimulationRun {
     let medicine = ledger.medicines[key.medicine]
     for device in devices {
       let subject = "\(label).s\(step + 1).\(device.id)"
-      let attempt = newAttempt(subject, key, step: step, channel: .push, device: device.id)
+      let attempt = newAttempt(subject, key, step: step, channel: .push, device: device.id, at: now)
       if let deleted = server.appDeleted[device.id], now < deleted.advanced(by: scenario.server.push.unregisteredAfter) {
         markSent(attempt, at: now)
         reached = true
@@ -304,7 +307,7 @@ extension SimulationRun {
 
   mutating func sendText(_ key: DoseKey, step: Int, label: String, at now: SimulationInstant) {
     let subject = "\(label).s\(step + 1)"
-    let attempt = newAttempt(subject, key, step: step, channel: .sms)
+    let attempt = newAttempt(subject, key, step: step, channel: .sms, at: now)
     guard server.smsVerified else {
       let why = "the patient has no verified phone number: the server sends texts only to a verified number"
       server.attempts[attempt].failure = why
@@ -427,7 +430,7 @@ extension SimulationRun {
 
   mutating func sendEmail(_ key: DoseKey, step: Int, label: String, at now: SimulationInstant) {
     let subject = "\(label).s\(step + 1)"
-    let attempt = newAttempt(subject, key, step: step, channel: .email)
+    let attempt = newAttempt(subject, key, step: step, channel: .email, at: now)
     markSent(attempt, at: now)
     let model = scenario.server.email
     var random = serverRandom(attempt)
@@ -474,7 +477,7 @@ extension SimulationRun {
   /// fetch while open: at the opening (`fetchOnOpen`) or its next poll.
   mutating func postInboxItem(_ key: DoseKey, step: Int, label: String, at now: SimulationInstant) {
     let subject = "\(label).s\(step + 1)"
-    let attempt = newAttempt(subject, key, step: step, channel: .inbox)
+    let attempt = newAttempt(subject, key, step: step, channel: .inbox, at: now)
     markSent(attempt, at: now)
     server.attempts[attempt].delivered = now
     let fetch = nextInboxFetch(after: now)

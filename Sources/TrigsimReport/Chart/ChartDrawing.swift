@@ -31,6 +31,14 @@ public struct ChartDrawing: Sendable {
     case doseMissed = "dose-missed"
     /// A dose of a visit the scenario expects to be silent, and silent it was.
     case doseSilent = "dose-silent"
+    // Server lanes (`server:`): one per channel (a push lane per device), from
+    // the run summary's channel attempts (actual row only).
+    /// The server sent a message on the channel.
+    case messageSent = "message-sent"
+    /// The attempt went nowhere: no token, no verified number, rejected, undelivered.
+    case messageFailed = "message-failed"
+    /// The patient perceived the message.
+    case messageReached = "message-reached"
 
     /// Drawn as a bar from `start` to `end` rather than a point.
     var isBar: Bool { self == .inside || self == .fixes }
@@ -38,7 +46,7 @@ public struct ChartDrawing: Sendable {
 
   /// The sections of the chart, top to bottom.
   public enum LaneGroup: String, CaseIterable, Sendable {
-    case track = "Track", regions = "Regions", doses = "Doses", requests = "Requests"
+    case track = "Track", regions = "Regions", doses = "Doses", server = "Server", requests = "Requests"
 
     /// Whether its lanes have an expected row beside the actual one: the
     /// track and the doses come from the run alone.
@@ -235,8 +243,22 @@ public struct ChartDrawing: Sendable {
                      differences: (differenceKinds[row]![since.index] ?? []).sorted())
       }
     }
-    // What the patient perceived (actual row).
-    for perception in input.run.summary.perceptions where perception.isPerceptible {
+    // The reminder server's attempts, a lane per channel (and per device for pushes):
+    // when each was sent or failed, and when the patient perceived it.
+    let attempts = input.run.summary.channelAttempts
+    for attempt in attempts {
+      let device = attempt.device.flatMap { $0 == ServerDevice.phone ? nil : $0 }
+      let lane = builder.lane(.server, key: attempt.channel.rawValue + (device.map { " \($0)" } ?? ""),
+                              label: attempt.channel.rawValue + (device.map { " to \($0)" } ?? ""))
+      let label = Self.attemptLabel(attempt, clock: input.run.summary)
+      builder.mark(lane, .actual, attempt.failure == nil ? .messageSent : .messageFailed, x(attempt.sent ?? attempt.at), subject: attempt.subject, label: label)
+      if let perceived = attempt.perceived {
+        builder.mark(lane, .actual, .messageReached, x(perceived), subject: attempt.subject, label: "\(attempt.subject) perceived \(input.run.summary.local(perceived))")
+      }
+    }
+    // What the patient perceived (actual row); the server's pushes are on its lanes.
+    let serverSubjects = Set(attempts.map(\.subject))
+    for perception in input.run.summary.perceptions where perception.isPerceptible && !serverSubjects.contains(perception.subject) {
       let lane = builder.lane(.requests, key: perception.subject, label: perception.subject)
       builder.mark(lane, .actual, .seen, x(perception.instant), subject: perception.subject, label: perception.reportLabel)
     }
@@ -333,6 +355,13 @@ public struct ChartDrawing: Sendable {
   static func doseMarkPlace(_ dose: DoseRecord, x: (SimulationInstant) -> Double) -> (x: Double, dueX: Double?) {
     guard let notified = dose.notified else { return (x(dose.scheduled), nil) }
     return (x(notified), notified > dose.scheduled ? x(dose.scheduled) : nil)
+  }
+
+  /// `met.2026-05-05T08:00.s2 sms sent 08:30` (`… failed: reason`), a server lane mark's hover label.
+  static func attemptLabel(_ attempt: ChannelAttempt, clock summary: RunSummary) -> String {
+    let head = "\(attempt.subject) \(attempt.channel.rawValue)"
+    if let failure = attempt.failure { return "\(head) at \(summary.local(attempt.sent ?? attempt.at)) went nowhere: \(failure)" }
+    return "\(head) sent \(summary.local(attempt.sent ?? attempt.at))"
   }
 
   /// The request-lane mark of an entry, if it has one.

@@ -170,9 +170,9 @@ enum ChartSVG {
       return "<rect \(attributes) x=\"\(p(x))\" y=\"\(p(y - 3.5))\" width=\"\(p(width))\" height=\"7\">\(tail)</rect>\n"
     case .scheduled, .rescheduled:  // a tick
       return "<rect \(attributes) x=\"\(p(x - 0.75))\" y=\"\(p(y - 5))\" width=\"1.5\" height=\"10\">\(tail)</rect>\n"
-    case .fired, .detected, .doseCompleted, .doseDismissed, .doseUnanswered, .doseSilent:
+    case .fired, .detected, .doseCompleted, .doseDismissed, .doseUnanswered, .doseSilent, .messageSent:
       return "<circle \(attributes) cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"4\">\(tail)</circle>\n"
-    case .seen:  // a diamond outline, around a delivery's circle at the same instant
+    case .seen, .messageReached:  // a diamond outline, around a delivery's circle at the same instant
       return "<path \(attributes) d=\"M\(p(x)),\(p(y - 6))L\(p(x + 6)),\(p(y))L\(p(x)),\(p(y + 6))L\(p(x - 6)),\(p(y))Z\">\(tail)</path>\n"
     case .doseMissed:  // a diamond
       return "<path \(attributes) d=\"M\(p(x)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x)),\(p(y + 5))L\(p(x - 5)),\(p(y))Z\">\(tail)</path>\n"
@@ -180,7 +180,7 @@ enum ChartSVG {
       return "<path \(attributes) d=\"M\(p(x - 3)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x - 3)),\(p(y + 5))Z\">\(tail)</path>\n"
     case .completed, .dismissed, .opened, .ignored:  // a square
       return "<rect \(attributes) x=\"\(p(x - 4))\" y=\"\(p(y - 4))\" width=\"8\" height=\"8\">\(tail)</rect>\n"
-    case .dropped, .removed, .suppressed, .undetected:  // a cross
+    case .dropped, .removed, .suppressed, .undetected, .messageFailed:  // a cross
       return "<path \(attributes) d=\"M\(p(x - 4)),\(p(y - 4))L\(p(x + 4)),\(p(y + 4))M\(p(x + 4)),\(p(y - 4))L\(p(x - 4)),\(p(y + 4))\">\(tail)</path>\n"
     }
   }
@@ -207,6 +207,7 @@ enum ChartSVG {
     .c-fired{fill:#6b46c1}.c-seen{fill:none;stroke:#111;stroke-width:1.5}.c-snoozed{fill:#d69e2e}.c-held{fill:#dd6b20}.c-completed{fill:#2f855a}\
     .c-dismissed{fill:#a0aec0}.c-opened{fill:#3182ce}.c-ignored{fill:#e2e8f0;stroke:#a0aec0}\
     .c-dose-completed{fill:#2f855a}.c-dose-dismissed{fill:#a0aec0}.c-dose-unanswered{fill:#ecc94b}.c-dose-missed{fill:#c53030}.c-dose-silent{fill:#fff;stroke:#2f855a;stroke-width:1.5}\
+    .c-message-sent{fill:#3182ce}.c-message-failed{fill:none;stroke:#c53030;stroke-width:2}.c-message-reached{fill:none;stroke:#2f855a;stroke-width:2}\
     .late{fill:none;stroke-width:1.5}.l-dose-completed{stroke:#2f855a}.l-dose-dismissed{stroke:#a0aec0}.l-dose-unanswered{stroke:#b7791f}\
     [data-row=expected]{opacity:.75}.diff{stroke:#e53e3e!important;stroke-width:2.5!important}\
     .hl{stroke:#d69e2e!important;stroke-width:3!important}
@@ -239,6 +240,9 @@ extension ChartDrawing.MarkKind {
     case .doseUnanswered: "dose unanswered"
     case .doseMissed: "dose missed"
     case .doseSilent: "silent visit, as expected"
+    case .messageSent: "server message sent"
+    case .messageFailed: "server message went nowhere"
+    case .messageReached: "server message perceived"
     }
   }
 }

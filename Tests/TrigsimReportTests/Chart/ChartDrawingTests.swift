@@ -334,6 +334,33 @@ extension ChartDrawingTests {
     #expect(svg.ranges(of: "<rect class=\"band b-doze\" data-band=\"Doze\"").count == 2)
   }
 
+  @Test func theServersAttemptsHaveALanePerChannelAndDevice() throws {
+    // Push to the phone and the iPad at 08:00, seen on the phone at once and on the iPad 5 min later;
+    // an SMS at 08:30 to an unverified number goes nowhere.
+    let input = try ReportFixture.input("""
+      clock: { start: 2026-05-04T06:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+      medicines:
+        - { id: met, name: Metformin, dosage: 500, unit: mg, times: ["08:00"], snooze: none }
+      policy: { dailyReminders: server }
+      server:
+        policy: [ { channel: push }, { channel: sms, after: 30m } ]
+        sms: { verified: false }
+        devices: [ { id: phone }, { id: ipad, platform: ios, seenAfter: 5m } ]
+      """)
+    let chart = ChartDrawing(input, coverage: [], options: ReportOptions())
+    let server = chart.lanes.enumerated().filter { $0.element.group == .server }
+    #expect(server.map(\.element.label) == ["push", "push to ipad", "sms"])
+    func marks(_ lane: Int) -> [String] { chart.marks.filter { $0.lane == lane }.map { "\($0.kind.rawValue) \($0.subjects.joined())" } }
+    #expect(marks(server[0].offset) == ["message-sent met.2026-05-04T08:00.s1.phone", "message-reached met.2026-05-04T08:00.s1.phone"])
+    #expect(marks(server[1].offset) == ["message-sent met.2026-05-04T08:00.s1.ipad", "message-reached met.2026-05-04T08:00.s1.ipad"])
+    #expect(marks(server[2].offset) == ["message-failed met.2026-05-04T08:00.s2"])
+    // The phone's push is not a request lane of its own as well.
+    #expect(!chart.lanes.contains { $0.group == .requests && $0.key.hasPrefix("met.") })
+    let svg = ChartSVG.render(chart, title: "t").rendered
+    #expect(svg.contains("data-mark=\"message-failed\""))
+    #expect(svg.contains("server message went nowhere"))
+  }
+
   @Test func offlineIsABand() throws {
     #expect(try Self.bands("offline") == ["offline from 2026-05-04T09:30:00.000+00:00 to 2026-05-04T09:45:00.000+00:00"])
   }
