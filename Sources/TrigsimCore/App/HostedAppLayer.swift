@@ -463,13 +463,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let extra = explainer?.actionEntryFields(id, actionIdentifier: identifier, state: state) ?? []
     run.record(.action, id.rawValue, at: now, fields + extra)
     // The patient's act is the world's truth, whatever the app does with it.
-    if let dose {
-      run.ledger.record(action, on: dose, at: now)
-      if action == .complete || action == .dismiss {
-        let reminderServer = run.serverLayer
-        reminderServer.doseAnswered(dose, in: &run, at: now)
-      }
-    }
+    if let dose { run.recordPatientAct(action, on: dose, at: now) }
     guard action != .ignore else { return }
     if run.installedApp.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
     let response = NotificationResponse(notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier)

@@ -273,6 +273,18 @@ extension SimulationRun {
   }
 }
 
+extension SimulationRun {
+  /// The patient acted on a notification of `dose` (either app host): the
+  /// ledger records it, and a taken or skipped dose is an answer the app
+  /// passes to its server.
+  mutating func recordPatientAct(_ action: UserAction, on dose: DoseKey, at now: SimulationInstant) {
+    ledger.record(action, on: dose, at: now)
+    guard action == .complete || action == .dismiss else { return }
+    let reminderServer = serverLayer
+    reminderServer.doseAnswered(dose, in: &self, at: now)
+  }
+}
+
 extension DoseLedger {
   /// The patient's act on a notification of `dose`, the world's truth whatever the app does with it:
   /// a snooze counts, a completion or dismissal is when the dose was resolved.

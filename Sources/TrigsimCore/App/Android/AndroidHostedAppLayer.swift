@@ -299,13 +299,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       return
     }
     run.record(.action, id.rawValue, at: now, fields)
-    if let dose {
-      run.ledger.record(action, on: dose, at: now)
-      if action == .complete || action == .dismiss {
-        let reminderServer = run.serverLayer
-        reminderServer.doseAnswered(dose, in: &run, at: now)
-      }
-    }
+    if let dose { run.recordPatientAct(action, on: dose, at: now) }
     guard action != .ignore else { return }
     let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
     guard !forceStopped(run) else {
