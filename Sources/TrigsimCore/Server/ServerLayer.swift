@@ -38,6 +38,8 @@ enum ServerEvent: Equatable, CustomStringConvertible {
   case arrives(Int)
   /// The patient perceives message `n` now (an email read, an inbox fetch, a push seen on another device).
   case seen(Int)
+  /// The carrier's storage for text `n`, held while the phone could not receive it, runs out now.
+  case carrierGivesUp(Int)
 
   var description: String {
     switch self {
@@ -46,6 +48,7 @@ enum ServerEvent: Equatable, CustomStringConvertible {
     case .change(let index): "change(\(index))"
     case .arrives(let index): "arrives(\(index))"
     case .seen(let index): "seen(\(index))"
+    case .carrierGivesUp(let index): "carrierGivesUp(\(index))"
     }
   }
 }
@@ -78,6 +81,7 @@ final class PolicyServer: ServerLayer {
     case .change(let index): run.serverChange(index, at: now)
     case .arrives(let index): run.messageArrives(index, at: now)
     case .seen(let index): run.messageSeen(index, at: now)
+    case .carrierGivesUp(let index): run.carrierGivesUp(index, at: now)
     }
   }
   func pushPerceived(_ index: Int, kind: PerceptionRecord.Kind, how: String, in run: inout SimulationRun, at now: SimulationInstant) {

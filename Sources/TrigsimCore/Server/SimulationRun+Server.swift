@@ -362,6 +362,8 @@ extension SimulationRun {
     let subject = server.attempts[attempt].subject
     if let unreachable = attention.unreachableReason {
       server.atCarrier.append(attempt)
+      let givesUp = (server.attempts[attempt].sent ?? now).advanced(by: scenario.server.sms.carrierStorage)
+      if givesUp <= end { queue.schedule(.server(.carrierGivesUp(attempt)), at: givesUp, phase: .remotePush, rank: Self.serverRank + 2) }
       record(.sms, subject, at: now, [
         TimelineField("status", "held"),
         TimelineField("reason", "\(unreachable): the carrier stores the text and retries until the phone can receive it, for up to \(scenario.server.sms.carrierStorage) (sms carrierStorage)"),
@@ -384,6 +386,15 @@ extension SimulationRun {
     }
     record(.sms, subject, at: now, [TimelineField("status", "delivered")])
     attemptPerceived(attempt, kind: .alert, how: "sms, banner+lock-screen+sound", at: now)
+  }
+
+  /// The carrier's storage for a text it holds ran out: unless the phone took it meanwhile, it fails now.
+  mutating func carrierGivesUp(_ attempt: Int, at now: SimulationInstant) {
+    guard let position = server.atCarrier.firstIndex(of: attempt) else { return }
+    server.atCarrier.remove(at: position)
+    let why = "the carrier gave up after \(scenario.server.sms.carrierStorage) (sms carrierStorage): the phone could not receive it"
+    server.attempts[attempt].failure = why
+    record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])
   }
 
   /// The phone can receive again: texts the carrier kept are delivered, unless their storage ran out.
@@ -493,13 +504,14 @@ extension SimulationRun {
   func nextInboxFetch(after instant: SimulationInstant) -> SimulationInstant? {
     let model = scenario.server.inbox
     let interval = max(model.pollInterval.milliseconds, 1)
-    for span in foregroundSpans() where span.upperBound > instant || (span.isEmpty && span.lowerBound >= instant) {
-      let first = model.fetchOnOpen ? span.lowerBound : span.lowerBound.advanced(by: model.pollInterval)
-      if first >= instant { return first < span.upperBound || span.isEmpty ? first : nil }
-      let elapsed = first.duration(to: instant).milliseconds
-      let polls = (elapsed + interval - 1) / interval
-      let fetch = first.advanced(byMilliseconds: polls * interval)
-      if fetch < span.upperBound { return fetch }
+    for span in foregroundSpans() {
+      // The opening itself (a momentary one too), when the app fetches then.
+      if model.fetchOnOpen && span.lowerBound >= instant { return span.lowerBound }
+      // The polls: every interval from the opening, while the app is still open.
+      let elapsed = span.lowerBound.duration(to: instant).milliseconds
+      let polls = max(1, (elapsed + interval - 1) / interval)
+      let poll = span.lowerBound.advanced(byMilliseconds: polls * interval)
+      if poll < span.upperBound { return poll }
     }
     return nil
   }
