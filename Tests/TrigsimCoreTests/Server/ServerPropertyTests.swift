@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TrigsimTestSupport
+import TrigsimMedicineApp
+
+@testable import TrigsimCore
+
+private typealias F = MedicineFixture
+private typealias S = ServerFixture
+
+/// Seeded properties of the server over generated scenarios: two daily
+/// doses, a random policy, random channel settings, devices, mail readings,
+/// app openings, a Focus, a time off, looks. Each case names its seed.
+@Suite struct ServerPropertyTests {
+  static let seeds: [UInt64] = Array(0..<50)
+
+  static func minute(_ minutes: Int64) -> SimulationInstant { F.at("06:00").advanced(by: .minutes(minutes)) }
+
+  static func randomStep(_ random: inout TrialRandom, after: Int64) -> EscalationStep {
+    let channel = DeliveryChannel.allCases[Int(random.next(below: 4))]
+    let condition = StepCondition.allCases[Int(random.next(below: 3))]
+    return EscalationStep(channel: channel, after: .minutes(after), condition: condition)
+  }
+
+  /// A scenario drawn from `seed`, and the stream where the drawing stopped, for the variant's own draws.
+  static func randomScenario(seed: UInt64) -> (Scenario, TrialRandom) {
+    var random = TrialRandom(seed: TrialRandom.trialSeed(0x5E87_E125, trial: Int(seed)))
+    var scenario = S.scenario([], localNotifications: random.next(below: 3) == 0, times: ["08:00", "15:00"])
+    var after: Int64 = 0
+    for _ in 0...random.next(below: 4) {
+      after += random.next(below: 7) * 10
+      scenario.server.policy.append(randomStep(&random, after: after))
+    }
+    var server = scenario.server
+    server.devices = [ServerDevice(id: ServerDevice.phone, signedIn: random.next(below: 4) != 0)]
+    if random.next(below: 2) == 0 {
+      server.devices.append(ServerDevice(id: "tablet", platform: .android, seenAfter: random.next(below: 2) == 0 ? .minutes(random.next(below: 120)) : nil))
+    }
+    server.sms.numberVerified = random.next(below: 5) != 0
+    server.email.reads = [F.time("09:00"), F.time("13:00"), F.time("20:00")].filter { _ in random.next(below: 2) == 0 }
+    if random.next(below: 3) == 0 {
+      let channel = DeliveryChannel.allCases[Int(random.next(below: 4))]
+      let from = 7 + random.next(below: 8)
+      server.preferences.quietHours[channel] = QuietHours(from: DailyTime(hour: Int(from), minute: 0), to: DailyTime(hour: Int(from + 1 + random.next(below: 4)), minute: 0))
+    }
+    if random.next(below: 3) == 0 {
+      server.changes.append(ServerChange(instant: minute(60 + random.next(below: 600)), what: .signOut(device: ServerDevice.phone)))
+    }
+    scenario.server = server
+    for _ in 0..<random.next(below: 3) {
+      let open = 60 + random.next(below: 900)
+      scenario.medicineApp.appChanges += [
+        AppChange(instant: minute(open), state: .foreground), AppChange(instant: minute(open + 1 + random.next(below: 30)), state: .background),
+      ]
+    }
+    scenario.medicineApp.appChanges.sort { $0.instant < $1.instant }
+    if random.next(below: 2) == 0 {
+      let from = 60 + random.next(below: 600)
+      scenario.device.focus = [FocusPeriod(name: "Work", schedule: .once(from: minute(from), to: minute(from + 30 + random.next(below: 240))))]
+    }
+    if random.next(below: 3) == 0 {
+      let off = 60 + random.next(below: 600)
+      scenario.device.power = [PowerEvent(instant: minute(off), kind: .switchOff), PowerEvent(instant: minute(off + 10 + random.next(below: 300)), kind: .switchOn)]
+    }
+    scenario.patientAttention.looks = (0..<random.next(below: 6)).map { _ in ScriptedLook(instant: minute(60 + random.next(below: 960))) }.sorted { $0.instant < $1.instant }
+    return (scenario, random)
+  }
+
+  static func notified(_ report: SimulationReport) -> [DoseKey: SimulationInstant] {
+    Dictionary(uniqueKeysWithValues: report.summary.doses.compactMap { dose in dose.notified.map { (dose.key, $0) } })
+  }
+
+  @Test(arguments: seeds)
+  func turningAChannelOffNeverMakesAnyDosePerceivedEarlier(seed: UInt64) throws {
+    var (scenario, random) = Self.randomScenario(seed: seed)
+    var variant = scenario
+    let channel = scenario.server.policy[Int(random.next(below: Int64(scenario.server.policy.count)))].channel
+    if random.next(below: 2) == 0 {
+      variant.server.preferences.off.insert(channel)
+    } else {
+      variant.server.changes.append(ServerChange(instant: Self.minute(60 + random.next(below: 600)), what: .channel(channel, on: false)))
+      variant.server.changes.sort { $0.instant < $1.instant }
+    }
+    let before = Self.notified(try S.report(scenario))
+    let after = Self.notified(try S.report(variant))
+    for (dose, at) in after {
+      let was = before[dose]
+      #expect(was != nil && was! <= at, "seed \(seed), \(channel) off: \(dose.medicine) \(dose.slotLabel) notified at \(at), before at \(String(describing: was))")
+    }
+  }
+
+  @Test(arguments: seeds)
+  func appendingAFallbackStepNeverLosesADoseNorNotifiesItLater(seed: UInt64) throws {
+    var (scenario, random) = Self.randomScenario(seed: seed)
+    var variant = scenario
+    let last = scenario.server.policy.last!.after.milliseconds / 60_000
+    let fallback = Self.randomStep(&random, after: last + random.next(below: 7) * 10)
+    variant.server.policy.append(fallback)
+    let without = Self.notified(try S.report(scenario))
+    let with = Self.notified(try S.report(variant))
+    for (dose, at) in without {
+      let now = with[dose]
+      #expect(now != nil && now! <= at, "seed \(seed), fallback \(fallback.channel) +\(last)…: \(dose.medicine) \(dose.slotLabel) notified at \(at) without it, \(String(describing: now)) with it")
+    }
+  }
+}
