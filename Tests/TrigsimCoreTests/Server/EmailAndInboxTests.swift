@@ -75,6 +75,19 @@ private typealias S = ServerFixture
     #expect(report.attempts(step: 1).first?.perceived == F.at("10:00"))
   }
 
+  @Test func withoutFetchOnOpenAnItemIsPerceivedAtTheFirstPollOfALaterOpeningThatLastsUntilAPoll() throws {
+    var scenario = S.scenario([S.step(.inbox, after: 10)])
+    scenario.server.inbox.fetchOnOpen = false
+    // 09:00–09:02 ends before its first poll (09:05); 10:00–10:10 polls at 10:05.
+    scenario.medicineApp.appChanges += [
+      S.appState(.foreground, at: "09:00"), S.appState(.background, at: "09:02"),
+      S.appState(.foreground, at: "10:00"), S.appState(.background, at: "10:10"),
+    ]
+    let report = try S.report(scenario)
+    #expect(report.timeline.entries(.inbox).first?.brief("status", "fetch") == "08:10 status=posted fetch=\(F.local("10:05"))")
+    #expect(report.attempts(step: 1).first?.perceived == F.at("10:05"))
+  }
+
   @Test func anInboxItemIsNeverPerceivedWhenTheAppIsNotOpened() throws {
     let report = try S.report(S.scenario([S.step(.inbox, after: 10)]))
     let item = try #require(report.attempts(step: 1).first)
