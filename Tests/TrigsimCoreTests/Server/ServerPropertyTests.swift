@@ -70,39 +70,72 @@ private typealias S = ServerFixture
     Dictionary(uniqueKeysWithValues: report.summary.doses.compactMap { dose in dose.notified.map { (dose.key, $0) } })
   }
 
-  @Test(arguments: seeds)
-  func turningAChannelOffNeverMakesAnyDosePerceivedEarlier(seed: UInt64) throws {
-    let (scenario, stream) = Self.randomScenario(seed: seed)
-    var random = stream
+  /// The scenario of `seed` with one of its policy's channels switched off,
+  /// from the start (`preferences.off`) or from a drawn instant (a change).
+  static func channelOffVariant(seed: UInt64) -> (scenario: Scenario, variant: Scenario, channel: DeliveryChannel) {
+    var (scenario, random) = randomScenario(seed: seed)
+    scenario.name = "property \(seed)"
     var variant = scenario
     let channel = scenario.server.policy[Int(random.next(below: Int64(scenario.server.policy.count)))].channel
     if random.next(below: 2) == 0 {
       variant.server.preferences.off.insert(channel)
     } else {
-      variant.server.changes.append(ServerChange(instant: Self.minute(60 + random.next(below: 600)), what: .channel(channel, on: false)))
+      variant.server.changes.append(ServerChange(instant: minute(60 + random.next(below: 600)), what: .channel(channel, on: false)))
       variant.server.changes.sort { $0.instant < $1.instant }
     }
+    return (scenario, variant, channel)
+  }
+
+  /// The scenario of `seed` with a drawn step appended to its policy, no earlier than its last.
+  static func fallbackVariant(seed: UInt64) -> (scenario: Scenario, variant: Scenario, fallback: EscalationStep) {
+    var (scenario, random) = randomScenario(seed: seed)
+    scenario.name = "property \(seed)"
+    var variant = scenario
+    let last = scenario.server.policy.last!.after.milliseconds / 60_000
+    let fallback = randomStep(&random, after: last + random.next(below: 7) * 10)
+    variant.server.policy.append(fallback)
+    return (scenario, variant, fallback)
+  }
+
+  @Test(arguments: seeds)
+  func turningAChannelOffNeverMakesAnyDosePerceivedEarlier(seed: UInt64) throws {
+    let (scenario, variant, channel) = Self.channelOffVariant(seed: seed)
     let before = Self.notified(try S.report(scenario))
     let after = Self.notified(try S.report(variant))
     for (dose, at) in after {
       let was = before[dose]
-      #expect(was != nil && was! <= at, "seed \(seed), \(channel) off: \(dose.medicine) \(dose.slotLabel) notified at \(at), before at \(String(describing: was))")
+      #expect(was != nil && was! <= at, "seed \(seed), \(channel) off: \(dose.medicine) \(dose.slotLabel) notified at \(at), with the channel on at \(String(describing: was))")
     }
   }
 
   @Test(arguments: seeds)
   func appendingAFallbackStepNeverLosesADoseNorNotifiesItLater(seed: UInt64) throws {
-    let (scenario, stream) = Self.randomScenario(seed: seed)
-    var random = stream
-    var variant = scenario
-    let last = scenario.server.policy.last!.after.milliseconds / 60_000
-    let fallback = Self.randomStep(&random, after: last + random.next(below: 7) * 10)
-    variant.server.policy.append(fallback)
+    let (scenario, variant, fallback) = Self.fallbackVariant(seed: seed)
     let without = Self.notified(try S.report(scenario))
     let with = Self.notified(try S.report(variant))
     for (dose, at) in without {
       let now = with[dose]
-      #expect(now != nil && now! <= at, "seed \(seed), fallback \(fallback.channel) +\(last)…: \(dose.medicine) \(dose.slotLabel) notified at \(at) without it, \(String(describing: now)) with it")
+      #expect(now != nil && now! <= at, "seed \(seed), fallback \(fallback.channel) after \(fallback.after): \(dose.medicine) \(dose.slotLabel) notified at \(at) without it, \(String(describing: now)) with it")
     }
+  }
+
+  /// The properties are not vacuous: the server notifies doses on every
+  /// channel in the generated scenarios, and in a good share of seeds the
+  /// variant changes when some dose is notified.
+  @Test func theGeneratedScenariosExerciseTheProperties() throws {
+    var channelsNotifying: Set<DeliveryChannel> = []
+    var offChanges = 0
+    var fallbackChanges = 0
+    for seed in Self.seeds {
+      let off = Self.channelOffVariant(seed: seed)
+      let base = try S.report(off.scenario)
+      channelsNotifying.formUnion(base.summary.doses.compactMap { $0.perception?.channel })
+      if Self.notified(base) != Self.notified(try S.report(off.variant)) { offChanges += 1 }
+      let fallback = Self.fallbackVariant(seed: seed)
+      if Self.notified(base) != Self.notified(try S.report(fallback.variant)) { fallbackChanges += 1 }
+    }
+    #expect(channelsNotifying == Set(DeliveryChannel.allCases))
+    #expect(offChanges >= 5, "\(offChanges) of \(Self.seeds.count) seeds")
+    #expect(fallbackChanges >= 5, "\(fallbackChanges) of \(Self.seeds.count) seeds")
   }
 }
