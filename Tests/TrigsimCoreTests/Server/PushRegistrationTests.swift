@@ -94,3 +94,32 @@ private typealias S = ServerFixture
     #expect(next.failure == "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)")
   }
 }
+
+/// A push the server sends to the simulated phone goes through the phone's
+/// push path; its attempt is delivered when the phone receives it (the
+/// `received` entry), whether or not, and whenever, the patient sees it.
+@Suite struct ServerPushOnThePhoneTests {
+  @Test func aPushHeldByAFocusIsDeliveredWhenThePhoneReceivesItAndPerceivedAtTheLookAfterTheFocus() throws {
+    var scenario = S.scenario([S.step(.push)], localNotifications: true)
+    scenario.device.focus = [FocusPeriod(name: "Work", schedule: .once(from: F.at("07:30"), to: F.at("09:00")))]
+    scenario.patientAttention.looks = [S.look("09:20")]
+    let report = try S.report(scenario)
+    let received = report.timeline.entries(.received).filter { $0.subject == "\(S.doseLabel).s1.phone" }
+    #expect(received.map(\.instant) == [F.at("08:00")])
+    let push = try #require(report.attempts(step: 1).first)
+    #expect(push.delivered == F.at("08:00"))
+    #expect(push.perceived == F.at("09:20"))
+  }
+
+  @Test func aPushTheServiceStoredWhileThePhoneWasOfflineIsDeliveredWhenItIsOnlineAgain() throws {
+    var scenario = S.scenario([S.step(.push)])
+    scenario.device.network = [NetworkChange(instant: F.at("07:50"), online: false), NetworkChange(instant: F.at("12:00"), online: true)]
+    let report = try S.report(scenario)
+    #expect(report.timeline.entries(.received).filter { $0.subject == "\(S.doseLabel).s1.phone" }.map(\.instant) == [F.at("12:00")])
+    let push = try #require(report.attempts(step: 1).first)
+    #expect(push.sent == F.at("08:00"))
+    // Received at 12:00; the denied permission shows nothing, so it is never perceived.
+    #expect(push.delivered == F.at("12:00"))
+    #expect(push.perceived == nil)
+  }
+}

@@ -37,7 +37,9 @@ private typealias S = ServerFixture
     #expect(text.failure == nil)
   }
 
-  @Test func aTextHeldAtTheCarrierLongerThanCarrierStorageFails() throws {
+  /// The carrier gives up `carrierStorage` after the send (08:10 + 1 h): the
+  /// text fails then, and is not delivered when the phone comes on at 10:00.
+  @Test func aTextHeldAtTheCarrierLongerThanCarrierStorageFailsWhenTheCarrierGivesUp() throws {
     var scenario = S.scenario([S.step(.sms, after: 10)])
     scenario.server.sms.carrierStorage = .minutes(60)
     scenario.device.power = [S.power(.switchOff, at: "07:30"), S.power(.switchOn, at: "10:00")]
@@ -46,8 +48,21 @@ private typealias S = ServerFixture
     #expect(text.delivered == nil)
     #expect(text.perceived == nil)
     #expect(text.failure == "the carrier gave up after \(SimulationDuration.minutes(60)) (sms carrierStorage): the phone could not receive it")
-    #expect(report.timeline.entries(.sms).map { $0.brief("status") } == ["08:10 status=sent", "08:10:30 status=held", "10:00 status=failed"])
+    #expect(report.timeline.entries(.sms).map { $0.brief("status") } == ["08:10 status=sent", "08:10:30 status=held", "09:10 status=failed"])
     #expect(report.dueDose?.notified == nil)
+  }
+
+  /// The same give-up when the phone never comes back within the run: the
+  /// attempt fails at 09:10, rather than staying neither delivered nor failed.
+  @Test func aTextHeldAtTheCarrierFailsAtTheEndOfCarrierStorageEvenIfThePhoneNeverComesBack() throws {
+    var scenario = S.scenario([S.step(.sms, after: 10)])
+    scenario.server.sms.carrierStorage = .minutes(60)
+    scenario.device.power = [S.power(.switchOff, at: "07:30")]
+    let report = try S.report(scenario)
+    let text = try #require(report.attempts(step: 1).first)
+    #expect(text.delivered == nil)
+    #expect(text.failure == "the carrier gave up after \(SimulationDuration.minutes(60)) (sms carrierStorage): the phone could not receive it")
+    #expect(report.timeline.entries(.sms).map { $0.brief("status") } == ["08:10 status=sent", "08:10:30 status=held", "09:10 status=failed"])
   }
 
   @Test func aTextDeliveredDuringAFocusIsHeldAndSeenAtThePatientsFirstLookAfterTheFocusEnds() throws {
