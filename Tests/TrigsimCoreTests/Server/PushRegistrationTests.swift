@@ -69,13 +69,14 @@ private typealias S = ServerFixture
     #expect(report.dueDose?.notified == nil)
   }
 
-  @Test func afterUnregisteredAfterThePushServiceRejectsTheTokenWithItsPlatformsAnswerAndTheServerDropsIt() throws {
+  @Test func fromUnregisteredAfterOnThePushServiceRejectsTheTokenWithItsPlatformsAnswerAndTheServerDropsIt() throws {
     var scenario = S.scenario([S.step(.push), S.step(.push, after: 30)])
     scenario.server.devices = [
       ServerDevice(id: ServerDevice.phone, signedIn: false),
       ServerDevice(id: "ipad", platform: .ios), ServerDevice(id: "pixel", platform: .android),
     ]
-    scenario.server.push.unregisteredAfter = .minutes(10)
+    // Deleted at 07:30: from 08:00 on (07:30 + 30 min) the push services answer "unregistered".
+    scenario.server.push.unregisteredAfter = .minutes(30)
     scenario.server.changes = [S.change(.appDeleted(device: "ipad"), at: "07:30"), S.change(.appDeleted(device: "pixel"), at: "07:30")]
     let report = try S.report(scenario)
     let rejected = report.attempts(step: 1)

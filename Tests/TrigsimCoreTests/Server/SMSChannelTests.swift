@@ -107,5 +107,9 @@ private typealias S = ServerFixture
     // Drawn, not the fixed single-run latency: fifty draws are not all one value.
     #expect(Set(latencies).count > 1)
     #expect(latencies.contains { $0 != 60_000 })
+    // Another seed draws otherwise.
+    let other = try simulation.report(trial: 0, seed: 2027).summary.channelAttempts
+    let first = try simulation.report(trial: 0, seed: 2026).summary.channelAttempts
+    #expect(other.map(\.delivered) != first.map(\.delivered))
   }
 }
