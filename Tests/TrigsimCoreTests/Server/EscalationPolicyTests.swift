@@ -33,6 +33,35 @@ private typealias S = ServerFixture
     #expect(report.stepEntries.first?[field: "reason"] == "the server knows the dose was taken (it heard at \(F.local("08:05")))")
   }
 
+  @Test func aDismissalTheAppHearsOfTellsTheServerTheDoseWasSkipped() throws {
+    var scenario = S.scenario([S.step(.sms, after: 10)], localNotifications: true)
+    scenario.medicineApp.category.customDismiss = true
+    scenario.medicineApp.userActions = [F.action(.dismiss, on: "medicine_1_reminder_0", at: "08:05")]
+    let report = try S.report(scenario)
+    #expect(report.summary.channelAttempts.isEmpty)
+    #expect(report.stepEntries.first?[field: "reason"] == "the server knows the dose was skipped (it heard at \(F.local("08:05")))")
+  }
+
+  @Test func aDismissalTheAppIsNotToldOfDoesNotReachTheServerSoTheStepSends() throws {
+    var scenario = S.scenario([S.step(.sms, after: 10)], localNotifications: true)
+    // No custom dismiss action: the platform never tells the app, which cannot tell the server.
+    scenario.medicineApp.userActions = [F.action(.dismiss, on: "medicine_1_reminder_0", at: "08:05")]
+    let report = try S.report(scenario)
+    let text = try #require(report.attempts(step: 1).first)
+    #expect(text.sent == F.at("08:10"))
+    #expect(report.stepEntries.isEmpty)
+  }
+
+  @Test func anAlwaysStepSendsEvenAfterTheServerHeardTheDoseWasTaken() throws {
+    var scenario = S.scenario([S.step(.sms, after: 10, .always)], localNotifications: true)
+    scenario.medicineApp.userActions = [F.action(.complete, on: "medicine_1_reminder_0", at: "08:05")]
+    let report = try S.report(scenario)
+    let text = try #require(report.attempts(step: 1).first)
+    #expect(text.sent == F.at("08:10"))
+    #expect(text.answeredBeforeSend == F.at("08:05"))
+    #expect(report.stepEntries.isEmpty)
+  }
+
   @Test func anAnswerMadeOfflineReachesTheServerOnlyWhenThePhoneIsOnlineAgain() throws {
     var scenario = S.scenario([S.step(.sms, after: 10), S.step(.sms, after: 40)], localNotifications: true)
     scenario.medicineApp.userActions = [F.action(.complete, on: "medicine_1_reminder_0", at: "08:05")]
