@@ -112,4 +112,15 @@ private typealias S = ServerFixture
     let first = try simulation.report(trial: 0, seed: 2026).summary.channelAttempts
     #expect(other.map(\.delivered) != first.map(\.delivered))
   }
+
+  @Test func aSingleRunDrawsNoFailureWhileATrialFailsTextsAtFailureRate() throws {
+    var scenario = S.scenario([S.step(.sms, after: 10), S.step(.sms, after: 20, .always)])
+    scenario.server.sms.failureRate = 1
+    let single = try S.report(scenario).summary.channelAttempts
+    #expect(single.map(\.failure) == [nil, nil])
+    #expect(single.map(\.delivered) == [F.at("08:10:30"), F.at("08:20:30")])
+    let trial = try Simulation(scenario).report(trial: 0, seed: 7).summary.channelAttempts
+    #expect(trial.map(\.failure) == Array(repeating: "the carrier reported it undelivered (drawn in this trial: sms failureRate 1.0)", count: 2))
+    #expect(trial.map(\.delivered) == [nil, nil])
+  }
 }
