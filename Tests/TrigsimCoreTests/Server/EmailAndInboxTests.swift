@@ -88,6 +88,16 @@ private typealias S = ServerFixture
     #expect(report.attempts(step: 1).first?.perceived == F.at("10:05"))
   }
 
+  @Test func withoutFetchOnOpenAnOpeningThatEndsAtOnceNeverFetches() throws {
+    var scenario = S.scenario([S.step(.inbox, after: 10)])
+    scenario.server.inbox.fetchOnOpen = false
+    // Opened and left at 09:00: no poll while open.
+    scenario.medicineApp.appChanges += [S.appState(.foreground, at: "09:00"), S.appState(.background, at: "09:00")]
+    let report = try S.report(scenario)
+    #expect(report.timeline.entries(.inbox).map { $0.brief("status", "fetch") } == ["08:10 status=posted fetch=never: the app is not opened again"])
+    #expect(report.attempts(step: 1).first?.perceived == nil)
+  }
+
   @Test func anInboxItemIsNeverPerceivedWhenTheAppIsNotOpened() throws {
     let report = try S.report(S.scenario([S.step(.inbox, after: 10)]))
     let item = try #require(report.attempts(step: 1).first)
