@@ -150,4 +150,14 @@ private typealias S = ServerFixture
     #expect(text.sent == F.at("09:00"))
     #expect(report.summary.channelAttempts.count == 1)
   }
+
+  @Test func aStepThatWaitedForQuietHoursIsSkippedAtTheirEndWhenTheServerHeardTheDoseWasTakenMeanwhile() throws {
+    var scenario = S.scenario([S.step(.sms, after: 10)], localNotifications: true)
+    scenario.server.preferences.quietHours[.sms] = QuietHours(from: F.time("07:30"), to: F.time("09:00"))
+    scenario.medicineApp.userActions = [F.action(.complete, on: "medicine_1_reminder_0", at: "08:30")]
+    let report = try S.report(scenario)
+    #expect(report.summary.channelAttempts.isEmpty)
+    #expect(report.stepEntries.map { $0.brief("step", "status") } == ["08:10 step=1 status=waiting", "09:00 step=1 status=skipped"])
+    #expect(report.stepEntries.last?[field: "reason"] == "the server knows the dose was taken (it heard at \(F.local("08:30")))")
+  }
 }
