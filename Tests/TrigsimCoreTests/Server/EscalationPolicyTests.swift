@@ -107,6 +107,17 @@ private typealias S = ServerFixture
     #expect(text.sent == F.at("08:10"))
   }
 
+  @Test func aPushFailedStepRunsWhenThePushServiceRejectedEveryToken() throws {
+    var scenario = S.scenario([S.step(.push), S.step(.sms, after: 10, .pushFailed)])
+    scenario.server.devices = [ServerDevice(id: ServerDevice.phone, signedIn: false), ServerDevice(id: "ipad", platform: .ios)]
+    scenario.server.push.unregisteredAfter = .minutes(10)
+    scenario.server.changes = [S.change(.appDeleted(device: "ipad"), at: "07:30")]
+    let report = try S.report(scenario)
+    #expect(report.attempts(step: 1).map(\.device) == ["ipad"])
+    #expect(report.attempts(step: 1).first?.failure?.hasPrefix("APNs answered 410 Unregistered") == true)
+    #expect(report.attempts(step: 2).first?.sent == F.at("08:10"))
+  }
+
   @Test func aPushFailedStepIsSkippedWhenNoPushStepRanForTheDose() throws {
     let report = try S.report(S.scenario([S.step(.sms), S.step(.email, after: 10, .pushFailed)]))
     #expect(report.summary.channelAttempts.map(\.channel) == [.sms])

@@ -123,4 +123,15 @@ private typealias S = ServerFixture
     #expect(push.delivered == F.at("12:00"))
     #expect(push.perceived == nil)
   }
+
+  @Test func onAndroidAServerPushIsDeliveredWhenFCMHandsItToThePhone() throws {
+    var scenario = S.scenario([S.step(.push)], localNotifications: true).on(.android)
+    scenario.device.network = [NetworkChange(instant: F.at("07:50"), online: false), NetworkChange(instant: F.at("09:00"), online: true)]
+    let report = try S.report(scenario)
+    let received = report.timeline.entries(.received).filter { $0.subject == "\(S.doseLabel).s1.phone" }
+    #expect(received.map(\.instant) == [F.at("09:00")])
+    let push = try #require(report.attempts(step: 1).first)
+    #expect(push.sent == F.at("08:00"))
+    #expect(push.delivered == F.at("09:00"))
+  }
 }
