@@ -40,4 +40,14 @@ private typealias S = ServerFixture
     #expect(dose.perception?.channel == .sms)
     #expect(report.attempts(step: 1).first?.perceived == F.at("12:00"))
   }
+
+  @Test(arguments: [(seenAfter: Int64(5), channel: DeliveryChannel.push), (seenAfter: Int64(20), channel: DeliveryChannel.sms)])
+  func theDosesChannelIsWhicheverIsSeenFirstOfAnotherDevicesPushAndTheText(seenAfter: Int64, channel: DeliveryChannel) throws {
+    var scenario = S.scenario([S.step(.push), S.step(.sms, after: 10, .always)])
+    scenario.server.devices = [ServerDevice(id: ServerDevice.phone, signedIn: false), ServerDevice(id: "ipad", platform: .ios, seenAfter: .minutes(seenAfter))]
+    let report = try S.report(scenario)
+    let dose = try #require(report.dueDose)
+    #expect(dose.perception?.channel == channel)
+    #expect(dose.notified == (channel == .push ? F.at("08:00").advanced(by: .minutes(seenAfter)) : F.at("08:10:30")))
+  }
 }

@@ -26,6 +26,19 @@ private typealias S = ServerFixture
     #expect(report.dueDose?.perception?.channel == .email)
   }
 
+  @Test func anEmailDeliveredAfterTheDaysLastReadIsReadAtTheNextDaysFirst() throws {
+    var scenario = S.scenario([S.step(.email, after: 10)], end: "2026-03-29T08:00:00Z")
+    scenario.server.email.reads = [F.time("07:00")]
+    let report = try S.report(scenario)
+    #expect(report.attempts(step: 1).first?.perceived == F.at("07:00", on: F.nextDay))
+    // The same email in a run that ends first: read after the run.
+    var shorter = S.scenario([S.step(.email, after: 10)])
+    shorter.server.email.reads = [F.time("07:00")]
+    let short = try S.report(shorter)
+    #expect(short.timeline.entries(.email).map { $0.brief("status", "read") } == ["08:10 status=sent read=-", "08:11 status=delivered read=after the run"])
+    #expect(short.attempts(step: 1).first?.perceived == nil)
+  }
+
   @Test func anEmailIsNeverPerceivedWhenThePatientReadsNoMail() throws {
     let report = try S.report(S.scenario([S.step(.email, after: 10)]))
     let email = try #require(report.attempts(step: 1).first)
