@@ -119,6 +119,25 @@ private typealias S = ServerFixture
     }
   }
 
+  @Test(arguments: seeds)
+  func everyAttemptIsSentThenDeliveredThenPerceivedAndTheTimelineStaysInTimeOrder(seed: UInt64) throws {
+    let (scenario, _) = Self.randomScenario(seed: seed)
+    let report = try S.report(scenario)
+    for attempt in report.summary.channelAttempts {
+      let label = "seed \(seed) \(attempt.subject)"
+      if let delivered = attempt.delivered { #expect(attempt.sent.map { $0 <= delivered } == true, "\(label): delivered \(delivered), sent \(String(describing: attempt.sent))") }
+      if let perceived = attempt.perceived { #expect(attempt.delivered.map { $0 <= perceived } == true, "\(label): perceived \(perceived), delivered \(String(describing: attempt.delivered))") }
+      if attempt.sent == nil { #expect(attempt.failure != nil, "\(label): not sent, and no failure says why") }
+      // A dose notified by a server channel was notified no later than this attempt's perception.
+      if let perceived = attempt.perceived {
+        let notified = report.summary.doses.first { $0.key == attempt.dose }?.notified
+        #expect(notified.map { $0 <= perceived } == true, "\(label): perceived \(perceived), the dose notified \(String(describing: notified))")
+      }
+    }
+    let entries = report.timeline.entries
+    #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.instant <= $1.instant }, "seed \(seed)")
+  }
+
   /// The properties are not vacuous: the server notifies doses on every
   /// channel in the generated scenarios, and in a good share of seeds the
   /// variant changes when some dose is notified.
