@@ -98,6 +98,7 @@ private typealias S = ServerFixture
     scenario.server.changes = [S.change(.signOut(device: ServerDevice.phone), at: "07:30")]
     let report = try S.report(scenario)
     let push = try #require(report.attempts(step: 1).first)
+    #expect(push.at == F.at("08:00"))
     #expect(push.sent == nil)
     #expect(push.device == nil)
     #expect(push.failure == "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)")

@@ -16,6 +16,7 @@ private typealias S = ServerFixture
     scenario.server.sms.numberVerified = false
     let report = try S.report(scenario)
     let text = try #require(report.attempts(step: 1).first)
+    #expect(text.at == F.at("08:10"))
     #expect(text.sent == nil)
     #expect(text.delivered == nil)
     #expect(text.failure == "the patient has no verified phone number: the server sends texts only to a verified number")
