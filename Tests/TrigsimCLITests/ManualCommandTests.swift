@@ -87,6 +87,8 @@ import TrigsimTestSupport
       "the benchmark's assumption-report table: a release build and 30-day runs",
     ".build/release/trigsim-benchmark --only android --days 1,7,30   # \"One scenario, two phones\" below (not part of the full run)":
       "the benchmark's android table: a release build and 30-day runs",
+    ".build/release/trigsim-benchmark --only server --days 1,7,30    # \"The server side\" below (not part of the full run)":
+      "the benchmark's server table: a release build and 30-day runs",
     // Sharding: one line per machine of four; the recipes run the whole sequence.
     "trigsim run S.yaml --trials 1000 --seed 2026 --shard 2/4 --output shards/trials-2.json   # on each of 4 machines":
       "one machine's line of four (the merge below needs all four); ShardRecipeCLITests runs the recipes' every shard and merge",

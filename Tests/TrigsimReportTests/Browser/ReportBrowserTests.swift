@@ -50,8 +50,14 @@ struct ReportBrowserTests {
       if let kind { counts[kind, default: 0] += 1 }
     }
     if let summary {
-      counts["seen"] = summary.perceptions.count { $0.isPerceptible }
+      // The server's pushes are seen on its lanes, as `message-reached`.
+      let serverSubjects = Set(summary.channelAttempts.map(\.subject))
+      counts["seen"] = summary.perceptions.count { $0.isPerceptible && !serverSubjects.contains($0.subject) }
       for dose in summary.doses { counts["dose-\(dose.outcome.rawValue)", default: 0] += 1 }
+      for attempt in summary.channelAttempts {
+        counts[attempt.failure == nil ? "message-sent" : "message-failed", default: 0] += 1
+        if attempt.perceived != nil { counts["message-reached", default: 0] += 1 }
+      }
     }
     return counts.filter { $0.value > 0 }
   }
