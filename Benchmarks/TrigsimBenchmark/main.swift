@@ -752,6 +752,27 @@ if only == "doses" {
   }
 }
 
+/// `rounds` paired runs of two commands, alternating which goes first: each
+/// one's seconds, the per-round ratio candidate ÷ baseline, and the candidate's peak memory.
+func pairedRounds(_ rounds: Int, baseline: [String], candidate: [String])
+  -> (baseline: [Double], candidate: [Double], ratios: [Double], candidatePeak: Int)
+{
+  var baselineRuns: [Double] = [], candidateRuns: [Double] = [], ratios: [Double] = [], peak = 0
+  for round in 0..<rounds {
+    let order = round % 2 == 0 ? [baseline, candidate] : [candidate, baseline]
+    var seconds: [[String]: Double] = [:]
+    for command in order {
+      let measurement = measure(command)
+      seconds[command] = measurement.seconds
+      if command == candidate { peak = max(peak, measurement.peakResidentBytes) }
+    }
+    baselineRuns.append(seconds[baseline]!)
+    candidateRuns.append(seconds[candidate]!)
+    ratios.append(seconds[candidate]! / seconds[baseline]!)
+  }
+  return (baselineRuns, candidateRuns, ratios, peak)
+}
+
 // MARK: - One scenario, two phones
 
 // Not part of the full run. The medicine benchmark scenario (its four
@@ -781,19 +802,7 @@ if only == "android" {
     let androidOutput = "\(workDirectory)/benchmark-\(days)d-android.timeline"
     let ios = [trigsim, "run", iosPath, "--output", iosOutput]
     let android = [trigsim, "run", androidPath, "--output", androidOutput]
-    var iosRuns: [Double] = [], androidRuns: [Double] = [], ratios: [Double] = [], peak = 0
-    for round in 0..<rounds {
-      let order = round % 2 == 0 ? [ios, android] : [android, ios]
-      var seconds: [[String]: Double] = [:]
-      for command in order {
-        let measurement = measure(command)
-        seconds[command] = measurement.seconds
-        if command == android { peak = max(peak, measurement.peakResidentBytes) }
-      }
-      iosRuns.append(seconds[ios]!)
-      androidRuns.append(seconds[android]!)
-      ratios.append(seconds[android]! / seconds[ios]!)
-    }
+    let (iosRuns, androidRuns, ratios, peak) = pairedRounds(rounds, baseline: ios, candidate: android)
     let iosLines = try String(contentsOfFile: iosOutput, encoding: .utf8).split(separator: "\n")
     let androidLines = try String(contentsOfFile: androidOutput, encoding: .utf8).split(separator: "\n")
     let fired = androidLines.count { $0.dropFirst(30).hasPrefix("alarm ") && $0.contains(" change=fired ") }
@@ -840,19 +849,7 @@ if only == "server" {
     let escalationOutput = "\(workDirectory)/benchmark-\(days)d-escalation.timeline"
     let pushOnly = [trigsim, "run", pushOnlyPath, "--output", pushOnlyOutput]
     let escalation = [trigsim, "run", escalationPath, "--output", escalationOutput]
-    var pushOnlyRuns: [Double] = [], escalationRuns: [Double] = [], ratios: [Double] = [], peak = 0
-    for round in 0..<rounds {
-      let order = round % 2 == 0 ? [pushOnly, escalation] : [escalation, pushOnly]
-      var seconds: [[String]: Double] = [:]
-      for command in order {
-        let measurement = measure(command)
-        seconds[command] = measurement.seconds
-        if command == escalation { peak = max(peak, measurement.peakResidentBytes) }
-      }
-      pushOnlyRuns.append(seconds[pushOnly]!)
-      escalationRuns.append(seconds[escalation]!)
-      ratios.append(seconds[escalation]! / seconds[pushOnly]!)
-    }
+    let (pushOnlyRuns, escalationRuns, ratios, peak) = pairedRounds(rounds, baseline: pushOnly, candidate: escalation)
     let pushOnlyLines = try String(contentsOfFile: pushOnlyOutput, encoding: .utf8).split(separator: "\n")
     let escalationLines = try String(contentsOfFile: escalationOutput, encoding: .utf8).split(separator: "\n")
     let texts = escalationLines.count { $0.dropFirst(30).hasPrefix("sms ") && $0.contains(" status=sent ") }

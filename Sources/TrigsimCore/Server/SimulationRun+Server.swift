@@ -314,18 +314,29 @@ extension SimulationRun {
       record(.sms, subject, at: now, doseFields(key, step: step) + [TimelineField("status", "failed"), TimelineField("reason", why)])
       return
     }
-    markSent(attempt, at: now)
     let model = scenario.server.sms
+    dispatch(
+      attempt, as: .sms, fields: doseFields(key, step: step), failureRate: model.failureRate, latency: model.latency, spread: model.latencySpread,
+      failure: "the carrier reported it undelivered (drawn in this trial: sms failureRate \(model.failureRate))", at: now)
+  }
+
+  /// A text or email leaves the server now: in a trial it fails with
+  /// `failureRate`; otherwise it arrives after the (drawn) latency.
+  mutating func dispatch(
+    _ attempt: Int, as kind: TimelineEntry.Kind, fields: [TimelineField], failureRate: Double, latency: SimulationDuration, spread: SimulationDuration,
+    failure: String, at now: SimulationInstant
+  ) {
+    markSent(attempt, at: now)
+    let subject = server.attempts[attempt].subject
     var random = serverRandom(attempt)
-    if let unit = random?.nextUnit(), unit < model.failureRate {
-      let why = "the carrier reported it undelivered (drawn in this trial: sms failureRate \(model.failureRate))"
-      server.attempts[attempt].failure = why
-      record(.sms, subject, at: now, doseFields(key, step: step) + [TimelineField("status", "failed"), TimelineField("reason", why)])
+    if let unit = random?.nextUnit(), unit < failureRate {
+      server.attempts[attempt].failure = failure
+      record(kind, subject, at: now, fields + [TimelineField("status", "failed"), TimelineField("reason", failure)])
       return
     }
-    let latency = drawnLatency(model.latency, spread: model.latencySpread, random: &random)
-    record(.sms, subject, at: now, doseFields(key, step: step) + [TimelineField("status", "sent"), TimelineField("latency", latency.description)])
-    scheduleArrival(attempt, at: now.advanced(by: latency))
+    let drawn = drawnLatency(latency, spread: spread, random: &random)
+    record(kind, subject, at: now, fields + [TimelineField("status", "sent"), TimelineField("latency", drawn.description)])
+    scheduleArrival(attempt, at: now.advanced(by: drawn))
   }
 
   /// The trial's stream for attempt `n`; nil in a single run.
@@ -442,18 +453,10 @@ extension SimulationRun {
   mutating func sendEmail(_ key: DoseKey, step: Int, label: String, at now: SimulationInstant) {
     let subject = "\(label).s\(step + 1)"
     let attempt = newAttempt(subject, key, step: step, channel: .email, at: now)
-    markSent(attempt, at: now)
     let model = scenario.server.email
-    var random = serverRandom(attempt)
-    if let unit = random?.nextUnit(), unit < model.failureRate {
-      let why = "bounced or filtered as spam (drawn in this trial: email failureRate \(model.failureRate))"
-      server.attempts[attempt].failure = why
-      record(.email, subject, at: now, doseFields(key, step: step) + [TimelineField("status", "failed"), TimelineField("reason", why)])
-      return
-    }
-    let latency = drawnLatency(model.latency, spread: model.latencySpread, random: &random)
-    record(.email, subject, at: now, doseFields(key, step: step) + [TimelineField("status", "sent"), TimelineField("latency", latency.description)])
-    scheduleArrival(attempt, at: now.advanced(by: latency))
+    dispatch(
+      attempt, as: .email, fields: doseFields(key, step: step), failureRate: model.failureRate, latency: model.latency, spread: model.latencySpread,
+      failure: "bounced or filtered as spam (drawn in this trial: email failureRate \(model.failureRate))", at: now)
   }
 
   /// An email reaches the mailbox; the patient reads it at their next mail
