@@ -773,6 +773,23 @@ func pairedRounds(_ rounds: Int, baseline: [String], candidate: [String])
   return (baselineRuns, candidateRuns, ratios, peak)
 }
 
+/// Two scenarios (`benchmark-<days>d-<name>.yaml`) run in paired rounds
+/// with `trigsim run`: `pairedRounds`' figures and each run's timeline lines.
+@MainActor func pairedScenarios(_ rounds: Int, days: Int, baseline: (name: String, text: String), candidate: (name: String, text: String)) throws
+  -> (baseline: [Double], candidate: [Double], ratios: [Double], candidatePeak: Int, baselineLines: [Substring], candidateLines: [Substring])
+{
+  var commands: [[String]] = [], outputs: [String] = []
+  for (name, text) in [baseline, candidate] {
+    let path = "\(workDirectory)/benchmark-\(days)d-\(name).yaml"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    outputs.append("\(workDirectory)/benchmark-\(days)d-\(name).timeline")
+    commands.append([trigsim, "run", path, "--output", outputs.last!])
+  }
+  let runs = pairedRounds(rounds, baseline: commands[0], candidate: commands[1])
+  let lines = try outputs.map { try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n") }
+  return (runs.baseline, runs.candidate, runs.ratios, runs.candidatePeak, lines[0], lines[1])
+}
+
 // MARK: - One scenario, two phones
 
 // Not part of the full run. The medicine benchmark scenario (its four
@@ -793,18 +810,11 @@ if only == "android" {
     _ = try syntheticTrack(days: days, at: trackPath)
     let full = scenarioText(days: days, track: trackPath)
     let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
-    let iosPath = "\(workDirectory)/benchmark-\(days)d-ios.yaml"
-    let androidPath = "\(workDirectory)/benchmark-\(days)d-android.yaml"
-    try medicinesOnly.write(toFile: iosPath, atomically: true, encoding: .utf8)
-    try (medicinesOnly + "platform: { device: android, android: { exactAlarms: granted } }\napp:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n")
-      .write(toFile: androidPath, atomically: true, encoding: .utf8)
-    let iosOutput = "\(workDirectory)/benchmark-\(days)d-ios.timeline"
-    let androidOutput = "\(workDirectory)/benchmark-\(days)d-android.timeline"
-    let ios = [trigsim, "run", iosPath, "--output", iosOutput]
-    let android = [trigsim, "run", androidPath, "--output", androidOutput]
-    let (iosRuns, androidRuns, ratios, peak) = pairedRounds(rounds, baseline: ios, candidate: android)
-    let iosLines = try String(contentsOfFile: iosOutput, encoding: .utf8).split(separator: "\n")
-    let androidLines = try String(contentsOfFile: androidOutput, encoding: .utf8).split(separator: "\n")
+    let androidText = medicinesOnly
+      + "platform: { device: android, android: { exactAlarms: granted } }\napp:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n"
+    let pair = try pairedScenarios(rounds, days: days, baseline: ("ios", medicinesOnly), candidate: ("android", androidText))
+    let (iosRuns, androidRuns, ratios, peak) = (pair.baseline, pair.candidate, pair.ratios, pair.candidatePeak)
+    let (iosLines, androidLines) = (pair.baselineLines, pair.candidateLines)
     let fired = androidLines.count { $0.dropFirst(30).hasPrefix("alarm ") && $0.contains(" change=fired ") }
     let posted = androidLines.count { $0.dropFirst(30).hasPrefix("fired ") && $0.contains(" trigger=notify ") }
     // The benchmark must measure the Android device at work.
@@ -840,18 +850,11 @@ if only == "server" {
     func server(_ steps: String) -> String {
       "server:\n  policy: [\(steps)]\n  email: { reads: [\"07:30\", \"12:30\", \"20:00\"] }\n  changes: [ { at: \(signOut), signOut: phone } ]\n"
     }
-    let pushOnlyPath = "\(workDirectory)/benchmark-\(days)d-push-only.yaml"
-    let escalationPath = "\(workDirectory)/benchmark-\(days)d-escalation.yaml"
-    try (medicinesOnly + server("{ channel: push }")).write(toFile: pushOnlyPath, atomically: true, encoding: .utf8)
-    try (medicinesOnly + server("{ channel: push }, { channel: email, if: push-failed }, { channel: sms, after: 30m }"))
-      .write(toFile: escalationPath, atomically: true, encoding: .utf8)
-    let pushOnlyOutput = "\(workDirectory)/benchmark-\(days)d-push-only.timeline"
-    let escalationOutput = "\(workDirectory)/benchmark-\(days)d-escalation.timeline"
-    let pushOnly = [trigsim, "run", pushOnlyPath, "--output", pushOnlyOutput]
-    let escalation = [trigsim, "run", escalationPath, "--output", escalationOutput]
-    let (pushOnlyRuns, escalationRuns, ratios, peak) = pairedRounds(rounds, baseline: pushOnly, candidate: escalation)
-    let pushOnlyLines = try String(contentsOfFile: pushOnlyOutput, encoding: .utf8).split(separator: "\n")
-    let escalationLines = try String(contentsOfFile: escalationOutput, encoding: .utf8).split(separator: "\n")
+    let pair = try pairedScenarios(
+      rounds, days: days, baseline: ("push-only", medicinesOnly + server("{ channel: push }")),
+      candidate: ("escalation", medicinesOnly + server("{ channel: push }, { channel: email, if: push-failed }, { channel: sms, after: 30m }")))
+    let (pushOnlyRuns, escalationRuns, ratios, peak) = (pair.baseline, pair.candidate, pair.ratios, pair.candidatePeak)
+    let (pushOnlyLines, escalationLines) = (pair.baselineLines, pair.candidateLines)
     let texts = escalationLines.count { $0.dropFirst(30).hasPrefix("sms ") && $0.contains(" status=sent ") }
     let emails = escalationLines.count { $0.dropFirst(30).hasPrefix("email ") && $0.contains(" status=sent ") }
     // The benchmark must measure the escalation at work.
