@@ -58,8 +58,6 @@ struct ServerState {
   /// Texts a Focus holds, and texts listed after it, waiting for a look.
   var heldByFocus: [Int] = []
   var listedTexts: [Int] = []
-  /// How the patient came to read each email (for its `perceived` entry).
-  var emailReadHow: [Int: String] = [:]
 }
 
 extension SimulationRun {
@@ -464,25 +462,27 @@ extension SimulationRun {
   mutating func emailArrives(_ attempt: Int, at now: SimulationInstant) {
     server.attempts[attempt].delivered = now
     let model = scenario.server.email
-    var read: SimulationInstant?
-    var how: String
+    let read: SimulationInstant?
     if let seed = trialSeed {
       var random = TrialRandom(seed: TrialRandom.trialSeed(seed ^ 0x5E7E_C4A7_11E5_0002, trial: attempt))
-      let mean = Double(model.meanReadDelay.milliseconds)
-      let delay = Int64(-log(1 - random.nextUnit()) * mean)
+      let delay = Int64(-log(1 - random.nextUnit()) * Double(model.meanReadDelay.milliseconds))
       read = now.advanced(by: SimulationDuration(milliseconds: delay))
-      how = "read after \(SimulationDuration(milliseconds: delay)) (drawn in this trial: email meanReadDelay \(model.meanReadDelay))"
     } else {
       read = model.reads.compactMap { nextLocal($0, atOrAfter: now) }.min()
-      how = read == nil ? "the patient reads no mail (email reads: none)" : "read at the patient's mail reading"
     }
     var fields = [TimelineField("status", "delivered")]
-    if let read { fields.append(TimelineField("read", read <= end ? format(read) : "after the run")) } else { fields.append(TimelineField("reason", how)) }
-    record(.email, server.attempts[attempt].subject, at: now, fields)
-    if let read, read <= end {
-      server.emailReadHow[attempt] = how
-      queue.schedule(.server(.seen(attempt)), at: read, phase: .look, rank: Self.serverRank)
+    if let read { fields.append(TimelineField("read", read <= end ? format(read) : "after the run")) } else {
+      fields.append(TimelineField("reason", "the patient reads no mail (email reads: none)"))
     }
+    record(.email, server.attempts[attempt].subject, at: now, fields)
+    if let read, read <= end { queue.schedule(.server(.seen(attempt)), at: read, phase: .look, rank: Self.serverRank) }
+  }
+
+  /// How the patient came to read an email at `now`: at a scripted mail
+  /// reading, or (a trial) after the delay drawn from its arrival.
+  func emailReadHow(_ attempt: Int, at now: SimulationInstant) -> String {
+    guard trialSeed != nil, let delivered = server.attempts[attempt].delivered else { return "read at the patient's mail reading" }
+    return "read after \(delivered.duration(to: now)) (drawn in this trial: email meanReadDelay \(scenario.server.email.meanReadDelay))"
   }
 
   // MARK: - In-app inbox
@@ -526,7 +526,7 @@ extension SimulationRun {
   mutating func messageSeen(_ attempt: Int, at now: SimulationInstant) {
     let item = server.attempts[attempt]
     switch item.channel {
-    case .email: attemptPerceived(attempt, kind: .alert, how: "email, \(server.emailReadHow[attempt] ?? "read")", at: now)
+    case .email: attemptPerceived(attempt, kind: .alert, how: "email, \(emailReadHow(attempt, at: now))", at: now)
     case .inbox: attemptPerceived(attempt, kind: .alert, how: "inbox, fetched while the app was open", at: now)
     case .push: attemptPerceived(attempt, kind: .alert, how: "push on \(item.device ?? "another device") (server devices seenAfter)", at: now)
     case .sms: break

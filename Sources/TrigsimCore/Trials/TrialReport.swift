@@ -85,7 +85,7 @@ public struct TrialReport: Sendable {
         + "after a delay uniform up to \(attention.priority5MaxDelay), and the push it keeps while the phone is unreachable"
     // The reminder server's draws (the manual, "Server side", "Trials"), said only for scenarios with a server.
     let draws = [pushServiceDraws, scenario.server.trialDraws].compactMap { $0 }
-    let pushDraws = draws.isEmpty ? nil : draws.joined(separator: "; ")
+    let extraDraws = draws.isEmpty ? nil : draws.joined(separator: "; ")
     if let android = scenario.platform.android {
       // The Android device's draws (the manual, "Android profile", "Trials").
       let geofencing = android.geofencing
@@ -94,18 +94,18 @@ public struct TrialReport: Sendable {
         + "when each maintenance window opens (uniform up to \(android.doze.maintenanceSpread) after its idle span); "
         + "GPS error from each fix's accuracy (its 68% radius; in the background at least ±\(RegionMonitoringService.metres(geofencing.backgroundAccuracy))), "
         + "correlated over \(geofencing.errorCorrelation); geofence latency log-normal with median \(geofencing.backgroundLatency) in the background "
-        + "and spread \(String(format: "%.2f", geofencing.latencySpread))" + (pushDraws.map { "; \($0)" } ?? "")
+        + "and spread \(String(format: "%.2f", geofencing.latencySpread))" + (extraDraws.map { "; \($0)" } ?? "")
     } else {
     switch scenario.platform.location {
     case .ideal:
-      variationSummary = pushDraws.map { "\($0) (the ideal profile has no GPS error, update grid or latency)" }
+      variationSummary = extraDraws.map { "\($0) (the ideal profile has no GPS error, update grid or latency)" }
         ?? "nothing (the ideal profile has no GPS error, update grid or latency: every trial is the same)"
     case .ios(let rules):
       variationSummary =
         "GPS error from each fix's accuracy (its 68% radius; at background updates at least ±\(RegionMonitoringService.metres(rules.backgroundAccuracy))), "
         + "correlated over \(rules.errorCorrelation); "
         + "the phase of the location-update grid; latency log-normal with median \(rules.latency) and spread \(rules.latencySpread)"
-        + (pushDraws.map { "; \($0)" } ?? "")
+        + (extraDraws.map { "; \($0)" } ?? "")
     }
     }
     let regionIDs = scenario.regions.map(\.id)
