@@ -94,6 +94,8 @@ let package = Package(
     .executableTarget(name: "fuzz-scenario-files", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-scenario-files"),
     .executableTarget(name: "fuzz-report", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-report"),
     .executableTarget(name: "fuzz-partial", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-partial"),
+    .executableTarget(name: "fuzz-baselines", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-baselines"),
+    .executableTarget(name: "fuzz-merge", dependencies: ["TrigsimFuzzTargets"], path: "Tests/Fuzz/fuzz-merge"),
 
     // MARK: - Tests (folders mirror Sources/).
     // libxml2's HTML parser and XPath, and zlib: the browser tests query the
@@ -113,7 +115,7 @@ let package = Package(
       name: "ScenarioRegressionTests", dependencies: ["TrigsimScenario", "TrigsimTestSupport"],
       // Read from the source folder by EventTraceTests (#filePath), not a resource.
       exclude: ["EventTraces.txt"]),
-    .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimTestSupport"]),
+    .testTarget(name: "TrigsimCLITests", dependencies: ["trigsim", "TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(
       name: "TrigsimReportTests", dependencies: ["TrigsimReport", "TrigsimScenario", "TrigsimTestSupport"]),
     .testTarget(name: "TrigsimTestingTests", dependencies: ["TrigsimTesting", "TrigsimTestSupport"]),

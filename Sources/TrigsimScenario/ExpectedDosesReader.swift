@@ -17,12 +17,14 @@ public struct ExpectedDoses: Sendable {
 public struct ExpectedDosesReader {
   public init() {}
 
-  /// Reads the file at `path` (as given; used in every location).
+  /// Reads the file at `path` (as given; used in every location), under the
+  /// policy of every file a scenario implies (`ScenarioFileKind`).
   ///
   /// - Throws: `FileAccessError` when the file cannot be read or is not
-  ///   UTF-8; `InputError` with every problem located when it is malformed.
-  public func read(path: String) throws -> ExpectedDoses {
-    let text = try FileAccessError.readText(path)
+  ///   UTF-8; `InputError` with every problem located when it is malformed,
+  ///   or when `policy` or the size limit refuses it.
+  public func read(path: String, policy: ScenarioPathPolicy = .unrestricted) throws -> ExpectedDoses {
+    let text = try ScenarioFileKind.expectedDoses.readText(path, policy: policy)
     return try read(text: text, file: path)
   }
 

@@ -94,12 +94,14 @@ public struct ExpectedTimelineReader {
   public init() {}
 
   /// Reads the file at `path` (as given by the user; used in every location),
-  /// in the format its name implies (`ExpectedTimelineFormat(path:)`).
+  /// in the format its name implies (`ExpectedTimelineFormat(path:)`), under
+  /// the policy of every file a scenario implies (`ScenarioFileKind`).
   ///
   /// - Throws: `FileAccessError` when the file cannot be read or is not
-  ///   UTF-8; `InputError` with every problem located when it is malformed.
-  public func read(path: String) throws -> ExpectedTimeline {
-    let text = try FileAccessError.readText(path)
+  ///   UTF-8; `InputError` with every problem located when it is malformed,
+  ///   or when `policy` or the size limit refuses it.
+  public func read(path: String, policy: ScenarioPathPolicy = .unrestricted) throws -> ExpectedTimeline {
+    let text = try ScenarioFileKind.expectedTimeline.readText(path, policy: policy)
     return try read(text: text, file: path, format: ExpectedTimelineFormat(path: path))
   }
 

@@ -69,10 +69,11 @@ package enum PartialFile {
   /// The `format` member of the file at `path`.
   ///
   /// - Throws: `FileAccessError` when it cannot be read or is not UTF-8;
-  ///   `InputError` (`ForeignFile`) when it does not begin as an object with
-  ///   a `"format": "trigsim-…"` member.
+  ///   `InputError` when it is larger than a partial may be
+  ///   (`ScenarioFileKind.partial`), or (`ForeignFile`) when it does not
+  ///   begin as an object with a `"format": "trigsim-…"` member.
   package static func format(ofFileAt path: String) throws -> (format: String, text: String) {
-    let text = try FileAccessError.readText(path)
+    let text = try ScenarioFileKind.partial.readText(path)
     var format: String?
     _ = LocatedJSONReader.beginsAsObject(text, signature: "format") { value in
       guard value.hasPrefix("trigsim-") else { return false }
@@ -129,7 +130,7 @@ package enum PartialFile {
 
   /// The location of the value at `steps` in the file at `path` (re-read; 1:1 when it cannot be).
   package static func location(of steps: [PartialReportProblem.Step], inFileAt path: String) -> InputLocation {
-    guard let text = try? FileAccessError.readText(path) else { return InputLocation(file: path, line: 1, column: 1) }
+    guard let text = try? ScenarioFileKind.partial.readText(path) else { return InputLocation(file: path, line: 1, column: 1) }
     return located(PartialReportProblem(steps, ""), text: text, path: path).diagnostics[0].location
   }
 

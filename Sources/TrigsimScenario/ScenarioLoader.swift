@@ -17,27 +17,6 @@ public struct FileAccessError: Error, CustomStringConvertible, Sendable {
   public var description: String { "cannot read '\(path)': \(reason)" }
 }
 
-extension FileAccessError {
-  /// The UTF-8 text of the regular file at `path` (a scenario or an expected
-  /// timeline), or the error that says why it cannot be read: missing,
-  /// unreadable, not a regular file (`RegularFile`: a FIFO, a device such as
-  /// `/dev/zero`, a `/proc` file are refused before reading), or not UTF-8.
-  static func readText(_ path: String) throws(FileAccessError) -> String {
-    let data: Data
-    do {
-      data = try RegularFile.contents(path)
-    } catch .system(ENOENT) {
-      throw FileAccessError(path: path, reason: "no such file")
-    } catch {
-      throw FileAccessError(path: path, reason: error.reason)
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw FileAccessError(path: path, reason: "the file is not UTF-8 text")
-    }
-    return text
-  }
-}
-
 /// The scenario cannot run here, and says so itself: its track is marked
 /// `ifMissing: skip` and the file is absent (a corpus track that is not
 /// checked out on this machine). `verify` and `test` report it as skipped;
@@ -95,7 +74,7 @@ public struct ScenarioLoader: Sendable {
     if let escape = pathPolicy.escape(of: path) {
       throw ScenarioOutsideRoot(path: path, message: pathPolicy.message(what: "scenario", path: path, escape: escape))
     }
-    let text = try FileAccessError.readText(path)
+    let text = try ScenarioFileKind.scenario.readText(path)
     let folder = (path as NSString).deletingLastPathComponent
     let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     return try loadFile(yaml: text, file: path, baseDirectory: folder, defaultName: stem)
@@ -212,6 +191,28 @@ final class ScenarioReader {
     guard let escape = pathPolicy.escape(of: path) else { return true }
     document.error(at: location, pathPolicy.message(what: what, path: written, escape: escape), notes: (implied.map { [$0] } ?? []) + [ScenarioPathPolicy.note])
     return false
+  }
+
+  /// The bytes of the file the scenario names at `node` (`written` as the
+  /// scenario writes it, `path` resolved), read under its kind's policy
+  /// (`ScenarioFileKind`) and kept among the run's inputs; nil, with the
+  /// problem reported (at `node`, or in the file for its content), when it is
+  /// missing or refused.
+  func namedFile(_ kind: ScenarioFileKind, path: String, written: String, at node: Node) -> Data? {
+    let data: Data?
+    do {
+      data = try kind.read(path, policy: pathPolicy, namedAt: document.location(node))
+    } catch {
+      document.diagnostics.append(error.diagnostic)
+      return nil
+    }
+    guard let data else {
+      document.error(node, "\(kind.what) '\(Diagnostic.excerpt(written))' does not exist",
+                     notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])
+      return nil
+    }
+    inputFiles.append(ScenarioFile.Input(role: kind.rawValue, path: path))
+    return data
   }
 
   func read(defaultName: String) -> Scenario? {
@@ -623,9 +624,6 @@ final class ScenarioReader {
     return nil
   }
 
-  /// Largest regions GeoJSON file read.
-  static let regionFileByteLimit = 16 << 20
-
   /// A `regions:` item `{ file: places.geojson, radius: 100 }`: the regions of
   /// a GeoJSON file (`GeoJSONRegionReader` states its rules), `radius` being
   /// the default of Point features without one. The file is named relative to
@@ -643,23 +641,7 @@ final class ScenarioReader {
     let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
     // Checked before anything looks at the file, its existence included.
     guard allows(path, written: file, what: "regions file", at: document.location(fileNode)) else { return [] }
-    let data: Data
-    do {
-      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      if size > Self.regionFileByteLimit {
-        document.error(fileNode, "regions file '\(Diagnostic.excerpt(file))' is \(size) bytes, more than \(Self.regionFileByteLimit) (16 MiB)")
-        return []
-      }
-      data = try RegularFile.contents(path)
-      inputFiles.append(ScenarioFile.Input(role: "regions", path: path))
-    } catch .system(ENOENT) {
-      document.error(fileNode, "regions file '\(Diagnostic.excerpt(file))' does not exist",
-                     notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])
-      return []
-    } catch {
-      document.error(fileNode, "cannot read regions file '\(Diagnostic.excerpt(file))': \(error.reason)")
-      return []
-    }
+    guard let data = namedFile(.regions, path: path, written: file, at: fileNode) else { return [] }
     var reader = GeoJSONRegionReader(file: path, defaultRadius: radius)
     let read = reader.read(data)
     var problems = reader.diagnostics

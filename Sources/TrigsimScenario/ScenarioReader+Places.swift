@@ -9,8 +9,6 @@ extension ScenarioReader {
   /// Most places in one set: each is a region the geometry follows, so the
   /// bound keeps a typo (a file of a million rows) from filling memory.
   static let placeLimit = 100_000
-  /// Largest places CSV file read (a place row is about 40 bytes).
-  static let placeFileByteLimit = 16 << 20
 
   /// Reads `places:`: set name → `{ file: CSV, radius: 100 }` or a list of
   /// `{ id, center, radius }`. Registers the set names (`placeSetIDs`) and
@@ -130,23 +128,7 @@ extension ScenarioReader {
     let path = file.hasPrefix("/") ? file : (baseDirectory as NSString).appendingPathComponent(file)
     // Checked before anything looks at the file, its existence included.
     guard allows(path, written: file, what: "places file", at: document.location(fileNode)) else { return nil }
-    let data: Data
-    do {
-      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      if size > Self.placeFileByteLimit {
-        document.error(fileNode, "places file '\(Diagnostic.excerpt(file))' is \(size) bytes, more than \(Self.placeFileByteLimit) (16 MiB)")
-        return nil
-      }
-      data = try RegularFile.contents(path)
-      inputFiles.append(ScenarioFile.Input(role: "places", path: path))
-    } catch .system(ENOENT) {
-      document.error(fileNode, "places file '\(Diagnostic.excerpt(file))' does not exist",
-                     notes: ["looked for '\(URL(fileURLWithPath: path).standardizedFileURL.path)'; paths are relative to the scenario's folder"])
-      return nil
-    } catch {
-      document.error(fileNode, "cannot read places file '\(Diagnostic.excerpt(file))': \(error.reason)")
-      return nil
-    }
+    guard let data = namedFile(.places, path: path, written: file, at: fileNode) else { return nil }
     var reader = PlaceCSVReader(file: path, defaultRadius: radius, limit: Self.placeLimit)
     let places = reader.read(data)
     for diagnostic in reader.diagnostics { document.diagnostics.append(diagnostic) }

@@ -127,28 +127,31 @@ extension ScenarioVerifier {
     result.expectedPlatformsPath = path
     let actual = comparison.text
     var expected: String?
-    if FileManager.default.fileExists(atPath: path) {
-      do {
-        expected = String(decoding: try RegularFile.contents(path), as: UTF8.self)
-      } catch {
-        result.outcome = .error(.cannotRead, "error: cannot read the expected side-by-side table '\(path)': \(error)")
-        return result
-      }
+    var refusal: ScenarioFileRefusal?
+    do {
+      expected = try ScenarioFileKind.expectedPlatforms.read(
+        path, policy: pathPolicy, namedAt: InputLocation(file: scenarioPath, line: 1, column: 1), recordNote: Self.recordNote(scenarioPath)
+      ).map { String(decoding: $0, as: UTF8.self) }
+    } catch {
+      refusal = error
     }
     let matches = expected == actual
     let wants: Bool
     switch record {
     case .none: wants = false
-    case .missing: wants = expected == nil
+    case .missing: wants = expected == nil && refusal == nil
     case .failed: wants = !matches
     case .all: wants = true
+    }
+    if let refusal, !(refusal.mayBeRewritten && wants && mayWrite) {
+      result.diagnostics = [refusal.diagnostic]
+      result.outcome = Self.outcome(of: refusal.error)
+      return result
     }
     if wants {
       if mayWrite {
         do {
-          let previous = try? RegularFile.contents(path)
-          if previous != Data(actual.utf8) { try AtomicFile.write(Data(actual.utf8), to: path) }
-          result.platformsRecorded = previous == Data(actual.utf8) ? .unchanged : previous == nil ? .created : .rewritten
+          result.platformsRecorded = try Self.writeBaseline(Data(actual.utf8), to: path)
         } catch {
           result.outcome = .error(.cannotWrite, "error: cannot write '\(path)': \(error.localizedDescription)")
           return result
@@ -159,7 +162,7 @@ extension ScenarioVerifier {
       result.refusedToRecord = true
     }
     if let expected {
-      if !matches { result.platformsDifference = (expected, actual) }
+      if !matches { result.platformsDifference = BaselineTextDifference(expected: expected, actual: actual) }
     } else {
       result.missingPlatformsBaseline = true
     }

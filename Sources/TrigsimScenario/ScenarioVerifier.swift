@@ -146,7 +146,7 @@ public struct ScenarioVerifier: Sendable {
     var unreadable: (any Error)?
     if FileManager.default.fileExists(atPath: expectedPath) {
       do {
-        expected = try ExpectedTimelineReader().read(path: expectedPath)
+        expected = try ExpectedTimelineReader().read(path: expectedPath, policy: expectedPathOverride == nil ? pathPolicy : .unrestricted)
       } catch let error as FileAccessError {
         // The expected timeline is input too: an unreadable one is bad input, located at the file.
         unreadable = InputError(Diagnostic(at: InputLocation(file: expectedPath, line: 1, column: 1), "cannot read the expected timeline: \(error.reason)",
@@ -219,12 +219,25 @@ public struct ScenarioVerifier: Sendable {
   }
 
   /// Writes a baseline atomically, leaving the file untouched when it
-  /// already holds `data`; says which of the three happened.
-  private static func writeBaseline(_ data: Data, to path: String) throws -> ScenarioVerification.Recording {
-    let previous = try? RegularFile.contents(path)
+  /// already holds `data`; says which of the three happened. The file there
+  /// is read only as far as `data`'s size (a larger one differs).
+  static func writeBaseline(_ data: Data, to path: String) throws -> ScenarioVerification.Recording {
+    let previous: Data?
+    do {
+      previous = try RegularFile.contents(path, limit: data.count)
+    } catch .tooLarge {
+      previous = Data()
+    } catch {
+      previous = nil
+    }
     if previous == data { return .unchanged }
     try AtomicFile.write(data, to: path)
     return previous == nil ? .created : .rewritten
+  }
+
+  /// What a refused or unreadable baseline of the scenario at `path` adds: how to write it again.
+  static func recordNote(_ path: String) -> String {
+    "record it again with 'trigsim record \(ControlCharacterEscape.escaping(path))', then review it"
   }
 
   /// The dose table's baseline beside an expected timeline: `x.timeline` → `x.doses`.
@@ -256,15 +269,22 @@ public struct ScenarioVerifier: Sendable {
     result.assumptionReport = assumptions
     let actual = assumptions.text
     var expected: String?
+    var refusal: ScenarioFileRefusal?
     if exists {
       do {
-        expected = String(decoding: try RegularFile.contents(path), as: UTF8.self)
+        expected = try ScenarioFileKind.expectedAssumptions.read(
+          path, policy: pathPolicy, namedAt: InputLocation(file: file.path, line: 1, column: 1), recordNote: Self.recordNote(file.path)
+        ).map { String(decoding: $0, as: UTF8.self) }
       } catch {
-        return .error(.cannotRead, "error: cannot read the expected assumption report '\(path)': \(error)")
+        refusal = error
       }
     }
     let matches = expected == actual
-    if wantsToRecord(found: expected != nil, unreadable: false, matches: matches) {
+    if let refusal, !(refusal.mayBeRewritten && wantsToRecord(found: false, unreadable: true, matches: false) && mayWrite) {
+      result.diagnostics = [refusal.diagnostic]
+      return Self.outcome(of: refusal.error)
+    }
+    if wantsToRecord(found: expected != nil, unreadable: refusal != nil, matches: matches) {
       if mayWrite {
         do {
           result.assumptionsRecorded = try Self.writeBaseline(Data(actual.utf8), to: path)
@@ -275,7 +295,7 @@ public struct ScenarioVerifier: Sendable {
       }
       result.refusedToRecord = true
     }
-    if let expected, !matches { result.assumptionsDifference = (expected, actual) }
+    if let expected, !matches { result.assumptionsDifference = BaselineTextDifference(expected: expected, actual: actual) }
     return nil
   }
 
@@ -293,7 +313,7 @@ public struct ScenarioVerifier: Sendable {
     var unreadable: (any Error)?
     if FileManager.default.fileExists(atPath: path) {
       do {
-        expected = try ExpectedDosesReader().read(path: path)
+        expected = try ExpectedDosesReader().read(path: path, policy: pathPolicy)
       } catch let error as FileAccessError {
         unreadable = InputError(Diagnostic(at: InputLocation(file: path, line: 1, column: 1), "cannot read the expected dose table: \(error.reason)",
                                            notes: ["record it again with 'trigsim record \(result.scenarioPath)', or fix its permissions"]))
@@ -344,15 +364,16 @@ public struct ScenarioVerifier: Sendable {
     result.expectedTrialsPath = path
     let text = report.text
     let previous: Data?
-    if FileManager.default.fileExists(atPath: path) {
-      guard let data = try? RegularFile.contents(path) else {
-        result.diagnostics = [Diagnostic(at: InputLocation(file: path, line: 1, column: 1), "cannot read the expected trial report",
-                                         notes: ["record it again with 'trigsim record \(result.scenarioPath)', or fix its permissions"])]
-        return .error(.invalidInput, result.diagnostics.map(\.description).joined(separator: "\n"))
+    do {
+      previous = try ScenarioFileKind.expectedTrials.read(
+        path, policy: pathPolicy, namedAt: settings.origin, recordNote: Self.recordNote(result.scenarioPath))
+    } catch {
+      // A baseline that is not a trial report may be written over where `record` asks for it; nothing else goes on.
+      guard error.mayBeRewritten, record == .failed || record == .all, mayWrite else {
+        result.diagnostics = [error.diagnostic]
+        return Self.outcome(of: error.error)
       }
-      previous = data
-    } else {
-      previous = nil
+      previous = Data()
     }
     let matches = previous == Data(text.utf8)
     let wants: Bool
@@ -464,7 +485,7 @@ public struct ScenarioVerification: Sendable {
   /// The expected assumption report's path (`x.assumptions`), when it is checked.
   public var expectedAssumptionsPath: String?
   /// The expected and the actual assumption report, when they differ.
-  public var assumptionsDifference: (expected: String, actual: String)?
+  public var assumptionsDifference: BaselineTextDifference?
   /// What recording did to the expected assumption report.
   public var assumptionsRecorded: Recording?
   /// No assumption report to compare, or it matches.
@@ -501,7 +522,7 @@ public struct ScenarioVerification: Sendable {
   /// The side-by-side table's baseline (`x.platforms`).
   public var expectedPlatformsPath: String?
   /// The expected and the actual side-by-side table, when they differ.
-  public var platformsDifference: (expected: String, actual: String)?
+  public var platformsDifference: BaselineTextDifference?
   /// The side-by-side table's baseline does not exist (and was not recorded).
   public var missingPlatformsBaseline = false
   /// What recording did to the side-by-side table's baseline.
@@ -648,11 +669,7 @@ public struct ScenarioVerification: Sendable {
         if let difference = trialsDifference { text += difference.report(expectedName: path, actualName: "trials of \(scenarioPath)") }
       }
       if let difference = assumptionsDifference, let path = expectedAssumptionsPath {
-        text += "--- \(path)\n+++ assumption report of \(scenarioPath)\n"
-        let expected = difference.expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let actual = difference.actual.split(separator: "\n", omittingEmptySubsequences: false)
-        for line in expected where !actual.contains(line) { text += "-\(line)\n" }
-        for line in actual where !expected.contains(line) { text += "+\(line)\n" }
+        text += difference.report(expectedName: path, actualName: "assumption report of \(scenarioPath)")
         if refusedToRecord { text += "note: CI is set, so the expected assumption report was not rewritten (pass --force to write it)\n" }
       }
       if missingPlatformsBaseline, let path = expectedPlatformsPath {
@@ -662,11 +679,7 @@ public struct ScenarioVerification: Sendable {
           : "note: record it with 'trigsim record \(scenarioPath)', then review it\n"
       }
       if let difference = platformsDifference, let path = expectedPlatformsPath {
-        text += "--- \(path)\n+++ side-by-side table of \(scenarioPath)\n"
-        let expected = difference.expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let actual = difference.actual.split(separator: "\n", omittingEmptySubsequences: false)
-        for line in expected where !actual.contains(line) { text += "-\(line)\n" }
-        for line in actual where !expected.contains(line) { text += "+\(line)\n" }
+        text += difference.report(expectedName: path, actualName: "side-by-side table of \(scenarioPath)")
         if refusedToRecord { text += "note: CI is set, so the expected side-by-side table was not rewritten (pass --force to write it)\n" }
       }
       for failure in assertionFailures { text += failure.description }
@@ -699,15 +712,16 @@ public struct TrialReportDifference: Sendable, Equatable {
     return "\(count) line\(count == 1 ? "" : "s") changed"
   }
 
-  /// `- expected` / `+ actual` pairs for each changed line, at most 20, each located in the expected file.
+  /// `- expected` / `+ actual` pairs for each changed line, at most 20, each
+  /// located in the expected file and quoted as `BaselineTextDifference.quoted` says.
   public func report(expectedName: String, actualName: String, limit: Int = 20) -> String {
     var text = "--- \(expectedName)\n+++ \(actualName)\n"
     let lines = changedLines
     for line in lines.prefix(limit) {
       let index = line - 1
       text += "@@ \(expectedName):\(line):1\n"
-      if index < expected.count { text += "- \(expected[index])\n" }
-      if index < actual.count { text += "+ \(actual[index])\n" }
+      if index < expected.count { text += "- \(BaselineTextDifference.quoted(expected[index]))\n" }
+      if index < actual.count { text += "+ \(BaselineTextDifference.quoted(actual[index]))\n" }
     }
     if lines.count > limit { text += "... and \(lines.count - limit) more changed lines\n" }
     return text

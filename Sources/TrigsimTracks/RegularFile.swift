@@ -21,6 +21,9 @@ package enum RegularFile {
     case onKernelFileSystem(KernelFileSystem)
     /// open(2), fstat(2) or fcntl(2) failed with this `errno`.
     case system(Int32)
+    /// The file holds `size` bytes, more than the `limit` its kind may hold
+    /// (`contents(_:limit:)`); nothing of it was read.
+    case tooLarge(size: Int64, limit: Int)
 
     /// What is wrong, for a message: "is a named pipe (FIFO), not a regular file".
     package var reason: String {
@@ -28,6 +31,7 @@ package enum RegularFile {
       case .notRegular(let kind): "is \(kind), not a regular file"
       case .onKernelFileSystem(let kernel): "is a file of the kernel's \(kernel.name) file system, not a regular file"
       case .system(let code): String(cString: strerror(code))
+      case .tooLarge(let size, let limit): "is \(size) bytes, more than the \(RegularFile.spelled(bytes: limit)) it may hold"
       }
     }
   }
@@ -67,8 +71,22 @@ package enum RegularFile {
 
   /// The whole content of the regular file at `path`, read with read(2).
   package static func contents(_ path: String) throws(Problem) -> Data {
+    try contents(path, limit: .max)
+  }
+
+  /// The whole content of the regular file at `path`, at most `limit` bytes.
+  ///
+  /// The size is checked on the open descriptor (`fstat`) before any byte is
+  /// read, and the reading stops one byte past `limit` whatever the size said
+  /// (a file that grows while it is read): memory stays within `limit` plus
+  /// one 64 KiB piece.
+  ///
+  /// - Throws: `Problem.tooLarge` when the file holds more than `limit` bytes.
+  package static func contents(_ path: String, limit: Int) throws(Problem) -> Data {
     let fd = try open(path)
     defer { close(fd) }
+    var info = stat()
+    if fstat(fd, &info) == 0, Int64(info.st_size) > Int64(limit) { throw .tooLarge(size: Int64(info.st_size), limit: limit) }
     var data = Data()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -78,7 +96,15 @@ package enum RegularFile {
         if errno == EINTR { continue }
         throw .system(errno)
       }
+      if data.count + count > limit { throw .tooLarge(size: Int64(data.count + count), limit: limit) }
       data.append(contentsOf: chunk[..<count])
     }
+  }
+
+  /// `16 MiB`, `65,536 bytes`: a byte count as the manual writes limits.
+  package static func spelled(bytes: Int) -> String {
+    if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return "\(bytes) bytes"
   }
 }

@@ -88,29 +88,16 @@ struct MergeCommand: ParsableCommand {
     }
   }
 
-  /// The report of the trial partials `texts` (file, text), after checking each and the set.
+  /// The report of the trial partials `texts` (file, text), after checking
+  /// each and the set (`PartialTrialReport.merged`), missing shards reported
+  /// as bad input (exit 65).
   static func mergeTrials(_ texts: [(path: String, text: String)]) throws -> TrialReport {
-    var reports: [TrialReport] = []
-    var parts: [ShardedPart] = []
-    for (path, text) in texts {
-      let partial = try PartialFile.decode(PartialTrialReport.self, text: text, path: path)
-      do {
-        reports.append(try partial.report(largestTrialCount: ScenarioLimitCeiling.largestTrialCount))
-      } catch {
-        throw PartialFile.located(error, text: text, path: path)
-      }
-      parts.append(ShardedPart(
-        file: path, shard: partial.shardNumber!,
-        shared: [
-          .init([.member("trigsim")], "the trigsim version", "'\(Diagnostic.excerpt(partial.trigsim))'"),
-          .init([.member("scenario"), .member("digest")], "the scenario's digest (its text, track, regions and places files)", partial.scenario.digest),
-          .init([.member("seed")], "the seed", String(partial.seed)),
-          .init([.member("trials")], "the trial count", String(partial.trials)),
-          .init([.member("shard"), .member("count")], "the shard count", String(partial.shard.count)),
-        ]))
+    do {
+      return try PartialTrialReport.merged(texts)
+    } catch let missing as MissingShards {
+      try checkComplete { throw missing }
+      preconditionFailure("unreachable: checkComplete rethrows")
     }
-    try checkComplete(parts)
-    return TrialReport.merging(reports)
   }
 
   /// Prints the merged test results and writes `--junit`; exits as `test` would.
@@ -158,8 +145,13 @@ struct MergeCommand: ParsableCommand {
 
   /// `ShardedPart.checkComplete`, with missing shards reported as bad input (exit 65).
   static func checkComplete(_ parts: [ShardedPart]) throws {
+    try checkComplete { try ShardedPart.checkComplete(parts) }
+  }
+
+  /// Runs `check`, reporting missing shards as bad input (exit 65).
+  static func checkComplete(_ check: () throws -> Void) throws {
     do {
-      try ShardedPart.checkComplete(parts)
+      try check()
     } catch let missing as MissingShards {
       printError("error: \(missing.description)\nnote: merge the partial files of every shard, 1 to \(missing.count), of one run")
       throw ExitCode(TrigsimExitCode.invalidInput)

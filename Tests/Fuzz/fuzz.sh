@@ -7,7 +7,7 @@
 # --smoke (what .ci/run uses) runs each target a fixed number of inputs,
 # about 30 s each on the development machine, from the seeds alone, so that
 # a clean clone's run is the same on every machine (same seed, same inputs).
-# Targets: gpx csv scenario expected-text expected-json expected-doses geojson places scenario-files report partial
+# Targets: gpx csv scenario expected-text expected-json expected-doses geojson places scenario-files report partial baselines merge
 # scenario-files report (default: all), each
 # run for N seconds (default 60). Builds into .build-fuzz/ (release, with
 # AddressSanitizer and libFuzzer's coverage instrumentation), keeps each target's growing corpus in
@@ -27,11 +27,11 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --smoke) smoke=1; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-    gpx|csv|scenario|expected-text|expected-json|expected-doses|geojson|places|scenario-files|report|partial) targets+=("$1"); shift ;;
-    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json expected-doses geojson places scenario-files report partial)" >&2; exit 64 ;;
+    gpx|csv|scenario|expected-text|expected-json|expected-doses|geojson|places|scenario-files|report|partial|baselines|merge) targets+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1' (targets: gpx csv scenario expected-text expected-json expected-doses geojson places scenario-files report partial baselines merge)" >&2; exit 64 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json expected-doses geojson places scenario-files report partial)
+[ ${#targets[@]} -gt 0 ] || targets=(gpx csv scenario expected-text expected-json expected-doses geojson places scenario-files report partial baselines merge)
 
 scratch=.build-fuzz
 # Not `-sanitize=fuzzer`: its link brings libFuzzer's own main, which clashes
@@ -62,7 +62,8 @@ seeds() {
     geojson) find scenarios fixtures -name '*.geojson' ;;
     places) find fixtures/places -name '*.csv' ;;
     scenario-files) find fixtures -name '*.bundle' ;;
-    partial) ;;  # fixtures/fuzz/partial/ holds its seeds
+    partial|merge) ;;  # fixtures/fuzz/partial/ and merge/ hold their seeds
+    baselines) find scenarios fixtures -name '*.assumptions' -o -name '*.platforms' -o -name '*.trials' ;;
   esac
 }
 
@@ -83,6 +84,7 @@ smoke_runs() {
     gpx) echo 20000 ;; csv) echo 10000 ;; scenario) echo 15000 ;;
     expected-text) echo 2500 ;; expected-json) echo 150000 ;; expected-doses) echo 10000 ;; report) echo 2500 ;;
     geojson) echo 3500 ;; places) echo 3500 ;; scenario-files) echo 7000 ;; partial) echo 20000 ;;
+    baselines) echo 20000 ;; merge) echo 10000 ;;
   esac
 }
 

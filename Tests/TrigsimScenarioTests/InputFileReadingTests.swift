@@ -10,10 +10,10 @@ import TrigsimTestSupport
 @Suite struct InputFileReadingTests {
   func reason(_ path: String) -> String? {
     do {
-      _ = try FileAccessError.readText(path)
+      _ = try ScenarioFileKind.scenario.readText(path)
       return nil
     } catch {
-      return error.reason
+      return (error as? FileAccessError)?.reason
     }
   }
 

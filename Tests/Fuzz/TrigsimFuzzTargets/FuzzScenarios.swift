@@ -115,3 +115,38 @@ extension UInt8 {
       || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
   }
 }
+
+/// The parts of a `merge` input: files separated by lines `--- part`, at
+/// most 16, each written as `part-N.json` in a folder of its own.
+enum FuzzParts {
+  static let marker = Array("--- part".utf8)
+
+  /// The parts of `bytes`, in order.
+  static func parts(_ bytes: [UInt8]) -> [[UInt8]] {
+    var parts: [[UInt8]] = [[]]
+    var lineStart = 0
+    while lineStart < bytes.count {
+      let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+      if bytes[lineStart..<lineEnd].elementsEqual(marker), parts.count < 16 {
+        parts.append([])
+      } else {
+        parts[parts.count - 1] += bytes[lineStart..<min(lineEnd + 1, bytes.count)]
+      }
+      lineStart = lineEnd + 1
+    }
+    return parts
+  }
+
+  /// Writes the parts into a new folder, calls `body` with their paths, and removes the folder.
+  static func withFiles(_ bytes: [UInt8], _ body: ([String]) throws -> Void) throws {
+    let folder = FuzzWorkspace.shared.newFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var paths: [String] = []
+    for (index, part) in parts(bytes).enumerated() {
+      let path = folder + "/part-\(index + 1).json"
+      precondition(FileManager.default.createFile(atPath: path, contents: Data(part)), "cannot write \(path)")
+      paths.append(path)
+    }
+    try body(paths)
+  }
+}

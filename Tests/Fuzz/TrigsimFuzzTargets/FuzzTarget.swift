@@ -54,6 +54,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// trial partial, its report is merged alone and rendered as text and JSON.
   /// (`test`'s partials are decoded by the command line's own type.)
   case partial
+  /// The text baselines kept line by line beside an expected timeline: the
+  /// bytes read as an `.assumptions`, a `.platforms` and a `.trials` file
+  /// (`ScenarioFileKind.read`: its size, first line, line lengths and
+  /// UTF-8), and each one accepted diffed against a report of its kind
+  /// (`BaselineTextDifference`, `TrialReportDifference`); a diff with a raw
+  /// control character or a line longer than a diff may quote traps. The
+  /// input is accepted when one of the three reads it, refused when none does.
+  case baselines
+  /// `trigsim merge` over several trial partials: the bytes are parts
+  /// separated by `--- part` lines (at most 16), each written to a file of
+  /// its own and read, decoded, checked as one set of shards and merged as
+  /// `merge` does (`PartialTrialReport.merged`); the message naming missing
+  /// shards must be as bounded as any diagnostic.
+  case merge
 
   /// The file name the input is written under (its extension picks the reader).
   var fileName: String {
@@ -69,6 +83,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .scenarioFiles: "input.bundle"
     case .report: "input.yaml"
     case .partial: "input.json"
+    case .baselines: "input.assumptions"
+    case .merge: "input.parts"
     }
   }
 
@@ -99,6 +115,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     do {
       if self == .scenarioFiles {
         try FuzzBundle.withFolder(Array(bytes)) { scenario in try Self.loadAndRun(scenario, confined: true) }
+      } else if self == .merge {
+        try FuzzParts.withFiles(Array(bytes)) { parts in try Self.merge(parts) }
       } else {
         try read(path)
       }
@@ -110,6 +128,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     } catch let error as FileAccessError {
       Self.checkLength(error.description)
       return .unreadable(error.description)
+    } catch let missing as MissingShards {
+      Self.checkLength(missing.description)
+      return .rejected([Diagnostic(at: InputLocation(file: path, line: 1, column: 1), missing.description)])
     } catch let skipped as ScenarioSkipped {
       let diagnostic = Diagnostic(at: skipped.location, skipped.reason)
       Self.check(diagnostic)
@@ -143,7 +164,67 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       try Self.drawReport(path)
     case .partial:
       try Self.mergeAlone(path)
+    case .baselines:
+      try Self.readBaselines(path)
+    case .merge:
+      preconditionFailure("read through FuzzParts")
     }
+  }
+
+  /// The most characters one line of a diff may hold: its sign, and
+  /// `Diagnostic.diffLineLimit` scalars each escaped at most as `\u{10FFFF}`, and `…`.
+  static let longestDiffLine = 2 + 10 * Diagnostic.diffLineLimit + 1
+
+  /// Reads `path` as each text baseline kind and diffs what is accepted against a report of that kind.
+  private static func readBaselines(_ path: String) throws {
+    let actual: [ScenarioFileKind: String] = [
+      .expectedAssumptions: "assumptions consulted: none (no registry setting the scenario leaves unstated decided anything in this run)\n",
+      .expectedPlatforms: "# platforms: ios, android\n# doses: none\n",
+      .expectedTrials: "# trigsim trials\n# scenario: fuzz\n",
+    ]
+    var refusals: [Diagnostic] = []
+    for kind in [ScenarioFileKind.expectedAssumptions, .expectedPlatforms, .expectedTrials] {
+      let data: Data
+      do {
+        guard let read = try kind.read(path, policy: .confined(to: (path as NSString).deletingLastPathComponent)) else {
+          preconditionFailure("baselines: the input file is gone")
+        }
+        data = read
+      } catch {
+        precondition(!error.diagnostic.showsSourceLine, "baselines: a refused file's line would be shown")
+        refusals.append(error.diagnostic)
+        continue
+      }
+      let text = String(decoding: data, as: UTF8.self)
+      let report =
+        kind == .expectedTrials
+        ? TrialReportDifference(expected: text, actual: actual[kind]!).report(expectedName: path, actualName: "trials")
+        : BaselineTextDifference(expected: text, actual: actual[kind]!).report(expectedName: path, actualName: "run")
+      checkDiff(report)
+    }
+    // Refused when it is none of the three.
+    if refusals.count == 3 { throw InputError(refusals) }
+  }
+
+  /// A diff has no raw control character but its line ends, and no line longer than `longestDiffLine`.
+  static func checkDiff(_ report: String) {
+    for line in report.split(separator: "\n") {
+      precondition(line.unicodeScalars.count <= longestDiffLine, "baselines: a diff line of \(line.unicodeScalars.count) scalars")
+      precondition(!line.unicodeScalars.contains(where: ControlCharacterEscape.isEscaped), "baselines: a raw control character in a diff line")
+    }
+  }
+
+  /// `trigsim merge` of the trial partials at `paths`: each read as a partial, the trial ones merged.
+  private static func merge(_ paths: [String]) throws {
+    var texts: [(path: String, text: String)] = []
+    for path in paths {
+      let (format, text) = try PartialFile.format(ofFileAt: path)
+      guard format == PartialTrialReport.formatName else { continue }
+      texts.append((path, text))
+    }
+    guard !texts.isEmpty else { return }
+    let merged = try PartialTrialReport.merged(texts)
+    precondition(merged.text.hasPrefix("# trigsim trials\n") && merged.json.hasPrefix("{"), "merge: the merged report does not render")
   }
 
   /// `trigsim merge`'s reading of one trial partial (`MergeCommand.mergeTrials`, less the check that every shard is there).
