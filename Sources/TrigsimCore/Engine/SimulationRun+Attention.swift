@@ -722,9 +722,7 @@ extension SimulationRun {
 
   /// Why the app's own settings do not want this push now, if they do not.
   func appPreferenceBlock(_ push: RemotePush, at now: SimulationInstant) -> String? {
-    let localSeconds = floorDivide(now.millisecondsSinceEpoch, 1000).quotient + Int64(deviceTimeZone.secondsFromGMT(for: now.date))
-    let minuteOfDay = Int(floorDivide(localSeconds, 86_400).remainder / 60)
-    return attention.preferences.blockReason(type: push.type, localTime: (minuteOfDay / 60, minuteOfDay % 60))
+    attention.preferences.blockReason(type: push.type, at: now, in: deviceTimeZone)
   }
 
   /// The device receives a push: a background push wakes the app (when the

@@ -180,7 +180,9 @@ extension SimulationRun {
       skip("the patient switched \(rule.channel.rawValue) off in the app's settings")
       return
     }
-    if let hours = server.preferences.quietHours[rule.channel], hours.contains(localClockTime(now)), let until = nextLocal(hours.to, atOrAfter: now) {
+    if let hours = server.preferences.quietHours[rule.channel], hours.contains(now, in: deviceTimeZone) {
+      // They end at the first instant the wall clock reads a time outside them, whatever a zone transition does (`QuietHours`).
+      let until = hours.firstInstantOutside(atOrAfter: now, in: deviceTimeZone)
       record(.server, label, at: now, stepFields + [
         TimelineField("status", "waiting"), TimelineField("until", until <= end ? format(until) : "after the run"),
         TimelineField("reason", "the patient's quiet hours for \(rule.channel.rawValue), \(hours.from) to \(hours.to): the server sends when they end"),
@@ -194,13 +196,6 @@ extension SimulationRun {
     case .email: sendEmail(key, step: step, label: label, at: now)
     case .inbox: postInboxItem(key, step: step, label: label, at: now)
     }
-  }
-
-  /// The device's local wall-clock time now.
-  func localClockTime(_ now: SimulationInstant) -> (hour: Int, minute: Int) {
-    let localSeconds = floorDivide(now.millisecondsSinceEpoch, 1000).quotient + Int64(deviceTimeZone.secondsFromGMT(for: now.date))
-    let minuteOfDay = Int(floorDivide(localSeconds, 86_400).remainder / 60)
-    return (minuteOfDay / 60, minuteOfDay % 60)
   }
 
   /// A new attempt, with what the patient had done with the dose by now.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The identifier a scenario gives a remote push (printed as the entries' subject).
 public struct PushID: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
   public let rawValue: String
@@ -112,10 +114,12 @@ public struct AppPreferences: Sendable, Equatable {
 
   public init() {}
 
-  /// Why a push of `type` arriving at local time `time` is not wanted, if it is not.
-  func blockReason(type: String?, localTime: (hour: Int, minute: Int)) -> String? {
+  /// Why a push of `type` arriving at `instant` is not wanted, if it is not:
+  /// its type is off, or the wall clock of `zone` reads a time inside the
+  /// quiet hours (the rule the server's quiet hours follow too, `QuietHours`).
+  func blockReason(type: String?, at instant: SimulationInstant, in zone: TimeZone) -> String? {
     if let type, typesOff.contains(type) { return "the app's '\(type)' notifications are turned off in the app" }
-    if let quiet = quietHours, quiet.contains(localTime) {
+    if let quiet = quietHours, quiet.contains(instant, in: zone) {
       return "within the app's quiet hours \(quiet.from)–\(quiet.to)"
     }
     return nil
