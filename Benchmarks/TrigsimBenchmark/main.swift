@@ -59,7 +59,7 @@
 // memory of trials on 12-day and 116-day 1 Hz tracks (1,036,800 and
 // 10,022,400 fixes), with 2 and 6 trials on 1 and 2 workers.
 //
-//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android|server] [--before PATH] [--month-dir DIR]
+//   swift build -c release && .build/release/trigsim-benchmark [--runs 5] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android|storms|server] [--before PATH] [--month-dir DIR]
 //
 // Each measurement runs the command as a child process `--runs` times and
 // reports the median wall time; peak memory is the child's maximum resident
@@ -148,7 +148,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(Data("""
       trigsim-benchmark: unknown argument '\(argument)'
-      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android|server] [--before PATH] [--month-dir DIR]
+      usage: trigsim-benchmark [--runs N] [--days 1,7,30] [--work-dir DIR] [--only trials|shards|io|attention|places|report|scale|long-trials|app-seam|doses|assumptions|android|storms|server] [--before PATH] [--month-dir DIR]
       (see the comment at the top of Benchmarks/TrigsimBenchmark/main.swift)
 
       """.utf8))
@@ -822,6 +822,41 @@ if only == "android" {
     print(String(
       format: "| %d day%@ | %.3f | %.3f | %.2f× | %d | %d | %d | %d | %.1f |", days, days == 1 ? "" : "s", middle(iosRuns), middle(androidRuns),
       middle(ratios), iosLines.count, androidLines.count, fired, posted, Double(peak) / 1_048_576))
+  }
+}
+
+// MARK: - Event storms: what an Android timeline entry costs against an iOS one
+
+// Not part of the full run. The medicine scenario of `android` with a storm of
+// app-state changes (the app opened and sent to the background every 30 s for
+// the whole clock), on `android` against `ios` in paired rounds. The figure
+// is entries per second on each phone and their ratio (the manual's cost
+// model, "Android alarms": an Android entry costs about what an iOS one does).
+if only == "storms" {
+  let rounds = max(3, runs)
+  print("")
+  print("storms: \(rounds) paired rounds; baseline = the same storm on ios, in the same round")
+  print("| track | ios s | android s | ios lines | android lines | ios entries/s | android entries/s | android ÷ ios entries/s | peak RSS MB (android) |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+  for days in dayCounts {
+    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+    _ = try syntheticTrack(days: days, at: trackPath)
+    let full = scenarioText(days: days, track: trackPath)
+    let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+    var storm = "app:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n"
+    for step in stride(from: Int64(30), to: Int64(days) * 86_400, by: 30) {
+      storm += "  - { at: \(InstantFormatter.utc.string(for: start.advanced(by: .seconds(step)))), state: \(step % 60 == 30 ? "foreground" : "background") }\n"
+    }
+    let android = "platform: { device: android, android: { exactAlarms: granted } }\n"
+    let pair = try pairedScenarios(rounds, days: days, baseline: ("storm-ios", medicinesOnly + storm), candidate: ("storm-android", medicinesOnly + android + storm))
+    let iosRate = pair.baseline.map { Double(pair.baselineLines.count) / $0 }
+    let androidRate = pair.candidate.map { Double(pair.candidateLines.count) / $0 }
+    // The storm must reach both phones' timelines.
+    guard pair.baselineLines.count > days * 2_000, pair.candidateLines.count > days * 2_000 else { fatalError("the storm made too few entries") }
+    print(String(
+      format: "| %d day%@ | %.3f | %.3f | %d | %d | %.0f | %.0f | %.2f× | %.1f |", days, days == 1 ? "" : "s", middle(pair.baseline), middle(pair.candidate),
+      pair.baselineLines.count, pair.candidateLines.count, middle(iosRate), middle(androidRate), middle(zip(androidRate, iosRate).map { $0 / $1 }),
+      Double(pair.candidatePeak) / 1_048_576))
   }
 }
 

@@ -64,16 +64,37 @@ extension ScenarioReader {
     guard let fields = document.mapping(node, what: "'doze'", keys: Self.androidDozeKeys) else { return doze }
     if let value = androidSpan(fields, "enterAfter", allowsZero: true) { doze.enterAfter = value }
     if let value = androidSpan(fields, "enterSpread", allowsZero: true) { doze.enterSpread = value }
-    if let value = androidSpan(fields, "maintenanceEvery", allowsZero: false) { doze.maintenanceEvery = value }
-    if let value = androidSpan(fields, "maintenanceLength", allowsZero: false) { doze.maintenanceLength = value }
+    if let value = androidSpan(fields, "maintenanceEvery", allowsZero: false), atLeast(DozeRules.shortestIdleSpan, value, fields["maintenanceEvery"]!) {
+      doze.maintenanceEvery = value
+    }
+    if let value = androidSpan(fields, "maintenanceLength", allowsZero: false),
+      atLeast(DozeRules.shortestMaintenanceLength, value, fields["maintenanceLength"]!)
+    {
+      doze.maintenanceLength = value
+    }
     if let value = androidSpan(fields, "maintenanceSpread", allowsZero: true) { doze.maintenanceSpread = value }
     if let listNode = fields["maintenanceAfter"],
       let items = document.sequence(listNode, what: "'maintenanceAfter'", example: "e.g. maintenanceAfter: [1h, 2h, 4h]")
     {
-      let spans = items.compactMap { androidSpan($0, what: "maintenanceAfter", allowsZero: false) }
+      let spans = items.compactMap { item in
+        androidSpan(item, what: "maintenanceAfter", allowsZero: false).flatMap { atLeast(DozeRules.shortestIdleSpan, $0, item) ? $0 : nil }
+      }
       if spans.count == items.count { doze.maintenanceAfter = spans }
     }
     return doze
+  }
+
+  /// Whether a Doze span is at least its platform floor (`DozeRules.shortestIdleSpan`,
+  /// `shortestMaintenanceLength`); else reports it at `node`.
+  private func atLeast(_ floor: SimulationDuration, _ value: SimulationDuration, _ node: Node) -> Bool {
+    guard value < floor else { return true }
+    let what = floor == DozeRules.shortestIdleSpan ? "an idle span between maintenance windows" : "a maintenance window"
+    document.error(
+      node, "\(what) must be at least \(floor), not \(value)",
+      notes: [floor == DozeRules.shortestIdleSpan
+        ? "no Doze stage of AOSP's DeviceIdleController idles for less than 5m (LIGHT_IDLE_TIMEOUT); deep Doze's first idle span is 1h"
+        : "AOSP keeps a maintenance window open at least 5s (MIN_LIGHT_MAINTENANCE_TIME), a deep one 30s"])
+    return false
   }
 
   /// `bucketDecay: { workingSet: 12h, frequent: 24h, rare: 48h, restricted: 8d }`:

@@ -53,3 +53,34 @@ import TrigsimScenario
     #expect(report.variationSummary.contains("when each maintenance window opens (uniform up to 4m30s after its idle span)"))
   }
 }
+
+/// Issue 41, item 4: a backlog behind the standby-bucket quota was deferred
+/// again, with an entry, each time the hour slid (one medicine with 1,000
+/// daily times wrote 62 MB of `change=deferred`). The timeline now says an
+/// alarm is deferred once per cause (`AlarmDeferralCause`).
+@Suite struct StandbyBucketBacklogTests {
+  @Test func eachAlarmOfABacklogIsDeferredOnceAndFiresInOrder() throws {
+    let times = stride(from: 0, to: 600, by: 5).map { String(format: "\"%02d:%02d\"", $0 / 60, $0 % 60) }.joined(separator: ", ")
+    let report = try MedicineReminderAndroidAppTests.run("""
+      trigsim: 1
+      clock: { start: 2026-05-04T00:00:00Z, end: 2026-05-05T00:00:00Z, timezone: UTC }
+      platform: { device: android, android: { exactAlarms: granted, standbyBucket: rare } }
+      medicines:
+        - { id: many, name: Many, dosage: 1, unit: mg, times: [\(times)], snooze: none }
+      """)
+    let alarms = report.timeline.entries.filter { $0.kind == .alarm }
+    let deferred = alarms.filter { $0[field: "change"] == "deferred" }
+    // The medicine is entered at 00:00, so the day's alarms are 00:05 to 09:55 (119), and one an hour fits: the first
+    // fires on time, each other alarm waiting behind it is deferred once, by the quota (the day's backlog, and the
+    // next day's 00:00), however often the hour slides while it waits.
+    #expect(deferred.count == 119)
+    #expect(Set(deferred.map(\.subject)).count == 119)
+    #expect(deferred.allSatisfy { $0[field: "reason"]?.hasPrefix("standby bucket rare allows 1 alarm per 1h: deferred to ") == true })
+    // Each later alarm fires an hour after the one before, in the order they were due, and says why it is late.
+    let fired = alarms.filter { $0[field: "change"] == "fired" }
+    #expect(fired.prefix(3).map { "\($0.localInstant.prefix(16)) \($0.subject)" } == [
+      "2026-05-04T00:05 medicine_many_0005", "2026-05-04T01:05 medicine_many_0010", "2026-05-04T02:05 medicine_many_0015",
+    ])
+    #expect(fired.dropFirst().allSatisfy { $0[field: "reason"]?.hasPrefix("standby bucket rare allows 1 alarm per 1h") == true })
+  }
+}

@@ -99,6 +99,25 @@ import Yams
       ], "\(found)")
   }
 
+  /// Issue 41, item 3: maintenance windows a millisecond apart were made for
+  /// the whole clock (225 MB and 8 s a clock hour). Idle spans and windows
+  /// now have floors from AOSP's own constants, each refused at its value.
+  @Test func dozeSpansBelowThePlatformsFloorsAreRefusedAtTheirValues() {
+    let (_, _, diagnostics) = Self.read(
+      "doze: { enterAfter: 0s, maintenanceAfter: [1ms, 1h], maintenanceEvery: 1ms, maintenanceLength: 1ms }\n")
+    let found = diagnostics.map { "\($0.location.line):\($0.location.column) \($0.message)" }
+    #expect(found == [
+      "1:44 an idle span between maintenance windows must be at least 5m, not 1ms",
+      "1:72 an idle span between maintenance windows must be at least 5m, not 1ms",
+      "1:96 a maintenance window must be at least 5s, not 1ms",
+    ], "\(found)")
+    #expect(diagnostics.first?.notes == ["no Doze stage of AOSP's DeviceIdleController idles for less than 5m (LIGHT_IDLE_TIMEOUT); deep Doze's first idle span is 1h"])
+    // At the floors themselves the settings are read.
+    let (_, floors, none) = Self.read("doze: { maintenanceAfter: [5m], maintenanceEvery: 5m, maintenanceLength: 5s }\n")
+    #expect(none.isEmpty)
+    #expect(floors.maintenanceAfter == [.minutes(5)] && floors.maintenanceEvery == .minutes(5) && floors.maintenanceLength == .seconds(5))
+  }
+
   @Test func theSchemaDefinitionHoldsEveryKey() throws {
     let shape = try #require(ScenarioSchemaTests.shape("/definitions/androidAlarms"))
     #expect(shape.keys == Set(ScenarioReader.androidAlarmKeys))

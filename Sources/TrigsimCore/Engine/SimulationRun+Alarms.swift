@@ -85,9 +85,9 @@ extension SimulationRun {
     let period = power.dozePeriods[index]
     let reason: String
     if on {
-      let windows = period.maintenanceWindows.map { format($0.lowerBound) }
+      let windows = period.maintenanceWindows
       reason = "screen off and unplugged for \(power.rules.enterAfter) or more: regular alarms, jobs and normal-priority messages wait for a maintenance window"
-        + (windows.isEmpty ? "" : " (\(windows.count) maintenance window\(windows.count == 1 ? "" : "s") before it ends, the first at \(windows[0]))")
+        + (windows.isEmpty ? "" : " (\(windows.count) maintenance window\(windows.count == 1 ? "" : "s") before it ends, the first at \(format(windows[0].lowerBound)))")
     } else {
       reason = power.isCharging(at: now) ? "the phone was plugged in" : "the screen came on"
     }
@@ -186,6 +186,7 @@ extension SimulationRun {
       tag: tag, alarm: alarm, extras: extras, attribution: attribution, token: device.nextAlarmToken, ordinal: device.nextAlarmOrdinal, setAt: now)
     let plan = device.dispatcher.plan(alarm, notBefore: now)
     pending.heldReason = plan.reason
+    pending.deferredBy = plan.cause
     device.nextAlarmToken += 1
     device.nextAlarmOrdinal += 1
     device.alarms[tag] = pending
@@ -230,9 +231,13 @@ extension SimulationRun {
     guard var device = android, let pending = device.alarms[tag], pending.token == token else { return }
     let plan = device.dispatcher.plan(pending.alarm, notBefore: now)
     if plan.instant > now {
-      record(.alarm, tag.rawValue, at: now, [
-        TimelineField("change", "deferred"), TimelineField("fires", format(plan.instant)), TimelineField("reason", plan.reason ?? "deferred by the system"),
-      ])
+      // Once per cause (`AlarmDeferralCause`): held again by the rule the timeline already named, it waits on without an entry.
+      if plan.cause == nil || plan.cause != pending.deferredBy {
+        record(.alarm, tag.rawValue, at: now, [
+          TimelineField("change", "deferred"), TimelineField("fires", format(plan.instant)), TimelineField("reason", plan.reason ?? "deferred by the system"),
+        ])
+      }
+      android?.alarms[tag]?.deferredBy = plan.cause
       if let reason = plan.reason { android?.alarms[tag]?.heldReason = reason }
       queueAlarm(pending, at: plan.instant)
       return

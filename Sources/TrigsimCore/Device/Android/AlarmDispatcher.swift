@@ -5,11 +5,27 @@ public struct AlarmPlan: Sendable, Equatable {
   /// (each rule that moved it, in the order applied, joined by "; "); nil when
   /// it is on time, or when only `notBefore` made it late (the engine knows why).
   public var reason: String?
+  /// The rule that moved it last (the one it now waits for); nil when none did.
+  public var cause: AlarmDeferralCause?
 
-  public init(instant: SimulationInstant, reason: String?) {
+  public init(instant: SimulationInstant, reason: String?, cause: AlarmDeferralCause? = nil) {
     self.instant = instant
     self.reason = reason
+    self.cause = cause
   }
+}
+
+/// Which rule holds an alarm back. The timeline says an alarm is deferred
+/// once per cause: an alarm that the same rule holds again when it comes due
+/// (a backlog behind a bucket quota that frees one place at a time) is queued
+/// again without another entry, so entries grow with the alarms, not with the
+/// square of the backlog.
+public enum AlarmDeferralCause: String, Sendable, Equatable {
+  case doze
+  case batterySaver
+  case bucketQuota
+  case bucketChange
+  case whileIdleQuota
 }
 
 /// Android's `AlarmManager` for one app: when each alarm fires under the
@@ -87,14 +103,16 @@ public struct AlarmDispatcher: Sendable {
       }
     }
     var instant = max(desired, notBefore)
+    var cause: AlarmDeferralCause?
     if !isExempt(alarm) {
       for _ in 0..<Self.mostMoves {
         guard let move = nextMove(alarm, at: instant) else { break }
         instant = move.to
         reasons.append(move.reason)
+        cause = move.cause
       }
     }
-    return AlarmPlan(instant: instant, reason: instant > alarm.triggerAt && !reasons.isEmpty ? reasons.joined(separator: "; ") : nil)
+    return AlarmPlan(instant: instant, reason: instant > alarm.triggerAt && !reasons.isEmpty ? reasons.joined(separator: "; ") : nil, cause: cause)
   }
 
   /// The alarm fired at `at` (counts against the while-idle and bucket quotas).
@@ -114,7 +132,7 @@ public struct AlarmDispatcher: Sendable {
   // MARK: - The rules
 
   /// The first rule that holds the alarm back at `instant`: where it moves it, and why.
-  private func nextMove(_ alarm: AndroidAlarm, at instant: SimulationInstant) -> (to: SimulationInstant, reason: String)? {
+  private func nextMove(_ alarm: AndroidAlarm, at instant: SimulationInstant) -> (to: SimulationInstant, reason: String, cause: AlarmDeferralCause)? {
     if power.isDozing(at: instant) {
       if alarm.kind.allowedWhileIdle {
         if let move = whileIdleMove(alarm, at: instant, state: "Doze") { return move }
@@ -122,7 +140,7 @@ public struct AlarmDispatcher: Sendable {
         let reason =
           release.maintenance
           ? "deferred by Doze to the maintenance window at \(describe(release.at))" : "deferred by Doze until it ends at \(describe(release.at))"
-        return (release.at, reason)
+        return (release.at, reason, .doze)
       }
     }
     let charging = power.isCharging(at: instant)
@@ -130,7 +148,7 @@ public struct AlarmDispatcher: Sendable {
       if alarm.kind.allowedWhileIdle {
         if let move = whileIdleMove(alarm, at: instant, state: "Battery Saver") { return move }
       } else if let release = power.batterySaverRelease(after: instant), release > instant {
-        return (release, "deferred by Battery Saver until \(describe(release))")
+        return (release, "deferred by Battery Saver until \(describe(release))", .batterySaver)
       }
     }
     if !charging {
@@ -140,26 +158,28 @@ public struct AlarmDispatcher: Sendable {
         // The bucket changes before the quota frees a place: the alarm is judged again under the new bucket then
         // (AOSP's AlarmManagerService re-evaluates an app's alarms when its bucket changes).
         if let change = power.nextBucketChange(after: instant), change.at < until {
-          return (change.at, "\(limit): deferred until the bucket changes to \(change.bucket.rawValue) at \(describe(change.at))")
+          return (change.at, "\(limit): deferred until the bucket changes to \(change.bucket.rawValue) at \(describe(change.at))", .bucketChange)
         }
-        return (until, "\(limit): deferred to \(describe(until))")
+        return (until, "\(limit): deferred to \(describe(until))", .bucketQuota)
       }
     }
     return nil
   }
 
   /// The while-idle quota of `alarm`'s kind at `instant`, in Doze or Battery Saver.
-  private func whileIdleMove(_ alarm: AndroidAlarm, at instant: SimulationInstant, state: String) -> (to: SimulationInstant, reason: String)? {
+  private func whileIdleMove(_ alarm: AndroidAlarm, at instant: SimulationInstant, state: String)
+    -> (to: SimulationInstant, reason: String, cause: AlarmDeferralCause)?
+  {
     switch alarm.kind {
     case .exactWhileIdle:
       let quota = AlarmQuota(count: rules.whileIdleExactPerHour, per: .hours(1))
       guard let until = Self.quotaRelease(exactWhileIdleFires, quota: quota, at: instant) else { return nil }
-      return (until, "exact while-idle alarms in \(state) are limited to \(quota.count) per hour: deferred to \(describe(until))")
+      return (until, "exact while-idle alarms in \(state) are limited to \(quota.count) per hour: deferred to \(describe(until))", .whileIdleQuota)
     case .inexactWhileIdle:
       guard let last = lastInexactWhileIdleFire else { return nil }
       let until = last.advanced(by: rules.whileIdleInexactSpacing)
       guard instant < until else { return nil }
-      return (until, "inexact while-idle alarms in \(state) are limited to one per \(rules.whileIdleInexactSpacing): deferred to \(describe(until))")
+      return (until, "inexact while-idle alarms in \(state) are limited to one per \(rules.whileIdleInexactSpacing): deferred to \(describe(until))", .whileIdleQuota)
     default:
       return nil
     }

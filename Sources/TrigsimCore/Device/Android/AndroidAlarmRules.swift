@@ -263,6 +263,17 @@ public struct DozeRules: Sendable, Equatable {
 
   public init() {}
 
+  /// The shortest idle span a scenario may give (`maintenanceAfter`,
+  /// `maintenanceEvery`): 5 minutes, the shortest idle timeout of any Doze
+  /// stage in AOSP's `DeviceIdleController` (`LIGHT_IDLE_TIMEOUT`; deep
+  /// Doze's first is an hour, `IDLE_TIMEOUT`). A floor from the platform, so
+  /// that no setting makes maintenance windows by the million over a long clock.
+  public static let shortestIdleSpan = SimulationDuration.minutes(5)
+  /// The shortest maintenance window a scenario may give: 5 seconds, AOSP's
+  /// `MIN_LIGHT_MAINTENANCE_TIME` (a deep window lasts at least 30 s,
+  /// `MIN_DEEP_MAINTENANCE_TIME`, this model's default).
+  public static let shortestMaintenanceLength = SimulationDuration.seconds(5)
+
   /// `doze=on enter-after=1h maintenance-after=1h,2h,4h maintenance-every=6h maintenance-length=30s`, or `doze=off`.
   public var summary: String {
     guard enabled else { return "doze=off" }

@@ -16,6 +16,8 @@ struct PendingAlarm {
   /// Why the device last held it past its time (set when the alarm model
   /// moves it; the fired entry and the dose table say it).
   var heldReason: String?
+  /// The rule the timeline last said holds it back: the same rule again adds no entry (`AlarmDeferralCause`).
+  var deferredBy: AlarmDeferralCause?
 }
 
 /// An alarm the device cleared before it fired: the dose table's reason for a dose nothing answered.

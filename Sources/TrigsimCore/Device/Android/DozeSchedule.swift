@@ -70,52 +70,69 @@ public struct AndroidPowerTimeline: Sendable {
       : []
   }
 
+  // Every question below is answered by binary search over lists kept in
+  // time order (periods, windows, spans, bucket changes), so a question costs
+  // the logarithm of a run's power changes, not their number: an Android
+  // timeline entry costs about what an iOS one does ("Android alarms").
+
   /// Whether the device is in Doze at `instant`: false inside a maintenance window.
   public func isDozing(at instant: SimulationInstant) -> Bool {
     guard let period = dozePeriod(at: instant) else { return false }
-    return !period.maintenanceWindows.contains { $0.contains(instant) }
+    return Self.span(holding: instant, in: period.maintenanceWindows) == nil
   }
 
   /// The Doze period holding `instant`, if any.
   public func dozePeriod(at instant: SimulationInstant) -> DozePeriod? {
-    dozePeriods.first { $0.start <= instant && instant < $0.end }
+    let index = dozePeriods.partitioningIndex { $0.start > instant } - 1
+    guard index >= 0, instant < dozePeriods[index].end else { return nil }
+    return dozePeriods[index]
   }
 
   /// While dozing at `instant`: when regular alarms may next run, the next
   /// maintenance window's start or the Doze period's end; and which of the two.
   public func nextRelease(after instant: SimulationInstant) -> (at: SimulationInstant, maintenance: Bool)? {
     guard let period = dozePeriod(at: instant) else { return nil }
-    if let window = period.maintenanceWindows.first(where: { $0.lowerBound > instant }) { return (window.lowerBound, true) }
+    let next = period.maintenanceWindows.partitioningIndex { $0.lowerBound > instant }
+    if next < period.maintenanceWindows.count { return (period.maintenanceWindows[next].lowerBound, true) }
     return (period.end, false)
   }
 
   /// The app's standby bucket at `instant`.
   public func bucket(at instant: SimulationInstant) -> StandbyBucket {
-    buckets.last { $0.from <= instant }?.bucket ?? .workingSet
+    let index = buckets.partitioningIndex { $0.from > instant } - 1
+    return index >= 0 ? buckets[index].bucket : .workingSet
   }
 
   /// The first bucket change after `instant`, if any.
   public func nextBucketChange(after instant: SimulationInstant) -> (at: SimulationInstant, bucket: StandbyBucket)? {
-    guard let next = buckets.first(where: { $0.from > instant }) else { return nil }
-    return (next.from, bucket(at: next.from))
+    let next = buckets.partitioningIndex { $0.from > instant }
+    guard next < buckets.count else { return nil }
+    return (buckets[next].from, bucket(at: buckets[next].from))
   }
 
   /// Whether Battery Saver is on at `instant`.
   public func batterySaver(at instant: SimulationInstant) -> Bool {
-    batterySaverSpans.contains { $0.contains(instant) }
+    Self.span(holding: instant, in: batterySaverSpans) != nil
   }
 
   /// Whether the phone is charging at `instant` (then neither Doze, the bucket
   /// limits nor Battery Saver restrict alarms: power-details table).
   public func isCharging(at instant: SimulationInstant) -> Bool {
-    charging.contains { $0.contains(instant) }
+    Self.span(holding: instant, in: charging) != nil
   }
 
   /// The end of the Battery Saver span holding `instant` (or the start of charging, if sooner).
   func batterySaverRelease(after instant: SimulationInstant) -> SimulationInstant? {
-    guard let span = batterySaverSpans.first(where: { $0.contains(instant) }) else { return nil }
-    let plugged = charging.first { $0.lowerBound > instant }?.lowerBound
-    return min(span.upperBound, plugged ?? span.upperBound)
+    guard let span = Self.span(holding: instant, in: batterySaverSpans) else { return nil }
+    let next = charging.partitioningIndex { $0.lowerBound > instant }
+    let plugged = next < charging.count ? charging[next].lowerBound : span.upperBound
+    return min(span.upperBound, plugged)
+  }
+
+  /// The span of `spans` (sorted, not overlapping) that holds `instant`.
+  static func span(holding instant: SimulationInstant, in spans: [Range<SimulationInstant>]) -> Range<SimulationInstant>? {
+    let index = spans.partitioningIndex { $0.lowerBound > instant } - 1
+    return index >= 0 && spans[index].contains(instant) ? spans[index] : nil
   }
 
   // MARK: - Building

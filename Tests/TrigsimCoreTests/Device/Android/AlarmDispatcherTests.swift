@@ -95,7 +95,7 @@ import Testing
     // The screen comes on at 03:00, before the next window (04:00:30): Doze ends then.
     let woken = Self.power(screenOn: [Self.at(minutes: 180)])
     let ended = AlarmDispatcher(rules: AndroidAlarmRules(), power: woken).plan(Self.alarm(.exact, minutes: 150), notBefore: Self.start)
-    #expect(ended == AlarmPlan(instant: Self.at(minutes: 180), reason: "deferred by Doze until it ends at \(Self.at(minutes: 180))"))
+    #expect(ended == AlarmPlan(instant: Self.at(minutes: 180), reason: "deferred by Doze until it ends at \(Self.at(minutes: 180))", cause: .doze))
   }
 
   @Test func exactWhileIdleFiresInDozeWithin72PerHour() {
@@ -106,7 +106,7 @@ import Testing
     #expect(fired == alarms.prefix(72).map(\.triggerAt))
     // The 73rd waits until the first has left the rolling hour.
     let last = dispatcher.plan(alarms[72], notBefore: alarms[72].triggerAt)
-    #expect(last == AlarmPlan(instant: Self.at(minutes: 240), reason: "exact while-idle alarms in Doze are limited to 72 per hour: deferred to \(Self.at(minutes: 240))"))
+    #expect(last == AlarmPlan(instant: Self.at(minutes: 240), reason: "exact while-idle alarms in Doze are limited to 72 per hour: deferred to \(Self.at(minutes: 240))", cause: .whileIdleQuota))
     #expect(dispatcher.plan(alarms[72], notBefore: last.instant).instant == last.instant)
   }
 
@@ -182,7 +182,7 @@ import Testing
     let power = Self.power(batterySaver: [saverSpan])
     let dispatcher = AlarmDispatcher(rules: rules, power: power)
     let regular = dispatcher.plan(Self.alarm(.exact, minutes: 90), notBefore: Self.start)
-    #expect(regular == AlarmPlan(instant: Self.at(minutes: 180), reason: "deferred by Battery Saver until \(Self.at(minutes: 180))"))
+    #expect(regular == AlarmPlan(instant: Self.at(minutes: 180), reason: "deferred by Battery Saver until \(Self.at(minutes: 180))", cause: .batterySaver))
     var whileIdle = AlarmDispatcher(rules: rules, power: power)
     let chain = (0..<3).map { Self.alarm(.inexactWhileIdle, minutes: 90 + 6 * Int64($0)) }
     #expect(Self.fireAll(chain, dispatcher: &whileIdle) == [90, 99, 108].map { Self.at(minutes: $0) })
