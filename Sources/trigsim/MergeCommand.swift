@@ -150,7 +150,7 @@ struct MergeCommand: ParsableCommand {
     // The report lines in the scenarios' order, as one 'test --reports' prints them.
     let order = Dictionary(results.enumerated().map { (TestCommand.reportName($0.element.scenarioPath), $0.offset) }) { first, _ in first }
     for file in reportFiles.sorted(by: { (order[($0 as NSString).lastPathComponent] ?? 0) < (order[($1 as NSString).lastPathComponent] ?? 0) }) {
-      text += "report: \(file)\n"
+      text += "report: \(ControlCharacterEscape.escaping(file))\n"
     }
     writeToStandardOutput(text)
     if code != TrigsimExitCode.success { throw ExitCode(code) }

@@ -156,8 +156,10 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     return [first] + (more ?? [])
   }
 
-  /// The scenario's path, and the phone in brackets when the result names one: `x.yaml [android]`.
-  var displayPath: String { scenarioPath + (platform.map { " [\($0)]" } ?? "") }
+  /// The scenario's path, and the phone in brackets when the result names one: `x.yaml [android]`;
+  /// escaped by `ControlCharacterEscape`'s rule (a file name may hold ESC or a line break), as
+  /// everything a batch prints of a file name is.
+  var displayPath: String { ControlCharacterEscape.escaping(scenarioPath + (platform.map { " [\($0)]" } ?? "")) }
 
   /// A scenario whose verification ended with its process: `what` is how it
   /// ended ("crashed (SIGILL)", "exited with status 3"); `lastWords` the
@@ -242,7 +244,7 @@ func reportFailure(of result: ScenarioResult) -> Int32 {
     DiagnosticPrinter.standardError.print(result.diagnostics.map(\.diagnostic))
   } else {
     writeToStandardError(result.details)
-    if result.status == .failed { printError("\(result.scenarioPath): FAILED: \(result.headline)") }
+    if result.status == .failed { printError("\(result.displayPath): FAILED: \(ControlCharacterEscape.escaping(result.headline))") }
   }
   return result.exitCode
 }

@@ -303,7 +303,7 @@ func reportFailure(of verification: ScenarioVerification, colored: Bool = false)
     DiagnosticPrinter.standardError.print(verification.diagnostics)
   } else {
     writeToStandardError(colored ? DiffColoring.colored(verification.details) : verification.details)
-    if case .failed = verification.outcome { printError("\(verification.scenarioPath): FAILED: \(verification.headline)") }
+    if case .failed = verification.outcome { printError("\(ControlCharacterEscape.escaping(verification.scenarioPath)): FAILED: \(ControlCharacterEscape.escaping(verification.headline))") }
   }
   return verification.exitCode
 }
