@@ -209,32 +209,63 @@ package struct ShardedPart {
       for (mine, theirs) in zip(part.shared, first.shared) where mine.value != theirs.value {
         throw InputError(Diagnostic(
           at: PartialFile.location(of: mine.steps, inFileAt: part.file),
-          "\(mine.name) is \(mine.value), but the first part, '\(first.file)', has \(theirs.value)",
+          "\(mine.name) is \(mine.value), but the first part, \(Diagnostic.quotePath(first.file)), has \(theirs.value)",
           notes: ["the parts of one merge are the shards of one run: the same scenario files, seed, trial count, shard count and trigsim version"]))
       }
       if let earlier = seen[part.shard.index] {
         throw InputError(Diagnostic(
           at: PartialFile.location(of: [.member("shard")], inFileAt: part.file),
-          "shard \(part.shard) is given twice: '\(earlier)' and '\(part.file)'", notes: ["give each shard's partial file once"]))
+          "shard \(part.shard) is given twice: \(Diagnostic.quotePath(earlier)) and \(Diagnostic.quotePath(part.file))", notes: ["give each shard's partial file once"]))
       }
       seen[part.shard.index] = part.file
     }
-    let missing = (1...first.shard.count).filter { seen[$0] == nil }
-    if !missing.isEmpty { throw MissingShards(missing: missing, count: first.shard.count, given: parts.map { ($0.shard.index, $0.file) }) }
+    let given = seen.keys.sorted()
+    if given.count < first.shard.count {
+      throw MissingShards(count: first.shard.count, given: parts.map { ($0.shard.index, $0.file) }.sorted { $0.index < $1.index })
+    }
   }
 }
 
 /// Some shards of a run were not given to `trigsim merge`.
+///
+/// The missing shards are ranges between the given ones, computed from the
+/// given shards alone (never one number per missing shard: a run of
+/// `--shard 1/10000000` has 9,999,999 of them), and the message names them
+/// by `MessageList`'s rule.
 package struct MissingShards: Error, CustomStringConvertible {
-  package var missing: [Int]
+  /// The run's shard count.
   package var count: Int
+  /// The shards given, each with its file, by shard.
   package var given: [(index: Int, file: String)]
 
-  /// `shards 2 and 4 of 4 are missing (given: shard 1 in 'a.json', shard 3 in 'b.json')`.
+  package init(count: Int, given: [(index: Int, file: String)]) {
+    self.count = count
+    self.given = given
+  }
+
+  /// The missing shards as ranges, in order: the gaps of `1...count` between the given shards.
+  package var missingRanges: [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    var next = 1
+    for index in given.map(\.index) where index >= next {
+      if index > next { ranges.append(next...(index - 1)) }
+      next = index + 1
+    }
+    if next <= count { ranges.append(next...count) }
+    return ranges
+  }
+
+  /// `shards 2 and 4 of 4 are missing (given: shard 1 in 'a.json', shard 3 in 'b.json')`;
+  /// `shards 2–10000000 of 10000000 are missing (9999999 shards; given: shard 1 in 'a.json')`:
+  /// the missing ranges and the given files each named by `MessageList`'s rule, and the
+  /// number of missing shards whenever the list does not show each one.
   package var description: String {
-    let numbers = missing.map(String.init)
-    let list = numbers.count == 1 ? "shard \(numbers[0]) of \(count) is" : "shards \(numbers.dropLast().joined(separator: ", ")) and \(numbers.last!) of \(count) are"
-    let parts = given.sorted { $0.index < $1.index }.map { "shard \($0.index) in '\($0.file)'" }.joined(separator: ", ")
-    return "\(list) missing (given: \(parts))"
+    let ranges = missingRanges
+    let missingCount = ranges.reduce(0) { $0 + $1.count }
+    let named = ranges.lazy.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+    let list = missingCount == 1 ? "shard \(named[0]) of \(count) is" : "shards \(MessageList.joined(named, limit: 5, lastSeparator: " and ")) of \(count) are"
+    let showsEach = ranges.count <= 5 && ranges.allSatisfy { $0.count == 1 }
+    let parts = MessageList.joined(given.lazy.map { "shard \($0.index) in \(Diagnostic.quotePath($0.file))" }, limit: 5)
+    return "\(list) missing (\(showsEach ? "" : "\(missingCount) shards; ")given: \(parts))"
   }
 }

@@ -170,7 +170,7 @@ extension ScenarioReader {
       func device(_ what: String) -> String? {
         guard let id = document.string(valueNode, what: what, limit: .identifier) else { return nil }
         guard devices.contains(where: { $0.id == id }) else {
-          document.error(valueNode, "unknown device '\(Diagnostic.excerpt(id))'", notes: ["devices: \(devices.map(\.id).joined(separator: ", ")) (list it under 'server: devices:')"])
+          document.error(valueNode, "unknown device '\(Diagnostic.excerpt(id))'", notes: ["devices: \(YAMLDocument.nameList(devices.map(\.id))) (list it under 'server: devices:')"])
           return nil
         }
         return id

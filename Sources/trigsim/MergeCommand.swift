@@ -103,7 +103,7 @@ struct MergeCommand: ParsableCommand {
         file: path, shard: partial.shardNumber!,
         shared: [
           .init([.member("trigsim")], "the trigsim version", "'\(Diagnostic.excerpt(partial.trigsim))'"),
-          .init([.member("scenario"), .member("digest")], "the scenario's digest (its text, track, regions and places files)", partial.scenario.digest),
+          .init([.member("scenario"), .member("digest")], "the scenario's digest (its text, track, regions and places files)", Diagnostic.quotePath(partial.scenario.digest)),
           .init([.member("seed")], "the seed", String(partial.seed)),
           .init([.member("trials")], "the trial count", String(partial.trials)),
           .init([.member("shard"), .member("count")], "the shard count", String(partial.shard.count)),
@@ -131,7 +131,7 @@ struct MergeCommand: ParsableCommand {
         file: path, shard: shard,
         shared: [
           .init([.member("trigsim")], "the trigsim version", "'\(Diagnostic.excerpt(partial.trigsim))'"),
-          .init([.member("selection")], "the batch's scenarios", "\(partial.selection.count) with digest \(partial.selection.digest)"),
+          .init([.member("selection")], "the batch's scenarios", "\(partial.selection.count) with digest \(Diagnostic.quotePath(partial.selection.digest))"),
           .init([.member("settings")], "the verification options", "'\(Diagnostic.excerpt(partial.settings.joined(separator: " ")))'"),
           .init([.member("shard"), .member("count")], "the shard count", String(partial.shard.count)),
         ]))

@@ -98,19 +98,19 @@ public struct AssumptionReport: Sendable {
       }
     }
     self.variants = variants
-    let outcomes = Self.run(scenarios, jobs: jobs, simulate: simulate)
+    let outcomes = Self.run(scenarios, assertions: assertions, jobs: jobs, simulate: simulate)
 
     // Doses, in the baseline's order, then those only an alternative has (in variant order).
     let baseDoses = baseline.summary.doses
     var order = baseDoses.map(\.key)
     var seen = Set(order)
-    for case .success(let report) in outcomes {
-      for dose in report.summary.doses where seen.insert(dose.key).inserted { order.append(dose.key) }
+    for case .success(let rerun) in outcomes {
+      for dose in rerun.doses where seen.insert(dose.key).inserted { order.append(dose.key) }
     }
     func index(_ doses: [DoseRecord]) -> [DoseKey: DoseRecord] { Dictionary(doses.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }) }
     let baseIndex = index(baseDoses)
     let variantIndices = outcomes.map { outcome -> [DoseKey: DoseRecord]? in
-      if case .success(let report) = outcome { return index(report.summary.doses) }
+      if case .success(let rerun) = outcome { return index(rerun.doses) }
       return nil
     }
     let clock = baseline.summary.clock ?? scenario.clock
@@ -135,8 +135,8 @@ public struct AssumptionReport: Sendable {
     var variantResults: [[AssertionFailure?]?] = []
     for (position, outcome) in outcomes.enumerated() {
       switch outcome {
-      case .success(let report):
-        let results = assertions.map { $0.check(report) }
+      case .success(let rerun):
+        let results = rerun.assertionResults
         variantResults.append(results)
         for failure in results.compactMap({ $0 }) { robustness.append(RobustnessFailure(variant: variants[position].label, failure: failure)) }
       case .failure(let message):
@@ -160,17 +160,33 @@ public struct AssumptionReport: Sendable {
     self.robustnessFailures = robustness
   }
 
-  /// A rerun's report, or why it could not run (its first diagnostic).
+  /// What the report needs of a rerun, and all that is kept of it: its
+  /// doses and each assertion's result. A rerun's `SimulationReport` (its
+  /// whole timeline: 120 MB for a 15-day scenario) is reduced to this as
+  /// soon as the rerun ends, so the memory of `--assumptions` is the
+  /// baseline's report and one report per job running, not one per rerun.
+  struct Rerun: Sendable {
+    var doses: [DoseRecord]
+    /// The scenario's run assertions' results, in order (nil: it holds).
+    var assertionResults: [AssertionFailure?]
+  }
+
+  /// A rerun's findings, or why it could not run (its first diagnostic).
   enum Outcome: Sendable {
-    case success(SimulationReport)
+    case success(Rerun)
     case failure(String)
   }
 
-  /// Runs the scenarios on up to `jobs` threads; the outcomes come back in scenario order.
-  static func run(_ scenarios: [Scenario], jobs: Int, simulate: @escaping @Sendable (Scenario) throws -> SimulationReport) -> [Outcome] {
+  /// Runs the scenarios on up to `jobs` threads, each reduced to a `Rerun`
+  /// (its doses and `assertions`' results) as soon as it ends; the outcomes
+  /// come back in scenario order.
+  static func run(
+    _ scenarios: [Scenario], assertions: [RunAssertion], jobs: Int, simulate: @escaping @Sendable (Scenario) throws -> SimulationReport
+  ) -> [Outcome] {
     let outcome: @Sendable (Scenario) -> Outcome = { scenario in
       do {
-        return .success(try simulate(scenario))
+        let report = try simulate(scenario)
+        return .success(Rerun(doses: report.summary.doses, assertionResults: assertions.map { $0.check(report) }))
       } catch let error as InputError {
         return .failure(error.diagnostics.first.map(\.message) ?? "\(error)")
       } catch {
