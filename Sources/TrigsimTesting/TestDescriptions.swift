@@ -6,17 +6,17 @@ import TrigsimCore
 // the dose table's row, the canonical timeline line, the summary text),
 // not as Swift Testing's dump of their stored properties.
 
-extension DoseRecord: @retroactive CustomTestStringConvertible {
+extension DoseRecord: CustomTestStringConvertible {
   /// The dose table's row (`description`).
   public var testDescription: String { description }
 }
 
-extension TimelineEntry: @retroactive CustomTestStringConvertible {
+extension TimelineEntry: CustomTestStringConvertible {
   /// The entry's canonical timeline line (`description`).
   public var testDescription: String { description }
 }
 
-extension RunSummary: @retroactive CustomTestStringConvertible {
+extension RunSummary: CustomTestStringConvertible {
   /// The summary text of `run --summary` (`description`).
   public var testDescription: String { description }
 }

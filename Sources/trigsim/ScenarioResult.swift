@@ -148,6 +148,15 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     if verifications.count > 1 { more = verifications.dropFirst().map { ScenarioResult($0, seconds: share) } }
   }
 
+  /// The results of one scenario's platforms (and side-by-side table) as
+  /// one: the first, carrying the others in `more`.
+  static func combining(_ parts: [ScenarioResult]) -> ScenarioResult {
+    let rows = parts.flatMap(\.each)
+    var first = rows[0]
+    if rows.count > 1 { first.more = Array(rows.dropFirst()) }
+    return first
+  }
+
   /// This result and those in `more`, one per platform (and the side-by-side
   /// table), each without `more`: what tables, JUnit and exit codes count.
   var each: [ScenarioResult] {
@@ -164,23 +173,29 @@ struct ScenarioResult: Codable, Sendable, Equatable {
   /// A scenario whose verification ended with its process: `what` is how it
   /// ended ("crashed (SIGILL)", "exited with status 3"); `lastWords` the
   /// first line the process wrote to standard error, if any.
-  static func crashed(_ path: String, what: String, lastWords: String?, seconds: Double) -> ScenarioResult {
-    var message = "error: trigsim \(what) while verifying this scenario; please report it with the scenario\n"
+  /// `platform` names the phone whose run it was, for a unit of a side-by-side scenario.
+  static func crashed(_ path: String, what: String, lastWords: String?, seconds: Double, platform: String? = nil) -> ScenarioResult {
+    let scenario = platform.map { "this scenario's \($0) run" } ?? "this scenario"
+    var message = "error: trigsim \(what) while verifying \(scenario); please report it with the scenario\n"
     if let lastWords { message += "note: its last message: \(lastWords)\n" }
-    message += "note: the other scenarios ran in other processes and are not affected\n"
-    return ScenarioResult(
-      scenarioPath: path, status: .crashed, headline: "trigsim \(what) while verifying this scenario; please report it",
+    message += "note: the other scenarios\(platform == nil ? "" : " and the scenario's other platforms") ran in other processes and are not affected\n"
+    var result = ScenarioResult(
+      scenarioPath: path, status: .crashed, headline: "trigsim \(what) while verifying \(scenario); please report it",
       message: message, seconds: seconds)
+    result.platform = platform
+    return result
   }
 
   /// A scenario whose worker the supervisor killed at `limit`. The message
-  /// names the limit, not the time or memory measured, so it is the same on every run.
-  static func stopped(_ path: String, at limit: WorkerLimits.Limit, seconds: Double) -> ScenarioResult {
-    let headline = "exceeded \(limit.description)"
+  /// names the limit, not the time or memory measured, so it is the same on
+  /// every run; `platform` the phone whose run it stopped, for a unit of a
+  /// side-by-side scenario (each platform's run has the whole limit).
+  static func stopped(_ path: String, at limit: WorkerLimits.Limit, seconds: Double, platform: String? = nil) -> ScenarioResult {
+    let headline = (platform.map { "the \($0) run " } ?? "") + "exceeded \(limit.description)"
     let message = """
-      error: the scenario \(headline); its worker process was stopped
+      error: the scenario\(platform.map { "'s \($0) run" } ?? "") \(platform == nil ? headline : "exceeded \(limit.description)"); its worker process was stopped
       note: \(limit.advice); check the scenario's clock, repeating intervals, 'limits:' and 'trials: { count: N }'
-      note: the other scenarios ran in other processes and are not affected
+      note: the other scenarios\(platform == nil ? "" : " and the scenario's other platforms") ran in other processes and are not affected
 
       """
     let status: Status
@@ -188,7 +203,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     case .time: status = .timedOut
     case .memory: status = .memoryExceeded
     }
-    return ScenarioResult(scenarioPath: path, status: status, headline: headline, message: message, seconds: seconds)
+    var result = ScenarioResult(scenarioPath: path, status: status, headline: headline, message: message, seconds: seconds)
+    result.platform = platform
+    return result
   }
 
   /// A scenario the supervisor could not have verified (no worker process would start).

@@ -32,13 +32,13 @@ struct VerifyCommand: ParsableCommand {
     // One verification per phone the scenario runs on (and one for the side-by-side table); the most serious outcome decides.
     var code = TrigsimExitCode.success
     for verification in verifier.verifyEach(path: scenario) {
-      let name = scenario + (verification.platformLabel.map { " [\($0)]" } ?? "")
+      let name = ControlCharacterEscape.escaping(scenario + (verification.platformLabel.map { " [\($0)]" } ?? ""))
       switch verification.outcome {
       case .passed, .skipped:
-        writeToStandardOutput("\(name): \(verification.headline)\n")
+        writeToStandardOutput("\(name): \(ControlCharacterEscape.escaping(verification.headline))\n")
       case .failed:
         writeToStandardOutput(diffFlags.colors(descriptor: STDOUT_FILENO) ? DiffColoring.colored(verification.details) : verification.details)
-        writeToStandardOutput("\(name): FAILED: \(verification.headline)\n")
+        writeToStandardOutput("\(name): FAILED: \(ControlCharacterEscape.escaping(verification.headline))\n")
         code = moreSerious(code, verification.exitCode)
       case .error:
         code = moreSerious(code, reportFailure(of: verification))

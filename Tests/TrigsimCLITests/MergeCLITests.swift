@@ -172,7 +172,7 @@ import TrigsimScenario
     #expect(otherTrack.status == 0, "\(otherTrack.stderr)")
     let scenario = try merge(["trials-1.json", "trials-2.json", "trials-3.json", "moved/trials-4.json"])
     #expect(scenario.status == 65)
-    #expect(scenario.stderr.hasPrefix("moved/trials-4.json:") && scenario.stderr.contains(": error: the scenario's digest (its text, track, regions and places files) is sha256:"))
+    #expect(scenario.stderr.hasPrefix("moved/trials-4.json:") && scenario.stderr.contains(": error: the scenario's digest (its text, track, regions and places files) is 'sha256:"))
   }
 
   @Test func aDamagedOrForeignPartIsALocatedErrorThatQuotesNothingForeign() throws {
