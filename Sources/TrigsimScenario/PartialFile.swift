@@ -87,19 +87,78 @@ package enum PartialFile {
     return (format, text)
   }
 
-  /// Decodes `text`, the file at `path`, as `Partial`.
+  /// Decodes `text`, the file at `path`, as `Partial`. A key given twice in
+  /// one object is refused (as in a JSON timeline), at its first occurrence.
+  /// `allowedValues` names, by member name, the values a member of a fixed
+  /// set of words may have (`status`: `passed`, `failed`, …), for the message
+  /// about one that is none of them.
   ///
   /// - Throws: `InputError` with the problem located.
-  package static func decode<Partial: Decodable>(_ type: Partial.Type, text: String, path: String) throws -> Partial {
+  package static func decode<Partial: Decodable>(
+    _ type: Partial.Type, text: String, path: String, allowedValues: [String: [String]] = [:]
+  ) throws -> Partial {
+    if case .success(let root) = LocatedJSONReader.readDocument(text), let (key, position) = firstRepeatedKey(in: root) {
+      throw InputError(Diagnostic(
+        at: InputLocation(file: path, line: position.line, column: position.column), "key \(Diagnostic.quote(key)) appears more than once in an object",
+        notes: ["a JSON object holds each key once; remove or rename the repeated one", rewriteNote]))
+    }
     do {
       return try JSONDecoder().decode(Partial.self, from: Data(text.utf8))
     } catch let error as DecodingError {
-      throw located(problem(error), text: text, path: path)
+      throw located(problem(error), text: text, path: path, allowedValues: allowedValues)
     }
   }
 
-  /// A problem located in `text`, the file at `path`: at the value its steps lead to (or the nearest one found).
-  package static func located(_ problem: PartialReportProblem, text: String, path: String) -> InputError {
+  /// The first key (in the file's order of objects) that an object holds
+  /// twice, at its first occurrence; nil when none is.
+  static func firstRepeatedKey(in root: JSONValue) -> (key: String, position: JSONPosition)? {
+    var pending = [root]
+    while let value = pending.popLast() {
+      switch value.content {
+      case .object(let members):
+        var seen: [String: JSONPosition] = [:]
+        for member in members {
+          if let first = seen[member.key] { return (member.key, first) }
+          seen[member.key] = member.keyPosition
+        }
+        pending += members.reversed().map(\.value)
+      case .array(let elements):
+        pending += elements.reversed()
+      default:
+        continue
+      }
+    }
+    return nil
+  }
+
+  /// The words for a number JSON allows but a partial cannot hold.
+  static let numberRangeNote = "a partial's whole numbers are at most 18446744073709551615 (a seed) or 9223372036854775807, and its other numbers are finite"
+
+  /// The first number in `value` that Foundation's decoder cannot hold (a
+  /// whole number past 64 bits, `1e400`), with its position.
+  static func firstUnrepresentableNumber(in root: JSONValue) -> (text: String, position: JSONPosition)? {
+    var pending = [root]
+    while let value = pending.popLast() {
+      switch value.content {
+      case .object(let members): pending += members.reversed().map(\.value)
+      case .array(let elements): pending += elements.reversed()
+      case .number(let text):
+        let isWhole = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+        let fits = isWhole ? (Int64(text) != nil || UInt64(text) != nil) : (Double(text)?.isFinite ?? false)
+        if !fits { return (text, value.position) }
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// A problem located in `text`, the file at `path`: at the value its steps
+  /// lead to (or the nearest one found). A value of a member in
+  /// `allowedValues` that the decoder refused is named with the values allowed;
+  /// a number out of range, as that.
+  package static func located(
+    _ problem: PartialReportProblem, text: String, path: String, allowedValues: [String: [String]] = [:]
+  ) -> InputError {
     guard case .success(let root) = LocatedJSONReader.readDocument(text) else {
       if case .failure(let syntax) = LocatedJSONReader.readDocument(text) {
         return InputError(Diagnostic(
@@ -107,6 +166,12 @@ package enum PartialFile {
           notes: syntax.notes + [rewriteNote]))
       }
       return InputError(Diagnostic(at: InputLocation(file: path, line: 1, column: 1), problem.message, notes: problem.notes + [rewriteNote]))
+    }
+    if problem.path.isEmpty, problem.message == notJSONMessage, let number = firstUnrepresentableNumber(in: root) {
+      // Foundation's decoder refuses such a number before it knows the member: name it where it is.
+      return InputError(Diagnostic(
+        at: InputLocation(file: path, line: number.position.line, column: number.position.column),
+        "the number \(Diagnostic.quote(number.text)) is out of range", notes: [numberRangeNote, rewriteNote]))
     }
     var value = root
     for step in problem.path {
@@ -123,9 +188,28 @@ package enum PartialFile {
       }
       break
     }
+    var problem = problem
+    if problem.message.hasSuffix(notAValueOfItsType) {
+      let name = String(problem.message.dropLast(notAValueOfItsType.count))
+      if case .number(let text) = value.content {
+        problem = PartialReportProblem(problem.path, "\(name) is \(Diagnostic.quote(text)), a number out of range", notes: [numberRangeNote])
+      } else if case .string(let text) = value.content, case .member(let member)? = problem.path.last(where: { if case .member = $0 { true } else { false } }),
+        let allowed = allowedValues[member]
+      {
+        problem = PartialReportProblem(
+          problem.path, "\(name) is \(Diagnostic.quote(text)), not one of its values", notes: ["\(member) is one of: \(allowed.joined(separator: ", "))"])
+      } else {
+        problem = PartialReportProblem(problem.path, "\(name) is \(value.described), not a value it can have")
+      }
+    }
     return InputError(Diagnostic(
       at: InputLocation(file: path, line: value.position.line, column: value.position.column), problem.message, notes: problem.notes + [rewriteNote]))
   }
+
+  /// The message of a document the decoder could not read at all.
+  static let notJSONMessage = "the file is not valid JSON"
+  /// The end of the message of a value the decoder refused (`located` says which and why).
+  static let notAValueOfItsType = " is not a value of its type"
 
   /// The location of the value at `steps` in the file at `path` (re-read; 1:1 when it cannot be).
   package static func location(of steps: [PartialReportProblem.Step], inFileAt path: String) -> InputLocation {
@@ -160,8 +244,8 @@ package enum PartialFile {
     case .keyNotFound(let key, let context):
       return PartialReportProblem(steps(context.codingPath), "the member '\(key.stringValue)' is missing")
     case .dataCorrupted(let context):
-      if context.codingPath.isEmpty { return PartialReportProblem([], "the file is not valid JSON") }
-      return PartialReportProblem(steps(context.codingPath), "\(name(context.codingPath)) is not a value of its type (a whole number too large?)")
+      if context.codingPath.isEmpty { return PartialReportProblem([], notJSONMessage) }
+      return PartialReportProblem(steps(context.codingPath), name(context.codingPath) + notAValueOfItsType)
     @unknown default:
       return PartialReportProblem([], "the file cannot be read as a partial report")
     }

@@ -75,7 +75,11 @@ extension ScenarioReader {
       }
       guard let channel: DeliveryChannel = choice(fields, "channel", what: "channel") else { continue }
       var step = EscalationStep(channel: channel, origin: document.location(item))
-      if let after = serverSpan(fields, "after", allowZero: true) { step.after = after }
+      if fields["after"] != nil {
+        // An 'after' refused (too long, negative) is one error: the order of the steps is not checked against it.
+        guard let after = serverSpan(fields, "after", allowZero: true) else { continue }
+        step.after = after
+      }
       if let condition: StepCondition = choice(fields, "if", what: "step condition") { step.condition = condition }
       if let previous = steps.last, step.after < previous.after, let afterNode = fields["after"] ?? Optional(channelNode) {
         document.error(afterNode, "this step's 'after' (\(step.after)) is earlier than the step before it (\(previous.after))",

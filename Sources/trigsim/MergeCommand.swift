@@ -118,7 +118,7 @@ struct MergeCommand: ParsableCommand {
     var partials: [PartialTestResults] = []
     var parts: [ShardedPart] = []
     for (path, text) in texts {
-      let partial = try reportingErrors { try PartialFile.decode(PartialTestResults.self, text: text, path: path) }
+      let partial = try reportingErrors { try PartialFile.decode(PartialTestResults.self, text: text, path: path, allowedValues: ScenarioResult.allowedValues) }
       let shard: Shard
       do {
         shard = try partial.checkedShard()

@@ -11,7 +11,7 @@ import TrigsimScenario
 /// limit, is a `crashed`, `timedOut` or `memoryExceeded` result the
 /// supervisor makes itself.
 struct ScenarioResult: Codable, Sendable, Equatable {
-  enum Status: String, Codable, Sendable {
+  enum Status: String, Codable, Sendable, CaseIterable {
     case passed, failed, skipped, invalidInput, cannotRead, cannotWrite, internalError
     /// The worker process verifying it crashed or was killed: an internal error (exit 70).
     case crashed
@@ -21,7 +21,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     case memoryExceeded
   }
 
-  enum Recording: String, Codable, Sendable {
+  enum Recording: String, Codable, Sendable, CaseIterable {
     case created, rewritten, unchanged
 
     init(_ recording: ScenarioVerification.Recording) {
@@ -32,6 +32,15 @@ struct ScenarioResult: Codable, Sendable, Equatable {
       }
     }
   }
+
+  /// The members of a result that hold one of a fixed set of words, and
+  /// those words: what a message about a partial file's wrong value lists.
+  static let allowedValues: [String: [String]] = {
+    let recordings = Recording.allCases.map(\.rawValue)
+    var values = ["status": Status.allCases.map(\.rawValue)]
+    for member in ["recorded", "trialsRecorded", "dosesRecorded", "assumptionsRecorded", "platformsRecorded"] { values[member] = recordings }
+    return values
+  }()
 
   /// A `Diagnostic` as it travels between processes.
   struct LocatedProblem: Codable, Sendable, Equatable {
