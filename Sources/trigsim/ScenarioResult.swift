@@ -187,7 +187,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     let scenario = platform.map { "this scenario's \($0) run" } ?? "this scenario"
     var message = "error: trigsim \(what) while verifying \(scenario); please report it with the scenario\n"
     if let lastWords { message += "note: its last message: \(lastWords)\n" }
-    message += "note: the other scenarios\(platform == nil ? "" : " and the scenario's other platforms") ran in other processes and are not affected\n"
+    message += "note: " + (platform == nil ? "the other scenarios ran in other processes and are not affected" : "the other scenarios, and this scenario's other platforms, keep their own results") + "\n"
     var result = ScenarioResult(
       scenarioPath: path, status: .crashed, headline: "trigsim \(what) while verifying \(scenario); please report it",
       message: message, seconds: seconds)
@@ -204,7 +204,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     let message = """
       error: the scenario\(platform.map { "'s \($0) run" } ?? "") \(platform == nil ? headline : "exceeded \(limit.description)"); its worker process was stopped
       note: \(limit.advice); check the scenario's clock, repeating intervals, 'limits:' and 'trials: { count: N }'
-      note: the other scenarios\(platform == nil ? "" : " and the scenario's other platforms") ran in other processes and are not affected
+      note: \(platform == nil ? "the other scenarios ran in other processes and are not affected" : "the other scenarios, and this scenario's other platforms, keep their own results")
 
       """
     let status: Status

@@ -64,6 +64,16 @@ import TrigsimTestSupport
     #expect(!result.stderr.contains("too large"))
   }
 
+  /// Issue 41, finding 10: a forged partial's miss reason with a line break added a line of its choosing to the report.
+  @Test func aForgedReasonWithALineBreakStaysOnItsLine() throws {
+    let workspace = try Self.partials()
+    let result = try Self.merge(workspace, "t.json", replacing: "\"reason\" : \"the device", with: "\"reason\" : \"one\\u001b[2J\\nforged: the device")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(": one\\u{1B}[2J\\u{A}forged: the device"), "\(result.stdout)")
+    #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("forged:") })
+    #expect(!result.stdout.contains("\u{1B}"))
+  }
+
   @Test func aPolicyStepsRefusedAfterIsOneErrorNotTwo() throws {
     let workspace = try Workspace()
     try workspace.write("s.yaml", """
