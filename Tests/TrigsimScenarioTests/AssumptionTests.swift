@@ -242,7 +242,7 @@ extension AssumptionTests {
     let file = try load(Self.header + Self.phoneOff + "assert:\n  - dosesNotified: { within: 1h }\n")
     let scenarios = [file.scenario, file.scenario]
     let outcomes = AssumptionReport.run(scenarios, assertions: file.checks.assertions, jobs: 2) { scenario in
-      try ScenarioVerifier().simulation(of: scenario).report()
+      ScenarioVerifier().simulation(of: scenario)
     }
     let full = try run(file)
     #expect(outcomes.count == 2)
@@ -256,5 +256,13 @@ extension AssumptionTests {
       #expect(rerun.assertionResults.map { $0?.finding } == file.checks.assertions.map { $0.check(full)?.finding })
       #expect(Mirror(reflecting: rerun).children.map(\.label) == ["doses", "assertionResults"])
     }
+    // Without assertions, a rerun's entries are only counted: the same doses.
+    let counted = AssumptionReport.run([file.scenario], assertions: [], jobs: 1) { ScenarioVerifier().simulation(of: $0) }
+    guard case .success(let rerun)? = counted.first else {
+      Issue.record("the rerun without assertions failed")
+      return
+    }
+    #expect(rerun.doses.map(\.description) == full.summary.doses.map(\.description))
+    #expect(rerun.assertionResults.isEmpty)
   }
 }

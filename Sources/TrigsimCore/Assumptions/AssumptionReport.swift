@@ -83,10 +83,10 @@ public struct AssumptionReport: Sendable {
   ///   - baseline: its run; its summary names the consulted assumptions.
   ///   - assertions: the scenario's run assertions (`assert:`), checked in every run.
   ///   - jobs: how many reruns run at once (the report does not depend on it).
-  ///   - simulate: runs a scenario (`Simulation(scenario, app:).report()` with the app for that scenario).
+  ///   - simulation: the simulation of a scenario (`Simulation(scenario, app:)` with the app for that scenario).
   public init(
     scenario: Scenario, baseline: SimulationReport, assertions: [RunAssertion], jobs: Int = 1,
-    simulate: @escaping @Sendable (Scenario) throws -> SimulationReport
+    simulation: @escaping @Sendable (Scenario) throws -> Simulation
   ) {
     consulted = baseline.summary.consultedAssumptions.compactMap(AssumptionRegistry.entry)
     var variants: [Variant] = []
@@ -98,7 +98,7 @@ public struct AssumptionReport: Sendable {
       }
     }
     self.variants = variants
-    let outcomes = Self.run(scenarios, assertions: assertions, jobs: jobs, simulate: simulate)
+    let outcomes = Self.run(scenarios, assertions: assertions, jobs: jobs, simulation: simulation)
 
     // Doses, in the baseline's order, then those only an alternative has (in variant order).
     let baseDoses = baseline.summary.doses
@@ -161,10 +161,11 @@ public struct AssumptionReport: Sendable {
   }
 
   /// What the report needs of a rerun, and all that is kept of it: its
-  /// doses and each assertion's result. A rerun's `SimulationReport` (its
-  /// whole timeline: 120 MB for a 15-day scenario) is reduced to this as
-  /// soon as the rerun ends, so the memory of `--assumptions` is the
-  /// baseline's report and one report per job running, not one per rerun.
+  /// doses and each assertion's result. Without assertions a rerun keeps
+  /// no timeline at all (its entries are only counted); with them, its
+  /// `SimulationReport` (the whole timeline) is reduced to this as soon as
+  /// the rerun ends. So the memory of `--assumptions` is the baseline's
+  /// report and at most one timeline per job running, never one per rerun.
   struct Rerun: Sendable {
     var doses: [DoseRecord]
     /// The scenario's run assertions' results, in order (nil: it holds).
@@ -178,14 +179,20 @@ public struct AssumptionReport: Sendable {
   }
 
   /// Runs the scenarios on up to `jobs` threads, each reduced to a `Rerun`
-  /// (its doses and `assertions`' results) as soon as it ends; the outcomes
-  /// come back in scenario order.
+  /// (its doses and `assertions`' results) as it ends: with no assertion to
+  /// check, its entries are counted, never kept. The outcomes come back in
+  /// scenario order.
   static func run(
-    _ scenarios: [Scenario], assertions: [RunAssertion], jobs: Int, simulate: @escaping @Sendable (Scenario) throws -> SimulationReport
+    _ scenarios: [Scenario], assertions: [RunAssertion], jobs: Int, simulation: @escaping @Sendable (Scenario) throws -> Simulation
   ) -> [Outcome] {
     let outcome: @Sendable (Scenario) -> Outcome = { scenario in
       do {
-        let report = try simulate(scenario)
+        let rerun = try simulation(scenario)
+        guard !assertions.isEmpty else {
+          var counter = TimelineEntryCounter()
+          return .success(Rerun(doses: try rerun.run(into: &counter).summary.doses, assertionResults: []))
+        }
+        let report = try rerun.report()
         return .success(Rerun(doses: report.summary.doses, assertionResults: assertions.map { $0.check(report) }))
       } catch let error as InputError {
         return .failure(error.diagnostics.first.map(\.message) ?? "\(error)")
