@@ -88,19 +88,78 @@ package enum PartialFile {
     return (format, text)
   }
 
-  /// Decodes `text`, the file at `path`, as `Partial`.
+  /// Decodes `text`, the file at `path`, as `Partial`. A key given twice in
+  /// one object is refused (as in a JSON timeline), at its first occurrence.
+  /// `allowedValues` names, by member name, the values a member of a fixed
+  /// set of words may have (`status`: `passed`, `failed`, …), for the message
+  /// about one that is none of them.
   ///
   /// - Throws: `InputError` with the problem located.
-  package static func decode<Partial: Decodable>(_ type: Partial.Type, text: String, path: String) throws -> Partial {
+  package static func decode<Partial: Decodable>(
+    _ type: Partial.Type, text: String, path: String, allowedValues: [String: [String]] = [:]
+  ) throws -> Partial {
+    if case .success(let root) = LocatedJSONReader.readDocument(text), let (key, position) = firstRepeatedKey(in: root) {
+      throw InputError(Diagnostic(
+        at: InputLocation(file: path, line: position.line, column: position.column), "key \(Diagnostic.quote(key)) appears more than once in an object",
+        notes: ["a JSON object holds each key once; remove or rename the repeated one", rewriteNote]))
+    }
     do {
       return try JSONDecoder().decode(Partial.self, from: Data(text.utf8))
     } catch let error as DecodingError {
-      throw located(problem(error), text: text, path: path)
+      throw located(problem(error), text: text, path: path, allowedValues: allowedValues)
     }
   }
 
-  /// A problem located in `text`, the file at `path`: at the value its steps lead to (or the nearest one found).
-  package static func located(_ problem: PartialReportProblem, text: String, path: String) -> InputError {
+  /// The first key (in the file's order of objects) that an object holds
+  /// twice, at its first occurrence; nil when none is.
+  static func firstRepeatedKey(in root: JSONValue) -> (key: String, position: JSONPosition)? {
+    var pending = [root]
+    while let value = pending.popLast() {
+      switch value.content {
+      case .object(let members):
+        var seen: [String: JSONPosition] = [:]
+        for member in members {
+          if let first = seen[member.key] { return (member.key, first) }
+          seen[member.key] = member.keyPosition
+        }
+        pending += members.reversed().map(\.value)
+      case .array(let elements):
+        pending += elements.reversed()
+      default:
+        continue
+      }
+    }
+    return nil
+  }
+
+  /// The words for a number JSON allows but a partial cannot hold.
+  static let numberRangeNote = "a partial's whole numbers are at most 18446744073709551615 (a seed) or 9223372036854775807, and its other numbers are finite"
+
+  /// The first number in `value` that Foundation's decoder cannot hold (a
+  /// whole number past 64 bits, `1e400`), with its position.
+  static func firstUnrepresentableNumber(in root: JSONValue) -> (text: String, position: JSONPosition)? {
+    var pending = [root]
+    while let value = pending.popLast() {
+      switch value.content {
+      case .object(let members): pending += members.reversed().map(\.value)
+      case .array(let elements): pending += elements.reversed()
+      case .number(let text):
+        let isWhole = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+        let fits = isWhole ? (Int64(text) != nil || UInt64(text) != nil) : (Double(text)?.isFinite ?? false)
+        if !fits { return (text, value.position) }
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// A problem located in `text`, the file at `path`: at the value its steps
+  /// lead to (or the nearest one found). A value of a member in
+  /// `allowedValues` that the decoder refused is named with the values allowed;
+  /// a number out of range, as that.
+  package static func located(
+    _ problem: PartialReportProblem, text: String, path: String, allowedValues: [String: [String]] = [:]
+  ) -> InputError {
     guard case .success(let root) = LocatedJSONReader.readDocument(text) else {
       if case .failure(let syntax) = LocatedJSONReader.readDocument(text) {
         return InputError(Diagnostic(
@@ -108,6 +167,12 @@ package enum PartialFile {
           notes: syntax.notes + [rewriteNote]))
       }
       return InputError(Diagnostic(at: InputLocation(file: path, line: 1, column: 1), problem.message, notes: problem.notes + [rewriteNote]))
+    }
+    if problem.path.isEmpty, problem.message == notJSONMessage, let number = firstUnrepresentableNumber(in: root) {
+      // Foundation's decoder refuses such a number before it knows the member: name it where it is.
+      return InputError(Diagnostic(
+        at: InputLocation(file: path, line: number.position.line, column: number.position.column),
+        "the number \(Diagnostic.quote(number.text)) is out of range", notes: [numberRangeNote, rewriteNote]))
     }
     var value = root
     for step in problem.path {
@@ -124,9 +189,28 @@ package enum PartialFile {
       }
       break
     }
+    var problem = problem
+    if problem.message.hasSuffix(notAValueOfItsType) {
+      let name = String(problem.message.dropLast(notAValueOfItsType.count))
+      if case .number(let text) = value.content {
+        problem = PartialReportProblem(problem.path, "\(name) is \(Diagnostic.quote(text)), a number out of range", notes: [numberRangeNote])
+      } else if case .string(let text) = value.content, case .member(let member)? = problem.path.last(where: { if case .member = $0 { true } else { false } }),
+        let allowed = allowedValues[member]
+      {
+        problem = PartialReportProblem(
+          problem.path, "\(name) is \(Diagnostic.quote(text)), not one of its values", notes: ["\(member) is one of: \(allowed.joined(separator: ", "))"])
+      } else {
+        problem = PartialReportProblem(problem.path, "\(name) is \(value.described), not a value it can have")
+      }
+    }
     return InputError(Diagnostic(
       at: InputLocation(file: path, line: value.position.line, column: value.position.column), problem.message, notes: problem.notes + [rewriteNote]))
   }
+
+  /// The message of a document the decoder could not read at all.
+  static let notJSONMessage = "the file is not valid JSON"
+  /// The end of the message of a value the decoder refused (`located` says which and why).
+  static let notAValueOfItsType = " is not a value of its type"
 
   /// The location of the value at `steps` in the file at `path` (re-read; 1:1 when it cannot be).
   package static func location(of steps: [PartialReportProblem.Step], inFileAt path: String) -> InputLocation {
@@ -161,8 +245,8 @@ package enum PartialFile {
     case .keyNotFound(let key, let context):
       return PartialReportProblem(steps(context.codingPath), "the member '\(key.stringValue)' is missing")
     case .dataCorrupted(let context):
-      if context.codingPath.isEmpty { return PartialReportProblem([], "the file is not valid JSON") }
-      return PartialReportProblem(steps(context.codingPath), "\(name(context.codingPath)) is not a value of its type (a whole number too large?)")
+      if context.codingPath.isEmpty { return PartialReportProblem([], notJSONMessage) }
+      return PartialReportProblem(steps(context.codingPath), name(context.codingPath) + notAValueOfItsType)
     @unknown default:
       return PartialReportProblem([], "the file cannot be read as a partial report")
     }
@@ -210,32 +294,63 @@ package struct ShardedPart {
       for (mine, theirs) in zip(part.shared, first.shared) where mine.value != theirs.value {
         throw InputError(Diagnostic(
           at: PartialFile.location(of: mine.steps, inFileAt: part.file),
-          "\(mine.name) is \(mine.value), but the first part, '\(first.file)', has \(theirs.value)",
+          "\(mine.name) is \(mine.value), but the first part, \(Diagnostic.quotePath(first.file)), has \(theirs.value)",
           notes: ["the parts of one merge are the shards of one run: the same scenario files, seed, trial count, shard count and trigsim version"]))
       }
       if let earlier = seen[part.shard.index] {
         throw InputError(Diagnostic(
           at: PartialFile.location(of: [.member("shard")], inFileAt: part.file),
-          "shard \(part.shard) is given twice: '\(earlier)' and '\(part.file)'", notes: ["give each shard's partial file once"]))
+          "shard \(part.shard) is given twice: \(Diagnostic.quotePath(earlier)) and \(Diagnostic.quotePath(part.file))", notes: ["give each shard's partial file once"]))
       }
       seen[part.shard.index] = part.file
     }
-    let missing = (1...first.shard.count).filter { seen[$0] == nil }
-    if !missing.isEmpty { throw MissingShards(missing: missing, count: first.shard.count, given: parts.map { ($0.shard.index, $0.file) }) }
+    let given = seen.keys.sorted()
+    if given.count < first.shard.count {
+      throw MissingShards(count: first.shard.count, given: parts.map { ($0.shard.index, $0.file) }.sorted { $0.index < $1.index })
+    }
   }
 }
 
 /// Some shards of a run were not given to `trigsim merge`.
+///
+/// The missing shards are ranges between the given ones, computed from the
+/// given shards alone (never one number per missing shard: a run of
+/// `--shard 1/10000000` has 9,999,999 of them), and the message names them
+/// by `MessageList`'s rule.
 package struct MissingShards: Error, CustomStringConvertible {
-  package var missing: [Int]
+  /// The run's shard count.
   package var count: Int
+  /// The shards given, each with its file, by shard.
   package var given: [(index: Int, file: String)]
 
-  /// `shards 2 and 4 of 4 are missing (given: shard 1 in 'a.json', shard 3 in 'b.json')`.
+  package init(count: Int, given: [(index: Int, file: String)]) {
+    self.count = count
+    self.given = given
+  }
+
+  /// The missing shards as ranges, in order: the gaps of `1...count` between the given shards.
+  package var missingRanges: [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    var next = 1
+    for index in given.map(\.index) where index >= next {
+      if index > next { ranges.append(next...(index - 1)) }
+      next = index + 1
+    }
+    if next <= count { ranges.append(next...count) }
+    return ranges
+  }
+
+  /// `shards 2 and 4 of 4 are missing (given: shard 1 in 'a.json', shard 3 in 'b.json')`;
+  /// `shards 2–10000000 of 10000000 are missing (9999999 shards; given: shard 1 in 'a.json')`:
+  /// the missing ranges and the given files each named by `MessageList`'s rule, and the
+  /// number of missing shards whenever the list does not show each one.
   package var description: String {
-    let numbers = missing.map(String.init)
-    let list = numbers.count == 1 ? "shard \(numbers[0]) of \(count) is" : "shards \(numbers.dropLast().joined(separator: ", ")) and \(numbers.last!) of \(count) are"
-    let parts = given.sorted { $0.index < $1.index }.map { "shard \($0.index) in '\($0.file)'" }.joined(separator: ", ")
-    return "\(list) missing (given: \(parts))"
+    let ranges = missingRanges
+    let missingCount = ranges.reduce(0) { $0 + $1.count }
+    let named = ranges.lazy.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+    let list = missingCount == 1 ? "shard \(named[0]) of \(count) is" : "shards \(MessageList.joined(named, limit: 5, lastSeparator: " and ")) of \(count) are"
+    let showsEach = ranges.count <= 5 && ranges.allSatisfy { $0.count == 1 }
+    let parts = MessageList.joined(given.lazy.map { "shard \($0.index) in \(Diagnostic.quotePath($0.file))" }, limit: 5)
+    return "\(list) missing (\(showsEach ? "" : "\(missingCount) shards; ")given: \(parts))"
   }
 }

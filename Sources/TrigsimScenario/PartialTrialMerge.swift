@@ -22,7 +22,7 @@ extension PartialTrialReport {
         file: path, shard: partial.shardNumber!,
         shared: [
           .init([.member("trigsim")], "the trigsim version", "'\(Diagnostic.excerpt(partial.trigsim))'"),
-          .init([.member("scenario"), .member("digest")], "the scenario's digest (its text, track, regions and places files)", partial.scenario.digest),
+          .init([.member("scenario"), .member("digest")], "the scenario's digest (its text, track, regions and places files)", Diagnostic.quotePath(partial.scenario.digest)),
           .init([.member("seed")], "the seed", String(partial.seed)),
           .init([.member("trials")], "the trial count", String(partial.trials)),
           .init([.member("shard"), .member("count")], "the shard count", String(partial.shard.count)),

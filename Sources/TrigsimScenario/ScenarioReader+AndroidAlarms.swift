@@ -142,7 +142,7 @@ extension ScenarioReader {
       return nil
     }
     guard value <= Self.longestAndroidSpan else {
-      document.error(node, "\(what) must be at most \(Self.longestAndroidSpan), not \(value)", notes: ["no Android alarm or Doze rule spans more than a day"])
+      document.error(node, "\(what) must be at most \(Self.longestAndroidSpan), not \(value)", notes: ["at most \(Self.longestAndroidSpan): no Android alarm or Doze rule spans more than a day, and a week is far past any"])
       return nil
     }
     return value

@@ -469,7 +469,7 @@ extension ScenarioReader {
       if category.snoozeOptions.contains(value) {
         category.defaultSnooze = value
       } else {
-        document.error(node, "defaultSnooze \(value) is not one of the snooze options", notes: ["options: \(category.snoozeOptions.map(\.description).joined(separator: ", "))"])
+        document.error(node, "defaultSnooze \(value) is not one of the snooze options", notes: ["options: \(MessageList.joined(category.snoozeOptions.lazy.map(\.description)))"])
       }
     } else if fields["defaultSnooze"] == nil && !category.snoozeOptions.contains(category.defaultSnooze) {
       category.defaultSnooze = category.snoozeOptions[0]
@@ -486,7 +486,7 @@ extension ScenarioReader {
   func userAction(_ node: Node, category: ReminderCategory) -> UserAction? {
     guard let text = document.string(node, what: "action") else { return nil }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
-    let options = category.snoozeOptions.map(\.description).joined(separator: ", ")
+    let options = MessageList.joined(category.snoozeOptions.lazy.map(\.description))
     switch words.first.map(String.init) {
     case "snooze":
       guard words.count <= 2 else { break }

@@ -75,7 +75,11 @@ extension ScenarioReader {
       }
       guard let channel: DeliveryChannel = choice(fields, "channel", what: "channel") else { continue }
       var step = EscalationStep(channel: channel, origin: document.location(item))
-      if let after = serverSpan(fields, "after", allowZero: true) { step.after = after }
+      if fields["after"] != nil {
+        // An 'after' refused (too long, negative) is one error: the order of the steps is not checked against it.
+        guard let after = serverSpan(fields, "after", allowZero: true) else { continue }
+        step.after = after
+      }
       if let condition: StepCondition = choice(fields, "if", what: "step condition") { step.condition = condition }
       if let previous = steps.last, step.after < previous.after, let afterNode = fields["after"] ?? Optional(channelNode) {
         document.error(afterNode, "this step's 'after' (\(step.after)) is earlier than the step before it (\(previous.after))",
@@ -170,7 +174,7 @@ extension ScenarioReader {
       func device(_ what: String) -> String? {
         guard let id = document.string(valueNode, what: what, limit: .identifier) else { return nil }
         guard devices.contains(where: { $0.id == id }) else {
-          document.error(valueNode, "unknown device '\(Diagnostic.excerpt(id))'", notes: ["devices: \(devices.map(\.id).joined(separator: ", ")) (list it under 'server: devices:')"])
+          document.error(valueNode, "unknown device '\(Diagnostic.excerpt(id))'", notes: ["devices: \(YAMLDocument.nameList(devices.map(\.id))) (list it under 'server: devices:')"])
           return nil
         }
         return id

@@ -56,8 +56,22 @@ extension ScenarioVerifier {
   /// `platforms(of:)`). One platform, the scenario's own: exactly `verify(path:)`.
   /// Never throws.
   public func verifyEach(path: String) -> [ScenarioVerification] {
+    verifyEach(path: path, skipping: [], willVerify: { _ in }, didVerify: { _ in })
+  }
+
+  /// `verifyEach(path:)` one platform at a time, for a batch that limits
+  /// each platform of a side-by-side scenario on its own (`trigsim test`):
+  /// the platforms in `skipped` are left out (a worker stopped on them, or
+  /// they were verified by an earlier worker), `willVerify` is told each
+  /// platform before its run and `didVerify` each verification (the
+  /// side-by-side table's included) as soon as it is made. The side-by-side
+  /// table needs every platform's run: with any skipped it is not made. On
+  /// the scenario's own phone (one platform) neither is told anything.
+  public func verifyEach(
+    path: String, skipping skipped: Set<PlatformName>, willVerify: (PlatformName) -> Void, didVerify: (ScenarioVerification) -> Void
+  ) -> [ScenarioVerification] {
     switch load(path) {
-    case .success(let file): return verifyEach(file)
+    case .success(let file): return verifyEach(file, skipping: skipped, willVerify: willVerify, didVerify: didVerify)
     case .failure(let failed): return [failed.verification]
     }
   }
@@ -66,10 +80,22 @@ extension ScenarioVerifier {
   /// platform (each naming it), then, on several platforms of a scenario with
   /// medicines, the side-by-side table's.
   public func verifyEach(_ file: ScenarioFile) -> [ScenarioVerification] {
+    verifyEach(file, skipping: [], willVerify: { _ in }, didVerify: { _ in })
+  }
+
+  /// `verifyEach(_:)` one platform at a time (see `verifyEach(path:skipping:willVerify:didVerify:)`).
+  public func verifyEach(
+    _ file: ScenarioFile, skipping skipped: Set<PlatformName>, willVerify: (PlatformName) -> Void, didVerify: (ScenarioVerification) -> Void
+  ) -> [ScenarioVerification] {
     let platforms = platforms(of: file.scenario)
     if Self.keepsOwnFiles(platforms, of: file.scenario) { return [verify(file)] }
     var results: [ScenarioVerification] = []
-    for platform in platforms {
+    func add(_ result: ScenarioVerification) {
+      results.append(result)
+      didVerify(result)
+    }
+    for platform in platforms where !skipped.contains(platform) {
+      willVerify(platform)
       let onPlatform = Self.file(file, on: platform)
       // Under --root, the platform's files must resolve inside it too, as the loader checks the scenario's own.
       if let escaped = escapedPlatformFile(onPlatform) {
@@ -77,12 +103,12 @@ extension ScenarioVerifier {
         result.platform = platform
         result.diagnostics = [escaped]
         result.outcome = .error(.invalidInput, escaped.description)
-        results.append(result)
+        add(result)
         continue
       }
       var result = verify(onPlatform)
       result.platform = platform
-      results.append(result)
+      add(result)
     }
     guard platforms.count > 1, !file.scenario.medicineApp.isEmpty, let timeline = file.checks.expectedTimelinePath else { return results }
     let summaries = results.compactMap { $0.report?.summary }
@@ -96,10 +122,10 @@ extension ScenarioVerifier {
         at: InputLocation(file: file.path, line: 1, column: 1), pathPolicy.message(what: "side-by-side table", path: sideBySidePath, escape: escape))
       result.diagnostics = [diagnostic]
       result.outcome = .error(.invalidInput, diagnostic.description)
-      results.append(result)
+      add(result)
       return results
     }
-    results.append(verifySideBySide(comparison, path: sideBySidePath, scenarioPath: file.path))
+    add(verifySideBySide(comparison, path: sideBySidePath, scenarioPath: file.path))
     return results
   }
 

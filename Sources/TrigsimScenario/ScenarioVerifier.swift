@@ -426,7 +426,7 @@ public struct ScenarioVerifier: Sendable {
   public func assumptionReport(of file: ScenarioFile, baseline: SimulationReport) -> AssumptionReport {
     let verifier = self
     return AssumptionReport(scenario: file.scenario, baseline: baseline, assertions: file.checks.assertions, jobs: trialJobs) { scenario in
-      try verifier.simulation(of: scenario).report()
+      verifier.simulation(of: scenario)
     }
   }
 

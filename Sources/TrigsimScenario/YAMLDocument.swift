@@ -74,8 +74,8 @@ final class YAMLDocument {
       return (offset.map { position(ofCharacter: $0, in: text) }, problem + shown)
     case .duplicatedKeysInMapping(let duplicates, let context):
       // Yams' own description quotes the whole file; name the keys only.
-      let keys = duplicates.prefix(5).map { "'\(Diagnostic.excerpt($0))'" }.joined(separator: ", ")
-      return ((context.mark.line, context.mark.column), "key \(keys)\(duplicates.count > 5 ? " …" : "") appears more than once in a mapping")
+      let keys = MessageList.joined(duplicates.lazy.map { Diagnostic.quote($0) }, limit: 5)
+      return ((context.mark.line, context.mark.column), "key \(keys) appears more than once in a mapping")
     default:
       return (nil, "\(error)")
     }
@@ -85,11 +85,9 @@ final class YAMLDocument {
   static let longestNameList = 20
 
   /// Names the user declared, for a note: each cut by `Diagnostic.excerpt`, at
-  /// most `longestNameList` of them, then how many more.
+  /// most `longestNameList` of them, then how many more (`MessageList`).
   static func nameList(_ names: [String]) -> String {
-    var text = names.prefix(longestNameList).map { Diagnostic.excerpt($0) }.joined(separator: ", ")
-    if names.count > longestNameList { text += " … and \(names.count - longestNameList) more" }
-    return text
+    MessageList.joined(names.lazy.map { Diagnostic.excerpt($0) }, limit: longestNameList)
   }
 
   /// The 1-based line and column (in Unicode scalars) of the character

@@ -178,9 +178,7 @@ enum CSVMessages {
   /// "the header's columns are 'a', 'b', 'c'": at most `listedColumnLimit`
   /// names, each quoted by `Diagnostic.quote`, then how many more there are.
   static func headerColumns(_ names: [String]) -> String {
-    let listed = names.prefix(listedColumnLimit).map { Diagnostic.quote($0) }.joined(separator: ", ")
-    let more = names.count - min(names.count, listedColumnLimit)
-    return "the header's columns are \(listed)\(more > 0 ? " and \(more) more" : "")"
+    "the header's columns are \(MessageList.joined(names.lazy.map { Diagnostic.quote($0) }, limit: listedColumnLimit))"
   }
 
   static func notFinite(_ isLatitude: Bool, _ text: String) -> String { notFinite(isLatitude, quoted: Diagnostic.quote(text)) }

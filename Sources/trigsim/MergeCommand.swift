@@ -105,7 +105,7 @@ struct MergeCommand: ParsableCommand {
     var partials: [PartialTestResults] = []
     var parts: [ShardedPart] = []
     for (path, text) in texts {
-      let partial = try reportingErrors { try PartialFile.decode(PartialTestResults.self, text: text, path: path) }
+      let partial = try reportingErrors { try PartialFile.decode(PartialTestResults.self, text: text, path: path, allowedValues: ScenarioResult.allowedValues) }
       let shard: Shard
       do {
         shard = try partial.checkedShard()
@@ -118,7 +118,7 @@ struct MergeCommand: ParsableCommand {
         file: path, shard: shard,
         shared: [
           .init([.member("trigsim")], "the trigsim version", "'\(Diagnostic.excerpt(partial.trigsim))'"),
-          .init([.member("selection")], "the batch's scenarios", "\(partial.selection.count) with digest \(partial.selection.digest)"),
+          .init([.member("selection")], "the batch's scenarios", "\(partial.selection.count) with digest \(Diagnostic.quotePath(partial.selection.digest))"),
           .init([.member("settings")], "the verification options", "'\(Diagnostic.excerpt(partial.settings.joined(separator: " ")))'"),
           .init([.member("shard"), .member("count")], "the shard count", String(partial.shard.count)),
         ]))
@@ -137,7 +137,7 @@ struct MergeCommand: ParsableCommand {
     // The report lines in the scenarios' order, as one 'test --reports' prints them.
     let order = Dictionary(results.enumerated().map { (TestCommand.reportName($0.element.scenarioPath), $0.offset) }) { first, _ in first }
     for file in reportFiles.sorted(by: { (order[($0 as NSString).lastPathComponent] ?? 0) < (order[($1 as NSString).lastPathComponent] ?? 0) }) {
-      text += "report: \(file)\n"
+      text += "report: \(ControlCharacterEscape.escaping(file))\n"
     }
     writeToStandardOutput(text)
     if code != TrigsimExitCode.success { throw ExitCode(code) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrigsimCore
 import TrigsimScenario
 
 #if canImport(Glibc)
@@ -14,9 +15,15 @@ extension TrigsimCommand {
   /// checked writes and the exit status decided by `exitStatus(deciding:)`.
   /// The process is first prepared for writing (SIGPIPE ignored, temporary
   /// files removed on SIGHUP, SIGINT and SIGTERM; see
-  /// `OutputFile.prepareProcessForWriting()`).
+  /// `OutputFile.prepareProcessForWriting()`), and an argument that is not
+  /// UTF-8 is refused (`firstArgumentNotUTF8()`, exit 66).
   static func main() {
     OutputFile.prepareProcessForWriting()
+    if let (position, bytes) = firstArgumentNotUTF8() {
+      printError(
+        "error: argument \(position), \(Diagnostic.quote(utf8: bytes)), is not UTF-8\nnote: trigsim reads file names and options as UTF-8; rename the file to a UTF-8 name")
+      Foundation.exit(exitStatus(deciding: TrigsimExitCode.cannotReadInput))
+    }
     var decided = TrigsimExitCode.success
     do {
       var command = try parseAsRoot()

@@ -11,7 +11,7 @@ import TrigsimScenario
 /// limit, is a `crashed`, `timedOut` or `memoryExceeded` result the
 /// supervisor makes itself.
 struct ScenarioResult: Codable, Sendable, Equatable {
-  enum Status: String, Codable, Sendable {
+  enum Status: String, Codable, Sendable, CaseIterable {
     case passed, failed, skipped, invalidInput, cannotRead, cannotWrite, internalError
     /// The worker process verifying it crashed or was killed: an internal error (exit 70).
     case crashed
@@ -21,7 +21,7 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     case memoryExceeded
   }
 
-  enum Recording: String, Codable, Sendable {
+  enum Recording: String, Codable, Sendable, CaseIterable {
     case created, rewritten, unchanged
 
     init(_ recording: ScenarioVerification.Recording) {
@@ -32,6 +32,15 @@ struct ScenarioResult: Codable, Sendable, Equatable {
       }
     }
   }
+
+  /// The members of a result that hold one of a fixed set of words, and
+  /// those words: what a message about a partial file's wrong value lists.
+  static let allowedValues: [String: [String]] = {
+    let recordings = Recording.allCases.map(\.rawValue)
+    var values = ["status": Status.allCases.map(\.rawValue)]
+    for member in ["recorded", "trialsRecorded", "dosesRecorded", "assumptionsRecorded", "platformsRecorded"] { values[member] = recordings }
+    return values
+  }()
 
   /// A `Diagnostic` as it travels between processes.
   struct LocatedProblem: Codable, Sendable, Equatable {
@@ -148,6 +157,15 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     if verifications.count > 1 { more = verifications.dropFirst().map { ScenarioResult($0, seconds: share) } }
   }
 
+  /// The results of one scenario's platforms (and side-by-side table) as
+  /// one: the first, carrying the others in `more`.
+  static func combining(_ parts: [ScenarioResult]) -> ScenarioResult {
+    let rows = parts.flatMap(\.each)
+    var first = rows[0]
+    if rows.count > 1 { first.more = Array(rows.dropFirst()) }
+    return first
+  }
+
   /// This result and those in `more`, one per platform (and the side-by-side
   /// table), each without `more`: what tables, JUnit and exit codes count.
   var each: [ScenarioResult] {
@@ -156,29 +174,37 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     return [first] + (more ?? [])
   }
 
-  /// The scenario's path, and the phone in brackets when the result names one: `x.yaml [android]`.
-  var displayPath: String { scenarioPath + (platform.map { " [\($0)]" } ?? "") }
+  /// The scenario's path, and the phone in brackets when the result names one: `x.yaml [android]`;
+  /// escaped by `ControlCharacterEscape`'s rule (a file name may hold ESC or a line break), as
+  /// everything a batch prints of a file name is.
+  var displayPath: String { ControlCharacterEscape.escaping(scenarioPath + (platform.map { " [\($0)]" } ?? "")) }
 
   /// A scenario whose verification ended with its process: `what` is how it
   /// ended ("crashed (SIGILL)", "exited with status 3"); `lastWords` the
   /// first line the process wrote to standard error, if any.
-  static func crashed(_ path: String, what: String, lastWords: String?, seconds: Double) -> ScenarioResult {
-    var message = "error: trigsim \(what) while verifying this scenario; please report it with the scenario\n"
+  /// `platform` names the phone whose run it was, for a unit of a side-by-side scenario.
+  static func crashed(_ path: String, what: String, lastWords: String?, seconds: Double, platform: String? = nil) -> ScenarioResult {
+    let scenario = platform.map { "this scenario's \($0) run" } ?? "this scenario"
+    var message = "error: trigsim \(what) while verifying \(scenario); please report it with the scenario\n"
     if let lastWords { message += "note: its last message: \(lastWords)\n" }
-    message += "note: the other scenarios ran in other processes and are not affected\n"
-    return ScenarioResult(
-      scenarioPath: path, status: .crashed, headline: "trigsim \(what) while verifying this scenario; please report it",
+    message += "note: " + (platform == nil ? "the other scenarios ran in other processes and are not affected" : "the other scenarios, and this scenario's other platforms, keep their own results") + "\n"
+    var result = ScenarioResult(
+      scenarioPath: path, status: .crashed, headline: "trigsim \(what) while verifying \(scenario); please report it",
       message: message, seconds: seconds)
+    result.platform = platform
+    return result
   }
 
   /// A scenario whose worker the supervisor killed at `limit`. The message
-  /// names the limit, not the time or memory measured, so it is the same on every run.
-  static func stopped(_ path: String, at limit: WorkerLimits.Limit, seconds: Double) -> ScenarioResult {
-    let headline = "exceeded \(limit.description)"
+  /// names the limit, not the time or memory measured, so it is the same on
+  /// every run; `platform` the phone whose run it stopped, for a unit of a
+  /// side-by-side scenario (each platform's run has the whole limit).
+  static func stopped(_ path: String, at limit: WorkerLimits.Limit, seconds: Double, platform: String? = nil) -> ScenarioResult {
+    let headline = (platform.map { "the \($0) run " } ?? "") + "exceeded \(limit.description)"
     let message = """
-      error: the scenario \(headline); its worker process was stopped
+      error: the scenario\(platform.map { "'s \($0) run" } ?? "") \(platform == nil ? headline : "exceeded \(limit.description)"); its worker process was stopped
       note: \(limit.advice); check the scenario's clock, repeating intervals, 'limits:' and 'trials: { count: N }'
-      note: the other scenarios ran in other processes and are not affected
+      note: \(platform == nil ? "the other scenarios ran in other processes and are not affected" : "the other scenarios, and this scenario's other platforms, keep their own results")
 
       """
     let status: Status
@@ -186,7 +212,9 @@ struct ScenarioResult: Codable, Sendable, Equatable {
     case .time: status = .timedOut
     case .memory: status = .memoryExceeded
     }
-    return ScenarioResult(scenarioPath: path, status: status, headline: headline, message: message, seconds: seconds)
+    var result = ScenarioResult(scenarioPath: path, status: status, headline: headline, message: message, seconds: seconds)
+    result.platform = platform
+    return result
   }
 
   /// A scenario the supervisor could not have verified (no worker process would start).
@@ -242,7 +270,7 @@ func reportFailure(of result: ScenarioResult) -> Int32 {
     DiagnosticPrinter.standardError.print(result.diagnostics.map(\.diagnostic))
   } else {
     writeToStandardError(result.details)
-    if result.status == .failed { printError("\(result.scenarioPath): FAILED: \(result.headline)") }
+    if result.status == .failed { printError("\(result.displayPath): FAILED: \(ControlCharacterEscape.escaping(result.headline))") }
   }
   return result.exitCode
 }

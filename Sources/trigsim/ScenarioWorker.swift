@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrigsimCore
 import TrigsimScenario
 
 #if canImport(Glibc)
@@ -10,10 +11,17 @@ import TrigsimScenario
 /// per line, one scenario at a time.
 ///
 /// - To a worker, on its standard input: `{"index":N,"path":"…"}`, verify
-///   this scenario. The end of input means no more work: the worker exits 0.
-/// - From a worker, on its file descriptor 3: `{"index":N,"result":{…}}`,
-///   the `ScenarioResult` of the scenario it was given, before it reads the
-///   next assignment.
+///   this scenario; with `"skip":["ios"]`, leave out those platforms of a
+///   side-by-side scenario (an earlier worker verified them or was stopped
+///   on them). The end of input means no more work: the worker exits 0.
+/// - From a worker, on its file descriptor 3, for a scenario run on several
+///   phones, one unit per platform: `{"index":N,"starting":"android"}`
+///   before the platform's run (its time limit starts then), and
+///   `{"index":N,"part":{…}}`, its `ScenarioResult`, as soon as it is made
+///   (the side-by-side table's too).
+/// - Then `{"index":N,"result":{…}}`, the `ScenarioResult` of the scenario
+///   it was given (every part; absent when every platform was skipped),
+///   before it reads the next assignment.
 ///
 /// A worker's standard output goes nowhere (nothing can corrupt the replies);
 /// its standard error goes to the supervisor, which quotes the first line
@@ -22,11 +30,18 @@ enum WorkerProtocol {
   struct Assignment: Codable {
     var index: Int
     var path: String
+    /// Platforms of a side-by-side scenario to leave out (their raw names).
+    var skip: [String]? = nil
   }
 
   struct Reply: Codable {
     var index: Int
-    var result: ScenarioResult
+    /// The platform whose run starts now (a unit of a side-by-side scenario).
+    var starting: String? = nil
+    /// One platform's result (or the side-by-side table's), as soon as it is made.
+    var part: ScenarioResult? = nil
+    /// The scenario's result: the last reply of an assignment.
+    var result: ScenarioResult? = nil
   }
 
   /// The worker's file descriptor for replies.
@@ -98,14 +113,34 @@ struct ScenarioWorker {
   }
 
   private func reply(to assignment: WorkerProtocol.Assignment) {
-    crash?.crash(ifNamed: assignment.path)
+    crash?.crash(ifNamed: assignment.path, platform: nil)
     let clock = ContinuousClock()
-    let start = clock.now
-    let verifications = verifier.verifyEach(path: assignment.path)
-    let result = ScenarioResult(verifications, seconds: start.duration(to: clock.now).seconds)
-    guard let line = try? WorkerProtocol.line(WorkerProtocol.Reply(index: assignment.index, result: result)) else {
-      exit(TrigsimExitCode.internalError)
-    }
+    var start = clock.now
+    var parts: [ScenarioResult] = []
+    let skipped = Set((assignment.skip ?? []).compactMap(PlatformName.init(rawValue:)))
+    let verifications = verifier.verifyEach(
+      path: assignment.path, skipping: skipped,
+      willVerify: { platform in
+        send(WorkerProtocol.Reply(index: assignment.index, starting: platform.rawValue))
+        crash?.crash(ifNamed: assignment.path, platform: platform.rawValue)
+        start = clock.now
+      },
+      didVerify: { verification in
+        let part = ScenarioResult(verification, seconds: start.duration(to: clock.now).seconds)
+        parts.append(part)
+        send(WorkerProtocol.Reply(index: assignment.index, part: part))
+        start = clock.now
+      })
+    // One platform (the scenario's own, or a scenario that did not load): its one result.
+    let result: ScenarioResult? =
+      if !parts.isEmpty { ScenarioResult.combining(parts) }
+      else if !verifications.isEmpty { ScenarioResult(verifications, seconds: start.duration(to: clock.now).seconds) }
+      else { nil }  // every platform was skipped
+    send(WorkerProtocol.Reply(index: assignment.index, result: result))
+  }
+
+  private func send(_ reply: WorkerProtocol.Reply) {
+    guard let line = try? WorkerProtocol.line(reply) else { exit(TrigsimExitCode.internalError) }
     do {
       try line.withUnsafeBytes { try writeAll($0, to: WorkerProtocol.replyDescriptor) }
     } catch {
@@ -114,9 +149,10 @@ struct ScenarioWorker {
   }
 }
 
-/// **For trigsim's own tests only**: `TRIGSIM_TEST_CRASH_ON=NAME[:HOW]` makes
+/// **For trigsim's own tests only**: `TRIGSIM_TEST_CRASH_ON=NAME[@PLATFORM][:HOW]` makes
 /// a worker process crash when it is given the scenario whose file name is
-/// NAME, to prove that a batch survives it. HOW is `trap` (the default: a
+/// NAME (with `@android`, when it starts that platform's run of a side-by-side
+/// scenario), to prove that a batch survives it. HOW is `trap` (the default: a
 /// `fatalError`), `index` (an array index out of range), `stack` (unbounded
 /// recursion), `segv` (a write through a bad pointer), `abort`, `kill`
 /// (SIGKILL, as the kernel's out-of-memory killer sends) or `exit` (exit
@@ -137,21 +173,30 @@ struct TestCrashRequest {
   static let allocationCeiling = 1 << 30
 
   var fileName: String
+  /// The platform whose run crashes; nil: the scenario, as it is given.
+  var platform: String?
   var how: How
 
   init?(environment: [String: String]) {
     guard let value = environment[Self.variable], !value.isEmpty else { return nil }
+    var name: String
     if let colon = value.lastIndex(of: ":"), let how = How(rawValue: String(value[value.index(after: colon)...])) {
-      fileName = String(value[..<colon])
+      name = String(value[..<colon])
       self.how = how
     } else {
-      fileName = value
+      name = value
       how = .trap
     }
+    if let at = name.lastIndex(of: "@") {
+      platform = String(name[name.index(after: at)...])
+      name = String(name[..<at])
+    }
+    fileName = name
   }
 
-  func crash(ifNamed path: String) {
-    guard (path as NSString).lastPathComponent == fileName else { return }
+  /// Crashes as asked when `path` is the named scenario and `platform` (nil: the scenario as given) the named platform.
+  func crash(ifNamed path: String, platform: String?) {
+    guard (path as NSString).lastPathComponent == fileName, platform == self.platform else { return }
     switch how {
     case .trap: fatalError("\(Self.variable) names this scenario")
     case .index:

@@ -52,7 +52,7 @@ private func run<Sink: TimelineEntrySink>(
 /// What the track does not cover of the clock is also said where a person
 /// reads it: on standard error, named after the scenario.
 func sayCoverage(of summary: RunSummary, at scenarioPath: String) {
-  for warning in summary.coverageWarnings { writeToStandardError("warning: \(scenarioPath): \(warning)\n") }
+  for warning in summary.coverageWarnings { writeToStandardError("warning: \(ControlCharacterEscape.escaping(scenarioPath)): \(ControlCharacterEscape.escaping(warning))\n") }
 }
 
 /// Prints why the run failed and returns the exit to throw: 73 for a failed

@@ -89,7 +89,7 @@ struct TestCommand: ParsableCommand {
             of: result.scenarioPath, overrides: try comparison.options(), expect: nil, loader: root.loader(), options: ReportOptions(),
             platforms: try platform.override)
           try emit(document.html, to: target, creatingFolders: true)
-          writeToStandardOutput("report: \(target)\n")
+          writeToStandardOutput("report: \(ControlCharacterEscape.escaping(target))\n")
           reportFiles.append(target)
         } catch let failure as ExitCode {
           outputsCode = moreSerious(outputsCode, failure.rawValue)
@@ -121,7 +121,7 @@ struct TestCommand: ParsableCommand {
     let results = results.flatMap(\.each)
     var output = ""
     for result in results where result.status != .passed && result.status != .skipped {
-      output += "=== \(result.resultWord) \(result.displayPath): \(result.headline)\n"
+      output += "=== \(result.resultWord) \(result.displayPath): \(ControlCharacterEscape.escaping(result.headline))\n"
       output += result.details + "\n"
     }
     if colored { output = DiffColoring.colored(output) }
@@ -156,14 +156,38 @@ struct TestCommand: ParsableCommand {
     }
   }
 
-  /// The file name of a scenario's report in `--reports`: its path with `/`
-  /// as `__` (so scenarios of different folders do not meet), `.html`.
+  /// The file name of a scenario's report in `--reports`: its path as given
+  /// (without a leading `./`, which names the same file), written with `_`
+  /// as the escape character, then `.html`:
+  /// - `/` is written `__`, so `scenarios/corpus/walk.yaml` is
+  ///   `scenarios__corpus__walk.yaml.html`;
+  /// - `_` itself is written `_-`, so `a__b.yaml` is `a_-_-b.yaml.html`
+  ///   and cannot meet `a/b.yaml`'s `a__b.yaml.html`;
+  /// - a scalar `ControlCharacterEscape` escapes (ESC, a line break, NUL, a
+  ///   bidirectional override) is written `_x` HEX `_` (`_x1B_`), so a file
+  ///   name never holds one;
+  /// - every other scalar is itself, the extension included.
+  ///
+  /// The mapping is injective: after `_` comes `_`, `-` or `x`, and `x`'s hex
+  /// digits end at the next `_`, so a name reads back to exactly one path, and
+  /// two scenarios of one batch never write the same page.
   static func reportName(_ scenarioPath: String) -> String {
-    var path = scenarioPath
-    while path.hasPrefix("./") { path.removeFirst(2) }
-    while path.hasPrefix("/") { path.removeFirst() }
-    let stem = path.hasSuffix(".yaml") ? String(path.dropLast(5)) : (path.hasSuffix(".yml") ? String(path.dropLast(4)) : path)
-    return stem.replacingOccurrences(of: "../", with: "up__").replacingOccurrences(of: "/", with: "__") + ".html"
+    var path = Substring(scenarioPath)
+    while path.hasPrefix("./") { path = path.dropFirst(2) }
+    var name = ""
+    for scalar in path.unicodeScalars {
+      switch scalar {
+      case "/": name += "__"
+      case "_": name += "_-"
+      default:
+        if ControlCharacterEscape.isEscaped(scalar) {
+          name += "_x" + String(scalar.value, radix: 16, uppercase: true) + "_"
+        } else {
+          name.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return name + ".html"
   }
 
   /// `scenario  result  entries  duration`, aligned, one row per scenario in path order.

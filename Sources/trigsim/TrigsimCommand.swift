@@ -31,6 +31,20 @@ struct TrigsimCommand: ParsableCommand {
       RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, MergeCommand.self, ReportCommand.self, GenerateTrackCommand.self, InitCommand.self,
       ScenarioWorkerCommand.self,  // hidden: the worker processes of 'test' and 'record'
     ])
+
+  /// The first argument after the program's name whose bytes are not UTF-8
+  /// (1-based position, bytes); nil when all are. Swift decodes such an
+  /// argument with U+FFFD in place of each bad byte, so a file named with one
+  /// would be looked for under another name and reported missing: `main()`
+  /// refuses it instead (exit 66), its bytes escaped (`'a\xFFb.yaml'`).
+  static func firstArgumentNotUTF8() -> (position: Int, bytes: [UInt8])? {
+    for position in 1..<Int(CommandLine.argc) {
+      guard let argument = CommandLine.unsafeArgv[position] else { continue }
+      let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+      if String(validating: bytes, as: UTF8.self) == nil { return (position, bytes) }
+    }
+    return nil
+  }
 }
 
 /// The documented exit codes (see `TrigsimCommand`'s discussion and the manual).
@@ -303,7 +317,7 @@ func reportFailure(of verification: ScenarioVerification, colored: Bool = false)
     DiagnosticPrinter.standardError.print(verification.diagnostics)
   } else {
     writeToStandardError(colored ? DiffColoring.colored(verification.details) : verification.details)
-    if case .failed = verification.outcome { printError("\(verification.scenarioPath): FAILED: \(verification.headline)") }
+    if case .failed = verification.outcome { printError("\(ControlCharacterEscape.escaping(verification.scenarioPath)): FAILED: \(ControlCharacterEscape.escaping(verification.headline))") }
   }
   return verification.exitCode
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrigsimCore
 import TrigsimScenario
 
 struct VerifyCommand: ParsableCommand {
@@ -31,13 +32,13 @@ struct VerifyCommand: ParsableCommand {
     // One verification per phone the scenario runs on (and one for the side-by-side table); the most serious outcome decides.
     var code = TrigsimExitCode.success
     for verification in verifier.verifyEach(path: scenario) {
-      let name = scenario + (verification.platformLabel.map { " [\($0)]" } ?? "")
+      let name = ControlCharacterEscape.escaping(scenario + (verification.platformLabel.map { " [\($0)]" } ?? ""))
       switch verification.outcome {
       case .passed, .skipped:
-        writeToStandardOutput("\(name): \(verification.headline)\n")
+        writeToStandardOutput("\(name): \(ControlCharacterEscape.escaping(verification.headline))\n")
       case .failed:
         writeToStandardOutput(diffFlags.colors(descriptor: STDOUT_FILENO) ? DiffColoring.colored(verification.details) : verification.details)
-        writeToStandardOutput("\(name): FAILED: \(verification.headline)\n")
+        writeToStandardOutput("\(name): FAILED: \(ControlCharacterEscape.escaping(verification.headline))\n")
         code = moreSerious(code, verification.exitCode)
       case .error:
         code = moreSerious(code, reportFailure(of: verification))
@@ -94,12 +95,12 @@ struct RecordCommand: ParsableCommand {
       if let platforms = result.expectedPlatformsPath {
         // The side-by-side table of a scenario run on several phones.
         switch (result.status, result.platformsRecorded) {
-        case (.passed, .created?): writeToStandardOutput("recorded  \(platforms)\n")
-        case (.passed, .rewritten?): writeToStandardOutput("rewrote   \(platforms)\n")
-        case (.passed, _): writeToStandardOutput("unchanged \(platforms)\n")
+        case (.passed, .created?): writeToStandardOutput("recorded  \(ControlCharacterEscape.escaping(platforms))\n")
+        case (.passed, .rewritten?): writeToStandardOutput("rewrote   \(ControlCharacterEscape.escaping(platforms))\n")
+        case (.passed, _): writeToStandardOutput("unchanged \(ControlCharacterEscape.escaping(platforms))\n")
         case (.failed, _):
           writeToStandardOutput(result.details)
-          writeToStandardOutput("FAILED    \(result.displayPath): \(result.headline)\n")
+          writeToStandardOutput("FAILED    \(result.displayPath): \(ControlCharacterEscape.escaping(result.headline))\n")
         default: _ = reportFailure(of: result)
         }
         continue
@@ -107,26 +108,26 @@ struct RecordCommand: ParsableCommand {
       let target = result.expectedPath ?? "\(result.scenarioPath) (no expected timeline: expect: none)"
       if let trials = result.expectedTrialsPath {
         switch result.trialsRecorded {
-        case .created?: writeToStandardOutput("recorded  \(trials)\n")
-        case .rewritten?: writeToStandardOutput("rewrote   \(trials)\n")
-        case .unchanged?, nil: if result.trialsMatch { writeToStandardOutput("unchanged \(trials)\n") }
+        case .created?: writeToStandardOutput("recorded  \(ControlCharacterEscape.escaping(trials))\n")
+        case .rewritten?: writeToStandardOutput("rewrote   \(ControlCharacterEscape.escaping(trials))\n")
+        case .unchanged?, nil: if result.trialsMatch { writeToStandardOutput("unchanged \(ControlCharacterEscape.escaping(trials))\n") }
         }
       }
       switch result.status {
       case .passed:
         switch result.recorded {
-        case .created?: writeToStandardOutput("recorded  \(target)\n")
-        case .rewritten?: writeToStandardOutput("rewrote   \(target)\n")
-        case .unchanged?: writeToStandardOutput("unchanged \(target)\n")
-        case nil: writeToStandardOutput("kept      \(target)\n")
+        case .created?: writeToStandardOutput("recorded  \(ControlCharacterEscape.escaping(target))\n")
+        case .rewritten?: writeToStandardOutput("rewrote   \(ControlCharacterEscape.escaping(target))\n")
+        case .unchanged?: writeToStandardOutput("unchanged \(ControlCharacterEscape.escaping(target))\n")
+        case nil: writeToStandardOutput("kept      \(ControlCharacterEscape.escaping(target))\n")
         }
         printDosesRecording(result)
       case .skipped:
-        writeToStandardOutput("skipped   \(result.displayPath): \(result.headline)\n")
+        writeToStandardOutput("skipped   \(result.displayPath): \(ControlCharacterEscape.escaping(result.headline))\n")
       case .failed:
         printDosesRecording(result)
         writeToStandardOutput(result.details)
-        writeToStandardOutput("FAILED    \(result.displayPath): \(result.headline)\n")
+        writeToStandardOutput("FAILED    \(result.displayPath): \(ControlCharacterEscape.escaping(result.headline))\n")
       case .invalidInput, .cannotRead, .cannotWrite, .internalError, .crashed, .timedOut, .memoryExceeded:
         _ = reportFailure(of: result)
       }
@@ -144,17 +145,17 @@ struct RecordCommand: ParsableCommand {
 private func printDosesRecording(_ result: ScenarioResult) {
   if let path = result.expectedDosesPath {
     switch result.dosesRecorded {
-    case .created?: writeToStandardOutput("recorded  \(path)\n")
-    case .rewritten?: writeToStandardOutput("rewrote   \(path)\n")
-    case .unchanged?: writeToStandardOutput("unchanged \(path)\n")
-    case nil: if result.dosesMatch { writeToStandardOutput("kept      \(path)\n") }
+    case .created?: writeToStandardOutput("recorded  \(ControlCharacterEscape.escaping(path))\n")
+    case .rewritten?: writeToStandardOutput("rewrote   \(ControlCharacterEscape.escaping(path))\n")
+    case .unchanged?: writeToStandardOutput("unchanged \(ControlCharacterEscape.escaping(path))\n")
+    case nil: if result.dosesMatch { writeToStandardOutput("kept      \(ControlCharacterEscape.escaping(path))\n") }
     }
   }
   guard let assumptions = result.expectedAssumptionsPath else { return }
   switch result.assumptionsRecorded {
-  case .created?: writeToStandardOutput("recorded  \(assumptions)\n")
-  case .rewritten?: writeToStandardOutput("rewrote   \(assumptions)\n")
-  case .unchanged?: writeToStandardOutput("unchanged \(assumptions)\n")
+  case .created?: writeToStandardOutput("recorded  \(ControlCharacterEscape.escaping(assumptions))\n")
+  case .rewritten?: writeToStandardOutput("rewrote   \(ControlCharacterEscape.escaping(assumptions))\n")
+  case .unchanged?: writeToStandardOutput("unchanged \(ControlCharacterEscape.escaping(assumptions))\n")
   case nil: break
   }
 }

@@ -16,8 +16,17 @@ import TrigsimScenario
 /// on. Results come back in the order of `paths`, whatever order the workers
 /// finish in, so the output does not depend on `jobs` or on timing.
 ///
-/// Limits (`limits`): a worker still verifying a scenario `seconds` after it
-/// was given it, or whose resident memory (`/proc/PID/statm`, read every
+/// A scenario run on several phones (`platforms: [ios, android]`,
+/// `--platform ios,android`) is one unit per platform: the worker says when
+/// each platform's run starts and sends its result as soon as it is made, the
+/// time limit counts from each start, and a platform's run stopped at a limit
+/// (or crashed) is that platform's row alone, naming it; the platforms
+/// verified before it keep their verdicts, and the scenario goes to a new
+/// worker for the platforms after it (the side-by-side table, which needs
+/// every platform's run, is then not made).
+///
+/// Limits (`limits`): a worker still verifying a scenario (or a platform's
+/// unit) `seconds` after it was given it, or whose resident memory (`/proc/PID/statm`, read every
 /// `WorkerLimits.memorySamplingPeriod` while it works) exceeds `mebibytes`,
 /// is sent SIGKILL, its scenario reported `timedOut` or `memoryExceeded`,
 /// and it is waited for and replaced like a crashed one. Memory is watched
@@ -95,6 +104,10 @@ private final class WorkerProcess {
   /// The start of what it wrote to standard error since its current assignment.
   var messageBytes: [UInt8] = []
   var assignment: (index: Int, started: ContinuousClock.Instant)?
+  /// The platform whose run the worker is in, for a side-by-side scenario's unit (nil: the scenario as given).
+  var platform: String?
+  /// The results of the assignment's platforms so far.
+  var parts: [ScenarioResult] = []
 
   init(pid: pid_t, commands: Int32, replies: Int32, messages: Int32) {
     self.pid = pid
@@ -113,6 +126,16 @@ private struct SupervisedRun {
   var results: [ScenarioResult?]
   var next = 0
   var workers: [WorkerProcess] = []
+  /// The rows of a side-by-side scenario whose worker was stopped or crashed
+  /// in one platform's run: the platforms' results so far and that platform's row.
+  var earlier: [Int: [ScenarioResult]] = [:]
+  /// The platforms of such a scenario its next worker leaves out.
+  var skipped: [Int: [String]] = [:]
+  /// Such scenarios, to be given to a worker again for their other platforms, in order.
+  var resumed: [Int] = []
+
+  /// Whether a scenario (or the rest of one) waits for a worker.
+  var hasWork: Bool { next < paths.count || !resumed.isEmpty }
   let clock = ContinuousClock()
 
   init(paths: [String], workerArguments: [String], limits: WorkerLimits) {
@@ -123,7 +146,7 @@ private struct SupervisedRun {
   }
 
   mutating func run(jobs: Int) -> [ScenarioResult] {
-    while next < paths.count && workers.count < jobs { startWorker() }
+    while hasWork && workers.count < jobs { startWorker() }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while !workers.isEmpty {
       var descriptors: [pollfd] = []
@@ -174,25 +197,26 @@ private struct SupervisedRun {
       workers.append(worker)
       assign(to: worker)
     } catch {
-      results[next] = .internalError(paths[next], "cannot start a worker process: \(error)")
-      next += 1
+      let index = takeNextIndex()
+      results[index] = .internalError(paths[index], "cannot start a worker process: \(error)")
     }
   }
 
   /// Gives `worker` the next scenario, or closes its input when there is none (it then exits).
   mutating func assign(to worker: WorkerProcess) {
-    guard next < paths.count else {
+    guard hasWork else {
       if worker.commands >= 0 {
         close(worker.commands)
         worker.commands = -1
       }
       return
     }
-    let index = next
-    next += 1
+    let index = takeNextIndex()
     worker.assignment = (index, clock.now)
+    worker.platform = nil
+    worker.parts = []
     worker.messageBytes = []
-    guard let line = try? WorkerProtocol.line(WorkerProtocol.Assignment(index: index, path: paths[index])) else {
+    guard let line = try? WorkerProtocol.line(WorkerProtocol.Assignment(index: index, path: paths[index], skip: skipped[index])) else {
       results[index] = .internalError(paths[index], "the scenario path cannot be sent to a worker")
       worker.assignment = nil
       return assign(to: worker)
@@ -207,6 +231,36 @@ private struct SupervisedRun {
       }
       sent += count
     }
+  }
+
+  /// The next scenario to give a worker: a resumed one first, else the next
+  /// in order (only when `hasWork`).
+  mutating func takeNextIndex() -> Int {
+    if !resumed.isEmpty { return resumed.removeFirst() }
+    next += 1
+    return next - 1
+  }
+
+  /// The result of scenario `index`: its earlier rows (`earlier`) and `rows`, as one.
+  mutating func finish(_ index: Int, with rows: [ScenarioResult]) {
+    let all = (earlier.removeValue(forKey: index) ?? []) + rows
+    results[index] = all.isEmpty ? .internalError(paths[index], "a worker process verified none of the scenario's platforms") : .combining(all)
+  }
+
+  /// `worker`'s assignment ended in `row` (stopped at a limit, or crashed):
+  /// within a platform's unit, that platform's row joins the platforms
+  /// verified so far and the scenario is given again for the others;
+  /// otherwise it is the scenario's result.
+  mutating func endAssignment(of worker: WorkerProcess, with row: ScenarioResult) {
+    guard let assignment = worker.assignment else { return }
+    worker.assignment = nil
+    guard let platform = worker.platform else {
+      finish(assignment.index, with: [row])
+      return
+    }
+    earlier[assignment.index, default: []] += worker.parts + [row]
+    skipped[assignment.index, default: []] += worker.parts.compactMap(\.platform) + [platform]
+    resumed.append(assignment.index)
   }
 
   /// Stores every complete reply line and gives the worker its next scenario.
@@ -226,7 +280,17 @@ private struct SupervisedRun {
         worker.replyBytes = []
         return
       }
-      results[reply.index] = reply.result
+      if let platform = reply.starting {
+        // A platform's unit: its time limit starts now.
+        worker.platform = platform
+        worker.assignment = (assignment.index, clock.now)
+        continue
+      }
+      if let part = reply.part {
+        worker.parts.append(part)
+        continue
+      }
+      finish(reply.index, with: reply.result.map { [$0] } ?? [])
       worker.assignment = nil
       assign(to: worker)
     }
@@ -243,12 +307,13 @@ private struct SupervisedRun {
     var status: Int32 = 0
     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
     if let assignment = worker.assignment {
-      worker.assignment = nil
-      results[assignment.index] = .crashed(
-        paths[assignment.index], what: WorkerSupervisor.describe(status: status), lastWords: WorkerSupervisor.firstLine(of: worker.messageBytes),
-        seconds: elapsed(since: assignment.started))
+      endAssignment(
+        of: worker,
+        with: .crashed(
+          paths[assignment.index], what: WorkerSupervisor.describe(status: status), lastWords: WorkerSupervisor.firstLine(of: worker.messageBytes),
+          seconds: elapsed(since: assignment.started), platform: worker.platform))
     }
-    if next < paths.count { startWorker() }
+    if hasWork { startWorker() }
   }
 
   // MARK: - Limits
@@ -294,8 +359,8 @@ private struct SupervisedRun {
   mutating func stop(_ worker: WorkerProcess, at limit: WorkerLimits.Limit) {
     guard let assignment = worker.assignment else { return }
     kill(worker.pid, SIGKILL)
-    results[assignment.index] = .stopped(paths[assignment.index], at: limit, seconds: elapsed(since: assignment.started))
-    worker.assignment = nil
+    endAssignment(
+      of: worker, with: .stopped(paths[assignment.index], at: limit, seconds: elapsed(since: assignment.started), platform: worker.platform))
     for descriptor in [worker.replies, worker.messages] where descriptor >= 0 { close(descriptor) }
     worker.replies = -1
     worker.messages = -1
@@ -326,9 +391,9 @@ private struct SupervisedRun {
       if let assignment = worker.assignment { results[assignment.index] = .internalError(paths[assignment.index], reason) }
     }
     workers = []
-    while next < paths.count {
-      results[next] = .internalError(paths[next], reason)
-      next += 1
+    while hasWork {
+      let index = takeNextIndex()
+      results[index] = .internalError(paths[index], reason)
     }
   }
 

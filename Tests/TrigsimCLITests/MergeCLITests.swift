@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import TrigsimTestSupport
+import TrigsimScenario
 
 /// `run --shard`, `test --partial` and `merge`, through K `trigsim` processes.
 @Suite struct MergeCLITests {
@@ -104,6 +105,33 @@ import TrigsimTestSupport
     #expect(row.hasSuffix(" " + String(format: "%.3fs", seconds)), "\(row)")
   }
 
+  /// Issue 41, finding 5: the partial of `test --shard 1/10000000` made an
+  /// 89 MB error line naming every missing shard.
+  @Test func missingShardsAreNamedAsRangesAndCounted() throws {
+    let workspace = try Workspace()
+    let shard = try TrigsimBinary.run(
+      ["test", Self.scenario, "--shard", "1/10000000", "--partial", workspace.path("a.json"), "--jobs", "1"], in: RepositoryPaths.root)
+    #expect(shard.status == 0, "\(shard.stderr)")
+    let clock = ContinuousClock()
+    let start = clock.now
+    let merged = try TrigsimBinary.run(["merge", "a.json"], in: workspace.root)
+    #expect(start.duration(to: clock.now) < .seconds(5))
+    #expect(merged.status == 65)
+    #expect(merged.stderr == """
+      error: shards 2–10000000 of 10000000 are missing (9999999 shards; given: shard 1 in 'a.json')
+      note: merge the partial files of every shard, 1 to 10000000, of one run
+
+      """)
+  }
+
+  @Test func aMissingShardsMessageNamesTheFirstRangesAndFiles() {
+    let given = [1, 3, 5, 7, 9, 11, 13].map { (index: $0, file: "p\($0).json") }
+    let missing = MissingShards(count: 20, given: given)
+    #expect(missing.missingRanges == [2...2, 4...4, 6...6, 8...8, 10...10, 12...12, 14...20])
+    #expect(missing.description == "shards 2, 4, 6, 8, 10 and 2 more of 20 are missing (13 shards; given: shard 1 in 'p1.json', shard 3 in 'p3.json', shard 5 in 'p5.json', shard 7 in 'p7.json', shard 9 in 'p9.json' and 2 more)")
+    #expect(MissingShards(count: 4, given: [(1, "a"), (2, "b"), (4, "c")]).description == "shard 3 of 4 is missing (given: shard 1 in 'a', shard 2 in 'b', shard 4 in 'c')")
+  }
+
   @Test func missingDuplicatedAndMismatchedShardsAreErrorsNamingTheFileAndNothingIsWritten() throws {
     let workspace = try Workspace()
     try Self.writeShards(trials: 40, seed: 2026, into: workspace.root)
@@ -144,7 +172,7 @@ import TrigsimTestSupport
     #expect(otherTrack.status == 0, "\(otherTrack.stderr)")
     let scenario = try merge(["trials-1.json", "trials-2.json", "trials-3.json", "moved/trials-4.json"])
     #expect(scenario.status == 65)
-    #expect(scenario.stderr.hasPrefix("moved/trials-4.json:") && scenario.stderr.contains(": error: the scenario's digest (its text, track, regions and places files) is sha256:"))
+    #expect(scenario.stderr.hasPrefix("moved/trials-4.json:") && scenario.stderr.contains(": error: the scenario's digest (its text, track, regions and places files) is 'sha256:"))
   }
 
   @Test func aDamagedOrForeignPartIsALocatedErrorThatQuotesNothingForeign() throws {

@@ -124,16 +124,51 @@ extension ReportCLITests {
 
     let result = try TrigsimBinary.run(["test", "s.yaml", "more/s.yaml", "--reports", "out/reports"], in: folder)
     #expect(result.status == 1)
-    #expect(result.stdout.hasSuffix("report: out/reports/more__s.html\n"))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out/reports").path) == ["more__s.html"])
-    let html = try String(contentsOf: folder.appendingPathComponent("out/reports/more__s.html"), encoding: .utf8)
+    #expect(result.stdout.hasSuffix("report: out/reports/more__s.yaml.html\n"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out/reports").path) == ["more__s.yaml.html"])
+    let html = try String(contentsOf: folder.appendingPathComponent("out/reports/more__s.yaml.html"), encoding: .utf8)
     #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: timeline differs: 0 missing, 0 unexpected, 0 shifted, 2 changed</p>"))
     #expect(html.contains("data-diff=\"changed\""))
   }
 
   @Test func aReportsFileNameKeepsFoldersApart() {
-    #expect(TestCommand.reportName("scenarios/corpus/walk.yaml") == "scenarios__corpus__walk.html")
-    #expect(TestCommand.reportName("./a.yml") == "a.html")
-    #expect(TestCommand.reportName("../x/a.yaml") == "up__x__a.html")
+    #expect(TestCommand.reportName("scenarios/corpus/walk.yaml") == "scenarios__corpus__walk.yaml.html")
+    #expect(TestCommand.reportName("./a.yml") == "a.yml.html")
+    #expect(TestCommand.reportName("../x/a.yaml") == "..__x__a.yaml.html")
+    #expect(TestCommand.reportName("/tmp/a.yaml") == "__tmp__a.yaml.html")
+  }
+
+  /// Issue 41, finding 9: `a/b.yaml` and `a__b.yaml` both wrote `a__b.html`.
+  @Test func reportNamesOfDifferentPathsNeverMeet() {
+    #expect(TestCommand.reportName("a/b.yaml") == "a__b.yaml.html")
+    #expect(TestCommand.reportName("a__b.yaml") == "a_-_-b.yaml.html")
+    #expect(TestCommand.reportName("a\u{1B}b\nc.yaml") == "a_x1B_b_xA_c.yaml.html")
+    // Paths built from the characters the escape uses, every one up to length 4: no two share a name.
+    let alphabet = ["a", "/", "_", "-", "x", "\u{1B}", "."]
+    var paths = [""]
+    var all: [String] = []
+    for _ in 1...4 {
+      paths = paths.flatMap { path in alphabet.map { path + $0 } }
+      all += paths
+    }
+    let names = all.filter { !$0.hasPrefix("./") }.map(TestCommand.reportName)
+    #expect(Set(names).count == names.count)
+  }
+
+  @Test func testWritesOneReportPerScenarioWhenPathsLookAlike() throws {
+    let folder = try GeoJSONCLITests.smallScenario()
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
+    let yaml = try String(contentsOf: folder.appendingPathComponent("s.yaml"), encoding: .utf8)
+    try yaml.replacingOccurrences(of: "file: t.csv", with: "file: ../t.csv").write(to: folder.appendingPathComponent("a/b.yaml"), atomically: true, encoding: .utf8)
+    try yaml.write(to: folder.appendingPathComponent("a__b.yaml"), atomically: true, encoding: .utf8)
+    #expect(try TrigsimBinary.run(["record", "a/b.yaml", "a__b.yaml"], in: folder).status == 0)
+    for timeline in ["a/b.timeline", "a__b.timeline"] {
+      let recorded = try String(contentsOf: folder.appendingPathComponent(timeline), encoding: .utf8)
+      try recorded.replacingOccurrences(of: "title=Tea", with: "title=Coffee").write(to: folder.appendingPathComponent(timeline), atomically: true, encoding: .utf8)
+    }
+    let result = try TrigsimBinary.run(["test", "a/b.yaml", "a__b.yaml", "--reports", "out"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stdout.hasSuffix("report: out/a__b.yaml.html\nreport: out/a_-_-b.yaml.html\n"), "\(result.stdout)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted() == ["a_-_-b.yaml.html", "a__b.yaml.html"])
   }
 }

@@ -221,3 +221,66 @@ import TrigsimTestSupport
     #expect(supervisor.rows(result.stdout) == ["a.yaml pass 14", "b.yaml pass 14", "c.yaml pass 14"])
   }
 }
+
+/// Issue 41, finding 7: in `test`, a side-by-side scenario whose Android run
+/// timed out became one `TIMEOUT` row naming no phone, and the iPhone's pass
+/// was lost. Each platform is its own unit: its own row and its own limit.
+extension WorkerLimitsCLITests {
+  /// `chain-UUID.yaml` on both phones, recorded; its file name.
+  func sideBySideChain(in workspace: Workspace) throws -> String {
+    let name = "chain-\(UUID().uuidString).yaml"
+    try workspace.write(name, PlatformCLITests.chain("platforms: [ios, android]\n"))
+    let record = try TrigsimBinary.run(["record", name], in: workspace.root)
+    #expect(record.status == 0, "\(record.stdout)\(record.stderr)")
+    return name
+  }
+
+  @Test func anAndroidRunPastTheTimeoutIsItsOwnRowAndTheIPhonesPassIsKept() throws {
+    let workspace = try Workspace()
+    let name = try sideBySideChain(in: workspace)
+    let result = try TrigsimBinary.run(
+      ["test", name, "--jobs", "1", "--timeout", "2", "--junit", "junit.xml"], in: workspace.root,
+      environment: ["TRIGSIM_TEST_CRASH_ON": "\(name)@android:hang"])
+    #expect(result.status == 124)
+    let headline = "the android run exceeded the 2 s per-scenario time limit (--timeout)"
+    #expect(result.stdout.hasPrefix("""
+      === TIMEOUT \(name) [android]: \(headline)
+      error: the scenario's android run exceeded the 2 s per-scenario time limit (--timeout); its worker process was stopped
+
+      """), "\(result.stdout)")
+    #expect(result.stdout.contains("note: the other scenarios, and this scenario's other platforms, keep their own results\n"))
+    let rows = supervisor.rows(result.stdout)
+    #expect(rows.count == 2, "\(result.stdout)")
+    #expect(rows.first?.hasPrefix("\(name) [ios] pass ") == true, "\(rows)")
+    #expect(rows.last == "\(name) [android] TIMEOUT -", "\(rows)")
+    #expect(result.stdout.contains("\n1 passed, 0 failed, 1 errors, 0 skipped in "))
+    #expect(processes(withEnvironment: "TRIGSIM_TEST_CRASH_ON=\(name)@android:hang").isEmpty, "the stopped worker is still running")
+    let report = try JUnitDocument(#require(FileManager.default.contents(atPath: workspace.path("junit.xml"))))
+    #expect(report.cases.map(\.name) == ["\(name) [ios]", "\(name) [android]"])
+    #expect(report.cases.map(\.errorType) == [nil, "Timeout"])
+  }
+
+  @Test func anIPhoneRunPastTheTimeoutLeavesTheAndroidRunToAnotherWorker() throws {
+    let workspace = try Workspace()
+    let name = try sideBySideChain(in: workspace)
+    let result = try TrigsimBinary.run(
+      ["test", name, "--jobs", "1", "--timeout", "2"], in: workspace.root, environment: ["TRIGSIM_TEST_CRASH_ON": "\(name)@ios:hang"])
+    #expect(result.status == 124)
+    let rows = supervisor.rows(result.stdout)
+    #expect(rows.count == 2, "\(result.stdout)")
+    #expect(rows.first == "\(name) [ios] TIMEOUT -", "\(rows)")
+    #expect(rows.last?.hasPrefix("\(name) [android] pass ") == true, "\(rows)")
+    #expect(result.stdout.contains("=== TIMEOUT \(name) [ios]: the ios run exceeded the 2 s per-scenario time limit (--timeout)\n"))
+  }
+
+  @Test func aCrashInOnePlatformsRunNamesItsPhone() throws {
+    let workspace = try Workspace()
+    let name = try sideBySideChain(in: workspace)
+    let result = try TrigsimBinary.run(["test", name, "--jobs", "1"], in: workspace.root, environment: ["TRIGSIM_TEST_CRASH_ON": "\(name)@android:abort"])
+    #expect(result.status == 70)
+    let rows = supervisor.rows(result.stdout)
+    #expect(rows.first?.hasPrefix("\(name) [ios] pass ") == true, "\(rows)")
+    #expect(rows.last == "\(name) [android] CRASH -", "\(rows)")
+    #expect(result.stdout.contains("=== CRASH \(name) [android]: trigsim crashed (SIGABRT) while verifying this scenario's android run; please report it\n"), "\(result.stdout)")
+  }
+}

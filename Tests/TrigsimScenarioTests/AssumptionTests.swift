@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TrigsimCore
+@testable import TrigsimCore
 import TrigsimTestSupport
 
 @testable import TrigsimScenario
@@ -231,5 +231,38 @@ import TrigsimTestSupport
       #expect(row[1] == "`\(entry.defaultReading.yaml)`", "\(entry.id)")
       #expect(row[2] == entry.alternatives.map { "`\($0.yaml)`" }.joined(separator: ", "), "\(entry.id)")
     }
+  }
+}
+
+/// Issue 41, finding 11: `run --assumptions` held every rerun's whole report
+/// (1.86 GB for a 15-day scenario whose timeline streams in 33 MB). A rerun
+/// is now reduced to its doses and its assertions' results as it ends.
+extension AssumptionTests {
+  @Test func aRerunKeepsItsDosesAndAssertionResultsAndNotItsTimeline() throws {
+    let file = try load(Self.header + Self.phoneOff + "assert:\n  - dosesNotified: { within: 1h }\n")
+    let scenarios = [file.scenario, file.scenario]
+    let outcomes = AssumptionReport.run(scenarios, assertions: file.checks.assertions, jobs: 2) { scenario in
+      ScenarioVerifier().simulation(of: scenario)
+    }
+    let full = try run(file)
+    #expect(outcomes.count == 2)
+    for outcome in outcomes {
+      guard case .success(let rerun) = outcome else {
+        Issue.record("the rerun failed")
+        continue
+      }
+      // What is kept is exactly what the report reads: the doses and each assertion's result.
+      #expect(rerun.doses.map(\.description) == full.summary.doses.map(\.description))
+      #expect(rerun.assertionResults.map { $0?.finding } == file.checks.assertions.map { $0.check(full)?.finding })
+      #expect(Mirror(reflecting: rerun).children.map(\.label) == ["doses", "assertionResults"])
+    }
+    // Without assertions, a rerun's entries are only counted: the same doses.
+    let counted = AssumptionReport.run([file.scenario], assertions: [], jobs: 1) { ScenarioVerifier().simulation(of: $0) }
+    guard case .success(let rerun)? = counted.first else {
+      Issue.record("the rerun without assertions failed")
+      return
+    }
+    #expect(rerun.doses.map(\.description) == full.summary.doses.map(\.description))
+    #expect(rerun.assertionResults.isEmpty)
   }
 }

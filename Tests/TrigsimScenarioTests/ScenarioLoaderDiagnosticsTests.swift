@@ -268,7 +268,7 @@ import TrigsimTestSupport
   @Test func aLongListOfDeclaredNamesIsCutInTheNote() {
     let regions = (1...25).map { "  - { id: r\($0), center: [55.6761, 12.5683] }" }.joined(separator: "\n")
     let found = rejected(Self.header + "regions:\n\(regions)\nnotifications:\n  - { id: a, trigger: { region: elsewhere } }\n")
-    #expect(found.first?.notes == ["declared regions: " + (1...20).map { "r\($0)" }.joined(separator: ", ") + " … and 5 more"])
+    #expect(found.first?.notes == ["declared regions: " + (1...20).map { "r\($0)" }.joined(separator: ", ") + " and 5 more"])
   }
 
   @Test func aScenarioWithThousandsOfProblemsListsTheFirstHundred() {

@@ -47,3 +47,26 @@ import TrigsimTesting
     #expect(verification.outcome == .passed)
   }
 }
+
+/// Issue 41, finding 12: a failed expectation on a dose, an entry or a summary printed its struct dump.
+@Suite struct LedgerDescriptionTests {
+  static let scenario = RepositoryPaths.scenarios.appendingPathComponent("android-force-stop.yaml").path
+
+  @Test func aDoseAnEntryAndASummaryDescribeThemselvesAsTheCLIPrintsThem() throws {
+    let report = try Simulation(ScenarioLoader().load(path: Self.scenario)).report()
+    let dose = try #require(report.summary.doses.first)
+    let utcCells = RunSummary().doseCells(dose)
+    #expect(String(describing: dose) == utcCells.joined(separator: "  "))
+    #expect(String(describingForTest: dose) == String(describing: dose))
+    #expect(String(reflecting: dose) == "dose(" + zip(RunSummary.doseColumns, utcCells).map { "\($0)=\($1)" }.joined(separator: " ") + ")")
+    #expect(!String(describingForTest: dose).contains("DoseRecord("))
+    #expect(String(describing: dose).count < 200)
+
+    let entry = try #require(report.timeline.entries.first)
+    #expect(String(describing: entry) == entry.canonicalLine)
+    #expect(String(describingForTest: entry) == entry.canonicalLine)
+    #expect(String(reflecting: entry) == "entry(\(entry.canonicalLine))")
+
+    #expect(String(describingForTest: report.summary) == report.summary.text)
+  }
+}

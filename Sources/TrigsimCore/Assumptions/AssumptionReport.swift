@@ -83,10 +83,10 @@ public struct AssumptionReport: Sendable {
   ///   - baseline: its run; its summary names the consulted assumptions.
   ///   - assertions: the scenario's run assertions (`assert:`), checked in every run.
   ///   - jobs: how many reruns run at once (the report does not depend on it).
-  ///   - simulate: runs a scenario (`Simulation(scenario, app:).report()` with the app for that scenario).
+  ///   - simulation: the simulation of a scenario (`Simulation(scenario, app:)` with the app for that scenario).
   public init(
     scenario: Scenario, baseline: SimulationReport, assertions: [RunAssertion], jobs: Int = 1,
-    simulate: @escaping @Sendable (Scenario) throws -> SimulationReport
+    simulation: @escaping @Sendable (Scenario) throws -> Simulation
   ) {
     consulted = baseline.summary.consultedAssumptions.compactMap(AssumptionRegistry.entry)
     var variants: [Variant] = []
@@ -98,19 +98,19 @@ public struct AssumptionReport: Sendable {
       }
     }
     self.variants = variants
-    let outcomes = Self.run(scenarios, jobs: jobs, simulate: simulate)
+    let outcomes = Self.run(scenarios, assertions: assertions, jobs: jobs, simulation: simulation)
 
     // Doses, in the baseline's order, then those only an alternative has (in variant order).
     let baseDoses = baseline.summary.doses
     var order = baseDoses.map(\.key)
     var seen = Set(order)
-    for case .success(let report) in outcomes {
-      for dose in report.summary.doses where seen.insert(dose.key).inserted { order.append(dose.key) }
+    for case .success(let rerun) in outcomes {
+      for dose in rerun.doses where seen.insert(dose.key).inserted { order.append(dose.key) }
     }
     func index(_ doses: [DoseRecord]) -> [DoseKey: DoseRecord] { Dictionary(doses.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }) }
     let baseIndex = index(baseDoses)
     let variantIndices = outcomes.map { outcome -> [DoseKey: DoseRecord]? in
-      if case .success(let report) = outcome { return index(report.summary.doses) }
+      if case .success(let rerun) = outcome { return index(rerun.doses) }
       return nil
     }
     let clock = baseline.summary.clock ?? scenario.clock
@@ -135,8 +135,8 @@ public struct AssumptionReport: Sendable {
     var variantResults: [[AssertionFailure?]?] = []
     for (position, outcome) in outcomes.enumerated() {
       switch outcome {
-      case .success(let report):
-        let results = assertions.map { $0.check(report) }
+      case .success(let rerun):
+        let results = rerun.assertionResults
         variantResults.append(results)
         for failure in results.compactMap({ $0 }) { robustness.append(RobustnessFailure(variant: variants[position].label, failure: failure)) }
       case .failure(let message):
@@ -160,17 +160,40 @@ public struct AssumptionReport: Sendable {
     self.robustnessFailures = robustness
   }
 
-  /// A rerun's report, or why it could not run (its first diagnostic).
+  /// What the report needs of a rerun, and all that is kept of it: its
+  /// doses and each assertion's result. Without assertions a rerun keeps
+  /// no timeline at all (its entries are only counted); with them, its
+  /// `SimulationReport` (the whole timeline) is reduced to this as soon as
+  /// the rerun ends. So the memory of `--assumptions` is the baseline's
+  /// report and at most one timeline per job running, never one per rerun.
+  struct Rerun: Sendable {
+    var doses: [DoseRecord]
+    /// The scenario's run assertions' results, in order (nil: it holds).
+    var assertionResults: [AssertionFailure?]
+  }
+
+  /// A rerun's findings, or why it could not run (its first diagnostic).
   enum Outcome: Sendable {
-    case success(SimulationReport)
+    case success(Rerun)
     case failure(String)
   }
 
-  /// Runs the scenarios on up to `jobs` threads; the outcomes come back in scenario order.
-  static func run(_ scenarios: [Scenario], jobs: Int, simulate: @escaping @Sendable (Scenario) throws -> SimulationReport) -> [Outcome] {
+  /// Runs the scenarios on up to `jobs` threads, each reduced to a `Rerun`
+  /// (its doses and `assertions`' results) as it ends: with no assertion to
+  /// check, its entries are counted, never kept. The outcomes come back in
+  /// scenario order.
+  static func run(
+    _ scenarios: [Scenario], assertions: [RunAssertion], jobs: Int, simulation: @escaping @Sendable (Scenario) throws -> Simulation
+  ) -> [Outcome] {
     let outcome: @Sendable (Scenario) -> Outcome = { scenario in
       do {
-        return .success(try simulate(scenario))
+        let rerun = try simulation(scenario)
+        guard !assertions.isEmpty else {
+          var counter = TimelineEntryCounter()
+          return .success(Rerun(doses: try rerun.run(into: &counter).summary.doses, assertionResults: []))
+        }
+        let report = try rerun.report()
+        return .success(Rerun(doses: report.summary.doses, assertionResults: assertions.map { $0.check(report) }))
       } catch let error as InputError {
         return .failure(error.diagnostics.first.map(\.message) ?? "\(error)")
       } catch {

@@ -13,8 +13,10 @@ public struct InputLocation: Hashable, Sendable, CustomStringConvertible {
     self.column = column
   }
 
-  /// `file:line:column`, the form editors and CI annotators recognise.
-  public var description: String { "\(file):\(line):\(column)" }
+  /// `file:line:column`, the form editors and CI annotators recognise; the
+  /// file name written by `ControlCharacterEscape`'s rule, so a name with
+  /// ESC or a line break cannot recolour the terminal or split the line.
+  public var description: String { "\(ControlCharacterEscape.escaping(file)):\(line):\(column)" }
 }
 
 /// A problem found in the input, located where the user can fix it.

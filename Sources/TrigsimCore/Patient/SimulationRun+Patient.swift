@@ -197,7 +197,7 @@ extension SimulationRun {
     for (index, rule) in medicineApp.responseRules.enumerated() {
       let used = patient.ruleSteps.filter { $0.key.rule == index }.map(\.value).max() ?? 0
       guard used < rule.actions.count else { continue }
-      let unused = rule.actions[used...].map { "'\($0)'" }.joined(separator: ", ")
+      let unused = MessageList.joined(rule.actions[used...].lazy.map { "'\($0)'" })
       let why = used == 0
         ? "no notification matching '\(rule.pattern)' was perceived while in Notification Center"
         : "no dose had a matching notification delivered after step \(used)"

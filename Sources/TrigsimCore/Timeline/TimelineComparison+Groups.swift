@@ -101,9 +101,10 @@ extension TimelineComparison {
   /// Line numbers are as in `report`.
   public func compactReport(expectedName: String, expectedLocations: [InputLocation]? = nil) -> String {
     guard !matches else { return report(expectedName: expectedName, actualName: "") }
-    var text = "timeline differs from \(expectedName): \(summaryLine)\n"
+    var text = "timeline differs from \(ControlCharacterEscape.escaping(expectedName)): \(summaryLine)\n"
     for difference in headerDifferences {
-      text += "  header '\(difference.key)': expected \(difference.expected.map { "'\($0)'" } ?? "none"), actual \(difference.actual.map { "'\($0)'" } ?? "none")\n"
+      let escaped = ControlCharacterEscape.escaping
+      text += "  header '\(escaped(difference.key))': expected \(difference.expected.map { "'\(escaped($0))'" } ?? "none"), actual \(difference.actual.map { "'\(escaped($0))'" } ?? "none")\n"
     }
     let groups = differenceGroups
     let width = String(groups.map(\.count).max() ?? 0).count

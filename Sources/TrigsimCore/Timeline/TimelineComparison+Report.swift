@@ -48,7 +48,10 @@ extension TimelineComparison {
   /// above is. Line numbers are those of `expectedLocations` when given (the
   /// file the expected timeline was read from), else of the canonical text;
   /// actual line numbers are those of the actual timeline's canonical text.
+  /// Both names are written by `ControlCharacterEscape`'s rule.
   public func report(expectedName: String, actualName: String, expectedLocations: [InputLocation]? = nil, context: Int = 2) -> String {
+    let expectedName = ControlCharacterEscape.escaping(expectedName)
+    let actualName = ControlCharacterEscape.escaping(actualName)
     guard !matches else {
       let note = toleranceNote
       return "timeline matches \(expectedName)" + (note.isEmpty ? "" : " (\(note))") + "\n"
@@ -58,8 +61,9 @@ extension TimelineComparison {
     if !headerDifferences.isEmpty {
       text += "@@ header @@\n"
       for difference in headerDifferences {
-        if let value = difference.expected { text += "- # \(difference.key): \(value)\n" }
-        if let value = difference.actual { text += "+ # \(difference.key): \(value)\n" }
+        let key = ControlCharacterEscape.escaping(difference.key)
+        if let value = difference.expected { text += "- # \(key): \(ControlCharacterEscape.escaping(value))\n" }
+        if let value = difference.actual { text += "+ # \(key): \(ControlCharacterEscape.escaping(value))\n" }
         if difference.expected == nil { text += "!   header line not expected\n" }
         if difference.actual == nil { text += "!   header line missing\n" }
       }

@@ -3,17 +3,22 @@ import Foundation
 extension TrialReport {
   /// The report as text, for `trigsim run SCENARIO --trials N`, and the form
   /// a scenario's expected `.trials` file holds. Every line depends only on
-  /// the scenario, the trial count and the seed.
+  /// the scenario, the trial count and the seed. Every name from the
+  /// scenario (its name, regions, requests, medicines, a miss's reason) is
+  /// written by `ControlCharacterEscape`'s rule, as in the timeline, so
+  /// neither a scenario nor a forged partial file can put a control
+  /// character or a line of its choosing into the report.
   public var text: String {
+    func escaped(_ value: some CustomStringConvertible) -> String { ControlCharacterEscape.escaping(value.description) }
     var text = "# trigsim trials\n"
-    text += "# scenario: \(scenarioName)\n"
-    text += "# platform: \(platformSummary)\n"
+    text += "# scenario: \(escaped(scenarioName))\n"
+    text += "# platform: \(escaped(platformSummary))\n"
     text += "# trials: \(plan.count), seed \(plan.seed)\n"
-    text += "# varied per trial: \(variationSummary)\n"
+    text += "# varied per trial: \(escaped(variationSummary))\n"
     text += "\nlocation requests: how often each fired for a true crossing, and its latency after the crossing\n"
     if locationChances.isEmpty { text += "  none: no location request was pending at a crossing of its region\n" }
     for chance in locationChances {
-      text += "  \(local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(chance.region) visit \(chance.visit): \(chance.request)\n"
+      text += "  \(local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(escaped(chance.region)) visit \(chance.visit): \(escaped(chance.request))\n"
       var line = "    fired \(Self.proportion(chance.fired, of: chance.pending, trials: plan.count, pendingWord: "pending"))"
       line += Self.percentiles(chance.latencies, word: "latency")
       if let trial = chance.firstMissTrial { line += "; not fired in trial \(trial) (replay it with --trial \(trial))" }
@@ -22,13 +27,13 @@ extension TrialReport {
     if !falseFirings.isEmpty {
       text += "\nfalse firings: the device fired the request while the true path was not on that side\n"
       for firing in falseFirings {
-        text += "  \(firing.request): in \(firing.trials) of \(plan.count) trials (\(Self.fraction(firing.trials, plan.count)))\n"
+        text += "  \(escaped(firing.request)): in \(firing.trials) of \(plan.count) trials (\(Self.fraction(firing.trials, plan.count)))\n"
       }
     }
     if !doses.isEmpty {
       text += "\ndoses: how often each was notified, and the delay after it was due\n"
       for dose in doses {
-        text += "  \(local(dose.scheduled)) \(dose.key.medicine) (\(dose.reminder)) \(dose.key.occurrenceLabel)"
+        text += "  \(local(dose.scheduled)) \(escaped(dose.key.medicine)) (\(escaped(dose.reminder))) \(escaped(dose.key.occurrenceLabel))"
         guard dose.expectedSilent.isEmpty else {
           // A visit the scenario expects to be silent: not notifying it is the success.
           text += ", a visit expected to be silent\n"
@@ -40,7 +45,7 @@ extension TrialReport {
         text += "\n"
         var line = "    notified \(Self.proportion(dose.notified, of: dose.due, trials: plan.count, pendingWord: "due"))"
         line += Self.percentiles(dose.latencies, word: "delay")
-        if let miss = dose.firstMiss { line += "; missed in trial \(miss.trial): \(miss.reason)" }
+        if let miss = dose.firstMiss { line += "; missed in trial \(miss.trial): \(escaped(miss.reason))" }
         text += line + "\n"
       }
     }
