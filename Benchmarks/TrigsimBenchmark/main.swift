@@ -790,6 +790,16 @@ func pairedRounds(_ rounds: Int, baseline: [String], candidate: [String])
   return (runs.baseline, runs.candidate, runs.ratios, runs.candidatePeak, lines[0], lines[1])
 }
 
+/// The medicine benchmark scenario on a `days`-day synthetic track (written
+/// once), with the six medicines of `medicineAppText` and without the raw
+/// `notifications:` (iOS requests): what the two-phone, storm and server tables run.
+@MainActor func medicineScenario(days: Int) throws -> String {
+  let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
+  _ = try syntheticTrack(days: days, at: trackPath)
+  let full = scenarioText(days: days, track: trackPath)
+  return String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+}
+
 // MARK: - One scenario, two phones
 
 // Not part of the full run. The medicine benchmark scenario (its four
@@ -806,10 +816,7 @@ if only == "android" {
   print("| track | ios s | android s | android ÷ ios | ios lines | android lines | alarms fired | posted | peak RSS MB (android) |")
   print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
   for days in dayCounts {
-    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
-    _ = try syntheticTrack(days: days, at: trackPath)
-    let full = scenarioText(days: days, track: trackPath)
-    let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+    let medicinesOnly = try medicineScenario(days: days)
     let androidText = medicinesOnly
       + "platform: { device: android, android: { exactAlarms: granted } }\napp:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n"
     let pair = try pairedScenarios(rounds, days: days, baseline: ("ios", medicinesOnly), candidate: ("android", androidText))
@@ -839,10 +846,7 @@ if only == "storms" {
   print("| track | ios s | android s | ios lines | android lines | ios entries/s | android entries/s | android ÷ ios entries/s | peak RSS MB (android) |")
   print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
   for days in dayCounts {
-    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
-    _ = try syntheticTrack(days: days, at: trackPath)
-    let full = scenarioText(days: days, track: trackPath)
-    let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+    let medicinesOnly = try medicineScenario(days: days)
     var storm = "app:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n"
     for step in stride(from: Int64(30), to: Int64(days) * 86_400, by: 30) {
       storm += "  - { at: \(InstantFormatter.utc.string(for: start.advanced(by: .seconds(step)))), state: \(step % 60 == 30 ? "foreground" : "background") }\n"
@@ -877,10 +881,7 @@ if only == "server" {
   print("| track | push only s | escalation s | escalation ÷ push only | push-only lines | escalation lines | sms | email | peak RSS MB (escalation) |")
   print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
   for days in dayCounts {
-    let trackPath = "\(workDirectory)/synthetic-\(days)d-1hz.csv"
-    _ = try syntheticTrack(days: days, at: trackPath)
-    let full = scenarioText(days: days, track: trackPath)
-    let medicinesOnly = String(full[..<full.range(of: "notifications:")!.lowerBound]) + medicineAppText
+    let medicinesOnly = try medicineScenario(days: days)
     let signOut = InstantFormatter.utc.string(for: start.advanced(by: .hours(Int64(days) * 12)))
     func server(_ steps: String) -> String {
       "server:\n  policy: [\(steps)]\n  email: { reads: [\"07:30\", \"12:30\", \"20:00\"] }\n  changes: [ { at: \(signOut), signOut: phone } ]\n"
