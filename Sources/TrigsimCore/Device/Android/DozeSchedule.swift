@@ -162,15 +162,19 @@ public struct AndroidPowerTimeline: Sendable {
     quietStarts.sort()
     var periods: [DozePeriod] = []
     let delay = rules.enterAfter.milliseconds + Int64(((jitter ?? 0) * Double(rules.enterSpread.milliseconds)).rounded(.down))
-    for quietStart in quietStarts {
+    // Both lists are sorted, so each look-up is a binary search: a storm of screen-ons (a look a
+    // minute, a reboot a minute) costs n log n here, not n².
+    for (position, quietStart) in quietStarts.enumerated() {
       // A quiet start inside a charging span does not count (the span's end does).
-      if charging.contains(where: { $0.contains(quietStart) }) { continue }
+      if span(holding: quietStart, in: charging) != nil { continue }
       // The quiet span ends at the next wake after it.
-      let quietEnd = wakes.first { $0 > quietStart } ?? end
+      let wake = wakes.partitioningIndex { $0 > quietStart }
+      let quietEnd = wake < wakes.count ? wakes[wake] : end
       let entry = quietStart.advanced(byMilliseconds: delay)
       guard entry < quietEnd else { continue }
       // Skip a quiet start that a later one (before the quiet end) supersedes: only the last restart counts.
-      if quietStarts.contains(where: { $0 > quietStart && $0 < quietEnd }) { continue }
+      let later = quietStarts[(position + 1)...].partitioningIndex { $0 > quietStart }
+      if later < quietStarts.endIndex && quietStarts[later] < quietEnd { continue }
       var windows: [Range<SimulationInstant>] = []
       var idleFrom = entry
       var index = 0
