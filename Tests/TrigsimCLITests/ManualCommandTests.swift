@@ -89,6 +89,8 @@ import TrigsimTestSupport
       "the benchmark's android table: a release build and 30-day runs",
     ".build/release/trigsim-benchmark --only server --days 1,7,30    # \"The server side\" below (not part of the full run)":
       "the benchmark's server table: a release build and 30-day runs",
+    ".build/release/trigsim-benchmark --only storms --days 1          # \"Event storms\" below (not part of the full run)":
+      "the benchmark's storm table: a release build and a day of app-state changes on both phones",
     // Sharding: one line per machine of four; the recipes run the whole sequence.
     "trigsim run S.yaml --trials 1000 --seed 2026 --shard 2/4 --output shards/trials-2.json   # on each of 4 machines":
       "one machine's line of four (the merge below needs all four); ShardRecipeCLITests runs the recipes' every shard and merge",
