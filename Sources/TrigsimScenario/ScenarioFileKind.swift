@@ -167,6 +167,7 @@ extension ScenarioFileKind {
   /// bytes.
   ///
   /// - Parameters:
+  ///   - path: the file, as the command line or the scenario names it (resolved); every location names it so.
   ///   - policy: where scenario files may lie (`--root`); ignored for a partial.
   ///   - namedAt: where the scenario names or implies the file, for a
   ///     refusal by the path policy (a file that may not be read is reported
