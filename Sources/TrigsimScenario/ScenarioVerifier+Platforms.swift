@@ -169,7 +169,7 @@ extension ScenarioVerifier {
     case .failed: wants = !matches
     case .all: wants = true
     }
-    if let refusal, !(refusal.mayBeRewritten && wants && mayWrite) {
+    if let refusal, !rewrites(refusal) {
       result.diagnostics = [refusal.diagnostic]
       result.outcome = Self.outcome(of: refusal.error)
       return result

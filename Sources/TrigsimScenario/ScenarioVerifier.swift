@@ -235,6 +235,13 @@ public struct ScenarioVerifier: Sendable {
     return previous == nil ? .created : .rewritten
   }
 
+  /// Whether `record` writes a new baseline over one `refusal` refused: only
+  /// one whose content is wrong (`ScenarioFileRefusal.mayBeRewritten`), only
+  /// when recording what fails or everything, and only where writing is allowed.
+  func rewrites(_ refusal: ScenarioFileRefusal) -> Bool {
+    refusal.mayBeRewritten && (record == .failed || record == .all) && mayWrite
+  }
+
   /// What a refused or unreadable baseline of the scenario at `path` adds: how to write it again.
   static func recordNote(_ path: String) -> String {
     "record it again with 'trigsim record \(ControlCharacterEscape.escaping(path))', then review it"
@@ -280,7 +287,7 @@ public struct ScenarioVerifier: Sendable {
       }
     }
     let matches = expected == actual
-    if let refusal, !(refusal.mayBeRewritten && wantsToRecord(found: false, unreadable: true, matches: false) && mayWrite) {
+    if let refusal, !rewrites(refusal) {
       result.diagnostics = [refusal.diagnostic]
       return Self.outcome(of: refusal.error)
     }
@@ -369,7 +376,7 @@ public struct ScenarioVerifier: Sendable {
         path, policy: pathPolicy, namedAt: settings.origin, recordNote: Self.recordNote(result.scenarioPath))
     } catch {
       // A baseline that is not a trial report may be written over where `record` asks for it; nothing else goes on.
-      guard error.mayBeRewritten, record == .failed || record == .all, mayWrite else {
+      guard rewrites(error) else {
         result.diagnostics = [error.diagnostic]
         return Self.outcome(of: error.error)
       }
