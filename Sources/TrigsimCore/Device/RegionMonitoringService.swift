@@ -20,7 +20,10 @@ import Foundation
 ///   the assumed accuracy). Between two fixes the accuracy is the larger of
 ///   the two. While the app is not in the foreground a fix's accuracy is at
 ///   best `backgroundAccuracy` (region monitoring runs on Wi-Fi and cell
-///   positions then), in the judgement and in the GPS error of trials alike.
+///   positions then). The accuracy counts once: a deterministic run takes
+///   the recorded position as observed and insets by the accuracy, as
+///   above; a trial draws the position error from the accuracy and insets
+///   by the margins alone.
 /// - **Updates.** The device learns its position continuously (the
 ///   interpolated path) or, when the interval is not zero, only at instants
 ///   `first fix + phase + k × interval`; the app's state decides which
@@ -210,7 +213,7 @@ struct RegionMonitoringService: LocationService {
     for index in monitors.indices where monitored[index] {
       monitors[index].start(at: observed, inside: geometricInside[index], rules: rules)
     }
-    circleMargins = margins(accuracyOf(observed))
+    circleMargins = margins(insetAccuracyOf(observed))
     budgetsMeasured(at: observed.coordinate)
   }
 
@@ -239,7 +242,7 @@ struct RegionMonitoringService: LocationService {
     var run = QuietRun(
       error: errorState, stream: stream, cosine: cosineBound, previousCos: cosPrevious, skipped: skippedRadius,
       tau: Double(rules.errorCorrelation.milliseconds), assumedAccuracy: rules.assumedAccuracy,
-      accuracyFloor: appInForeground ? 0 : rules.backgroundAccuracy, marginFloor: min(rules.entryMargin, rules.exitMargin), previous: first)
+      accuracyFloor: appInForeground ? 0 : rules.backgroundAccuracy, previous: first)
     run.load(self, interval: interval)
     let taken = fixes.withUnsafeBufferPointer { buffer in
       var position = 0
@@ -304,11 +307,9 @@ struct RegionMonitoringService: LocationService {
     let assumedAccuracy: Double
     /// The background accuracy while the app is not in the foreground, else 0.
     let accuracyFloor: Double
-    let marginFloor: Double
     let ziggurat = Ziggurat.shared
-    /// The previous fix: its instant and accuracy as recorded, its position as observed.
+    /// The previous fix: its instant as recorded, its position as observed.
     var previousInstant: Int64
-    var previousAccuracy: Double
     var previousCoordinate: Coordinate
     /// Where the device observed the first fix `take` did not take.
     var coordinate = Coordinate(latitude: 0, longitude: 0)
@@ -331,19 +332,17 @@ struct RegionMonitoringService: LocationService {
     var anchor = Coordinate(latitude: 0, longitude: 0)
     var anchorCos = 1.0
     var slack = 0.0
-    var settledAccuracy = 0.0
     /// σ for the last accuracy seen (a division saved while the accuracy repeats).
     var sigmaAccuracy = Double.nan
     var sigma = 0.0
 
     init(
       error: PositionError, stream: TrialRandom, cosine: CosineUpperBound, previousCos: Double, skipped: Double, tau: Double,
-      assumedAccuracy: Double, accuracyFloor: Double, marginFloor: Double, previous: TrackSample
+      assumedAccuracy: Double, accuracyFloor: Double, previous: TrackSample
     ) {
       (self.error, self.stream, self.cosine, self.previousCos, self.skipped) = (error, stream, cosine, previousCos, skipped)
-      (self.tau, self.assumedAccuracy, self.accuracyFloor, self.marginFloor) = (tau, assumedAccuracy, accuracyFloor, marginFloor)
+      (self.tau, self.assumedAccuracy, self.accuracyFloor) = (tau, assumedAccuracy, accuracyFloor)
       previousInstant = previous.instant.millisecondsSinceEpoch
-      previousAccuracy = previous.horizontalAccuracy ?? assumedAccuracy
       previousCoordinate = previous.coordinate
     }
 
@@ -359,7 +358,7 @@ struct RegionMonitoringService: LocationService {
         nextUpdate = next
       }
       quietUntil = service.quietUntil
-      (anchor, anchorCos, slack, settledAccuracy) = (service.anchor, service.anchorCosine, service.slack, service.settledAccuracy)
+      (anchor, anchorCos, slack) = (service.anchor, service.anchorCosine, service.slack)
       (evaluated, evaluatedCos) = (service.lastEvaluated, service.lastEvaluatedCosine)
     }
 
@@ -387,7 +386,6 @@ struct RegionMonitoringService: LocationService {
     mutating func passed(_ fix: TrackSample, observedAt observed: Coordinate) {
       (fast, anchorMoves, coarseFixes) = (0, 0, 0)
       previousInstant = fix.instant.millisecondsSinceEpoch
-      previousAccuracy = max(fix.horizontalAccuracy ?? assumedAccuracy, accuracyFloor)
       previousCoordinate = observed
     }
 
@@ -400,7 +398,6 @@ struct RegionMonitoringService: LocationService {
       _ fixes: UnsafeBufferPointer<TrackSample>, from start: Int, movingAnchorAmong monitors: UnsafeBufferPointer<RegionMonitor>?,
       monitored: [Bool]
     ) -> Int {
-      let settledWithinMargins = settledAccuracy <= marginFloor
       var position = start
       while position < fixes.count {
         let b = fixes[position]
@@ -413,9 +410,8 @@ struct RegionMonitoringService: LocationService {
         let (east, north) = error.advance(
           by: Double(instant - previousInstant), correlationMilliseconds: tau, random: &stream, ziggurat: ziggurat)
         let observed = error.offset(b.coordinate, east: east * sigma, north: north * sigma)
-        let accuracy = max(previousAccuracy, fixAccuracy)
-        let circlesUnchanged = accuracy == settledAccuracy || (accuracy <= marginFloor && settledWithinMargins)
-        if open && instant < quietUntil && circlesUnchanged && abs(observed.longitude) < 179 {
+        // A trial insets the circles by the margins alone (`insetAccuracyOf`): the accuracy never moves them.
+        if open && instant < quietUntil && abs(observed.longitude) < 179 {
           let distance = Geodesic.lengthUpperBound(anchor, observed, cosLatitudeA: anchorCos)
           if distance < slack {
             skipped = max(skipped, distance)
@@ -441,7 +437,7 @@ struct RegionMonitoringService: LocationService {
             skipped = max(skipped, (reach + clearance * max(1, evaluatedCos / anchorCos)) * (1 + 1e-9))
             anchorMoves &+= 1
           }
-        } else if coarse && circlesUnchanged && instant < nextUpdate {
+        } else if coarse && instant < nextUpdate {
           // `advance`'s coarse fast path: no update instant in the segment.
           skipped = max(skipped, Geodesic.lengthUpperBound(evaluated, observed, cosLatitudeA: evaluatedCos))
           previousCos = cosine.value(atLatitude: observed.latitude)
@@ -453,7 +449,6 @@ struct RegionMonitoringService: LocationService {
         fast &+= 1
         tookFastPath = true
         previousInstant = instant
-        previousAccuracy = fixAccuracy
         previousCoordinate = observed
         position += 1
       }
@@ -504,7 +499,7 @@ struct RegionMonitoringService: LocationService {
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
     let startsContinuousUpdates = interval == 0 && (updateInterval ?? 0) > 0
     updateInterval = interval
-    let accuracy = max(accuracyOf(previous), accuracyOf(observed))
+    let accuracy = max(insetAccuracyOf(previous), insetAccuracyOf(observed))
     // Fast path: with continuous updates, no crossing, no dwell in progress
     // and the offset circles unchanged, nothing changes in any region while
     // the path stays nearer the anchor than every offset circle. The bound
@@ -813,7 +808,7 @@ struct RegionMonitoringService: LocationService {
     let interval = (appInForeground ? rules.foregroundInterval : rules.backgroundInterval).milliseconds
     updateInterval = interval
     let continuous = interval == 0
-    let accuracy = accuracyOf(observed)
+    let accuracy = insetAccuracyOf(observed)
     catchUpAll()
     circleMargins = margins(accuracy)
     defer { budgetsMeasured(at: observed.coordinate) }
@@ -911,6 +906,16 @@ struct RegionMonitoringService: LocationService {
   }
 
   private func accuracyOf(_ fix: TrackSample) -> Double { fix.horizontalAccuracy ?? rules.assumedAccuracy }
+
+  /// The accuracy that insets the offset circles (see "Accuracy" above):
+  /// the fix's accuracy in a deterministic run, which takes the recorded
+  /// position as observed, and zero in a trial, whose observed position
+  /// already carries an error drawn from that accuracy. Each uncertainty
+  /// counts once: a trial that also inset the circles by the accuracy would
+  /// ask a device standing at the centre of a 100 m circle, its background
+  /// fixes at ±65 m, to observe itself within 35 m of the centre where its
+  /// error alone puts it 51 m away half the time.
+  private func insetAccuracyOf(_ fix: TrackSample) -> Double { random == nil ? accuracyOf(fix) : 0 }
 
   /// The first update instant at or after `t`: the grid is `anchor + k × interval` for every integer k.
   private func gridInstant(atOrAfter t: Int64, every interval: Int64) -> Int64? {

@@ -28,6 +28,10 @@ extension DeviceRegionReport {
 ///   same geofence. Trials draw the latency from a log-normal whose median
 ///   is that latency (`latencySpread`) and the responsiveness uniformly in
 ///   [0, responsiveness].
+/// - **Ahead of the path.** A transition the device detects before the
+///   true path reaches that side (GPS error in a trial; the overlap's circle
+///   lying outside the geofence) belongs to the visit whose crossing comes
+///   before its report reaches the app, as on iOS; else to no visit.
 /// - **Dwell.** A geofence that asks for DWELL reports it once the device
 ///   has stayed inside for the loitering delay after its entry (the
 ///   condition), then after the latency; an exit or a gap in the track
@@ -203,6 +207,7 @@ struct GeofencingService: LocationService {
         handle(event, in: &fence, appInForeground: appInForeground, into: &reports)
       }
       dwellIfDue(&fence, upTo: t1, appInForeground: appInForeground, into: &reports)
+      fence.releaseHeldDetection(upTo: t1, into: &reports)
       fences[index] = fence
     }
   }
@@ -301,6 +306,7 @@ struct GeofencingService: LocationService {
     let stay = SimulationDuration(milliseconds: dwell.due - dwell.since)
     var parts = ["inside for the \(stay) loitering delay" + (dwell.initial ? " (INITIAL_TRIGGER_DWELL)" : "")]
     if let latencyReason { parts.append(latencyReason) }
+    fence.releaseHeldDetection(into: &reports)
     let at = max(dwell.due + delay, fence.lastReport)
     fence.lastReport = at
     reports.append(DeviceRegionReport(
@@ -338,9 +344,8 @@ struct GeofencingService: LocationService {
     }
     if let latencyReason { parts.append(latencyReason) }
     let onPath = fence.geometricInside == entering
-    if !onPath {
-      parts.append(random != nil ? "ahead of the true path (GPS error)" : "ahead of the true path (the \(entering ? "enter" : "exit") overlap's circle lies \(entering ? "outside" : "inside") the geofence)")
-    }
+    let aheadCause = random != nil ? "GPS error" : "the \(entering ? "enter" : "exit") overlap's circle lies \(entering ? "outside" : "inside") the geofence"
+    fence.releaseHeldDetection(into: &reports)
     let at = max(condition + delay, fence.lastReport)
     fence.lastReport = at
     let transition: GeofenceTransition = entering ? .enter : .exit
@@ -353,14 +358,22 @@ struct GeofencingService: LocationService {
     } else {
       fence.pendingDwell = nil  // left before the loitering delay ended
     }
-    if onPath { fence.detectedSinceCrossing = true } else { fence.aheadOfPath = true }
-    guard fence.options.transitions.contains(transition) else { return }
-    reports.append(DeviceRegionReport(
+    if onPath { fence.detectedSinceCrossing = true }
+    let report = DeviceRegionReport(
       kind: .detected, region: fence.index, entering: entering, visit: onPath ? fence.visit : nil,
       instant: SimulationInstant(millisecondsSinceEpoch: at),
       crossingInstant: onPath ? fence.crossingAt.map { SimulationInstant(millisecondsSinceEpoch: $0) } : nil,
       conditionInstant: SimulationInstant(millisecondsSinceEpoch: condition), reason: parts.isEmpty ? nil : parts.joined(separator: "; "),
-      transition: transition))
+      transition: transition)
+    guard onPath else {
+      // Held until its report reaches the app: a crossing of the true path to this side before then is its visit.
+      fence.heldDetection = HeldGeofenceDetection(
+        report: report, condition: condition, reasonParts: parts, cause: aheadCause,
+        reported: fence.options.transitions.contains(transition))
+      return
+    }
+    guard fence.options.transitions.contains(transition) else { return }
+    reports.append(report)
   }
 
   private func unmonitorable(_ crossing: GeometricCrossing) -> DeviceRegionReport {
@@ -369,6 +382,20 @@ struct GeofencingService: LocationService {
       instant: crossing.instant, crossingInstant: crossing.instant,
       reason: "not a circle: Android geofences are circles")
   }
+}
+
+/// A transition detected ahead of the true path, waiting for its report's
+/// instant: a crossing of the true path to its side before then is its visit.
+struct HeldGeofenceDetection {
+  var report: DeviceRegionReport
+  /// When the overlap condition held.
+  var condition: Int64
+  /// The reason so far (overlap, latency); the cause is added when it is released.
+  var reasonParts: [String]
+  /// Why the device was ahead: GPS error, or the overlap's circle.
+  var cause: String
+  /// Whether the geofence asked for this transition (else only the device's side moves).
+  var reported: Bool
 }
 
 /// A DWELL waiting for its loitering delay to end.
@@ -423,6 +450,8 @@ struct GeofenceMonitor {
   var detectedSinceCrossing = true
   /// The device reported a side before the true path reached it.
   var aheadOfPath = false
+  /// A detection ahead of the true path, held until its report's instant (see "Ahead of the path").
+  var heldDetection: HeldGeofenceDetection?
   var pendingDwell: PendingDwell?
   var lastReport = Int64.min
   /// The next segment evaluates the position at its start (after a restart).
@@ -482,6 +511,27 @@ struct GeofenceMonitor {
 
   mutating func geometricCrossing(_ crossing: GeometricCrossing, into reports: inout [DeviceRegionReport]) {
     let t = crossing.instant
+    var detectedAhead = false
+    if var held = heldDetection {
+      if held.report.entering == crossing.entering && t <= held.report.instant {
+        // The path reaches the side the device detected before its report does: that is the visit it detected.
+        heldDetection = nil
+        held.report.visit = crossing.visit
+        held.report.crossingInstant = t
+        let later = SimulationDuration(milliseconds: t.millisecondsSinceEpoch - held.condition)
+        held.report.reason = (held.reasonParts + ["the true path \(crossing.entering ? "entered" : "left") \(later) later: \(held.cause)"])
+          .joined(separator: "; ")
+        if held.reported { reports.append(held.report) }
+        if var dwell = pendingDwell, dwell.visit == nil, crossing.entering {
+          dwell.visit = crossing.visit
+          dwell.crossingInstant = t.millisecondsSinceEpoch
+          pendingDwell = dwell
+        }
+        detectedAhead = true
+      } else {
+        releaseHeldDetection(into: &reports)
+      }
+    }
     let reportedAhead = aheadOfPath && crossing.entering == deviceInside
     aheadOfPath = false
     var missedEntryVisit: Int?
@@ -501,7 +551,7 @@ struct GeofenceMonitor {
     geometricInside = crossing.entering
     visit = crossing.visit
     crossingAt = t.millisecondsSinceEpoch
-    detectedSinceCrossing = false
+    detectedSinceCrossing = detectedAhead
     if reportedAhead {
       append(DeviceRegionReport(
         kind: .undetected, region: index, entering: crossing.entering, visit: visit, instant: t, crossingInstant: t,
@@ -534,14 +584,33 @@ struct GeofenceMonitor {
       crossingInstant: SimulationInstant(millisecondsSinceEpoch: since), reason: why)
   }
 
-  /// Appends a report about this geofence no earlier than its last one.
+  /// Appends a report about this geofence no earlier than its last one (after the held detection).
   mutating func append(_ report: DeviceRegionReport, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)
     reports.append(report, notBefore: &lastReport)
+  }
+
+  /// Reports the held detection with no visit: the true path did not cross
+  /// to its side by its instant (or another report about the geofence comes first).
+  mutating func releaseHeldDetection(into reports: inout [DeviceRegionReport]) {
+    guard var held = heldDetection else { return }
+    heldDetection = nil
+    aheadOfPath = true
+    guard held.reported else { return }
+    held.report.reason = (held.reasonParts + ["ahead of the true path (\(held.cause))"]).joined(separator: "; ")
+    reports.append(held.report)
+  }
+
+  /// Releases the held detection once the segment reaches its instant.
+  mutating func releaseHeldDetection(upTo time: Int64, into reports: inout [DeviceRegionReport]) {
+    guard let held = heldDetection, held.report.instant.millisecondsSinceEpoch <= time else { return }
+    releaseHeldDetection(into: &reports)
   }
 
   /// Monitoring starts again: the device takes the true path's side
   /// silently; a visit it had not detected is explained.
   mutating func restart(at time: Int64, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)  // decided before the restart; no later crossing is its visit
     if geometricInside != deviceInside && !detectedSinceCrossing, let since = crossingAt {
       let side = geometricInside ? "inside" : "outside"
       append(DeviceRegionReport(
@@ -559,6 +628,7 @@ struct GeofenceMonitor {
 
   /// The run ends: a visit the device has not detected by now is reported.
   mutating func finish(at end: Int64, into reports: inout [DeviceRegionReport]) {
+    releaseHeldDetection(into: &reports)
     guard let since = crossingAt, !detectedSinceCrossing, geometricInside != deviceInside, since <= end else { return }
     var report = undetected(entering: geometricInside, at: SimulationInstant(millisecondsSinceEpoch: end), since: since)
     report.reason = report.reason.map { $0 + "; the run ended before the device detected it" }
