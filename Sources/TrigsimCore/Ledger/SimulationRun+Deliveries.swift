@@ -52,7 +52,12 @@ extension SimulationRun {
       }
       // No geometric crossing opened a dose (a crossing before the clock's
       // start, or a detection of a side the true path did not reach: a region
-      // below the minimum radius, GPS error in a trial): this delivery opens one.
+      // below the minimum radius, GPS error in a trial). In a trial the
+      // ledger follows the true path: a dose is due only at a true crossing,
+      // and this firing is a false one (the trial report counts it as such),
+      // never a new dose. A deterministic run takes the recorded path as
+      // true, and the detection opens one.
+      guard trialSeed == nil else { return nil }
       let occurrence = (ledger.locationOccurrences[medicine.id] ?? 0) + 1
       ledger.locationOccurrences[medicine.id] = occurrence
       let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)

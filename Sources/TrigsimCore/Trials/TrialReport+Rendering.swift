@@ -32,7 +32,8 @@ extension TrialReport {
     }
     if !doses.isEmpty {
       text += "\ndoses: how often each was notified, and the delay after it was due\n"
-      for dose in doses {
+      let (common, rare) = Self.splitRare(doses, trials: plan.count)
+      for dose in common {
         text += "  \(local(dose.scheduled)) \(escaped(dose.key.medicine)) (\(escaped(dose.reminder))) \(escaped(dose.key.occurrenceLabel))"
         guard dose.expectedSilent.isEmpty else {
           // A visit the scenario expects to be silent: not notifying it is the success.
@@ -48,8 +49,45 @@ extension TrialReport {
         if let miss = dose.firstMiss { line += "; missed in trial \(miss.trial): \(escaped(miss.reason))" }
         text += line + "\n"
       }
+      if !rare.isEmpty {
+        text += "\ndoses due in few trials (each in fewer than 1 in \(Self.rareDivisor) trials), by medicine and reminder\n"
+        for group in rare {
+          let first = group[0]
+          let due = group.reduce(0) { $0 + $1.due }, notified = group.reduce(0) { $0 + $1.notified }
+          let most = group.map(\.due).max() ?? 0
+          var line = "  \(escaped(first.key.medicine)) (\(escaped(first.reminder))): \(group.count) dose\(group.count == 1 ? "" : "s") "
+          line += "from \(local(first.scheduled)) to \(local(group[group.count - 1].scheduled)), each due in at most \(most) of \(plan.count) trials; "
+          line += "notified \(notified) of \(due) times due"
+          if let miss = group.compactMap({ $0.firstMiss }).min(by: { $0.trial < $1.trial }) {
+            line += "; first missed in trial \(miss.trial): \(escaped(miss.reason))"
+          }
+          text += line + "\n"
+        }
+      }
     }
     return text
+  }
+
+  /// A dose due in fewer than one trial in `rareDivisor` is listed in a group, not on a line of its own.
+  static let rareDivisor = 20
+
+  /// The doses listed one by one, and the rare ones (see `rareDivisor`)
+  /// grouped by medicine and reminder in the order of their first dose.
+  /// A visit expected to be silent is always listed on its own.
+  static func splitRare(_ doses: [DoseChance], trials: Int) -> (common: [DoseChance], rare: [[DoseChance]]) {
+    var common: [DoseChance] = [], rare: [[DoseChance]] = [], groupOf: [String: Int] = [:]
+    for dose in doses {
+      guard dose.due * rareDivisor < trials && dose.expectedSilent.isEmpty else {
+        common.append(dose)
+        continue
+      }
+      let name = dose.key.medicine.rawValue + "\u{0}" + dose.reminder
+      if let index = groupOf[name] { rare[index].append(dose) } else {
+        groupOf[name] = rare.count
+        rare.append([dose])
+      }
+    }
+    return (common, rare)
   }
 
   /// `0.982 (982 of 1000 trials; 95% interval 0.972 to 0.989)`; when the
