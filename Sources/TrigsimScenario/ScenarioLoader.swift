@@ -496,7 +496,11 @@ final class ScenarioReader {
   /// scenario's choice, and a run never reports it as an assumption.
   static func statedAssumptions(in platform: Node?) -> Set<AssumptionID> {
     guard let mapping = platform?.mapping else { return [] }
-    let keys = mapping.compactMap { $0.key.scalar?.string }
+    var keys = mapping.compactMap { $0.key.scalar?.string }
+    // A location rule (`location: { profile: ios, latency: 10s }`) is stated as `location.latency`.
+    if let location = mapping.first(where: { $0.key.scalar?.string == "location" })?.value.mapping {
+      keys += location.compactMap { $0.key.scalar?.string }.map { "location." + $0 }
+    }
     return Set(keys.map(AssumptionID.init(rawValue:)).filter { AssumptionRegistry.entry($0) != nil })
   }
 

@@ -13,7 +13,8 @@ struct TrigsimCommand: ParsableCommand {
       Exit codes:
         0   the run completed; every check passed (skipped scenarios pass)
         1   a check failed: the timeline differs from the expected one, the
-            expected timeline is missing, or an assertion failed
+            expected timeline is missing, an assertion failed, or a row of
+            'calibrate' is outside its band with no assumption to explain it
         64  the command line is wrong (unknown option, missing argument)
         65  the input is invalid: every problem is printed as file:line:column
             (scenario, track, expected timeline, assertion, or a partial
@@ -29,6 +30,7 @@ struct TrigsimCommand: ParsableCommand {
     version: TrigsimVersion.current,
     subcommands: [
       RunCommand.self, VerifyCommand.self, RecordCommand.self, TestCommand.self, MergeCommand.self, ReportCommand.self, GenerateTrackCommand.self, InitCommand.self,
+      CalibrateCommand.self,
       ScenarioWorkerCommand.self,  // hidden: the worker processes of 'test' and 'record'
     ])
 

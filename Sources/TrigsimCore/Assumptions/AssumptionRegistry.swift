@@ -117,6 +117,31 @@ public enum AssumptionRegistry {
         "Apple, archived Location and Maps Programming Guide, \"Determining the Availability of Region Monitoring\" (unavailable when Background App Refresh is disabled; the system-delivered location trigger is not mentioned)",
       ],
       whyDefault: "the guide ties region monitoring to Background App Refresh, which Low Power Mode turns off; paused never reports an arrival a phone could miss"),
+    Assumption(
+      .locationLatency,
+      question: "How long after the device's condition holds (margin and dwell) does an iOS region event reach the app?",
+      defaultReading: .init("1m") { $0.setRegionMonitoringRules { $0.latency = .minutes(1) } },
+      alternatives: [.init("10s") { $0.setRegionMonitoringRules { $0.latency = .seconds(10) } }],
+      sources: [
+        "Apple, CLLocationManager.startMonitoring(for:) (\"within 3 to 5 minutes on average, if not sooner\")",
+        "Radius Networks, \"Geofence Performance Testing on iOS\", 2015 (both apps triggered nearly every time within 30 seconds)",
+      ],
+      whyDefault: "Apple's documented average is the stronger evidence: with 1 minute the calibration probe of an hour in a 100 m circle is notified at a mean of about 4½ minutes (the manual, \"Calibration\"); the field test's 30 seconds is the alternative"),
+    Assumption(
+      .locationBackgroundAccuracy,
+      question: "How accurate, in metres, are the positions iOS region monitoring learns while the app is not in the foreground (Wi-Fi and cell)?",
+      defaultReading: .init("50") { $0.setRegionMonitoringRules { $0.backgroundAccuracy = 50 } },
+      alternatives: [
+        .init("65") { $0.setRegionMonitoringRules { $0.backgroundAccuracy = 65 } },
+        .init("20") { $0.setRegionMonitoringRules { $0.backgroundAccuracy = 20 } },
+      ],
+      sources: [
+        "Apple documents no figure",
+        "Android Developers, \"Create and monitor geofences\" (Wi-Fi accuracy usually 20 to 50 m; \"assume that Wi-Fi location accuracy is about 50 meters\")",
+        "Zandbergen, \"Accuracy of iPhone Locations\", Transactions in GIS 13(s1), 2009 (iPhone 3G Wi-Fi positions: median error 74 m)",
+        "transistorsoft/flutter_background_geolocation #399, #510 (iOS reports its Wi-Fi fixes at ±65 m)",
+      ],
+      whyDefault: "Apple documents no figure; Google's operating figure for the same Wi-Fi positioning is 50 m, and with it the calibration probe reproduces Apple's 3 to 5 minutes; iOS's own reported ±65 m and the better end of Google's range are the alternatives"),
   ]
 
   /// The entry for `id`, if the registry has one.
@@ -152,4 +177,8 @@ extension AssumptionID {
   public static let deliveryBeforeFirstUnlock = AssumptionID("deliveryBeforeFirstUnlock")
   /// `platform.lowPowerRegionMonitoring` (`AttentionRules.lowPowerRegionMonitoring`).
   public static let lowPowerRegionMonitoring = AssumptionID("lowPowerRegionMonitoring")
+  /// `platform.location.latency` (`RegionMonitoringRules.latency`).
+  public static let locationLatency = AssumptionID("location.latency")
+  /// `platform.location.backgroundAccuracy` (`RegionMonitoringRules.backgroundAccuracy`).
+  public static let locationBackgroundAccuracy = AssumptionID("location.backgroundAccuracy")
 }

@@ -64,6 +64,10 @@ protocol LocationService {
   /// not at all), each with the reason; printed as warnings at the start.
   var regionWarnings: [(region: Int, reason: String)] { get }
 
+  /// The registry settings (`AssumptionRegistry`) this profile's reports
+  /// rest on: a run consults them at every report it shows.
+  var reportAssumptions: [AssumptionID] { get }
+
   /// The first fix of the track: the device learns which regions it is in,
   /// silently (a device already inside a region gets no entry).
   mutating func start(at fix: TrackSample, geometricInside: [Bool])
@@ -116,6 +120,8 @@ extension DeviceRegionReport {
 }
 
 extension LocationService {
+  var reportAssumptions: [AssumptionID] { [] }
+
   mutating func advanceQuietly(
     from start: TrackSample, through fixes: ArraySlice<TrackSample>, appInForeground: Bool, into reports: inout [DeviceRegionReport]
   ) -> Int {

@@ -188,6 +188,10 @@ struct RegionMonitoringService: LocationService {
 
   func believesInside(_ region: Int) -> Bool { monitored[region] && monitors[region].deviceInside }
 
+  /// When a report reaches the app rests on Apple's average against a field
+  /// test, and where the device believes it is on the accuracy of Wi-Fi positions.
+  var reportAssumptions: [AssumptionID] { [.locationLatency, .locationBackgroundAccuracy] }
+
   /// Under `LocationAlreadyInside.entered`: the device reports the side it
   /// already holds as an entry, after the profile's latency (drawn as for
   /// any report in trials), with no visit (the true path crossed nothing).

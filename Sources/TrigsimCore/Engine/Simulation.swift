@@ -863,6 +863,7 @@ struct SimulationRun {
       }
       if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
       record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
+      for id in locationService.reportAssumptions { consult(id) }
     }
     switch report.kind {
     case .undetected:
@@ -870,6 +871,12 @@ struct SimulationRun {
         noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
       }
     case .detected:
+      // The device now holds the other side: a dose opened ahead of the true path on this one was a false firing.
+      if trialSeed != nil && !ledger.provisionalLocationDoses.isEmpty {
+        for side in ledger.provisionalLocationDoses.keys where side.region == report.region && side.entering != report.entering {
+          ledger.dropProvisional(side)
+        }
+      }
       var shown: Set<NotificationID> = []
       locationReportContext = (report.region, report.visit, report.entering)
       defer { locationReportContext = nil }

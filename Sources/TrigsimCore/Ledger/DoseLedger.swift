@@ -85,6 +85,27 @@ struct DoseLedger {
     var visit: Int
     var entering: Bool
   }
+
+  /// In a trial, the dose a detection ahead of the true path opened (by
+  /// medicine, region and direction): the true crossing that follows while
+  /// the device still holds that side adopts it as its own; a detection of
+  /// the other side, or the run's end, drops it as a false firing.
+  var provisionalLocationDoses: [LocationSide: DoseKey] = [:]
+
+  /// A location medicine's region in one direction.
+  struct LocationSide: Hashable {
+    var medicine: MedicineID
+    var region: Int
+    var entering: Bool
+  }
+
+  /// Drops a provisional dose (a false firing): its record goes, and its
+  /// occurrence number is given back when it was the last one handed out.
+  mutating func dropProvisional(_ side: LocationSide) {
+    guard let key = provisionalLocationDoses.removeValue(forKey: side) else { return }
+    doses[key] = nil
+    if locationOccurrences[key.medicine] == key.occurrence { locationOccurrences[key.medicine] = key.occurrence - 1 }
+  }
 }
 
 /// What the device tells the ledger about a request's fate, so that the dose

@@ -52,18 +52,21 @@ extension SimulationRun {
       }
       // No geometric crossing opened a dose (a crossing before the clock's
       // start, or a detection of a side the true path did not reach: a region
-      // below the minimum radius, GPS error in a trial). In a trial the
-      // ledger follows the true path: a dose is due only at a true crossing,
-      // and this firing is a false one (the trial report counts it as such),
-      // never a new dose. A deterministic run takes the recorded path as
-      // true, and the detection opens one.
-      guard trialSeed == nil else { return nil }
+      // below the minimum radius, GPS error in a trial): this delivery opens
+      // one. In a trial the ledger follows the true path: the dose is
+      // provisional, the true crossing's own if one follows while the device
+      // holds this side, else dropped as a false firing (`DoseLedger.provisionalLocationDoses`).
       let occurrence = (ledger.locationOccurrences[medicine.id] ?? 0) + 1
       ledger.locationOccurrences[medicine.id] = occurrence
       let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)
       var opened = newDose(key, medicine: medicine, reminder: medicine.location?.summary ?? "", scheduled: now)
       opened.reminderDelivered = now
       ledger.doses[key] = opened
+      if trialSeed != nil, let context = locationReportContext {
+        let side = DoseLedger.LocationSide(medicine: medicine.id, region: context.region, entering: context.entering)
+        ledger.dropProvisional(side)
+        ledger.provisionalLocationDoses[side] = key
+      }
       return key
     case .followUp, .snoozedAlert:
       guard let key = movedFollowUpDose(id, info, medicine: medicine, at: now) ?? info.dose ?? rawChainDose(info, medicine: medicine, at: now)

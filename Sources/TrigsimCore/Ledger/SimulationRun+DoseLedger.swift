@@ -164,6 +164,19 @@ extension SimulationRun {
       guard let medicine = ledger.medicines[id], let location = medicine.location, location.places == nil, location.region == region,
         entering ? location.onEntry : location.onExit, ledger.locationArmed[id] == true
       else { continue }
+      let side = DoseLedger.LocationSide(medicine: id, region: index, entering: entering)
+      if let key = ledger.provisionalLocationDoses[side], locationService.believesInside(index) == entering, var adopted = ledger.doses[key] {
+        // The device detected this crossing ahead of the true path (GPS error) and still holds its side: the dose it opened is this visit's.
+        ledger.provisionalLocationDoses[side] = nil
+        let early = adopted.scheduled.duration(to: now)
+        adopted.scheduled = now
+        adopted.visit = DoseVisit(region: region, number: visit, entering: entering)
+        adopted.notes.append("the device detected this crossing \(early) ahead of the true path (GPS error)")
+        ledger.doses[key] = adopted
+        ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
+        continue
+      }
+      ledger.dropProvisional(side)
       let occurrence = (ledger.locationOccurrences[id] ?? 0) + 1
       ledger.locationOccurrences[id] = occurrence
       let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
@@ -232,7 +245,11 @@ extension SimulationRun {
     summary.pendingLimitDropGroups = pendingLimitDropGroups()
     summary.clock = scenario.clock
     let rank = Dictionary(uniqueKeysWithValues: ledger.creationOrder.enumerated().map { ($1, $0) })
-    summary.doses = ledger.doses.values.filter { $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end }
+    // A provisional dose still waiting for its true crossing at the end is a false firing, not a dose.
+    let provisional = Set(ledger.provisionalLocationDoses.values)
+    summary.doses = ledger.doses.values.filter {
+      $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end && !provisional.contains($0.key)
+    }
       .sorted { a, b in
         (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.occurrence)
           < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)

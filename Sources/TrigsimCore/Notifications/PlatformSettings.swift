@@ -46,6 +46,14 @@ public struct PlatformSettings: Sendable {
 
   public init() {}
 
+  /// Changes the rules of the `ios` location profile; nothing under `ideal`,
+  /// whose crossings have no rules to change.
+  public mutating func setRegionMonitoringRules(_ change: (inout RegionMonitoringRules) -> Void) {
+    guard case .ios(var rules) = location else { return }
+    change(&rules)
+    location = .ios(rules)
+  }
+
   /// Which phone the device is.
   public var name: PlatformName { android == nil ? .ios : .android }
 

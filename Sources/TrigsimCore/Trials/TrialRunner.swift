@@ -291,7 +291,8 @@ struct TrialTally {
       var tally = doses[instance] ?? DoseTally(record: record)
       tally.due += 1
       if let notified = record.notified {
-        tally.latencies.append(record.scheduled.duration(to: notified).milliseconds)
+        // A dose notified before its true crossing (detected ahead of the path) counts no delay.
+        tally.latencies.append(max(0, record.scheduled.duration(to: notified).milliseconds))
       } else if tally.firstMiss == nil {
         tally.firstMiss = (trial, record.reason ?? "no reason recorded")
       }
