@@ -21,7 +21,7 @@ extension ScenarioReader {
       attention.looks = looks.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }.map(\.element)
     }
     if let dayNode = fields["day"], let day = document.mapping(dayNode, what: "'day'", keys: Self.dayKeys) {
-      let example = "e.g. day: { wake: \"07:00\", sleep: \"23:00\", pickups: 52 }"
+      let example = "e.g. day: { wake: \"07:00\", sleep: \"23:00\", pickups: 76 }"
       guard let wakeNode = day["wake"], let sleepNode = day["sleep"] else {
         document.error(dayNode, "'day' needs 'wake' and 'sleep'", notes: [example])
         return attention

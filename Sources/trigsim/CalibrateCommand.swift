@@ -12,14 +12,14 @@ struct CalibrateCommand: ParsableCommand {
 
       Exit 0 when every row lies in its band or names the assumption that carries the other reading, 1 when one does not.
 
-      Example: trigsim calibrate --trials 1000 --seed 1
+      Example: trigsim calibrate --trials 1000 --seed 7
       """)
 
   @Option(help: ArgumentHelp("The folder of the probe scenarios.", valueName: "dir"))
   var probes = "scenarios/calibration"
 
   @Option(help: "Trials per probe, 1 to 100000.")
-  var trials = 1000
+  var trials = 300
 
   @Option(help: "Seed of the probes' trials.")
   var seed: UInt64 = 1

@@ -28,7 +28,7 @@ import TrigsimTestSupport
     let timeline = try #require(workspace.read("start/scenario.timeline"))
     #expect(timeline.contains(" scheduled   medicine_1_reminder_0 trigger=\"calendar hour=8 minute=0\""))
     #expect(timeline.contains(" scheduled   medicine_1_reminder_1 trigger=\"calendar hour=20 minute=0\""))
-    #expect(timeline.contains("2026-05-04T08:17:00.000+02:00 fired       medicine_2_location trigger=\"region medicine_2_area on=enter\""))
+    #expect(timeline.contains("2026-05-04T08:16:00.000+02:00 fired       medicine_2_location trigger=\"region medicine_2_area on=enter\""))
     // Same command, same bytes.
     let again = try TrigsimBinary.run(["init", "again"], in: workspace.root)
     #expect(again.status == 0)

@@ -94,7 +94,7 @@ import TrigsimTestSupport
     defer { try? FileManager.default.removeItem(at: folder) }
     let yaml = try Self.writeQuickStop(
       to: folder, trials: 100,
-      replacing: ("  - dosesNotified: { within: 10m, probability: { atMost: 0.3 } }", "  - dosesNotified: { within: 10m, probability: 0.95 }"))
+      replacing: ("  - dosesNotified: { within: 10m, probability: { atLeast: 0.4, atMost: 0.7 } }", "  - dosesNotified: { within: 10m, probability: 0.95 }"))
     #expect(try TrigsimBinary.run(["record", "stop.yaml"], in: folder).status == 1)  // recorded, but the assertion fails
     let result = try TrigsimBinary.run(["verify", "stop.yaml"], in: folder)
     #expect(result.status == 1)

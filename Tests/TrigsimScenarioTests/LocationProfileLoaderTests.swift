@@ -15,9 +15,11 @@ import TrigsimTestSupport
     #expect(scenario.platform.location == .ios(RegionMonitoringRules()))
     let rules = RegionMonitoringRules()
     #expect(rules.minimumRadius == 100 && rules.entryMargin == 50 && rules.exitMargin == 50)
-    #expect(rules.dwell == .seconds(20) && rules.latency == .minutes(2) && rules.backgroundInterval == .seconds(60))
+    // The calibrated latency and background accuracy (issue 42; the manual, "Calibration").
+    #expect(rules.dwell == .seconds(20) && rules.latency == .minutes(1) && rules.backgroundInterval == .seconds(60))
+    #expect(rules.backgroundAccuracy == 50)
     #expect(scenario.platform.summary.hasSuffix(
-      "location=ios min-radius=100m entry-margin=50m exit-margin=50m dwell=20s latency=2m assumed-accuracy=10m foreground-updates=continuous background-updates=1m"))
+      "location=ios min-radius=100m entry-margin=50m exit-margin=50m dwell=20s latency=1m assumed-accuracy=10m foreground-updates=continuous background-updates=1m"))
   }
 
   @Test func aProfileIsNamedOrGivenWithOverrides() throws {

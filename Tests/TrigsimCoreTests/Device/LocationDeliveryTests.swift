@@ -25,7 +25,7 @@ import TrigsimMedicineApp
   /// Runs the `ios` profile over `track` with one circle `place` of `radius`;
   /// the clock runs from `clockStart` seconds to 10 minutes after the last fix.
   static func report(
-    _ track: InMemoryTrack, radius: Double = 100, rules: RegionMonitoringRules = RegionMonitoringRules(), clockStart: Int = 0,
+    _ track: InMemoryTrack, radius: Double = 100, rules: RegionMonitoringRules = RegionMonitoringRuleTests.pinned, clockStart: Int = 0,
     requests: [Request] = [], medicines: [Medicine] = [], appChanges: [AppChange] = []
   ) throws -> SimulationReport {
     var platform = PlatformSettings()

@@ -295,3 +295,30 @@ import TrigsimMedicineApp
     #expect(fixed.next() == 120_000)
   }
 }
+
+/// Issue 42: the trial report lists a dose due in fewer than one trial in 20
+/// in a group per medicine and reminder, not on a line of its own.
+@Suite struct RareDoseGroupingTests {
+  func chance(_ medicine: String, _ occurrence: Int64, at second: Int64, due: Int, notified: Int, silent: Bool = false) -> TrialReport.DoseChance {
+    var chance = TrialReport.DoseChance(
+      key: DoseKey(medicine: MedicineID(rawValue: medicine), slot: .location, occurrence: occurrence), medicineName: medicine,
+      reminder: "home on=enter", scheduled: SimulationInstant(millisecondsSinceEpoch: second * 1000), due: due,
+      latencies: LatencyDistribution(Array(repeating: 0, count: notified)), firstMiss: nil)
+    if silent { chance.expectedSilent = [0] }
+    return chance
+  }
+
+  @Test func dosesDueInFewerThanOneTrialInTwentyAreGroupedByMedicineAndReminder() {
+    let doses = [
+      chance("a", 1, at: 0, due: 300, notified: 290),
+      chance("a", 2, at: 10, due: 14, notified: 14),  // 14 × 20 = 280 < 300: rare
+      chance("b", 2, at: 20, due: 1, notified: 0),
+      chance("a", 2, at: 30, due: 15, notified: 15),  // 15 × 20 = 300: not rare
+      chance("a", 3, at: 40, due: 1, notified: 1),
+      chance("b", 3, at: 50, due: 2, notified: 2, silent: true),  // a silent visit stays on its own line
+    ]
+    let (common, rare) = TrialReport.splitRare(doses, trials: 300)
+    #expect(common.map(\.scheduled.millisecondsSinceEpoch) == [0, 30_000, 50_000])
+    #expect(rare.map { $0.map(\.scheduled.millisecondsSinceEpoch) } == [[10_000, 40_000], [20_000]])
+  }
+}

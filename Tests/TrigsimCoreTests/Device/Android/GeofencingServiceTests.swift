@@ -202,9 +202,10 @@ import TrigsimMedicineApp
     let inForeground = Self.drive(&foreground, walk, region: region, foreground: true)[0]
     let inBackground = Self.drive(&background, walk, region: region2, foreground: false)[0]
     #expect(inForeground.conditionInstant == inBackground.conditionInstant)
-    #expect(inForeground.conditionInstant!.duration(to: inForeground.instant) == .seconds(60))
-    #expect(inBackground.conditionInstant!.duration(to: inBackground.instant) == .minutes(2))
-    #expect(inBackground.reason == "at least 85% of the ±50m accuracy circle inside; then 2m background latency")
+    // The calibrated defaults (the manual, "Calibration"): 30 s in the foreground, 90 s in the background.
+    #expect(inForeground.conditionInstant!.duration(to: inForeground.instant) == .seconds(30))
+    #expect(inBackground.conditionInstant!.duration(to: inBackground.instant) == .seconds(90))
+    #expect(inBackground.reason == "at least 85% of the ±50m accuracy circle inside; then 1m30s background latency")
   }
 
   @Test func backgroundAccuracyWidensTheAccuracyCircle() {
@@ -286,10 +287,10 @@ import TrigsimMedicineApp
     }
     let sorted = latencies.sorted()
     let median = Double(sorted[99] + sorted[100]) / 2
-    // Median near 2 minutes, spread both ways, a tail past 6 minutes rare.
-    #expect(abs(median - 120_000) < 20_000, "median \(median)")
-    #expect(sorted.first! < 80_000 && sorted.last! > 200_000)
-    #expect(latencies.count { $0 > 360_000 } <= 15)
+    // Median near the 90 s latency, spread both ways (log-normal, spread 0.5), a tail past 6 minutes rare.
+    #expect(abs(median - 90_000) < 15_000, "median \(median)")
+    #expect(sorted.first! < 60_000 && sorted.last! > 150_000)
+    #expect(latencies.count { $0 > 360_000 } <= 2)
   }
 
   /// Through the engine: the detection's timeline line gives the overlap and the latency, and the request fires then.
@@ -310,15 +311,15 @@ import TrigsimMedicineApp
     let detected = try #require(timeline.entries(.detected).first)
     let fired = try #require(timeline.entries(.fired).first)
     let condition = 400 - GeofenceOverlap.enterDistance(threshold: 0.85, accuracy: 50, radius: 200)
-    #expect(abs(Self.seconds(detected.instant) - (condition + 60)) < 0.01)
+    #expect(abs(Self.seconds(detected.instant) - (condition + 30)) < 0.01)
     #expect(fired.instant == detected.instant)
-    #expect(detected[field: "reason"] == "at least 85% of the ±50m accuracy circle inside; then 1m foreground latency")
+    #expect(detected[field: "reason"] == "at least 85% of the ±50m accuracy circle inside; then 30s foreground latency")
     #expect(detected[field: "event"] == "enter" && detected[field: "visit"] == "1")
   }
 
   @Test func summaryListsEveryRule() {
     #expect(AndroidGeofenceRules().summary == "geofence-limit=100 initial-trigger=enter,dwell loitering-delay=5m responsiveness=0s "
-      + "background-latency=2m foreground-latency=1m enter-overlap=85% exit-overlap=15% small-enter-overlap=75% small-exit-overlap=25% "
+      + "background-latency=1m30s foreground-latency=30s enter-overlap=85% exit-overlap=15% small-enter-overlap=75% small-exit-overlap=25% "
       + "small-radius=100m assumed-accuracy=10m background-accuracy=50m background-location=required")
   }
 }
@@ -390,5 +391,35 @@ import TrigsimMedicineApp
       let instants = log.reports.filter { $0.region == region }.map(\.instant)
       #expect(zip(instants, instants.dropFirst()).allSatisfy { $0 <= $1 }, "seed \(seed) region \(region): \(instants)")
     }
+  }
+}
+
+/// Issue 42: a detection the GPS error puts ahead of the true path belongs to
+/// the visit whose crossing comes before its report reaches the app, as on
+/// iOS; before, it had no visit, and the dose of the crossing that followed
+/// was missed ("the device had not reported this crossing") in about one
+/// Android trial in ten of a walk home.
+extension GeofencingRuleTests {
+  @Test func aDetectionAheadOfThePathBelongsToTheVisitWhoseCrossingComesBeforeItsReport() {
+    // From 300 m south at 1.4 m/s to the centre of a 100 m geofence, the app in the background (±50 m).
+    let walk = Self.track(seconds: 900) { t in min(0, -300 + 1.4 * Double(t)) }
+    let crossing = Self.start.advanced(byMilliseconds: Int64((200 / 1.4) * 1000))
+    var attributedAhead = 0
+    for seed in UInt64(0)..<300 {
+      let region = CircularRegion(center: Self.centre, radius: 100)
+      var service = GeofencingService(
+        rules: AndroidGeofenceRules(), regions: [MonitoredRegion(id: "place", shape: region)],
+        variation: DeviceVariation(gridPhase: 0, seed: seed))
+      let entries = Self.drive(&service, walk, region: region, foreground: false).filter { $0.kind == .detected && $0.entering }
+      guard let first = entries.first else { continue }
+      // No entry without a visit reaches the app after the true crossing: it would be that crossing's detection.
+      if first.visit == nil { #expect(first.instant < crossing, "seed \(seed)") }
+      if first.visit == 1, let condition = first.conditionInstant, condition < crossing {
+        attributedAhead += 1
+        #expect(first.reason?.hasSuffix("GPS error") == true)
+      }
+    }
+    // The rule applied: some trials detected the entry ahead of the path and gave it its visit.
+    #expect(attributedAhead > 0)
   }
 }
