@@ -9,7 +9,7 @@ import Testing
   /// A dose chance with `latencies` (ms) in `due` trials (the rest missed).
   func dose(_ latencies: [Int64], due: Int) -> TrialReport.DoseChance {
     TrialReport.DoseChance(
-      key: DoseKey(medicine: MedicineID(rawValue: "m"), slot: .location, occurrence: 1), medicineName: "M", reminder: "home on=enter",
+      key: DoseKey(medicine: MedicineID("m"), slot: .location, occurrence: 1), medicineName: "M", reminder: "home on=enter",
       scheduled: SimulationInstant(millisecondsSinceEpoch: 0), due: due, latencies: LatencyDistribution(latencies), firstMiss: nil)
   }
 

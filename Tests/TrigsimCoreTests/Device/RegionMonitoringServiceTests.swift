@@ -37,14 +37,14 @@ import TrigsimMedicineApp
   /// so that each test checks its rule, not a default (the calibration
   /// corpus holds the defaults against their sources).
   static let pinned: RegionMonitoringRules = {
-    var rules = Self.pinned
+    var rules = RegionMonitoringRules()
     rules.latency = .minutes(2)
     rules.backgroundAccuracy = 65
     return rules
   }()
 
   static func run(
-    _ track: InMemoryTrack, radius: Double = 100, rules: RegionMonitoringRules = RegionMonitoringRules.pinned, background: Bool = false,
+    _ track: InMemoryTrack, radius: Double = 100, rules: RegionMonitoringRules = RegionMonitoringRuleTests.pinned, background: Bool = false,
     polygon: (any RegionShape)? = nil, appChanges: [AppChange] = [], onExit: Bool = false
   ) throws -> Timeline {
     var platform = PlatformSettings()

@@ -301,7 +301,7 @@ import TrigsimMedicineApp
 @Suite struct RareDoseGroupingTests {
   func chance(_ medicine: String, _ occurrence: Int64, at second: Int64, due: Int, notified: Int, silent: Bool = false) -> TrialReport.DoseChance {
     var chance = TrialReport.DoseChance(
-      key: DoseKey(medicine: MedicineID(rawValue: medicine), slot: .location, occurrence: occurrence), medicineName: medicine,
+      key: DoseKey(medicine: MedicineID(medicine), slot: .location, occurrence: occurrence), medicineName: medicine,
       reminder: "home on=enter", scheduled: SimulationInstant(millisecondsSinceEpoch: second * 1000), due: due,
       latencies: LatencyDistribution(Array(repeating: 0, count: notified)), firstMiss: nil)
     if silent { chance.expectedSilent = [0] }
