@@ -245,7 +245,10 @@ extension SimulationRun {
     let devices = scenario.server.devices.filter { server.registered[$0.id] != nil }
     guard !devices.isEmpty else {
       let attempt = newAttempt("\(label).s\(step + 1)", key, step: step, channel: .push, at: now)
-      let why = "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)"
+      let why =
+        server.signInsWaiting.first.map {
+          "no device of the patient's has a push token registered with the server: the sign-in on \($0.device) at \(format($0.at)) waits for the network to send its token"
+        } ?? "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)"
       server.attempts[attempt].failure = why
       server.lastPushReached[key] = false
       record(.server, label, at: now, [TimelineField("step", String(step + 1)), TimelineField("channel", "push"), TimelineField("status", "failed"), TimelineField("reason", why)])
