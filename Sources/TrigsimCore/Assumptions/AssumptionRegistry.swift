@@ -135,6 +135,16 @@ public enum AssumptionRegistry {
       ],
       whyDefault: "the power-details table is the current page that states the limit, and AOSP's Android 12 constants agree with it; up to Android 11 the nine minutes are documented and not an assumption"),
     Assumption(
+      .inexactTiming, place: ["platform", "android"],
+      question: "Where in its allowed window does an inexact or window alarm fire in a single run?",
+      defaultReading: .android("latest") { $0.alarms.inexactTiming = .latest },
+      alternatives: [.android("earliest") { $0.alarms.inexactTiming = .earliest }],
+      sources: [
+        "developer.android.com/develop/background-work/services/alarms (an inexact alarm fires within an hour after its trigger time on Android 12 and later: only the bound)",
+        "AlarmManager.setWindow reference (within the window; no position stated)",
+      ],
+      whyDefault: "the pages give only the bound; the window's end never reports a reminder earlier than a phone could deliver it (trials draw the position uniformly)"),
+    Assumption(
       .bucketLimits, place: ["platform", "android"],
       question: "Do the standby buckets' alarm limits apply on Android 13 and later?",
       defaultReading: .android("all-versions") { $0.alarms.bucketLimitScope = .allVersions },
@@ -232,6 +242,8 @@ extension AssumptionID {
   public static let lowPowerRegionMonitoring = AssumptionID("lowPowerRegionMonitoring")
   /// `platform.android.exactWhileIdleQuota` (`AndroidAlarmRules.exactWhileIdleReading`).
   public static let exactWhileIdleQuota = AssumptionID("exactWhileIdleQuota")
+  /// `platform.android.inexactTiming` (`AndroidAlarmRules.inexactTiming`).
+  public static let inexactTiming = AssumptionID("inexactTiming")
   /// `platform.android.bucketLimits` (`AndroidAlarmRules.bucketLimitScope`).
   public static let bucketLimits = AssumptionID("bucketLimits")
   /// `platform.android.fcm.normalPriorityInDoze` (`FCMRules.normalPriorityInDoze`).

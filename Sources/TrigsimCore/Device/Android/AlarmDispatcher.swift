@@ -92,6 +92,7 @@ public struct AlarmDispatcher: Sendable {
   public func plan(_ alarm: AndroidAlarm, notBefore: SimulationInstant) -> AlarmPlan {
     let allowed = allowedWindow(alarm)
     var reasons: [String] = []
+    var consulted: Set<AssumptionID> = []
     var desired = allowed.lowerBound
     if alarm.kind.isInexact && allowed.upperBound > allowed.lowerBound {
       let span = allowed.lowerBound.duration(to: allowed.upperBound)
@@ -100,14 +101,17 @@ public struct AlarmDispatcher: Sendable {
         let offset = Int64((min(max(position, 0), 1) * Double(span.milliseconds)).rounded(.down))
         desired = allowed.lowerBound.advanced(byMilliseconds: min(offset, span.milliseconds))
         if offset > 0 { reasons.append("\(what): fires \(SimulationDuration(milliseconds: offset)) into its \(span) window (drawn)") }
-      } else if rules.inexactTiming == .latest {
-        desired = allowed.upperBound
-        reasons.append("\(what): fires at the end of its \(span) window (inexactTiming latest)")
+      } else {
+        // A single run: where in its window is a reading (the documentation gives only the bound).
+        consulted.insert(.inexactTiming)
+        if rules.inexactTiming == .latest {
+          desired = allowed.upperBound
+          reasons.append("\(what): fires at the end of its \(span) window (inexactTiming latest)")
+        }
       }
     }
     var instant = max(desired, notBefore)
     var cause: AlarmDeferralCause?
-    var consulted: Set<AssumptionID> = []
     if !isExempt(alarm) {
       for _ in 0..<Self.mostMoves {
         guard let move = nextMove(alarm, at: instant, consulted: &consulted) else { break }

@@ -54,12 +54,21 @@ import Testing
     #expect(latest.reason == "inexact alarm: fires at the end of its 1h window (inexactTiming latest)")
     rules.inexactTiming = .earliest
     let earliest = AlarmDispatcher(rules: rules, power: Self.power()).plan(Self.alarm(.inexact, minutes: 60), notBefore: Self.start)
-    #expect(earliest == AlarmPlan(instant: Self.at(minutes: 60), reason: nil))
+    var expected = AlarmPlan(instant: Self.at(minutes: 60), reason: nil)
+    expected.consulted = [.inexactTiming]
+    #expect(earliest == expected)
     for position in [0.0, 0.25, 0.999_999] {
       let drawn = dispatcher.plan(Self.alarm(.inexactWhileIdle, minutes: 60, position: position), notBefore: Self.start).instant
       #expect(drawn >= Self.at(minutes: 60) && drawn < Self.at(minutes: 120))
     }
     #expect(dispatcher.plan(Self.alarm(.inexact, minutes: 60, position: 0.5), notBefore: Self.start).instant == Self.at(minutes: 90))
+  }
+
+  @Test func aSingleRunPlacingAnInexactAlarmInItsWindowConsultsInexactTimingAndATrialsDrawDoesNot() {
+    let dispatcher = AlarmDispatcher(rules: AndroidAlarmRules(), power: Self.power())
+    #expect(dispatcher.plan(Self.alarm(.inexact, minutes: 60), notBefore: Self.start).consulted == [.inexactTiming])
+    #expect(dispatcher.plan(Self.alarm(.inexact, minutes: 60, position: 0.5), notBefore: Self.start).consulted.isEmpty)
+    #expect(dispatcher.plan(Self.alarm(.exact, minutes: 60), notBefore: Self.start).consulted.isEmpty)
   }
 
   @Test func windowStretchedToTenMinutes() {
