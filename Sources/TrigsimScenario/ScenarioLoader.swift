@@ -268,7 +268,7 @@ final class ScenarioReader {
       document.error(node, "'dailyReminders: server' leaves the daily reminders to a server, and the scenario has none",
                      notes: ["add a 'server:' with a policy (e.g. 'server: { policy: [ { channel: push } ] }'), or remove 'dailyReminders'"])
     }
-    scenario.statedAssumptions = Self.statedAssumptions(in: top["platform"])
+    scenario.statedAssumptions = Self.statedAssumptions(in: top.node)
     scenario.androidRules = androidRules
     scenario.appUnderTest = appUnderTest
     scenario.platforms = platforms
@@ -491,17 +491,23 @@ final class ScenarioReader {
     return settings
   }
 
-  /// The registry settings (`AssumptionRegistry`) the `platform:` mapping
-  /// states: its keys that name a registry entry. Such a setting is the
+  /// The registry settings (`AssumptionRegistry`) the scenario states: each
+  /// entry whose key is in the mapping at its place (`platform:`,
+  /// `platform: android: fcm:`, `server: push:`). Such a setting is the
   /// scenario's choice, and a run never reports it as an assumption.
-  static func statedAssumptions(in platform: Node?) -> Set<AssumptionID> {
-    guard let mapping = platform?.mapping else { return [] }
-    var keys = mapping.compactMap { $0.key.scalar?.string }
-    // A location rule (`location: { profile: ios, latency: 10s }`) is stated as `location.latency`.
-    if let location = mapping.first(where: { $0.key.scalar?.string == "location" })?.value.mapping {
-      keys += location.compactMap { $0.key.scalar?.string }.map { "location." + $0 }
+  static func statedAssumptions(in scenario: Node) -> Set<AssumptionID> {
+    func mapping(at path: [String]) -> Node.Mapping? {
+      var node = scenario
+      for key in path {
+        guard let next = node.mapping?[Node(key)] else { return nil }
+        node = next
+      }
+      return node.mapping
     }
-    return Set(keys.map(AssumptionID.init(rawValue:)).filter { AssumptionRegistry.entry($0) != nil })
+    return Set(AssumptionRegistry.entries.filter { entry in
+      let path = entry.place + entry.id.rawValue.split(separator: ".").map(String.init)
+      return mapping(at: Array(path.dropLast()))?[Node(path.last!)] != nil
+    }.map(\.id))
   }
 
   /// The keys that override a rule of the `ios` location profile.

@@ -8,7 +8,7 @@ extension ScenarioReader {
   /// The keys of the `android:` mapping that set `AndroidAlarmRules` and `DozeRules`.
   static let androidAlarmKeys = [
     "version", "install", "exactAlarms", "useExactAlarm", "inexactTiming", "inexactWindow", "minWindow", "whileIdleSpacing",
-    "exactWhileIdlePerHour", "alarmClockExemption", "standbyBucket", "workingSetAlarmsPerHour", "frequentAlarmsPerHour",
+    "exactWhileIdlePerHour", "exactWhileIdleQuota", "alarmClockExemption", "standbyBucket", "workingSetAlarmsPerHour", "frequentAlarmsPerHour",
     "rareAlarmsPerHour", "restrictedAlarmsPerDay", "bucketLimits", "batterySaverAlarms", "doze", "bucketsFollowUse", "bucketDecay",
   ]
   /// The keys of `bucketDecay:` (`StandbyBucketDecay`).
@@ -40,6 +40,7 @@ extension ScenarioReader {
     if let node = fields["exactWhileIdlePerHour"], let value = document.integer(node, what: "exactWhileIdlePerHour", range: 1...3600) {
       rules.whileIdleExactPerHour = value
     }
+    if let value: ExactWhileIdleQuota = choice(fields, "exactWhileIdleQuota", what: "exact while-idle quota") { rules.exactWhileIdleReading = value }
     if let node = fields["alarmClockExemption"], let value = onOff(node, what: "alarmClockExemption") { rules.alarmClockExemption = value }
     if let value: StandbyBucket = choice(fields, "standbyBucket", what: "standby bucket") { rules.standbyBucket = value }
     if let count = quotaCount(fields, "workingSetAlarmsPerHour") { rules.workingSetAlarms = AlarmQuota(count: count, per: .hours(1)) }

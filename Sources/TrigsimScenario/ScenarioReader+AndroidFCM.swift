@@ -7,6 +7,7 @@ extension ScenarioReader {
   static let androidFCMKeys = [
     "normalPriorityInDoze", "frequentHighPriorityPerDay", "rareHighPriorityPerDay", "restrictedHighPriorityPerDay", "bucketQuotas",
     "deprioritizeAfterUnnotified", "deprioritizationWindow", "timeToLive", "storedMessageLimit", "storedCollapseKeys",
+    "storedCollapseKeysKept",
   ]
 
   /// `fcm: { normalPriorityInDoze: maintenance-window, rareHighPriorityPerDay: 5, … }`.
@@ -19,6 +20,7 @@ extension ScenarioReader {
     if let value = fcmCount(fields, "frequentHighPriorityPerDay", range: 0...10_000) { rules.frequentHighPriorityPerDay = value }
     if let value = fcmCount(fields, "rareHighPriorityPerDay", range: 0...10_000) { rules.rareHighPriorityPerDay = value }
     if let value = fcmCount(fields, "restrictedHighPriorityPerDay", range: 0...10_000) { rules.restrictedHighPriorityPerDay = value }
+    if let value: FCMCollapseKeysKept = choice(fields, "storedCollapseKeysKept", what: "collapse keys kept") { rules.collapseKeysKept = value }
     if let value: BucketAlarmLimitScope = choice(fields, "bucketQuotas", what: "bucket-quota scope") { rules.bucketQuotaScope = value }
     if let value = fcmCount(fields, "deprioritizeAfterUnnotified", range: 0...10_000) { rules.deprioritizeAfterUnnotified = value }
     if let value = fcmSpan(fields, "deprioritizationWindow") { rules.deprioritizationWindow = value }

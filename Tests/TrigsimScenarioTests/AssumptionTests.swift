@@ -64,35 +64,53 @@ import TrigsimTestSupport
     }
   }
 
-  /// Each entry's default reading is what the platform assumes when a scenario says nothing.
+  /// The scenario's rules a registry setting can change, in words: the
+  /// iPhone's platform rules, the Android rules (stated and in force) and the server's.
+  static func settings(of scenario: Scenario) -> String {
+    "\(scenario.platform.summary) \(scenario.platform.attention.summary) \(String(describing: scenario.platform.android)) "
+      + "\(String(describing: scenario.androidRules)) \(String(describing: scenario.server))"
+  }
+
+  /// The scenario text that states `entry` as `reading` at its place
+  /// (`platform: { device: android, android: { fcm: { storedCollapseKeysKept: "oldest" } } }`).
+  static func stating(_ entry: Assumption, as reading: String) -> String {
+    let path = entry.place + entry.id.rawValue.split(separator: ".").map(String.init)
+    var value = "\"\(reading)\""
+    for (depth, key) in path.enumerated().dropFirst().reversed() {
+      var others = ""
+      if depth == 1 && path[0] == "platform" && key == "android" { others = "device: android, " }
+      if depth == 1 && path[0] == "platform" && key == "location" { others = "profile: ios, " }
+      if depth == 1 && path[0] == "server" { others = "policy: [ { channel: push } ], " }
+      value = "{ \(others)\(key): \(value) }"
+    }
+    return "\(path[0]): \(value)\n"
+  }
+
+  /// Each entry's default reading is what trigsim assumes when a scenario says nothing.
   @Test(arguments: AssumptionRegistry.entries.map(\.id.rawValue))
   func theDefaultReadingIsThePlatformsDefault(_ id: String) throws {
     let entry = try #require(AssumptionRegistry.entry(AssumptionID(id)))
-    var platform = PlatformSettings()
-    let before = platform.summary + " " + platform.attention.summary
-    entry.defaultReading.apply(&platform)
-    #expect(platform.summary + " " + platform.attention.summary == before)
+    let scenario = try load(Self.header + Self.phoneOff + "assert:\n  - pendingPeak: { atMost: 5 }\n").scenario
+    let before = Self.settings(of: scenario)
+    #expect(Self.settings(of: entry.applying(entry.defaultReading, to: scenario)) == before)
     for alternative in entry.alternatives {
-      var changed = PlatformSettings()
-      alternative.apply(&changed)
-      #expect(changed.summary + " " + changed.attention.summary != before, "\(entry.id)=\(alternative.yaml) changes nothing")
+      #expect(Self.settings(of: entry.applying(alternative, to: scenario)) != before, "\(entry.id)=\(alternative.yaml) changes nothing")
     }
   }
 
-  /// Each entry is a `platform:` key that reads each of its readings (a stated setting).
+  /// Each entry is a key at its place that reads each of its readings (a stated setting).
   @Test(arguments: AssumptionRegistry.entries.map(\.id.rawValue))
-  func eachReadingIsAValidPlatformValueAndMarksTheSettingStated(_ id: String) throws {
+  func eachReadingIsAValidValueAtItsPlaceAndMarksTheSettingStated(_ id: String) throws {
     let entry = try #require(AssumptionRegistry.entry(AssumptionID(id)))
+    var loaded: [String] = []
     for reading in [entry.defaultReading] + entry.alternatives {
-      // A location rule is stated under `location:` (`location.latency` as `location: { profile: ios, latency: 1m }`).
-      let key = id.hasPrefix("location.") ? String(id.dropFirst("location.".count)) : nil
-      let platform = key.map { "platform: { location: { profile: ios, \($0): \"\(reading.yaml)\" } }\n" } ?? "platform: { \(id): \"\(reading.yaml)\" }\n"
-      let file = try load(Self.header + platform + Self.phoneOff + "assert:\n  - pendingPeak: { atMost: 5 }\n")
-      var expected = PlatformSettings()
-      reading.apply(&expected)
-      #expect(file.scenario.platform.summary + file.scenario.platform.attention.summary == expected.summary + expected.attention.summary)
+      let file = try load(Self.header + Self.stating(entry, as: reading.yaml) + Self.phoneOff + "assert:\n  - pendingPeak: { atMost: 5 }\n")
+      // The loader set the setting as the reading does: applying it again changes nothing.
+      #expect(Self.settings(of: entry.applying(reading, to: file.scenario)) == Self.settings(of: file.scenario), "\(entry.id)=\(reading.yaml)")
       #expect(file.scenario.statedAssumptions == [AssumptionID(id)])
+      loaded.append(Self.settings(of: file.scenario))
     }
+    #expect(Set(loaded).count == loaded.count, "\(entry.id): two readings load the same rules")
   }
 
   // MARK: - powerOffCatchUp

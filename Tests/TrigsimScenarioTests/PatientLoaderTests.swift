@@ -30,9 +30,10 @@ import TrigsimTestSupport
     #expect(scenario.platform.attention.summary.hasSuffix(" catch-up=alert focus-silenced=shown"))
   }
 
-  @Test func pickupsDefaultToFiftyTwoADayAndNoPatientNeverLooks() throws {
+  @Test func pickupsDefaultToSeventySixADayAndNoPatientNeverLooks() throws {
+    // dscout's logged 76 a day, the central published figure (issue 42; the manual, "Calibration").
     let routine = try ScenarioLoader().load(yaml: Self.header + "patient: { day: { wake: \"07:00\", sleep: \"23:00\" } }\n", file: "s.yaml")
-    #expect(routine.patientAttention.day?.pickupsPerDay == 52)
+    #expect(routine.patientAttention.day?.pickupsPerDay == 76)
     let none = try ScenarioLoader().load(yaml: Self.header, file: "s.yaml")
     #expect(none.patientAttention.isEmpty)
   }

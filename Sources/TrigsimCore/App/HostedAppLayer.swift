@@ -70,8 +70,9 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   private var locationRequests: [MedicineID: [NotificationID]] = [:]
   /// Every request the app added, as last added, and when.
   private var addedRequests: [NotificationID: (request: NotificationRequest, at: SimulationInstant)] = [:]
-  /// Why the app's own region callback did not run at the detection being handled.
-  private var regionCallbackLoss: [RegionID: String] = [:]
+  /// Why the app's own region callback (or, on Android, its geofence
+  /// transition) did not run at the detection being handled.
+  var regionCallbackLoss: [RegionID: String] = [:]
   /// The dose each identifier's latest delivery answered (kept after the notification leaves Notification Center).
   var deliveredDose: [NotificationID: DoseKey] = [:]
   /// The reason app code gives for the removals it makes now (`SimulationNotes.because`); engine thread only.

@@ -155,6 +155,14 @@ public struct MonitoredRegion {
 }
 
 extension Scenario {
+  /// Changes the Android rules the scenario states (`androidRules`) and,
+  /// when it runs on Android, the rules in force (`platform.android`), so
+  /// that both stay one.
+  public mutating func updateAndroidRules(_ change: (inout AndroidSettings) -> Void) {
+    change(&androidRules)
+    if platform.android != nil { change(&platform.android!) }
+  }
+
   /// The same scenario on another phone: `ios` runs it on the iPhone profile,
   /// `android` on the Android profile with the rules the scenario states
   /// (`androidRules`). Everything else (clock, track, app, patient) is shared.

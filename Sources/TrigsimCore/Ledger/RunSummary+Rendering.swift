@@ -13,10 +13,21 @@ extension RunSummary {
     remarkList(dose).joined(separator: "; ")
   }
 
-  /// The reason (prefixed when a follow-up notified the dose anyway), then the notes.
+  /// The reason, then the notes. A notified dose's reason says how its
+  /// reminder fared: delivered late (by how much, and why) when the
+  /// reminder itself came after the dose's time; not delivered when
+  /// something else (a follow-up, the server) notified the dose anyway.
   static func remarkList(_ dose: DoseRecord) -> [String] {
     var parts: [String] = []
-    if let reason = dose.reason { parts.append(dose.notified == nil ? reason : "reminder not delivered: \(reason)") }
+    if let reason = dose.reason {
+      if dose.notified == nil {
+        parts.append(reason)
+      } else if let delivered = dose.reminderDelivered, delivered > dose.scheduled {
+        parts.append("reminder delivered \(dose.scheduled.duration(to: delivered)) late: \(reason)")
+      } else {
+        parts.append("reminder not delivered: \(reason)")
+      }
+    }
     return parts + dose.notes
   }
 

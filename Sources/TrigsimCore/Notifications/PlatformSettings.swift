@@ -76,10 +76,19 @@ public struct PlatformSettings: Sendable {
     return APNsTransport()
   }
 
+  /// The phone a `summary` describes (its first word on Android is
+  /// `device=android`): for texts that carry only the summary, as a trial
+  /// report merged from partial files does.
+  public static func platform(ofSummary summary: String) -> PlatformName {
+    summary.hasPrefix(androidSummaryPrefix) ? .android : .ios
+  }
+
+  static let androidSummaryPrefix = "device=android "
+
   /// `pending-limit=64 retention=last-added …`, for the timeline header.
   public var summary: String {
     // The Android device has none of the iPhone's notification-center and region-monitoring rules.
-    if let android { return "device=android gap-limit=\(trackGapLimit) " + android.summary }
+    if let android { return Self.androidSummaryPrefix + "gap-limit=\(trackGapLimit) " + android.summary }
     return "pending-limit=\(pendingLimit) retention=\(retention.rawValue) region-limit=\(monitoredRegionLimit) "
       + "dst-gap=\(dstGapPolicy.rawValue) repeated-time=\(repeatedTimePolicy.rawValue) "
       + "impossible-date=\(impossibleDatePolicy.rawValue) gap-limit=\(trackGapLimit) terminated-actions=\(terminatedActions.rawValue) "

@@ -48,6 +48,9 @@ struct ServerState {
   var answered: [DoseKey: SimulationInstant] = [:]
   /// Answers made while the phone could not reach the server: sent when it can.
   var unsyncedAnswers: [(dose: DoseKey, at: SimulationInstant)] = []
+  /// Sign-ins on the simulated phone while it could not reach the server, and
+  /// when: the app sends the token when the phone is next online.
+  var signInsWaiting: [(device: String, at: SimulationInstant)] = []
   /// Whether the dose's last push step reached a device.
   var lastPushReached: [DoseKey: Bool] = [:]
   /// The attempt of each push the server sent to the phone (by index into `remotePushes`).
@@ -89,14 +92,18 @@ extension SimulationRun {
       server.preferences.quietHours[channel] = hours
       record(.server, "settings", at: now, [TimelineField("\(channel.rawValue)-quiet-hours", hours.map { "\($0.from)-\($0.to)" } ?? "off")])
     case .signIn(let device):
-      if server.appDeleted.removeValue(forKey: device) != nil {
-        // Signing in again means the app was installed again: a new token.
-        server.tokenGeneration[device, default: 1] += 1
+      if device == ServerDevice.phone, let unreachable = attention.unreachableReason {
+        // Signing in and sending the token both need the network: the registration waits for it.
+        server.signInsWaiting.append((device, now))
+        record(.server, device, at: now, [
+          TimelineField("token", "waiting"),
+          TimelineField("reason", "the patient signed in, but \(unreachable): the app cannot reach the server, and sends the device's push token when the phone is next online"),
+        ])
+        return
       }
-      let token = server.tokenGeneration[device, default: 1]
-      server.registered[device] = token
-      record(.server, device, at: now, [TimelineField("token", "registered"), TimelineField("generation", String(token)), TimelineField("reason", "the patient signed in: the app sent the device's push token to the server")])
+      registerSignIn(device, at: now, reason: "the patient signed in: the app sent the device's push token to the server")
     case .signOut(let device):
+      server.signInsWaiting.removeAll { $0.device == device }
       server.registered[device] = nil
       record(.server, device, at: now, [TimelineField("token", "unregistered"), TimelineField("reason", "the patient signed out: the app removed the device's push token from the server first")])
     case .tokenRefresh(let device):
@@ -119,6 +126,18 @@ extension SimulationRun {
       server.smsVerified = verified
       record(.server, "settings", at: now, [TimelineField("sms-number", verified ? "verified" : "removed")])
     }
+  }
+
+  /// The server registers the device's push token (a sign-in reached it).
+  /// Signing in on a device the app was deleted from means it was installed
+  /// again, with a new token.
+  mutating func registerSignIn(_ device: String, at now: SimulationInstant, reason: String) {
+    if server.appDeleted.removeValue(forKey: device) != nil {
+      server.tokenGeneration[device, default: 1] += 1
+    }
+    let token = server.tokenGeneration[device, default: 1]
+    server.registered[device] = token
+    record(.server, device, at: now, [TimelineField("token", "registered"), TimelineField("generation", String(token)), TimelineField("reason", reason)])
   }
 
   // MARK: - The policy, step by step
@@ -226,7 +245,10 @@ extension SimulationRun {
     let devices = scenario.server.devices.filter { server.registered[$0.id] != nil }
     guard !devices.isEmpty else {
       let attempt = newAttempt("\(label).s\(step + 1)", key, step: step, channel: .push, at: now)
-      let why = "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)"
+      let why =
+        server.signInsWaiting.first.map {
+          "no device of the patient's has a push token registered with the server: the sign-in on \($0.device) at \(format($0.at)) waits for the network to send its token"
+        } ?? "no device of the patient's has a push token registered with the server (signed out, or the token was dropped)"
       server.attempts[attempt].failure = why
       server.lastPushReached[key] = false
       record(.server, label, at: now, [TimelineField("step", String(step + 1)), TimelineField("channel", "push"), TimelineField("status", "failed"), TimelineField("reason", why)])
@@ -237,6 +259,8 @@ extension SimulationRun {
     for device in devices {
       let subject = "\(label).s\(step + 1).\(device.id)"
       let attempt = newAttempt(subject, key, step: step, channel: .push, device: device.id, at: now)
+      // No one says how soon the push service answers "unregistered" (the registry's `push.unregisteredAfter`).
+      if server.appDeleted[device.id] != nil { consult(.pushUnregisteredAfter) }
       if let deleted = server.appDeleted[device.id], now < deleted.advanced(by: scenario.server.push.unregisteredAfter) {
         markSent(attempt, at: now)
         reached = true
@@ -308,6 +332,8 @@ extension SimulationRun {
       return
     }
     let model = scenario.server.sms
+    // No one publishes how long a text takes (the registry's `sms.latency`); a trial draws it.
+    if trialSeed == nil { consult(.smsLatency) }
     dispatch(
       attempt, as: .sms, fields: doseFields(key, step: step), failureRate: model.failureRate, latency: model.latency, spread: model.latencySpread,
       failure: "the carrier reported it undelivered (drawn in this trial: sms failureRate \(model.failureRate))", at: now)
@@ -396,12 +422,16 @@ extension SimulationRun {
   mutating func carrierGivesUp(_ attempt: Int, at now: SimulationInstant) {
     guard let position = server.atCarrier.firstIndex(of: attempt) else { return }
     server.atCarrier.remove(at: position)
+    // Operators keep texts 24 to 72 hours (the registry's `sms.carrierStorage`).
+    consult(.smsCarrierStorage)
     let why = "the carrier gave up after \(scenario.server.sms.carrierStorage) (sms carrierStorage): the phone could not receive it"
     server.attempts[attempt].failure = why
     record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])
   }
 
-  /// The phone can receive again: texts the carrier kept are delivered, unless their storage ran out.
+  /// The phone can receive again: texts the carrier kept are delivered,
+  /// unless their storage ran out; sign-ins made offline register their
+  /// token; answers made offline reach the server.
   mutating func serverPhoneReachable(at now: SimulationInstant) {
     let waiting = server.atCarrier
     server.atCarrier = []
@@ -409,12 +439,20 @@ extension SimulationRun {
       let sent = server.attempts[attempt].sent ?? now
       let storage = scenario.server.sms.carrierStorage
       if sent.advanced(by: storage) < now {
+        consult(.smsCarrierStorage)
         let why = "the carrier gave up after \(storage) (sms carrierStorage): the phone could not receive it"
         server.attempts[attempt].failure = why
         record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])
       } else {
         deliverText(attempt, at: now)
       }
+    }
+    let signIns = server.signInsWaiting
+    server.signInsWaiting = []
+    for signIn in signIns {
+      registerSignIn(
+        signIn.device, at: now,
+        reason: "the phone is online again: the app sent the push token of the patient's sign-in at \(format(signIn.at)), which waited for the network")
     }
     let answers = server.unsyncedAnswers
     server.unsyncedAnswers = []

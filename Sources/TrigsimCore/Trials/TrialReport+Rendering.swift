@@ -16,7 +16,12 @@ extension TrialReport {
     text += "# trials: \(plan.count), seed \(plan.seed)\n"
     text += "# varied per trial: \(escaped(variationSummary))\n"
     text += "\nlocation requests: how often each fired for a true crossing, and its latency after the crossing\n"
-    if locationChances.isEmpty { text += "  none: no location request was pending at a crossing of its region\n" }
+    if locationChances.isEmpty {
+      // Android has no location notification requests: its location reminders are the app's geofences.
+      text += PlatformSettings.platform(ofSummary: platformSummary) == .android
+        ? "  none: on Android the app's geofences (GeofencingClient), not location requests, detect its crossings; each location dose below says how often it was notified\n"
+        : "  none: no location request was pending at a crossing of its region\n"
+    }
     for chance in locationChances {
       text += "  \(local(chance.crossing)) \(chance.entering ? "enter" : "exit") \(escaped(chance.region)) visit \(chance.visit): \(escaped(chance.request))\n"
       var line = "    fired \(Self.proportion(chance.fired, of: chance.pending, trials: plan.count, pendingWord: "pending"))"

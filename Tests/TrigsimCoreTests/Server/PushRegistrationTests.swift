@@ -26,6 +26,8 @@ private typealias S = ServerFixture
     // The tablet, not simulated, takes its push at once and the patient sees it `seenAfter` later.
     #expect(attempts.last?.delivered == F.at("08:00"))
     #expect(attempts.last?.perceived == F.at("08:02"))
+    // No app was deleted: no reading decided anything.
+    #expect(report.summary.consultedAssumptions.isEmpty)
   }
 
   @Test func signingOutRemovesThePhonesTokenSoTheNextPushGoesOnlyToTheOtherDevice() throws {
@@ -36,6 +38,46 @@ private typealias S = ServerFixture
     let phone = report.timeline.entries(.server).filter { $0.subject == "phone" }
     #expect(phone.map { $0.brief("token") } == ["07:30 token=unregistered"])
     #expect(report.attempts(step: 1).map(\.device) == ["tablet"])
+  }
+
+  /// A phone that starts signed out, signs in at 07:30 offline (07:00 to `online`), with a push
+  /// step at 08:00 and an email step if it failed.
+  static func offlineSignIn(onlineAt online: String) -> Scenario {
+    var scenario = S.scenario([S.step(.push), S.step(.email, after: 0, .pushFailed)])
+    scenario.server.devices = [ServerDevice(id: ServerDevice.phone, signedIn: false)]
+    scenario.server.changes = [S.change(.signIn(device: ServerDevice.phone), at: "07:30")]
+    scenario.device.network = [NetworkChange(instant: F.at("07:00"), online: false), NetworkChange(instant: F.at(online), online: true)]
+    return scenario
+  }
+
+  @Test func aSignInWhileOfflineRegistersTheTokenOnlyWhenThePhoneIsNextOnline() throws {
+    let report = try S.report(Self.offlineSignIn(onlineAt: "09:00"))
+    let phone = report.timeline.entries(.server).filter { $0.subject == "phone" }
+    #expect(phone.map { $0.brief("token") } == ["07:30 token=waiting", "09:00 token=registered"])
+    #expect(phone.first?[field: "reason"]
+      == "the patient signed in, but the phone is offline: the app cannot reach the server, and sends the device's push token when the phone is next online")
+    #expect(phone.last?[field: "reason"]
+      == "the phone is online again: the app sent the push token of the patient's sign-in at \(F.local("07:30")), which waited for the network")
+  }
+
+  @Test func aPushStepWhileTheOfflineSignInWaitsFindsNoDeviceAndTheEmailFallbackSends() throws {
+    let report = try S.report(Self.offlineSignIn(onlineAt: "09:00"))
+    let push = try #require(report.attempts(step: 1).first)
+    #expect(push.sent == nil)
+    #expect(push.failure
+      == "no device of the patient's has a push token registered with the server: the sign-in on phone at \(F.local("07:30")) waits for the network to send its token")
+    let email = try #require(report.attempts(step: 2).first)
+    #expect(email.channel == .email)
+    #expect(email.sent == F.at("08:00"))
+  }
+
+  @Test func aSignInWhoseNetworkReturnsBeforeTheDoseLetsThePushReachThePhone() throws {
+    let report = try S.report(Self.offlineSignIn(onlineAt: "07:45"))
+    let push = try #require(report.attempts(step: 1).first)
+    #expect(push.device == ServerDevice.phone)
+    #expect(push.sent == F.at("08:00"))
+    #expect(push.failure == nil)
+    #expect(report.attempts(step: 2).isEmpty)
   }
 
   @Test func aTokenRefreshReplacesThePhonesRegisteredTokenAndPushesStillReachIt() throws {
@@ -67,6 +109,8 @@ private typealias S = ServerFixture
     // Accepted counts as reached: the server cannot tell, so the push-failed step does not run.
     #expect(report.attempts(step: 2).isEmpty)
     #expect(report.dueDose?.notified == nil)
+    // How long the service accepts is a reading (no one documents it): consulted.
+    #expect(report.summary.consultedAssumptions == [.pushUnregisteredAfter])
   }
 
   @Test func fromUnregisteredAfterOnThePushServiceRejectsTheTokenWithItsPlatformsAnswerAndTheServerDropsIt() throws {

@@ -51,6 +51,8 @@ private typealias S = ServerFixture
     #expect(text.failure == "the carrier gave up after \(SimulationDuration.minutes(60)) (sms carrierStorage): the phone could not receive it")
     #expect(report.timeline.entries(.sms).map { $0.brief("status") } == ["08:10 status=sent", "08:10:30 status=held", "09:10 status=failed"])
     #expect(report.dueDose?.notified == nil)
+    // Neither the latency nor the carrier's storage is documented: both consulted.
+    #expect(Set(report.summary.consultedAssumptions) == [.smsLatency, .smsCarrierStorage])
   }
 
   /// The same give-up when the phone never comes back within the run: the

@@ -218,17 +218,25 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
 
   func geofenceTransition(_ spec: CircularRegionSpec, transition: GeofenceTransition, in run: inout SimulationRun, at now: SimulationInstant) {
     let fields = [TimelineField("geofence", spec.identifier.rawValue), TimelineField("transition", transition.rawValue)]
+    let id = spec.identifier
+    regionCallbackLoss[id] = nil
+    // A dose of this crossing that nothing notifies is missed for this reason (`locationDetectionLoss`).
+    func refused(_ why: String) -> String {
+      "the device detected the crossing at \(run.format(now)), but the app's onGeofenceTransition did not run: \(why)"
+    }
     guard !forceStopped(run) else {
       notRun("onGeofenceTransition", fields, Self.forceStoppedReason, in: &run, at: now)
+      regionCallbackLoss[id] = refused(Self.forceStoppedReason)
       return
     }
     // Android 10 and later: geofences fire in the background only with "Allow all the time"
     // (ACCESS_BACKGROUND_LOCATION; geofencing guide, "Request background location").
     guard run.installedApp.state == .foreground || run.installedApp.locationAuthorization == .always else {
-      notRun(
-        "onGeofenceTransition", fields,
-        "the app has location '\(run.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)",
-        in: &run, at: now)
+      let why =
+        "the app has location '\(run.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)"
+      notRun("onGeofenceTransition", fields, why, in: &run, at: now)
+      regionCallbackLoss[id] = refused(
+        "the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has '\(run.installedApp.locationAuthorization.rawValue)'), which Android 10 and later require to deliver a geofence transition to an app in the background")
       return
     }
     wake(.location, in: &run, at: now)

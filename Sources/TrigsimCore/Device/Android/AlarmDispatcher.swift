@@ -7,6 +7,9 @@ public struct AlarmPlan: Sendable, Equatable {
   public var reason: String?
   /// The rule that moved it last (the one it now waits for); nil when none did.
   public var cause: AlarmDeferralCause?
+  /// The registry settings whose reading could have changed this plan (the
+  /// engine consults them: `SimulationRun.consult(_:)`).
+  public var consulted: Set<AssumptionID> = []
 
   public init(instant: SimulationInstant, reason: String?, cause: AlarmDeferralCause? = nil) {
     self.instant = instant
@@ -37,8 +40,8 @@ public enum AlarmDeferralCause: String, Sendable, Equatable {
 /// - an inexact alarm fires within `inexactWindow` after its time, a window
 ///   alarm within its window (at least `minWindow`), never early;
 /// - in Doze, regular alarms wait for the next maintenance window or Doze's
-///   end; exact while-idle alarms fire within `whileIdleExactPerHour` per
-///   rolling hour, inexact while-idle ones at most one per `whileIdleInexactSpacing`;
+///   end; exact while-idle alarms fire within `exactWhileIdleQuota` (one per
+///   nine minutes up to Android 11, a reading from 12), inexact while-idle ones at most one per `whileIdleInexactSpacing`;
 /// - on battery, the standby bucket's alarm quota (`AndroidAlarmRules.quota(for:)`),
 ///   judged again whenever the bucket changes (`AndroidPowerTimeline.buckets`);
 /// - under Battery Saver (`batterySaverAlarms: deferred`), regular alarms wait
@@ -89,6 +92,7 @@ public struct AlarmDispatcher: Sendable {
   public func plan(_ alarm: AndroidAlarm, notBefore: SimulationInstant) -> AlarmPlan {
     let allowed = allowedWindow(alarm)
     var reasons: [String] = []
+    var consulted: Set<AssumptionID> = []
     var desired = allowed.lowerBound
     if alarm.kind.isInexact && allowed.upperBound > allowed.lowerBound {
       let span = allowed.lowerBound.duration(to: allowed.upperBound)
@@ -97,22 +101,28 @@ public struct AlarmDispatcher: Sendable {
         let offset = Int64((min(max(position, 0), 1) * Double(span.milliseconds)).rounded(.down))
         desired = allowed.lowerBound.advanced(byMilliseconds: min(offset, span.milliseconds))
         if offset > 0 { reasons.append("\(what): fires \(SimulationDuration(milliseconds: offset)) into its \(span) window (drawn)") }
-      } else if rules.inexactTiming == .latest {
-        desired = allowed.upperBound
-        reasons.append("\(what): fires at the end of its \(span) window (inexactTiming latest)")
+      } else {
+        // A single run: where in its window is a reading (the documentation gives only the bound).
+        consulted.insert(.inexactTiming)
+        if rules.inexactTiming == .latest {
+          desired = allowed.upperBound
+          reasons.append("\(what): fires at the end of its \(span) window (inexactTiming latest)")
+        }
       }
     }
     var instant = max(desired, notBefore)
     var cause: AlarmDeferralCause?
     if !isExempt(alarm) {
       for _ in 0..<Self.mostMoves {
-        guard let move = nextMove(alarm, at: instant) else { break }
+        guard let move = nextMove(alarm, at: instant, consulted: &consulted) else { break }
         instant = move.to
         reasons.append(move.reason)
         cause = move.cause
       }
     }
-    return AlarmPlan(instant: instant, reason: instant > alarm.triggerAt && !reasons.isEmpty ? reasons.joined(separator: "; ") : nil, cause: cause)
+    var plan = AlarmPlan(instant: instant, reason: instant > alarm.triggerAt && !reasons.isEmpty ? reasons.joined(separator: "; ") : nil, cause: cause)
+    plan.consulted = consulted
+    return plan
   }
 
   /// The alarm fired at `at` (counts against the while-idle and bucket quotas).
@@ -132,10 +142,12 @@ public struct AlarmDispatcher: Sendable {
   // MARK: - The rules
 
   /// The first rule that holds the alarm back at `instant`: where it moves it, and why.
-  private func nextMove(_ alarm: AndroidAlarm, at instant: SimulationInstant) -> (to: SimulationInstant, reason: String, cause: AlarmDeferralCause)? {
+  private func nextMove(_ alarm: AndroidAlarm, at instant: SimulationInstant, consulted: inout Set<AssumptionID>)
+    -> (to: SimulationInstant, reason: String, cause: AlarmDeferralCause)?
+  {
     if power.isDozing(at: instant) {
       if alarm.kind.allowedWhileIdle {
-        if let move = whileIdleMove(alarm, at: instant, state: "Doze") { return move }
+        if let move = whileIdleMove(alarm, at: instant, state: "Doze", consulted: &consulted) { return move }
       } else if let release = power.nextRelease(after: instant) {
         let reason =
           release.maintenance
@@ -146,13 +158,21 @@ public struct AlarmDispatcher: Sendable {
     let charging = power.isCharging(at: instant)
     if !charging && rules.batterySaverAlarms == .deferred && power.batterySaver(at: instant) {
       if alarm.kind.allowedWhileIdle {
-        if let move = whileIdleMove(alarm, at: instant, state: "Battery Saver") { return move }
+        if let move = whileIdleMove(alarm, at: instant, state: "Battery Saver", consulted: &consulted) { return move }
       } else if let release = power.batterySaverRelease(after: instant), release > instant {
         return (release, "deferred by Battery Saver until \(describe(release))", .batterySaver)
       }
     }
     if !charging {
       let bucket = power.bucket(at: instant)
+      // From Android 13 the power-details table states no bucket alarm limits (the registry's `bucketLimits`).
+      if rules.androidVersion >= 13 {
+        var everywhere = rules
+        everywhere.bucketLimitScope = .allVersions
+        if let quota = everywhere.quota(for: bucket), Self.quotaRelease(bucketCountedFires, quota: quota, at: instant) != nil {
+          consulted.insert(.bucketLimits)
+        }
+      }
       if let quota = rules.quota(for: bucket), let until = Self.quotaRelease(bucketCountedFires, quota: quota, at: instant) {
         let limit = "standby bucket \(bucket.rawValue) allows \(quota.count) alarm\(quota.count == 1 ? "" : "s") per \(quota.period)"
         // The bucket changes before the quota frees a place: the alarm is judged again under the new bucket then
@@ -166,15 +186,26 @@ public struct AlarmDispatcher: Sendable {
     return nil
   }
 
-  /// The while-idle quota of `alarm`'s kind at `instant`, in Doze or Battery Saver.
-  private func whileIdleMove(_ alarm: AndroidAlarm, at instant: SimulationInstant, state: String)
+  /// The while-idle quota of `alarm`'s kind at `instant`, in Doze or Battery
+  /// Saver. An exact while-idle alarm whose fate differs between the readings
+  /// of `exactWhileIdleQuota` (Android 12 and later, no figure stated)
+  /// consults it.
+  private func whileIdleMove(_ alarm: AndroidAlarm, at instant: SimulationInstant, state: String, consulted: inout Set<AssumptionID>)
     -> (to: SimulationInstant, reason: String, cause: AlarmDeferralCause)?
   {
     switch alarm.kind {
     case .exactWhileIdle:
-      let quota = AlarmQuota(count: rules.whileIdleExactPerHour, per: .hours(1))
-      guard let until = Self.quotaRelease(exactWhileIdleFires, quota: quota, at: instant) else { return nil }
-      return (until, "exact while-idle alarms in \(state) are limited to \(quota.count) per hour: deferred to \(describe(until))", .whileIdleQuota)
+      let quota = rules.exactWhileIdleQuota
+      let until = Self.quotaRelease(exactWhileIdleFires, quota: quota, at: instant)
+      if rules.exactWhileIdleQuotaIsAReading,
+        ExactWhileIdleQuota.allCases.contains(where: { Self.quotaRelease(exactWhileIdleFires, quota: $0.quota, at: instant) != until })
+      {
+        consulted.insert(.exactWhileIdleQuota)
+      }
+      guard let until else { return nil }
+      let limit = quota.period == .hours(1) ? "\(quota.count) per hour" : "\(quota.count == 1 ? "one" : "\(quota.count)") per \(quota.period)"
+      let which = rules.exactWhileIdleQuotaIsAReading ? " (exactWhileIdleQuota \(rules.exactWhileIdleReading.rawValue))" : ""
+      return (until, "exact while-idle alarms in \(state) are limited to \(limit)\(which): deferred to \(describe(until))", .whileIdleQuota)
     case .inexactWhileIdle:
       guard let last = lastInexactWhileIdleFire else { return nil }
       let until = last.advanced(by: rules.whileIdleInexactSpacing)

@@ -4,7 +4,7 @@ public enum AndroidAlarmKind: String, Sendable, CaseIterable {
   /// `setExact()`: at its time outside Doze; deferred to a maintenance window in Doze.
   case exact
   /// `setExactAndAllowWhileIdle()`: at its time, in Doze too, within the
-  /// while-idle quota (`AndroidAlarmRules.whileIdleExactPerHour`).
+  /// while-idle quota (`AndroidAlarmRules.exactWhileIdleQuota`).
   case exactWhileIdle = "exact-while-idle"
   /// `setAlarmClock()`: at its time; exempt from Doze, buckets and Battery Saver.
   case alarmClock = "alarm-clock"
@@ -97,6 +97,32 @@ public enum BatterySaverAlarms: String, Sendable, CaseIterable {
   case unrestricted
 }
 
+/// How many exact while-idle alarms (`setExactAndAllowWhileIdle()`) an app
+/// may fire in Doze on Android 12 and later, where Google's pages disagree:
+/// the power-details table says 72 per hour, the doze-standby page still
+/// says once per nine minutes, and the "Schedule alarms" page speaks of a
+/// rate limit "such as 15 minutes". A registry setting (`exactWhileIdleQuota`).
+public enum ExactWhileIdleQuota: String, Sendable, CaseIterable {
+  /// 72 per rolling hour: the power-details table, and AOSP's
+  /// `AlarmManagerService` from Android 12 (`allow_while_idle_quota` 72 in a
+  /// one-hour window). The default.
+  case perHour72 = "72/h"
+  /// One per nine minutes: the doze-standby page's text (and AOSP's
+  /// `allow_while_idle_compat_window`).
+  case oneIn9Minutes = "1/9m"
+  /// One per fifteen minutes: the "Schedule alarms" page's example of a rate limit.
+  case oneIn15Minutes = "1/15m"
+
+  /// The quota this reading sets.
+  public var quota: AlarmQuota {
+    switch self {
+    case .perHour72: AlarmQuota(count: 72, per: .hours(1))
+    case .oneIn9Minutes: AlarmQuota(count: 1, per: .minutes(9))
+    case .oneIn15Minutes: AlarmQuota(count: 1, per: .minutes(15))
+    }
+  }
+}
+
 /// At most `count` alarms per rolling `period`.
 public struct AlarmQuota: Sendable, Equatable, CustomStringConvertible {
   public var count: Int
@@ -138,9 +164,14 @@ public struct AndroidAlarmRules: Sendable, Equatable {
   /// In Doze, at most one inexact while-idle alarm per this span (power-details
   /// table: "1 per 9 minutes").
   public var whileIdleInexactSpacing: SimulationDuration = .minutes(9)
-  /// In Doze, at most this many exact while-idle alarms per rolling hour
-  /// (power-details table: 72 per hour).
-  public var whileIdleExactPerHour = 72
+  /// In Doze, at most this many exact while-idle alarms per rolling hour, as
+  /// the scenario states it (`exactWhileIdlePerHour`); nil: the version's
+  /// quota (`exactWhileIdleQuota`).
+  public var whileIdleExactPerHour: Int?
+  /// The exact while-idle quota on Android 12 and later when the scenario
+  /// states no figure: a reading, since Google's pages disagree (the
+  /// registry's `exactWhileIdleQuota`). Default 72 per hour.
+  public var exactWhileIdleReading = ExactWhileIdleQuota.perHour72
   /// Whether alarm-clock alarms are exempt from Doze, the bucket limits and
   /// Battery Saver (doze-standby page: `setAlarmClock()` alarms continue to
   /// fire, the system leaves Doze shortly before). Default true.
@@ -184,6 +215,21 @@ public struct AndroidAlarmRules: Sendable, Equatable {
     return install == .upgrade
   }
 
+  /// The exact while-idle quota in Doze: the stated figure per hour; else one
+  /// per nine minutes up to Android 11 (doze-standby page: neither
+  /// while-idle call fires "more than once per nine minutes, per app"; AOSP
+  /// before Android 12: `ALLOW_WHILE_IDLE_LONG_TIME` 9 min); else, from
+  /// Android 12, `exactWhileIdleReading`.
+  public var exactWhileIdleQuota: AlarmQuota {
+    if let whileIdleExactPerHour { return AlarmQuota(count: whileIdleExactPerHour, per: .hours(1)) }
+    if androidVersion <= 11 { return ExactWhileIdleQuota.oneIn9Minutes.quota }
+    return exactWhileIdleReading.quota
+  }
+
+  /// Whether the exact while-idle quota rests on the `exactWhileIdleQuota`
+  /// reading (Android 12 and later, no figure stated).
+  public var exactWhileIdleQuotaIsAReading: Bool { whileIdleExactPerHour == nil && androidVersion >= 12 }
+
   /// Whether windows are stretched to `minWindow` and inexact alarms bounded
   /// by `inexactWindow` as documented (Android 12, API 31, and later).
   var hasAPI31AlarmRules: Bool { androidVersion >= 12 }
@@ -210,7 +256,7 @@ public struct AndroidAlarmRules: Sendable, Equatable {
       "android-version=\(androidVersion)", "install=\(install.rawValue)",
       "exact-alarms=\(initialExactAlarmPermission ? "granted" : "denied")",
       "inexact-window=\(inexactWindow)", "min-window=\(minWindow)", "inexact-timing=\(inexactTiming.rawValue)",
-      "while-idle-spacing=\(whileIdleInexactSpacing)", "exact-while-idle=\(whileIdleExactPerHour)/h",
+      "while-idle-spacing=\(whileIdleInexactSpacing)", "exact-while-idle=\(Self.describe(exactWhileIdleQuota))",
       "bucket=\(standbyBucket.rawValue)",
     ]
     if useExactAlarm != defaults.useExactAlarm { words.append("use-exact-alarm=\(useExactAlarm)") }
@@ -224,6 +270,11 @@ public struct AndroidAlarmRules: Sendable, Equatable {
     if bucketsFollowUse != defaults.bucketsFollowUse { words.append("buckets-follow-use=\(bucketsFollowUse)") }
     if bucketDecay != defaults.bucketDecay { words.append("bucket-decay=\(bucketDecay)") }
     return words.joined(separator: " ")
+  }
+
+  /// `72/h`, `1/9m`.
+  static func describe(_ quota: AlarmQuota) -> String {
+    quota.period == .hours(1) ? "\(quota.count)/h" : "\(quota.count)/\(quota.period)"
   }
 }
 

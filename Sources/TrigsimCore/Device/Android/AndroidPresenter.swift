@@ -33,13 +33,19 @@ struct AndroidPresenter: NotificationPresenter {
     }
     var notes: [String] = []
     if let dnd = context.focus, !dnd.allowsApp { notes.append(breakthroughNote(delivery, channel)) }
+    // From Android 8 the channel owns the sound: a notification's own sound
+    // setting is ignored, and high and default importance make sound
+    // (`NotificationChannel` reference; `NotificationManager.IMPORTANCE_HIGH`,
+    // `IMPORTANCE_DEFAULT`: "makes noise").
+    if !delivery.sound {
+      notes.append("the notification names no sound of its own: on Android 8 and later channel '\(channel.id)' decides, and its importance makes sound")
+    }
     switch channel.importance {
     case .high:
-      if !delivery.sound { notes.append("the notification has no sound") }
-      return .alert(AlertStyle(banner: true, lockScreen: true, sound: delivery.sound), note: notes.isEmpty ? nil : notes.joined(separator: "; "))
+      return .alert(AlertStyle(banner: true, lockScreen: true, sound: true), note: notes.isEmpty ? nil : notes.joined(separator: "; "))
     case .default:
       notes.append("channel '\(channel.id)' importance default: sound, no heads-up banner")
-      return .alert(AlertStyle(banner: false, lockScreen: true, sound: delivery.sound), note: notes.joined(separator: "; "))
+      return .alert(AlertStyle(banner: false, lockScreen: true, sound: true), note: notes.joined(separator: "; "))
     case .low:
       return .quiet(reason: "channel '\(channel.id)' importance low: in the shade and status bar without a sound")
     case .min:

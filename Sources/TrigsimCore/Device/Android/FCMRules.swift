@@ -10,6 +10,20 @@ public enum FCMNormalPriorityInDoze: String, Sendable, CaseIterable {
   case maintenanceWindow = "maintenance-window"
 }
 
+/// Which messages FCM keeps when a message with a fifth collapse key arrives
+/// for a phone that already has messages of four keys stored. Firebase says
+/// only that it keeps four keys "with no guarantees about which ones are
+/// kept" ("Non-collapsible and collapsible messages"). A registry setting
+/// (`storedCollapseKeysKept`); trials draw the discarded key per arrival.
+public enum FCMCollapseKeysKept: String, Sendable, CaseIterable {
+  /// The four stored before: the new message is discarded. Its dose is the
+  /// nearest, the one a reminder can still help, so this reading loses the
+  /// most; the default, as no source says otherwise.
+  case oldest
+  /// The four most recent: the message of the key stored longest is discarded.
+  case newest
+}
+
 /// The push rules of the `android` profile: how Firebase Cloud Messaging
 /// (FCM) delivers the app server's messages, each a named setting with its
 /// default and source (the manual, "Android pushes").
@@ -49,9 +63,11 @@ public struct FCMRules: Sendable, Equatable {
   /// (`onDeletedMessages`) when the phone is back ("Non-collapsible and
   /// collapsible messages": 100).
   public var storedMessageLimit = 100
-  /// How many collapse keys FCM stores at once (same page: four; "no
-  /// determining factor" which are kept past it: trigsim keeps the four most recent).
+  /// How many collapse keys FCM stores at once (same page: four).
   public var storedCollapseKeys = 4
+  /// Which keys a single run keeps past `storedCollapseKeys` (Firebase gives
+  /// no guarantee: the registry's `storedCollapseKeysKept`). Default `oldest`.
+  public var collapseKeysKept = FCMCollapseKeysKept.oldest
 
   public init() {}
 
@@ -82,6 +98,7 @@ public struct FCMRules: Sendable, Equatable {
     if defaultTimeToLive != defaults.defaultTimeToLive { words.append("fcm-ttl=\(defaultTimeToLive)") }
     if storedMessageLimit != defaults.storedMessageLimit { words.append("fcm-stored-limit=\(storedMessageLimit)") }
     if storedCollapseKeys != defaults.storedCollapseKeys { words.append("fcm-collapse-keys=\(storedCollapseKeys)") }
+    if collapseKeysKept != defaults.collapseKeysKept { words.append("fcm-collapse-keys-kept=\(collapseKeysKept.rawValue)") }
     return words.joined(separator: " ")
   }
 }

@@ -13,6 +13,11 @@ struct FCMState {
   var deletedMessagesDue = false
   /// While `onMessageReceived` runs: how many notifications the app posted (nil otherwise).
   var postsDuringMessage: Int?
+  /// In trials, the stream FCM's choice of collapse keys past its limit is
+  /// drawn from (one draw per arrival of a key over the limit); nil in a single run.
+  var random: TrialRandom?
+  /// Mixed into the trial's seed so this stream is none of the device's others.
+  static let collapseSalt: UInt64 = 0xC0_11A9_5E_4B_E7_5A
 }
 
 /// Firebase Cloud Messaging on the Android device: how the app server's
@@ -117,14 +122,37 @@ struct FCMTransport: PushTransport {
       }
       var keys: [String] = []
       for held in stored { if let heldKey = pushes[held].collapseID, !keys.contains(heldKey) { keys.append(heldKey) } }
-      if keys.count + 1 > rules.storedCollapseKeys, let oldest = keys.first, let position = stored.firstIndex(where: { pushes[$0].collapseID == oldest }) {
-        run.record(.discarded, pushes[stored[position]].id.rawValue, at: now, [
-          TimelineField(
-            "reason",
-            "FCM stores at most \(rules.storedCollapseKeys) collapse keys for a device and says none decides which it keeps; trigsim keeps the most recent"),
-          TimelineField("uncertain", "which collapse keys FCM keeps past its limit is not documented (\"Non-collapsible and collapsible messages\")"),
-        ])
-        stored.remove(at: position)
+      if keys.count + 1 > rules.storedCollapseKeys {
+        // Firebase keeps `storedCollapseKeys` keys "with no guarantees about which ones are kept":
+        // the setting in a single run, a uniform draw among the held keys and the new one in a trial.
+        run.consult(.storedCollapseKeysKept)
+        let candidates = keys + [key]
+        let dropped: String
+        let how: String
+        if var random = run.android?.fcm.random {
+          dropped = candidates[Int(random.next(below: Int64(candidates.count)))]
+          run.android?.fcm.random = random
+          how = "this trial draws the one discarded among the \(candidates.count) keys"
+        } else {
+          dropped = rules.collapseKeysKept == .oldest ? key : keys[0]
+          how = "platform storedCollapseKeysKept: \(rules.collapseKeysKept.rawValue)"
+        }
+        let uncertain = TimelineField(
+          "uncertain", "which collapse keys FCM keeps past its limit is not documented (\"Non-collapsible and collapsible messages\")")
+        let limit = "FCM stores at most \(rules.storedCollapseKeys) collapse keys for a device, with no guarantee which it keeps"
+        if dropped == key {
+          run.record(.discarded, push.id.rawValue, at: now, [
+            TimelineField("reason", "\(limit); it keeps the \(rules.storedCollapseKeys) it holds (\(how))"), uncertain,
+          ])
+          run.android?.fcm.stored = stored
+          return
+        }
+        if let position = stored.firstIndex(where: { pushes[$0].collapseID == dropped }) {
+          run.record(.discarded, pushes[stored[position]].id.rawValue, at: now, [
+            TimelineField("reason", "\(limit); it discards collapse key '\(dropped)' for '\(push.id)' (\(how))"), uncertain,
+          ])
+          stored.remove(at: position)
+        }
       }
     } else if stored.filter({ pushes[$0].collapseID == nil }).count + 1 > rules.storedMessageLimit {
       let reason =
@@ -172,6 +200,8 @@ struct FCMTransport: PushTransport {
     let power = device.dispatcher.power
     if priority == .normal && !held && run.installedApp.state != .foreground && power.isDozing(at: now), let period = power.dozePeriod(at: now) {
       let rules = device.settings.fcm
+      // The two Google pages disagree on how long it waits (the registry's `normalPriorityInDoze`).
+      if let window = power.nextRelease(after: now)?.at, window < period.end { run.consult(.normalPriorityInDoze) }
       let release: SimulationInstant
       let until: String
       switch rules.normalPriorityInDoze {

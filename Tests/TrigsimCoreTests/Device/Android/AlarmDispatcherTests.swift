@@ -54,12 +54,21 @@ import Testing
     #expect(latest.reason == "inexact alarm: fires at the end of its 1h window (inexactTiming latest)")
     rules.inexactTiming = .earliest
     let earliest = AlarmDispatcher(rules: rules, power: Self.power()).plan(Self.alarm(.inexact, minutes: 60), notBefore: Self.start)
-    #expect(earliest == AlarmPlan(instant: Self.at(minutes: 60), reason: nil))
+    var expected = AlarmPlan(instant: Self.at(minutes: 60), reason: nil)
+    expected.consulted = [.inexactTiming]
+    #expect(earliest == expected)
     for position in [0.0, 0.25, 0.999_999] {
       let drawn = dispatcher.plan(Self.alarm(.inexactWhileIdle, minutes: 60, position: position), notBefore: Self.start).instant
       #expect(drawn >= Self.at(minutes: 60) && drawn < Self.at(minutes: 120))
     }
     #expect(dispatcher.plan(Self.alarm(.inexact, minutes: 60, position: 0.5), notBefore: Self.start).instant == Self.at(minutes: 90))
+  }
+
+  @Test func aSingleRunPlacingAnInexactAlarmInItsWindowConsultsInexactTimingAndATrialsDrawDoesNot() {
+    let dispatcher = AlarmDispatcher(rules: AndroidAlarmRules(), power: Self.power())
+    #expect(dispatcher.plan(Self.alarm(.inexact, minutes: 60), notBefore: Self.start).consulted == [.inexactTiming])
+    #expect(dispatcher.plan(Self.alarm(.inexact, minutes: 60, position: 0.5), notBefore: Self.start).consulted.isEmpty)
+    #expect(dispatcher.plan(Self.alarm(.exact, minutes: 60), notBefore: Self.start).consulted.isEmpty)
   }
 
   @Test func windowStretchedToTenMinutes() {
@@ -106,8 +115,50 @@ import Testing
     #expect(fired == alarms.prefix(72).map(\.triggerAt))
     // The 73rd waits until the first has left the rolling hour.
     let last = dispatcher.plan(alarms[72], notBefore: alarms[72].triggerAt)
-    #expect(last == AlarmPlan(instant: Self.at(minutes: 240), reason: "exact while-idle alarms in Doze are limited to 72 per hour: deferred to \(Self.at(minutes: 240))", cause: .whileIdleQuota))
+    var expected = AlarmPlan(
+      instant: Self.at(minutes: 240), reason: "exact while-idle alarms in Doze are limited to 72 per hour (exactWhileIdleQuota 72/h): deferred to \(Self.at(minutes: 240))",
+      cause: .whileIdleQuota)
+    expected.consulted = [.exactWhileIdleQuota]
+    #expect(last == expected)
     #expect(dispatcher.plan(alarms[72], notBefore: last.instant).instant == last.instant)
+  }
+
+  /// Two exact while-idle alarms three minutes apart from 03:00, in Doze: when the second fires, and what its last plan consulted.
+  static func secondExactWhileIdle(_ rules: AndroidAlarmRules) -> (fired: SimulationInstant, consulted: Set<AssumptionID>) {
+    var dispatcher = AlarmDispatcher(rules: rules, power: dozing)
+    let alarms = [alarm(.exactWhileIdle, minutes: 180), alarm(.exactWhileIdle, minutes: 183)]
+    let fired = fireAll(alarms, dispatcher: &dispatcher)
+    return (fired[1], dispatcher.plan(alarms[1], notBefore: alarms[1].triggerAt).consulted)
+  }
+
+  @Test func upToAndroid11ExactWhileIdleAlarmsFireOncePerNineMinutesAsDocumented() {
+    var rules = AndroidAlarmRules()
+    rules.androidVersion = 11
+    #expect(rules.exactWhileIdleQuota == AlarmQuota(count: 1, per: .minutes(9)))
+    let second = Self.secondExactWhileIdle(rules)
+    #expect(second.fired == Self.at(minutes: 189))
+    #expect(second.consulted.isEmpty)  // documented, not a reading
+    #expect(rules.summary.contains("exact-while-idle=1/9m"))
+  }
+
+  @Test func fromAndroid12TheExactWhileIdleQuotaIsTheRegistrysReadingAndConsultsIt() {
+    var rules = AndroidAlarmRules()
+    rules.androidVersion = 12
+    let byDefault = Self.secondExactWhileIdle(rules)
+    #expect(byDefault.fired == Self.at(minutes: 183))
+    #expect(byDefault.consulted == [.exactWhileIdleQuota])  // 1/9m or 1/15m would hold it
+    rules.exactWhileIdleReading = .oneIn9Minutes
+    #expect(Self.secondExactWhileIdle(rules).fired == Self.at(minutes: 189))
+    rules.exactWhileIdleReading = .oneIn15Minutes
+    #expect(Self.secondExactWhileIdle(rules).fired == Self.at(minutes: 195))
+  }
+
+  @Test func aStatedExactWhileIdleFigureIsNoReadingAndConsultsNothing() {
+    var rules = AndroidAlarmRules()
+    rules.whileIdleExactPerHour = 1
+    let second = Self.secondExactWhileIdle(rules)
+    #expect(second.fired == Self.at(minutes: 240))
+    #expect(second.consulted.isEmpty)
   }
 
   @Test func inexactWhileIdleInDozeAtMostOnePerNineMinutes() {
@@ -162,6 +213,15 @@ import Testing
     // Not while charging (power-details table).
     var plugged = AlarmDispatcher(rules: rules, power: Self.power(charging: [Self.start..<Self.end], buckets: [(Self.start, .rare)]))
     #expect(Self.fireAll(Array(hourly.prefix(3)), dispatcher: &plugged) == hourly.prefix(3).map(\.triggerAt))
+    // On Android 13 and later the rare bucket holding an alarm consults `bucketLimits`; on 12 the limit is documented.
+    var held = AlarmDispatcher(rules: rules, power: Self.power(buckets: [(Self.start, .rare)]))
+    _ = Self.fireAll([hourly[0]], dispatcher: &held)
+    #expect(held.plan(hourly[1], notBefore: hourly[1].triggerAt).consulted == [.bucketLimits])
+    var twelve = rules
+    twelve.androidVersion = 12
+    var documented = AlarmDispatcher(rules: twelve, power: Self.power(buckets: [(Self.start, .rare)]))
+    _ = Self.fireAll([hourly[0]], dispatcher: &documented)
+    #expect(documented.plan(hourly[1], notBefore: hourly[1].triggerAt).consulted.isEmpty)
     // Read literally, the table limits only Android 12 and earlier.
     rules.bucketLimitScope = .beforeAndroid13
     var literal = AlarmDispatcher(rules: rules, power: Self.power(buckets: [(Self.start, .rare)]))

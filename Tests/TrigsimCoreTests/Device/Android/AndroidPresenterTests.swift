@@ -15,8 +15,29 @@ import Testing
       channels: Dictionary(uniqueKeysWithValues: channels.map { ($0.id, $0) }))
   }
 
-  static func delivery(channel: String? = "doses", category: AndroidNotificationCategory? = .reminder) -> DeliveryAttributes {
-    DeliveryAttributes(interruptionLevel: .active, sound: true, channel: channel, category: category)
+  static func delivery(channel: String? = "doses", category: AndroidNotificationCategory? = .reminder, sound: Bool = true) -> DeliveryAttributes {
+    DeliveryAttributes(interruptionLevel: .active, sound: sound, channel: channel, category: category)
+  }
+
+  /// Android 8 and later: the channel owns the sound (developer.android.com, "Create and manage
+  /// notification channels"; `IMPORTANCE_HIGH`, `IMPORTANCE_DEFAULT` make noise), so a
+  /// notification that names no sound of its own (an FCM message without `sound`) still sounds
+  /// on a high or default channel, and a low one stays silent whatever the notification says.
+  @Test func theChannelOwnsTheSoundSoANotificationWithoutOneSoundsOnAHighOrDefaultChannel() {
+    let presenter = AndroidPresenter(rules: AndroidNotificationRules())
+    func perception(_ importance: ChannelImportance, sound: Bool) -> Perception {
+      var channel = Self.doses
+      channel.importance = importance
+      return presenter.perception(of: Self.delivery(sound: sound), in: Self.context(channels: [channel]))
+    }
+    let note = "the notification names no sound of its own: on Android 8 and later channel 'doses' decides, and its importance makes sound"
+    #expect(perception(.high, sound: false) == .alert(AlertStyle(banner: true, lockScreen: true, sound: true), note: note))
+    #expect(perception(.default, sound: false)
+      == .alert(AlertStyle(banner: false, lockScreen: true, sound: true), note: note + "; channel 'doses' importance default: sound, no heads-up banner"))
+    guard case .quiet = perception(.low, sound: true) else {
+      Issue.record("a low-importance channel sounds because the notification asks")
+      return
+    }
   }
 
   @Test func aNotificationWithoutThePostNotificationsPermissionIsNotShown() {

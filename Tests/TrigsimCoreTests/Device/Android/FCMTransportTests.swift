@@ -214,6 +214,67 @@ import TrigsimTestSupport
     #expect(Self.entries(report, .received) == ["07:30 score2"])
   }
 
+  /// Five messages with five collapse keys, 07:12 to 07:20, while the phone is offline from 07:10 to 07:30.
+  static let fiveKeys: [RemotePush] = (1...5).map { number in
+    var push = Self.push("k\(number)", "07:\(10 + 2 * number):00")
+    push.collapseID = "key\(number)"
+    return push
+  }
+
+  static func runFiveKeys(trial: Int? = nil, _ configure: @escaping (inout Scenario) -> Void = { _ in }) throws -> SimulationReport {
+    var scenario = AndroidScenario.make()
+    scenario.pushes.pushes = fiveKeys
+    scenario.device.network = offline(from: "07:10:00", to: "07:30:00")
+    configure(&scenario)
+    let simulation = Simulation(scenario, app: ScriptedAndroidApp.hosted(app(), log: AppLog(), defaultChannel: nil))
+    return try trial.map { try simulation.report(trial: $0, seed: 42) } ?? simulation.report()
+  }
+
+  @Test func pastFourCollapseKeysTheNewMessageIsDiscardedByDefaultMarkedUncertainAndTheSettingConsulted() throws {
+    let report = try Self.runFiveKeys()
+    #expect(Self.entries(report, .discarded) == ["07:20 k5"])
+    #expect(Self.field(report, .discarded, "k5", "reason")
+      == "FCM stores at most 4 collapse keys for a device, with no guarantee which it keeps; it keeps the 4 it holds (platform storedCollapseKeysKept: oldest)")
+    #expect(Self.field(report, .discarded, "k5", "uncertain") != nil)
+    #expect(Self.entries(report, .received) == ["07:30 k1", "07:30 k2", "07:30 k3", "07:30 k4"])
+    #expect(report.summary.consultedAssumptions == [.storedCollapseKeysKept])
+  }
+
+  @Test func underNewestTheKeyStoredLongestIsDiscarded() throws {
+    let report = try Self.runFiveKeys { $0.updateAndroidRules { $0.fcm.collapseKeysKept = .newest } }
+    #expect(Self.entries(report, .discarded) == ["07:20 k1"])
+    #expect(Self.field(report, .discarded, "k1", "reason")
+      == "FCM stores at most 4 collapse keys for a device, with no guarantee which it keeps; it discards collapse key 'key1' for 'k5' (platform storedCollapseKeysKept: newest)")
+    #expect(Self.entries(report, .received) == ["07:30 k2", "07:30 k3", "07:30 k4", "07:30 k5"])
+  }
+
+  @Test func aTrialDrawsTheDiscardedCollapseKeyAmongTheFiveFromItsSeed() throws {
+    var discarded: Set<String> = []
+    for trial in 0..<40 {
+      let report = try Self.runFiveKeys(trial: trial)
+      let dropped = Self.entries(report, .discarded)
+      #expect(dropped.count == 1, "trial \(trial)")
+      #expect(Self.entries(report, .received).count == 4, "trial \(trial)")
+      let subject = String(dropped.first?.dropFirst(6) ?? "")
+      #expect(Self.field(report, .discarded, subject, "reason")?.hasSuffix("(this trial draws the one discarded among the 5 keys)") == true)
+      discarded.insert(subject)
+      // The same trial draws the same key.
+      #expect(Self.entries(try Self.runFiveKeys(trial: trial), .discarded) == dropped)
+    }
+    // Each of the five can be the one (40 draws of five: all five appear unless the stream is broken).
+    #expect(discarded == ["k1", "k2", "k3", "k4", "k5"])
+  }
+
+  @Test func aNormalPriorityMessageHeldWhenAMaintenanceWindowComesFirstConsultsNormalPriorityInDoze() throws {
+    // 08:30 in Doze: the 09:00 window comes before the 10:15 unlock, so the two readings differ.
+    let held = try Self.run([Self.push("note", "08:30:00", priority: 5)]) { scenario in
+      scenario.device.power = [PowerEvent(instant: Build.instant("2026-05-04T10:15:00Z"), kind: .unlock)]
+    }
+    #expect(held.summary.consultedAssumptions == [.normalPriorityInDoze])
+    // Outside Doze nothing is held and nothing is consulted.
+    #expect(try Self.run([Self.push("note", "07:30:00", priority: 5)]).summary.consultedAssumptions.isEmpty)
+  }
+
   @Test func overTheStoredLimitEveryStoredMessageIsDiscardedAndTheAppHearsOnDeletedMessages() throws {
     let log = AppLog()
     let pushes = [Self.push("a", "07:12:00"), Self.push("b", "07:14:00"), Self.push("c", "07:16:00")]
