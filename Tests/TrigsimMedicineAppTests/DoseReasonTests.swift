@@ -34,9 +34,9 @@ import TrigsimTestSupport
     let first = try #require(report.summary.doses.first)
     #expect(first.outcome == .missed)
     #expect(first.reason
-      == "the device detected the crossing at 2026-05-04T17:06:09.401+02:00, but the app's onGeofenceTransition did not run: the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has 'when-in-use'), which Android 10 and later require to deliver a geofence transition to an app in the background")
+      == "the device detected the crossing at 2026-05-04T17:05:39.401+02:00, but the app's onGeofenceTransition did not run: the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has 'when-in-use'), which Android 10 and later require to deliver a geofence transition to an app in the background")
     // The timeline shows the same: detected, then refused to the app.
-    #expect(report.timeline.entries.contains { $0.kind == .detected && $0.localInstant == "2026-05-04T17:06:09.401+02:00" })
+    #expect(report.timeline.entries.contains { $0.kind == .detected && $0.localInstant == "2026-05-04T17:05:39.401+02:00" })
   }
 
   @Test func aReminderDeliveredLateSaysByHowMuchAndWhyNotThatItWasNotDelivered() throws {

@@ -79,7 +79,7 @@ import TrigsimTestSupport
     for (depth, key) in path.enumerated().dropFirst().reversed() {
       var others = ""
       if depth == 1 && path[0] == "platform" && key == "android" { others = "device: android, " }
-      if depth == 1 && path[0] == "platform" && key == "location" { others = "profile: ios, " }
+      if depth == 2 && path[0] == "platform" && path[1] == "location" { others = "profile: ios, " }
       if depth == 1 && path[0] == "server" { others = "policy: [ { channel: push } ], " }
       value = "{ \(others)\(key): \(value) }"
     }
