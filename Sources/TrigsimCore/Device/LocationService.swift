@@ -50,6 +50,24 @@ struct DeviceRegionReport {
   }
 }
 
+extension DeviceRegionReport {
+  /// Whether this detection, made ahead of the true path and held until its
+  /// report, detects `crossing`: the path reaches the detected side no later
+  /// than the report reaches the platform.
+  func detects(_ crossing: GeometricCrossing) -> Bool { entering == crossing.entering && crossing.instant <= instant }
+
+  /// Makes this held detection the detection of `crossing`: its visit and
+  /// crossing instant, and a reason ending with how much later the path
+  /// crossed than the condition held and why the device was ahead (`cause`).
+  mutating func attribute(
+    to crossing: GeometricCrossing, condition: Int64, reasonParts: [String], cause: (_ later: SimulationDuration) -> String
+  ) {
+    visit = crossing.visit
+    crossingInstant = crossing.instant
+    reason = (reasonParts + [cause(SimulationDuration(milliseconds: crossing.instant.millisecondsSinceEpoch - condition))]).joined(separator: "; ")
+  }
+}
+
 /// The device's location service: turns the path the device travels into
 /// the region events the platform reports. A platform profile provides it
 /// (`LocationProfile.makeService`); the engine feeds it fixes and the exact

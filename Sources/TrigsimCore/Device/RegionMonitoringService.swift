@@ -1327,16 +1327,15 @@ struct RegionMonitor {
     let t = crossing.instant
     var detectedAhead = false
     if var held = heldDetection {
-      if held.report.entering == crossing.entering && t <= held.report.instant {
+      if held.report.detects(crossing) {
         // The path reaches the side the device detected before its report does: that is the visit it detected.
         heldDetection = nil
-        held.report.visit = crossing.visit
-        held.report.crossingInstant = t
-        let later = SimulationDuration(milliseconds: t.millisecondsSinceEpoch - held.condition)
-        let cause = declaredRadius < radius
-          ? "the true path \(crossing.entering ? "entered" : "left") the declared \(RegionMonitoringService.metres(declaredRadius)) circle \(later) later (monitored as \(RegionMonitoringService.metres(radius)))"
-          : "the true path \(crossing.entering ? "entered" : "left") \(later) later: GPS error"
-        held.report.reason = (held.reasonParts + [cause]).joined(separator: "; ")
+        let (declared, monitored) = (declaredRadius, radius)
+        held.report.attribute(to: crossing, condition: held.condition, reasonParts: held.reasonParts) { later in
+          declared < monitored
+            ? "the true path \(crossing.entering ? "entered" : "left") the declared \(RegionMonitoringService.metres(declared)) circle \(later) later (monitored as \(RegionMonitoringService.metres(monitored)))"
+            : "the true path \(crossing.entering ? "entered" : "left") \(later) later: GPS error"
+        }
         reports.append(held.report)
         detectedAhead = true
       } else {

@@ -513,14 +513,12 @@ struct GeofenceMonitor {
     let t = crossing.instant
     var detectedAhead = false
     if var held = heldDetection {
-      if held.report.entering == crossing.entering && t <= held.report.instant {
+      if held.report.detects(crossing) {
         // The path reaches the side the device detected before its report does: that is the visit it detected.
         heldDetection = nil
-        held.report.visit = crossing.visit
-        held.report.crossingInstant = t
-        let later = SimulationDuration(milliseconds: t.millisecondsSinceEpoch - held.condition)
-        held.report.reason = (held.reasonParts + ["the true path \(crossing.entering ? "entered" : "left") \(later) later: \(held.cause)"])
-          .joined(separator: "; ")
+        held.report.attribute(to: crossing, condition: held.condition, reasonParts: held.reasonParts) { later in
+          "the true path \(crossing.entering ? "entered" : "left") \(later) later: \(held.cause)"
+        }
         if held.reported { reports.append(held.report) }
         if var dwell = pendingDwell, dwell.visit == nil, crossing.entering {
           dwell.visit = crossing.visit
