@@ -166,12 +166,12 @@ extension SimulationRun {
       else { continue }
       let side = DoseLedger.LocationSide(medicine: id, region: index, entering: entering)
       if let key = ledger.provisionalLocationDoses[side], locationService.believesInside(index) == entering, var adopted = ledger.doses[key] {
-        // The device detected this crossing ahead of the true path (GPS error) and still holds its side: the dose it opened is this visit's.
+        // The device detected this crossing ahead of the true path (GPS error, or a region below the minimum radius) and still holds its side: the dose it opened is this visit's.
         ledger.provisionalLocationDoses[side] = nil
         let early = adopted.scheduled.duration(to: now)
         adopted.scheduled = now
         adopted.visit = DoseVisit(region: region, number: visit, entering: entering)
-        adopted.notes.append("the device detected this crossing \(early) ahead of the true path (GPS error)")
+        adopted.notes.append("the device detected this crossing \(early) ahead of the true path")
         ledger.doses[key] = adopted
         ledger.locationDoseOfVisit[DoseLedger.LocationVisit(medicine: id, region: index, visit: visit, entering: entering)] = key
         continue
