@@ -53,6 +53,6 @@ public struct CalibrationRun {
 public struct CalibrationProbeError: Error, CustomStringConvertible {
   public var path: String
   public var description: String {
-    "\(path): the probe has no dose in its trials; a probe needs a medicine whose first dose it measures"
+    "\(path):1:1: error: the probe has no dose in its trials; give it a medicine whose first dose the calibration measures (see the probes in scenarios/calibration)"
   }
 }

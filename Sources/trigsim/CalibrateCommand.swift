@@ -42,7 +42,7 @@ struct CalibrateCommand: ParsableCommand {
       do {
         return try CalibrationRun(probes: probes, plan: plan).measure()
       } catch let error as CalibrationProbeError {
-        printError("error: \(error)")
+        printError("\(error)")
         throw ExitCode(TrigsimExitCode.invalidInput)
       }
     }
