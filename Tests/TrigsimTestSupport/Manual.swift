@@ -41,12 +41,31 @@ public enum Manual {
   }
 
   /// A fenced code block: its file, the 1-based line of its opening fence,
-  /// the fence's info string (`sh`, `text`, …) and its lines.
+  /// the fence's info string (`sh`, `text`, …), its lines, and the marker
+  /// that says what it shows: the text of an HTML comment (`<!-- from:
+  /// scenarios/x.doses -->` gives `from: scenarios/x.doses`) on the nearest
+  /// non-blank line before the fence, if that line is one.
   public struct FencedBlock: Sendable {
     public var file: URL
     public var line: Int
     public var language: String
     public var lines: [String]
+    public var marker: String?
+
+    public init(file: URL, line: Int, language: String, lines: [String], marker: String?) {
+      self.file = file
+      self.line = line
+      self.language = language
+      self.lines = lines
+      self.marker = marker
+    }
+  }
+
+  /// The text inside `<!-- … -->` when `line` is just such a comment.
+  static func marker(of line: Substring) -> String? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard trimmed.hasPrefix("<!--"), trimmed.hasSuffix("-->"), trimmed.count >= 7 else { return nil }
+    return String(trimmed.dropFirst(4).dropLast(3)).trimmingCharacters(in: .whitespaces)
   }
 
   /// The blocks fenced with ```` ``` ```` in `text`, at the start of a line
@@ -54,14 +73,19 @@ public enum Manual {
   public static func fencedBlocks(in text: String, file: URL) -> [FencedBlock] {
     var blocks: [FencedBlock] = []
     var open: FencedBlock?
+    var lastNonBlank: Substring?
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let line = rawLine.drop { $0 == " " }
+      defer { if open == nil && !line.isEmpty && !line.hasPrefix("```") { lastNonBlank = line } }
       if line.hasPrefix("```") {
         if let block = open {
           blocks.append(block)
           open = nil
+          lastNonBlank = nil
         } else {
-          open = FencedBlock(file: file, line: index + 1, language: String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces), lines: [])
+          open = FencedBlock(
+            file: file, line: index + 1, language: String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces), lines: [],
+            marker: lastNonBlank.flatMap(marker(of:)))
         }
       } else if open != nil {
         open!.lines.append(String(rawLine))
