@@ -52,6 +52,17 @@ struct InitCommand: ParsableCommand {
   static let regenerateCommand =
     "trigsim generate-track --start \(trackStart) --days \(track.days) --rate \(track.sampleRate) --seed \(track.seed) --output track.csv"
 
+  /// The settings of a phone whose patient allowed exact alarms and location
+  /// all the time, shown in the scenario's comment (`#   ` before each line):
+  /// with them the Android run notifies each dose when the iPhone does (a
+  /// test holds it so).
+  static let androidGrants = [
+    "platform: { location: ios, android: { exactAlarms: granted } }",
+    "app: [{ at: 2026-05-04T00:00:00+02:00, location: always }]",
+  ]
+
+  static var androidGrantsComment: String { androidGrants.map { "#   " + $0 }.joined(separator: "\n") }
+
   /// The scenario; its location reminder is a circle around the track's pharmacy stop.
   static let scenarioText = """
     # A starting scenario written by 'trigsim init'. Edit it, then:
@@ -63,6 +74,12 @@ struct InitCommand: ParsableCommand {
     # office, the park, home) for one day, seed 1, a fix every 30 s (a rate of 1/30 per
     # second); this writes it again, byte for byte (another --seed, --days or --rate, another one):
     #   \(regenerateCommand)
+    # On Android (--platform android, or --platform ios,android side by side) the phone is a
+    # fresh Android 14 install: the exact-alarm permission is denied, so each reminder's inexact
+    # alarm fires at the end of its 1-hour window, and location is allowed only while the app
+    # is in use, so the pharmacy geofence never reaches the app in the background. For a
+    # patient who allowed both, replace the platform line and add the app line:
+    \(androidGrantsComment)
     trigsim: 1
     name: Starting scenario
     clock: { start: 2026-05-04T00:00:00+02:00, end: 2026-05-04T23:59:00+02:00, timezone: Europe/Copenhagen }
@@ -147,6 +164,7 @@ struct InitCommand: ParsableCommand {
       "the expected dose table, recorded from the same run",
     ]).map { "  \($0)  \($1)" }
     lines.append("next: trigsim verify \(paths[1])")
+    lines.append("both phones: trigsim run \(paths[1]) --platform ios,android   (Android's defaults differ: see the scenario's comment)")
     writeToStandardOutput(lines.joined(separator: "\n") + "\n")
   }
 

@@ -123,6 +123,51 @@ import TrigsimMedicineApp
     }
   }
 
+  /// Issue 45, item 1: the manual once said fewer looks never make a dose
+  /// seen earlier, which is false for the routine's evenly spaced pickups
+  /// (another count moves every look). What holds, and what the manual
+  /// says: looks *added* to the ones a patient already takes never make a
+  /// dose seen later.
+  @Test(arguments: seeds)
+  func addedLooksNeverMakeADoseSeenLater(seed: UInt64) throws {
+    let scenario = Self.randomScenario(seed: seed)
+    var random = SplitMix64(seed: seed ^ 0x5EED)
+    var more = scenario
+    more.patientAttention.looks += (0..<Int.random(in: 1...8, using: &random)).map { _ in
+      ScriptedLook(instant: scenario.clock.start.advanced(by: .minutes(Int64.random(in: 0...2880, using: &random))))
+    }
+    more.patientAttention.looks.sort { $0.instant < $1.instant }
+    let fewer = try Simulation(scenario).report()
+    let added = try Simulation(more).report()
+    for dose in fewer.summary.doses {
+      guard let notified = dose.notified else { continue }
+      let withMore = try #require(added.summary.doses.first { $0.key == dose.key }, "seed \(seed): \(dose.key) is no dose with more looks")
+      #expect(withMore.notified.map { $0 <= notified } == true, "seed \(seed): \(dose.key) seen at \(notified), later or never with looks added")
+    }
+  }
+
+  /// The counterexample the manual gives: a Focus until 07:30 holds a 07:00
+  /// dose; awake 06:31 to 22:31, 16 evenly spaced pickups (an hour apart)
+  /// look at 07:31, just after the Focus ends; 17 (56m28s apart) look at
+  /// 07:27:28, inside the Focus, and next at 08:23:56.470.
+  @Test func moreEvenlySpacedPickupsCanSeeADoseLater() throws {
+    let start = SimulationInstant(millisecondsSinceEpoch: 1_777_939_200_000)  // 2026-05-05T00:00Z
+    func seen(pickups: Int) throws -> SimulationInstant? {
+      var medicine = Medicine(id: MedicineID("levo"), name: "Levothyroxine", dosage: "50", unit: "µg", times: [DailyTime(hour: 7, minute: 0)], snooze: nil)
+      medicine.interruptionLevel = .active
+      var device = DeviceSetup()
+      device.focus = [FocusPeriod(name: "Sleep", schedule: .daily(from: DailyTime(hour: 22, minute: 0), to: DailyTime(hour: 7, minute: 30), weekdays: nil),
+                                  allowsApp: false, allowsTimeSensitive: false)]
+      var scenario = Scenario(
+        name: "pickups", clock: ClockSettings(start: start, end: start.advanced(by: .seconds(86_400)), timeZone: TimeZone(identifier: "Europe/Copenhagen")!),
+        platform: PlatformSettings(), medicineApp: MedicineApp(medicineChanges: [MedicineChange(instant: start, kind: .create(medicine))]), device: device)
+      scenario.patientAttention.day = DailyRoutine(wake: DailyTime(hour: 6, minute: 31), sleep: DailyTime(hour: 22, minute: 31), pickupsPerDay: pickups)
+      return try Simulation(scenario).report().summary.doses.first?.notified
+    }
+    #expect(try seen(pickups: 16) == SimulationInstant(millisecondsSinceEpoch: 1_777_959_060_000))  // 07:31+02:00
+    #expect(try seen(pickups: 17) == SimulationInstant(millisecondsSinceEpoch: 1_777_962_236_470))  // 08:23:56.470+02:00
+  }
+
   @Test func theRandomScenariosSeeDosesAtLooks() throws {
     // The property above is not vacuous: over the seeds, doses are seen at looks.
     var seen = 0
