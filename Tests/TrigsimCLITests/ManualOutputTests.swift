@@ -21,6 +21,9 @@ import TrigsimTestSupport
 /// - A ```` ```swift ```` block after `<!-- snippet: PATH -->` is code that
 ///   compiles: its lines appear, consecutive and indented alike, in the test
 ///   source PATH.
+/// - A block after `<!-- printed by: Tests/PATH.swift -->` is what a test
+///   prints (a failed expectation's message); that test file finds the
+///   block by its marker and holds it against the message by the same rules.
 /// - Any other `text` or `json` block says what it is instead:
 ///   `<!-- not output: WHY -->` (a synopsis, a format's shape).
 @Suite struct ManualOutputTests {
@@ -170,8 +173,16 @@ import TrigsimTestSupport
       case "sh", "console", "swift", "yaml": continue
       case "text", "json":
         let marker = block.marker ?? ""
+        if marker.hasPrefix("printed by: ") {
+          // A test's output: the named test file must hold it against this block.
+          let path = String(marker.dropFirst("printed by: ".count))
+          let source = (try? String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)) ?? ""
+          #expect(source.contains("\"\(marker)\"") && source.contains("ShownText.match"),
+                  "\(Self.location(block)): \(path) does not hold this block against what it prints")
+          continue
+        }
         #expect(marker.hasPrefix("from: ") || marker.hasPrefix("not output: "),
-                "\(Self.location(block)): a \(block.language) block that is neither a console session, nor `<!-- from: FILE -->`, nor `<!-- not output: WHY -->`")
+                "\(Self.location(block)): a \(block.language) block that is neither a console session, nor `<!-- from: FILE -->`, nor `<!-- printed by: TEST FILE -->`, nor `<!-- not output: WHY -->`")
       default:
         Issue.record("\(Self.location(block)): a block fenced as '\(block.language)': use sh, console, swift, yaml, text or json")
       }
