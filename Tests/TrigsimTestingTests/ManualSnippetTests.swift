@@ -71,9 +71,9 @@ private let packageFolder = URL(fileURLWithPath: #filePath)
     let report = try Simulation(ScenarioLoader().load(path: scenarios.appendingPathComponent("pending-limit-upfront.yaml").path)).report()
     let missed = report.summary.doses.filter { $0.outcome == .missed }   // [DoseRecord], each with a reason
 
-    let expected = try String(contentsOf: scenarios.appendingPathComponent("morning-walk.timeline"), encoding: .utf8)
-      .split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-      .filter { $0.count > 2 && $0[1] == "fired" }.map { String($0[2]) }
+    let baseline = try String(contentsOf: scenarios.appendingPathComponent("morning-walk.timeline"), encoding: .utf8)
+    let words: [[Substring]] = baseline.split(separator: "\n").map { $0.split(separator: " ") }
+    let expected: [String] = words.filter { $0.count > 2 && $0[1] == "fired" }.map { String($0[2]) }
     #expect(!fired.isEmpty)
     #expect(fired == expected)
     let doses = try String(contentsOf: scenarios.appendingPathComponent("pending-limit-upfront.doses"), encoding: .utf8)
