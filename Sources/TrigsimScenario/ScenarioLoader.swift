@@ -826,7 +826,9 @@ final class ScenarioReader {
     switch kinds[0] {
     case "calendar":
       return readCalendar(fields["calendar"]!).map { components, zone in
-        .calendar(CalendarTrigger(components: components, timeZone: zone, repeats: repeats))
+        var components = components
+        components.timeZone = zone
+        return .calendar(CalendarTrigger(components: components, repeats: repeats))
       }
     case "interval":
       let intervalNode = fields["interval"]!
