@@ -3,6 +3,7 @@ import Testing
 import TrigsimCore
 import TrigsimScenario  // RecordMode: `record: .missing` (needed under the MemberImportVisibility feature)
 import TrigsimTesting
+import TrigsimTestSupport
 
 /// The Swift the device API articles show ("Your app in the loop", "The
 /// simulated device API"), compiled and run: each article block is marked
@@ -111,5 +112,22 @@ import TrigsimTesting
     let warning = try #require(report.timeline.entries.first { $0.kind == .warning && $0.subject == "metformin-0800" })
     #expect(warning[field: "reason"] == "follow-ups not added: the patient turned them off")
     #expect(report.summary.doses.first?.notes.contains("taken from the lock screen") == true)
+  }
+
+  /// The failure "Your app in the loop" shows, held by `ShownText`'s rules
+  /// against the issue text `assertScenario` records for the shipped app
+  /// (the scenario's absolute path shortened to its file name, as shown).
+  @Test func theFailureShownInTheArticleIsTheShippedAppsIssue() throws {
+    let article = RepositoryPaths.root.appendingPathComponent("Sources/TrigsimCore/TrigsimCore.docc/YourAppInTheLoop.md")
+    let block = try #require(
+      Manual.fencedBlocks(in: Manual.text(of: article), file: article).first { $0.marker?.contains("theFailureShownInTheArticleIsTheShippedAppsIssue") == true })
+    let path = ExampleScenario.path("taken-on-first-alert.yaml")
+    var verifier = ScenarioVerifier()
+    verifier.app = try ExampleScenario.app(for: path, .init(cancelsChainOnComplete: false))
+    let verification = verifier.verify(path: path)
+    let issue = "taken-on-first-alert.yaml: \(verification.headline)\n\(verification.details)"
+    let mismatch = ShownText.match(shown: block.lines, actual: issue.components(separatedBy: "\n"), anchored: false)
+    #expect(mismatch == nil, "\(mismatch?.message ?? "")\n---\n\(issue)")
+    #expect(verification.outcome == .failed)
   }
 }
