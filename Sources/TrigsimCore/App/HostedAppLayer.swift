@@ -80,6 +80,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// A significant time change that reached the app while it was suspended:
   /// delivered when it next comes to the foreground (only the latest).
   private var queuedTimeChange: SignificantTimeChange?
+  /// The schedule of midnight and daylight-saving events now valid (`timeChangeDue`).
+  private var timeChangeToken = 0
   /// While `DoseExplaining.deliveredWithoutAppCode` runs: only `SimulationNotes` may be used.
   private var explaining = false
 
@@ -216,6 +218,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
     call("didFinishLaunching", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.didFinishLaunching(reason: reason) }
+    scheduleTimeChanges(in: &run, after: now)
   }
 
   /// The app's process ends: its instance and delegates are gone, and the
@@ -369,8 +372,40 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// the foreground if suspended, and not at all when terminated
   /// (`SignificantTimeChangeObserving` states the rule and its source).
   func timeZoneChanged(from previous: TimeZone, in run: inout SimulationRun, at now: SimulationInstant) {
+    scheduleTimeChanges(in: &run, after: now)
+    tell(SignificantTimeChange(cause: .timeZone, date: now.date, timeZone: run.deviceTimeZone, previousTimeZone: previous), in: &run, at: now)
+  }
+
+  /// Midnight or a daylight-saving change in the device's zone, queued by
+  /// `scheduleTimeChanges` while the app observes time changes.
+  func timeChangeDue(_ cause: SignificantTimeChange.Cause, token: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard token == timeChangeToken else { return }
+    scheduleTimeChanges(in: &run, after: now)
+    tell(SignificantTimeChange(cause: cause, date: now.date, timeZone: run.deviceTimeZone, previousTimeZone: run.deviceTimeZone), in: &run, at: now)
+  }
+
+  /// Queues the next midnight and the next daylight-saving change of the
+  /// device's zone after `now` (up to the clock's end), when the app's
+  /// instance observes time changes; voids those queued before. Nothing is
+  /// queued for any other app, so their runs are as before.
+  private func scheduleTimeChanges(in run: inout SimulationRun, after now: SimulationInstant) {
+    timeChangeToken += 1
+    guard timeChangeObserver != nil else { return }
+    let zone = run.deviceTimeZone
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let midnight = calendar.nextDate(
+      after: now.date, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime)
+    let transition = zone.nextDaylightSavingTimeTransition(after: now.date)
+    for (cause, date) in [(SignificantTimeChange.Cause.midnight, midnight), (.daylightSaving, transition)] {
+      guard let date, SimulationInstant(date) > now, SimulationInstant(date) <= run.end else { continue }
+      run.queue.schedule(.timeChange(cause, token: timeChangeToken), at: SimulationInstant(date), phase: .timeZoneChange, rank: Int.max)
+    }
+  }
+
+  /// Tells the app of `change` as iOS does in its state (`SignificantTimeChangeObserving`).
+  private func tell(_ change: SignificantTimeChange, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil, let observer = timeChangeObserver else { return }
-    let change = SignificantTimeChange(cause: .timeZone, date: now.date, timeZone: run.deviceTimeZone, previousTimeZone: previous)
     let fields = timeChangeFields(change, in: run)
     switch run.installedApp.state {
     case .foreground:
@@ -395,8 +430,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   private func timeChangeFields(_ change: SignificantTimeChange, in run: SimulationRun) -> [TimelineField] {
-    [TimelineField("cause", change.cause.rawValue), TimelineField("zone", run.scenario.clock.name(of: change.timeZone)),
-     TimelineField("from", run.scenario.clock.name(of: change.previousTimeZone))]
+    [TimelineField("cause", change.cause.rawValue), TimelineField("zone", run.scenario.clock.name(of: change.timeZone))]
+      + (change.cause == .timeZone ? [TimelineField("from", run.scenario.clock.name(of: change.previousTimeZone))] : [])
   }
 
   /// The app's explanations of its doses, if its current instance gives them.

@@ -574,6 +574,9 @@ struct SimulationRun {
     case .significantLocationChange(let position):
       let layer = appLayer
       layer.significantLocationChange(position, in: &self, at: now)
+    case .timeChange(let cause, let token):
+      let layer = appLayer
+      layer.timeChangeDue(cause, token: token, in: &self, at: now)
     case .locationUpdate(let position, let service):
       let layer = appLayer
       layer.locationUpdate(position, service: service, in: &self, at: now)

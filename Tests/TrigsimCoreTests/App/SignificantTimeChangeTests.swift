@@ -119,4 +119,40 @@ import TrigsimTestSupport
     let report = try Simulation(Self.travelDay(appChanges: Self.foregroundAllDay), app: ScriptedApp.hosted(AppScript(), log: log)).report()
     #expect(!report.timeline.entries.contains { $0.subject == "significantTimeChange" })
   }
+
+  /// The night the EU clocks go forward in Copenhagen: midnight (UTC+1) at
+  /// 23:00 UTC, then 02:00 → 03:00 at 01:00 UTC.
+  static func springNight(appChanges: [AppChange]) -> Scenario {
+    var scenario = HostedScenario.make("2026-03-28T20:00:00Z", "2026-03-29T03:00:00Z")
+    scenario.clock = Build.clock("2026-03-28T20:00:00Z", "2026-03-29T03:00:00Z", zone: "Europe/Copenhagen")
+    scenario.medicineApp.appChanges = appChanges
+    return scenario
+  }
+
+  @Test func aForegroundAppHearsMidnightAndTheDaylightSavingChangeAtTheirInstants() throws {
+    let log = AppLog()
+    let report = try Self.run(Self.springNight(appChanges: [HostedScenario.state(.foreground, at: "2026-03-28T20:01:00Z")]), replans: false, log: log)
+    #expect(log.all.filter { $0.hasPrefix("significantTimeChange") } == [
+      "significantTimeChange midnight Europe/Copenhagen→Europe/Copenhagen now=Europe/Copenhagen",
+      "significantTimeChange daylight-saving Europe/Copenhagen→Europe/Copenhagen now=Europe/Copenhagen",
+    ])
+    let entries = report.timeline.entries.filter { $0.kind == .app && $0.subject == "significantTimeChange" }
+    #expect(entries.map(\.localInstant) == ["2026-03-29T00:00:00.000+01:00", "2026-03-29T03:00:00.000+02:00"])
+    #expect(entries.first?.fields == [
+      TimelineField("cause", "midnight"), TimelineField("zone", "Europe/Copenhagen"), TimelineField("state", "foreground"),
+    ])
+  }
+
+  @Test func aSuspendedAppHearsOnlyTheDaylightSavingChangeAfterMidnightWhenItComesForward() throws {
+    let log = AppLog()
+    let report = try Self.run(Self.springNight(appChanges: [HostedScenario.state(.foreground, at: "2026-03-29T02:00:00Z")]), replans: false, log: log)
+    #expect(log.all == [
+      "didFinishLaunching initial",
+      "significantTimeChange daylight-saving Europe/Copenhagen→Europe/Copenhagen now=Europe/Copenhagen",
+      "didBecomeActive",
+    ])
+    let entries = report.timeline.entries.filter { $0.kind == .app && $0.subject == "significantTimeChange" }
+    #expect(entries.map { $0[field: "cause"] ?? "" } == ["midnight", "daylight-saving", "daylight-saving"])
+    #expect(entries.map { $0[field: "ran"] ?? "yes" } == ["no", "no", "yes"])
+  }
 }

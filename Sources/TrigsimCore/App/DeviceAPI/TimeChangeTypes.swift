@@ -25,8 +25,9 @@ import Foundation
 ///   `processModel: .persistent` the kept instance is told with `ran=no`.
 ///
 /// Modelled causes: the device's zone changes (the scenario's
-/// `clock: timeZoneChanges`, travel). The arrival of midnight and the
-/// daylight-saving change, which Apple also names, are not modelled yet.
+/// `clock: timeZoneChanges`, travel), each midnight in the device's zone, and
+/// each daylight-saving change of that zone, the causes Apple names (a
+/// carrier's time update is not modelled: the virtual clock is always right).
 public protocol SignificantTimeChangeObserving: AnyObject {
   /// The device's time changed significantly; read the new zone from
   /// `change.timeZone` or `device.clock.timeZone`.
@@ -39,6 +40,10 @@ public struct SignificantTimeChange: Sendable, Equatable {
   public enum Cause: String, Sendable, CaseIterable {
     /// The device's time zone changed (travel; `NSSystemTimeZoneDidChange`).
     case timeZone = "time-zone"
+    /// Midnight in the device's zone.
+    case midnight
+    /// The device's zone changed its offset (daylight saving time began or ended).
+    case daylightSaving = "daylight-saving"
   }
 
   public var cause: Cause
@@ -46,7 +51,7 @@ public struct SignificantTimeChange: Sendable, Equatable {
   public var date: Date
   /// The device's zone after the change.
   public var timeZone: TimeZone
-  /// The device's zone before it.
+  /// The device's zone before it (the same zone for midnight and daylight saving).
   public var previousTimeZone: TimeZone
 
   public init(cause: Cause, date: Date, timeZone: TimeZone, previousTimeZone: TimeZone) {
