@@ -123,9 +123,11 @@ let package = Package(
     // The example app's adapters onto trigsim's device, and its scenarios (Tests/ExampleReminderAppTests/Scenarios).
     // The scenario's medicine app: what Simulation(scenario) and TrialRunner(scenario) run.
     .testTarget(name: "TrigsimMedicineAppTests", dependencies: ["TrigsimMedicineApp", "TrigsimScenario", "TrigsimTestSupport"]),
+    // A team's own model with names TrigsimCore also exports (ReminderCategory, Medicine), for the name-collision tests.
+    .target(name: "TeamAppModel", path: "Tests/TeamAppModel"),
     .testTarget(
       name: "ExampleReminderAppTests",
-      dependencies: ["ExampleReminderApp", "TrigsimCore", "TrigsimScenario", "TrigsimReport", "TrigsimTesting", "TrigsimTestSupport"],
+      dependencies: ["ExampleReminderApp", "TeamAppModel", "TrigsimCore", "TrigsimMedicineApp", "TrigsimScenario", "TrigsimReport", "TrigsimTesting", "TrigsimTestSupport"],
       exclude: ["Scenarios"]),
   ],
   swiftLanguageModes: [.v6]

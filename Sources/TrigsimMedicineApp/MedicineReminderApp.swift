@@ -352,7 +352,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
   }
 
   static func daily(_ time: DailyTime) -> CalendarTrigger {
-    CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true)
+    CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), repeats: true)
   }
 
   /// A one-shot calendar trigger for the local date and time of `date`
@@ -363,7 +363,7 @@ public final class MedicineReminderApp: SimulatedApp, UserNotificationCenterDele
     return CalendarTrigger(
       components: CalendarComponents(
         year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: second == 0 ? nil : second),
-      timeZone: nil, repeats: false)
+      repeats: false)
   }
 
   func mainUserInfo(_ medicine: Medicine, slot: DoseSlot) -> [TimelineField] {

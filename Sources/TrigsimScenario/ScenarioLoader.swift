@@ -460,7 +460,7 @@ final class ScenarioReader {
       node, what: "'platform'",
       keys: [
         "device", "android", "pendingLimit", "retention", "regionLimit", "dstGap", "repeatedTime", "impossibleDate", "gapLimit",
-        "terminatedActions", "forceQuitLocation", "locationAlreadyInside", "location",
+        "terminatedActions", "forceQuitLocation", "locationAlreadyInside", "location", "calendar",
       ]
         + Self.attentionRuleKeys)
     else { return settings }
@@ -480,6 +480,7 @@ final class ScenarioReader {
     if let value: TerminatedActionDelivery = choice(fields, "terminatedActions", what: "terminated-app action delivery") { settings.terminatedActions = value }
     if let value: ForceQuitLocationLaunch = choice(fields, "forceQuitLocation", what: "force-quit location launch") { settings.forceQuitLocationLaunch = value }
     if let value: LocationAlreadyInside = choice(fields, "locationAlreadyInside", what: "already-inside rule") { settings.locationAlreadyInside = value }
+    if let value: PhoneCalendar = choice(fields, "calendar", what: "phone calendar") { settings.calendar = value }
     if let node = fields["location"], let profile = readLocationProfile(node) { settings.location = profile }
     if let node = fields["gapLimit"], let value = duration(node, what: "gapLimit") {
       if value.milliseconds <= 0 {
@@ -826,7 +827,9 @@ final class ScenarioReader {
     switch kinds[0] {
     case "calendar":
       return readCalendar(fields["calendar"]!).map { components, zone in
-        .calendar(CalendarTrigger(components: components, timeZone: zone, repeats: repeats))
+        var components = components
+        components.timeZone = zone
+        return .calendar(CalendarTrigger(components: components, repeats: repeats))
       }
     case "interval":
       let intervalNode = fields["interval"]!

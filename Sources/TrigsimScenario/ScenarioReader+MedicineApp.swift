@@ -7,8 +7,9 @@ import Yams
 extension ScenarioReader {
   static let medicineKeys = [
     "id", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel", "prescription", "created", "edits", "deleted",
+    "appOpen",
   ]
-  static let editKeys = ["at", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel"]
+  static let editKeys = ["at", "name", "dosage", "unit", "times", "location", "snooze", "interruptionLevel", "appOpen"]
 
   /// Reads the medicine-app sections; returns the app and the regions that
   /// medicine locations declare with `center` (added to the scenario's regions).
@@ -162,6 +163,7 @@ extension ScenarioReader {
       return nil
     }
     var changes = [MedicineChange(instant: created, kind: .create(first), origin: origin)]
+    changes[0].appOpen = fields["appOpen"].flatMap { document.bool($0, what: "appOpen") } ?? false
     var versions = [first]
     var previousInstant = created
     if let node = fields["edits"], let list = document.sequence(node, what: "'edits'") {
@@ -200,7 +202,9 @@ extension ScenarioReader {
           continue
         }
         versions.append(next)
-        changes.append(MedicineChange(instant: at, kind: .edit(next), origin: document.location(editNode)))
+        var change = MedicineChange(instant: at, kind: .edit(next), origin: document.location(editNode))
+        change.appOpen = edit["appOpen"].flatMap { document.bool($0, what: "appOpen") } ?? false
+        changes.append(change)
         previousInstant = at
       }
     }

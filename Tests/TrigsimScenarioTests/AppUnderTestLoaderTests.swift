@@ -28,6 +28,35 @@ import TrigsimTestSupport
     #expect(scenario.medicineApp.responseRules.map(\.pattern.text) == ["metformin-*"])
   }
 
+  @Test func aMedicineOrAnEditEnteredWithTheAppOpenSaysSo() throws {
+    let scenario = try ScenarioLoader().load(yaml: """
+      trigsim: 1
+      appUnderTest: swift
+      clock: { start: 2026-05-04T07:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+      medicines:
+        - id: 1
+          name: Metformin
+          dosage: 500
+          unit: mg
+          times: ["08:00"]
+          created: 2026-05-04T07:30:00Z
+          appOpen: true
+          edits:
+            - { at: 2026-05-04T09:00:00Z, times: ["10:00"] }
+            - { at: 2026-05-04T10:30:00Z, times: ["11:00"], appOpen: true }
+      """, file: "s.yaml")
+    #expect(scenario.medicineApp.medicineChanges.map(\.appOpen) == [true, false, true])
+  }
+
+  @Test func thePhonesCalendarIsAPlatformSetting() throws {
+    let scenario = try ScenarioLoader().load(yaml: """
+      trigsim: 1
+      clock: { start: 2026-05-04T07:00:00Z, end: 2026-05-04T12:00:00Z, timezone: UTC }
+      platform: { calendar: hebrew }
+      """, file: "s.yaml")
+    #expect(scenario.platform.calendar == .hebrew)
+  }
+
   @Test func aSwiftAppsScenarioNeedsNoMedicinesForActions() throws {
     let scenario = try ScenarioLoader().load(yaml: """
       trigsim: 1

@@ -28,7 +28,7 @@ public enum Build {
   }
 
   public static func daily(hour: Int, minute: Int = 0, timeZone: String? = nil) -> Trigger {
-    .calendar(CalendarTrigger(components: CalendarComponents(hour: hour, minute: minute), timeZone: timeZone.map(zone), repeats: true))
+    .calendar(CalendarTrigger(components: CalendarComponents(hour: hour, minute: minute, timeZone: timeZone.map(zone)), repeats: true))
   }
 
   public static func interval(_ duration: SimulationDuration, repeats: Bool) -> Trigger {

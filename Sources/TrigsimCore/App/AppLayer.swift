@@ -1,3 +1,5 @@
+import Foundation
+
 /// The app layer of the simulated world (style §3: World → Device → App →
 /// Patient): the code the simulated phone runs for the app under test.
 ///
@@ -19,6 +21,11 @@ protocol AppLayer: AnyObject {
   func scheduleEvents(in run: inout SimulationRun)
   /// The system launched the app (at the clock's start).
   func launch(in run: inout SimulationRun, at now: SimulationInstant)
+  /// The device's time zone changed from `previous` (recorded already; the
+  /// floating calendar requests re-evaluated): the app's time-change callback.
+  func timeZoneChanged(from previous: TimeZone, in run: inout SimulationRun, at now: SimulationInstant)
+  /// Midnight or a daylight-saving change came in the device's zone (queued by the layer itself).
+  func timeChangeDue(_ cause: SignificantTimeChange.Cause, token: Int, in run: inout SimulationRun, at now: SimulationInstant)
   /// The app's state changed (`from` → `to`), recorded already.
   func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant)
   /// Location authorization or accuracy changed (recorded already).

@@ -77,6 +77,11 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   var deliveredDose: [NotificationID: DoseKey] = [:]
   /// The reason app code gives for the removals it makes now (`SimulationNotes.because`); engine thread only.
   var removalReason: String?
+  /// A significant time change that reached the app while it was suspended:
+  /// delivered when it next comes to the foreground (only the latest).
+  private var queuedTimeChange: SignificantTimeChange?
+  /// The schedule of midnight and daylight-saving events now valid (`timeChangeDue`).
+  private var timeChangeToken = 0
   /// While `DoseExplaining.deliveredWithoutAppCode` runs: only `SimulationNotes` may be used.
   private var explaining = false
 
@@ -213,6 +218,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let problem = takeMisuse() { stop(&run, "HostedApp.make", at: now, problem) }
     let app = app!
     call("didFinishLaunching", [TimelineField("reason", reason.rawValue)], in: &run, at: now) { await app.didFinishLaunching(reason: reason) }
+    scheduleTimeChanges(in: &run, after: now)
   }
 
   /// The app's process ends: its instance and delegates are gone, and the
@@ -222,6 +228,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// the system's and go on.
   func endProcess(in run: inout SimulationRun) {
     app = nil
+    queuedTimeChange = nil
     device.notificationCenter.delegate = nil
     device.locationManager.delegate = nil
     if standardUpdates {
@@ -284,6 +291,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     case .foreground:
       if app == nil || (from.isTerminated && configuration.processModel == .platform) { startProcess(.patient, in: &run, at: now) }
       guard let app else { return }
+      deliverQueuedTimeChange(in: &run, at: now)
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     case .background:
       guard from == .foreground, let app else { return }
@@ -333,6 +341,9 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let (edit, dueBeforeEdit) = run.recordMedicineChangeForLedger(index, at: now, showingChains: configuration.medicineEntriesShowChains)
+    if run.medicineApp.medicineChanges[index].appOpen {
+      bringToForeground(.patient, reason: "the patient opened the app to enter medicine '\(edit.medicineID)'", in: &run, at: now)
+    }
     if run.installedApp.state.isTerminated || app == nil {
       wake(.patient, in: &run, at: now)
     }
@@ -351,6 +362,76 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if case .edited(let medicine) = edit, let dueBeforeEdit {
       run.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
     }
+  }
+
+  /// The app's time-change callback, if its current instance observes time changes.
+  var timeChangeObserver: (any SignificantTimeChangeObserving)? { app as? any SignificantTimeChangeObserving }
+
+  /// The device's zone changed (recorded already): an app that observes
+  /// time changes hears of it now in the foreground, when it next comes to
+  /// the foreground if suspended, and not at all when terminated
+  /// (`SignificantTimeChangeObserving` states the rule and its source).
+  func timeZoneChanged(from previous: TimeZone, in run: inout SimulationRun, at now: SimulationInstant) {
+    scheduleTimeChanges(in: &run, after: now)
+    tell(SignificantTimeChange(cause: .timeZone, date: now.date, timeZone: run.deviceTimeZone, previousTimeZone: previous), in: &run, at: now)
+  }
+
+  /// Midnight or a daylight-saving change in the device's zone, queued by
+  /// `scheduleTimeChanges` while the app observes time changes.
+  func timeChangeDue(_ cause: SignificantTimeChange.Cause, token: Int, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard token == timeChangeToken else { return }
+    scheduleTimeChanges(in: &run, after: now)
+    tell(SignificantTimeChange(cause: cause, date: now.date, timeZone: run.deviceTimeZone, previousTimeZone: run.deviceTimeZone), in: &run, at: now)
+  }
+
+  /// Queues the next midnight and the next daylight-saving change of the
+  /// device's zone after `now` (up to the clock's end), when the app's
+  /// instance observes time changes; voids those queued before. Nothing is
+  /// queued for any other app, so their runs are as before.
+  private func scheduleTimeChanges(in run: inout SimulationRun, after now: SimulationInstant) {
+    timeChangeToken += 1
+    guard timeChangeObserver != nil else { return }
+    let zone = run.deviceTimeZone
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let midnight = calendar.nextDate(
+      after: now.date, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime)
+    let transition = zone.nextDaylightSavingTimeTransition(after: now.date)
+    for (cause, date) in [(SignificantTimeChange.Cause.midnight, midnight), (.daylightSaving, transition)] {
+      guard let date, SimulationInstant(date) > now, SimulationInstant(date) <= run.end else { continue }
+      run.queue.schedule(.timeChange(cause, token: timeChangeToken), at: SimulationInstant(date), phase: .timeZoneChange, rank: Int.max)
+    }
+  }
+
+  /// Tells the app of `change` as iOS does in its state (`SignificantTimeChangeObserving`).
+  private func tell(_ change: SignificantTimeChange, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard run.stopReason == nil, let observer = timeChangeObserver else { return }
+    let fields = timeChangeFields(change, in: run)
+    switch run.installedApp.state {
+    case .foreground:
+      call("significantTimeChange", fields, in: &run, at: now) { await observer.significantTimeChange(change) }
+    case .background:
+      queuedTimeChange = change
+      notRun("significantTimeChange", fields + [TimelineField("state", AppState.background.rawValue)],
+             "the app is suspended: iOS queues the change until the app returns to the foreground (only the latest is delivered)", in: &run, at: now)
+    case .terminated, .forceQuit:
+      notRun("significantTimeChange", fields + [TimelineField("state", run.installedApp.state.rawValue)],
+             "the app is not running: the system does not launch it for a time change", in: &run, at: now)
+    }
+  }
+
+  /// Delivers the change queued while the app was suspended, as it comes to the foreground.
+  private func deliverQueuedTimeChange(in run: inout SimulationRun, at now: SimulationInstant) {
+    guard let change = queuedTimeChange else { return }
+    queuedTimeChange = nil
+    guard let observer = timeChangeObserver else { return }
+    let fields = timeChangeFields(change, in: run) + [TimelineField("queued", run.format(SimulationInstant(change.date)))]
+    call("significantTimeChange", fields, in: &run, at: now) { await observer.significantTimeChange(change) }
+  }
+
+  private func timeChangeFields(_ change: SignificantTimeChange, in run: SimulationRun) -> [TimelineField] {
+    [TimelineField("cause", change.cause.rawValue), TimelineField("zone", run.scenario.clock.name(of: change.timeZone))]
+      + (change.cause == .timeZone ? [TimelineField("from", run.scenario.clock.name(of: change.previousTimeZone))] : [])
   }
 
   /// The app's explanations of its doses, if its current instance gives them.
@@ -461,13 +542,22 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       return
     }
     let state = run.installedApp.state
-    let extra = explainer?.actionEntryFields(id, actionIdentifier: identifier, state: state) ?? []
+    let chosen = category?.actions.first { $0.identifier == identifier }
+    let typed = chosen?.textInput != nil ? configuration.typedText(id, identifier) : nil
+    var extra = explainer?.actionEntryFields(id, actionIdentifier: identifier, state: state) ?? []
+    // The device has no lock state: the patient is taken to unlock at once (NotificationAction states the rule).
+    if chosen?.options.contains(.authenticationRequired) == true { extra.append(TimelineField("authentication", "required")) }
+    if let typed { extra.append(TimelineField("text", typed)) }
     run.record(.action, id.rawValue, at: now, fields + extra)
     // The patient's act is the world's truth, whatever the app does with it.
     if let dose { run.recordPatientAct(action, on: dose, at: now) }
     guard action != .ignore else { return }
+    if let chosen, chosen.options.contains(.foreground) {
+      bringToForeground(.notificationResponse, reason: "the patient chose '\(chosen.identifier)', a foreground action", in: &run, at: now)
+    }
     if run.installedApp.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
-    let response = NotificationResponse(notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier)
+    let response = NotificationResponse(
+      notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier, userText: typed)
     let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
     guard let delegate = device.notificationCenter.delegate else {
       notRun("didReceive", responseFields, "no notification center delegate is set", in: &run, at: now)
@@ -476,6 +566,23 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     respondingDose = dose
     defer { respondingDose = nil }
     call("didReceive", responseFields, in: &run, at: now) { await delegate.didReceive(response) }
+  }
+
+  /// The app comes to the foreground for the patient (launched for `launch`
+  /// when it is not running), before the callback that follows: a
+  /// `.foreground` action's `didReceive` (Apple, `UNNotificationActionOptions.foreground`),
+  /// or a medicine the patient enters with the app open (`MedicineChange.appOpen`).
+  private func bringToForeground(_ launch: LaunchReason, reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    let previous = run.installedApp.state
+    guard previous != .foreground else { return }
+    run.record(.app, "state", at: now, [
+      TimelineField("to", AppState.foreground.rawValue), TimelineField("from", previous.rawValue), TimelineField("reason", reason),
+    ])
+    run.installedApp.state = .foreground
+    if app == nil || (previous.isTerminated && configuration.processModel == .platform) { startProcess(launch, in: &run, at: now) }
+    guard let app else { return }
+    deliverQueuedTimeChange(in: &run, at: now)
+    call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
   }
 
   /// The patient cannot choose an action the notification does not offer.

@@ -207,6 +207,10 @@ public struct HostedApp: Sendable {
   /// "Miscellaneous", which the FCM library creates with default importance
   /// ("Set up a Firebase Cloud Messaging client app on Android").
   public var androidDefaultNotificationChannel: String?
+  /// What the patient types when they choose a text-input action
+  /// (`NotificationAction.textInput`) on notification `id` (the action's
+  /// identifier second): the response's `userText`. Default: nothing typed, "".
+  public var typedText: @Sendable (NotificationID, String) -> String = { _, _ in "" }
 
   public init(
     attribution: (@Sendable (NotificationRequest) -> DoseAttribution?)? = nil,

@@ -87,7 +87,7 @@ struct DeviceSchedule {
       return [FocusInterval(period: index, from: max(from, clock.start), to: to)]
     case .daily(let from, let to, let weekdays):
       func daily(_ time: DailyTime) -> CalendarTrigger {
-        CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true)
+        CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), repeats: true)
       }
       var intervals: [FocusInterval] = []
       var gregorian = Calendar(identifier: .gregorian)

@@ -33,6 +33,11 @@ struct ScheduledEvent: Comparable {
     /// (`HostedAppLayer.observe`); `service` counts the service's starts and
     /// stops, so a report queued before one of them is not delivered.
     case locationUpdate(Coordinate, service: Int)
+    /// Midnight or a daylight-saving change in the device's zone, for a hosted
+    /// app that observes time changes (`HostedAppLayer.timeChangeDue`);
+    /// `token`: the schedule it was queued for (a new zone or process voids it).
+    /// Phase `timeZoneChange`, rank `Int.max`: after a zone change at that instant.
+    case timeChange(SignificantTimeChange.Cause, token: Int)
     case medicineChange(Int)
     /// A scripted user action (index into `MedicineApp.userActions`).
     case userAction(Int)

@@ -275,7 +275,7 @@ struct SimulationRun {
     self.trialSeed = variation?.seed
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
-      impossibleDatePolicy: scenario.platform.impossibleDatePolicy)
+      impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
     self.center = NotificationCenterModel(settings: scenario.platform)
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
@@ -540,7 +540,10 @@ struct SimulationRun {
     let now = event.instant
     switch event.kind {
     case .timeZoneChange(let index):
+      let previous = deviceTimeZone
       changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
+      let layer = appLayer
+      layer.timeZoneChanged(from: previous, in: &self, at: now)
     case .appAction(let index):
       perform(scenario.actions[index].action, at: now)
     case .trackGap(let since, let newSegmentAt):
@@ -571,6 +574,9 @@ struct SimulationRun {
     case .significantLocationChange(let position):
       let layer = appLayer
       layer.significantLocationChange(position, in: &self, at: now)
+    case .timeChange(let cause, let token):
+      let layer = appLayer
+      layer.timeChangeDue(cause, token: token, in: &self, at: now)
     case .locationUpdate(let position, let service):
       let layer = appLayer
       layer.locationUpdate(position, service: service, in: &self, at: now)

@@ -48,11 +48,18 @@ public struct MedicineChange: Sendable {
   public var instant: SimulationInstant
   public var kind: Kind
   public var origin: InputLocation?
+  /// The patient makes the change in the app's screens with the app open
+  /// (`appOpen: true`): a hosted app comes to the foreground first (an `app
+  /// state to=foreground` entry, `didBecomeActive`), and its
+  /// `patientChangedMedicine` runs in the foreground. False (the default):
+  /// the change reaches the app in whatever state it is in, as before.
+  public var appOpen = false
 
-  public init(instant: SimulationInstant, kind: Kind, origin: InputLocation? = nil) {
+  public init(instant: SimulationInstant, kind: Kind, origin: InputLocation? = nil, appOpen: Bool = false) {
     self.instant = instant
     self.kind = kind
     self.origin = origin
+    self.appOpen = appOpen
   }
 
   public var medicineID: MedicineID {

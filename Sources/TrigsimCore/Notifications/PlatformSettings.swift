@@ -29,6 +29,9 @@ public struct PlatformSettings: Sendable {
   /// differ by iOS version; the default is the one under which no reminder
   /// is reported that a real phone could lose (the manual, "Your app in the loop").
   public var forceQuitLocationLaunch: ForceQuitLocationLaunch = .notLaunched
+  /// The calendar the phone is set to (`platform: { calendar: hebrew }`):
+  /// the app's calendar and the one calendar triggers are read in. Default Gregorian.
+  public var calendar: PhoneCalendar = .gregorian
   /// Whether a location request whose region the device is already inside
   /// when monitoring starts reports an entry (an assumption: the manual, "Assumptions").
   public var locationAlreadyInside: LocationAlreadyInside = .silent
@@ -95,6 +98,7 @@ public struct PlatformSettings: Sendable {
       // Printed only when set, so that headers made before the setting existed stay as they were.
       + (forceQuitLocationLaunch == .notLaunched ? "" : "force-quit-location=\(forceQuitLocationLaunch.rawValue) ")
       + (locationAlreadyInside == .silent ? "" : "already-inside=\(locationAlreadyInside.rawValue) ")
+      + (calendar == .gregorian ? "" : "calendar=\(calendar.rawValue) ")
       + location.summary
   }
 }

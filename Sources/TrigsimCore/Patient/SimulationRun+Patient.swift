@@ -95,7 +95,7 @@ extension SimulationRun {
   /// The first instant at or after `instant` whose device-local wall-clock time is `time`.
   func nextLocal(_ time: DailyTime, atOrAfter instant: SimulationInstant) -> SimulationInstant? {
     calendarEvaluator.nextDelivery(
-      of: CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), timeZone: nil, repeats: true),
+      of: CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), repeats: true),
       after: instant.advanced(byMilliseconds: -1), deviceTimeZone: deviceTimeZone)
   }
 

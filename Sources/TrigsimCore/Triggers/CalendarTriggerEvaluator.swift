@@ -2,7 +2,8 @@ import Foundation
 
 /// Computes the next delivery of calendar triggers with Foundation's
 /// `Calendar.nextDate(after:matching:matchingPolicy:repeatedTimePolicy:direction:)`
-/// on a Gregorian calendar, the same algorithm the platform's Foundation uses.
+/// on the calendar the phone is set to (`calendar`, Gregorian by default),
+/// the same algorithm the platform's Foundation uses.
 ///
 /// Rules:
 /// - The next delivery is strictly after the given instant.
@@ -22,10 +23,14 @@ public struct CalendarTriggerEvaluator: Sendable {
   public var dstGapPolicy: DSTGapPolicy
   public var repeatedTimePolicy: RepeatedTimeChoice
   public var impossibleDatePolicy: ImpossibleDatePolicy
+  /// The phone's calendar, in which the components are read.
+  public var calendar: PhoneCalendar
 
   public init(
-    dstGapPolicy: DSTGapPolicy, repeatedTimePolicy: RepeatedTimeChoice, impossibleDatePolicy: ImpossibleDatePolicy = .rollOver
+    dstGapPolicy: DSTGapPolicy, repeatedTimePolicy: RepeatedTimeChoice, impossibleDatePolicy: ImpossibleDatePolicy = .rollOver,
+    calendar: PhoneCalendar = .gregorian
   ) {
+    self.calendar = calendar
     self.dstGapPolicy = dstGapPolicy
     self.repeatedTimePolicy = repeatedTimePolicy
     self.impossibleDatePolicy = impossibleDatePolicy
@@ -90,7 +95,7 @@ public struct CalendarTriggerEvaluator: Sendable {
   func searchedDelivery(
     of trigger: CalendarTrigger, after instant: SimulationInstant, deviceTimeZone: TimeZone
   ) -> SimulationInstant? {
-    var calendar = Calendar(identifier: .gregorian)
+    var calendar = Calendar(identifier: self.calendar.identifier)
     calendar.timeZone = trigger.timeZone ?? deviceTimeZone
     let components = trigger.components
     guard let next = search(calendar, components, after: instant, policy: dstGapPolicy.matchingPolicy) else { return nil }

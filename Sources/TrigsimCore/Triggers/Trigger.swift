@@ -44,23 +44,42 @@ public enum Trigger: Sendable {
   }
 }
 
-/// `UNCalendarNotificationTrigger`: delivers when the device calendar matches
-/// the given components.
+/// `UNCalendarNotificationTrigger(dateMatching:repeats:)`: delivers when the
+/// device calendar matches the given components.
 ///
-/// Only the components given are matched; the rest are free. Without a time
-/// zone the components are *floating*: they follow the device's current time
-/// zone, including after a time-zone change during the run. With a time zone
-/// they name a fixed instant in that zone.
+/// Only the components given are matched; the rest are free. The zone is
+/// the components' own, as Apple has it (`DateComponents.timeZone` in the
+/// date components the trigger matches): without one the components are
+/// *floating*: they follow the device's current time zone, including after
+/// a time-zone change during the run. With one (`CalendarComponents.timeZone`)
+/// they are pinned to that zone, and name a fixed instant whatever zone the
+/// device moves to. (Apple's documentation does not state the rule; trigsim
+/// follows the iOS 18.5 probe in the manual, "Trigger semantics".)
 public struct CalendarTrigger: Sendable {
+  /// What to match, with the zone they are read in (`components.timeZone`).
   public var components: CalendarComponents
-  /// nil = floating (device zone at the time of evaluation).
-  public var timeZone: TimeZone?
   public var repeats: Bool
 
-  public init(components: CalendarComponents, timeZone: TimeZone? = nil, repeats: Bool) {
+  /// `UNCalendarNotificationTrigger(dateMatching: components, repeats:)`.
+  public init(components: CalendarComponents, repeats: Bool) {
     self.components = components
-    self.timeZone = timeZone
     self.repeats = repeats
+  }
+
+  /// The earlier spelling, with the zone beside the components. A non-nil
+  /// `timeZone` is written into `components.timeZone`.
+  @available(*, deprecated, message: "set the zone in the date components (CalendarComponents(timeZone:)), as DateComponents.timeZone on the platform")
+  public init(components: CalendarComponents, timeZone: TimeZone?, repeats: Bool) {
+    var components = components
+    if let timeZone { components.timeZone = timeZone }
+    self.init(components: components, repeats: repeats)
+  }
+
+  /// The zone the trigger is pinned to: its components' (`components.timeZone`);
+  /// nil = floating (the device zone at the time of evaluation).
+  public var timeZone: TimeZone? {
+    get { components.timeZone }
+    set { components.timeZone = newValue }
   }
 
   public var summary: String {
@@ -80,11 +99,16 @@ public struct CalendarComponents: Hashable, Sendable, CustomStringConvertible {
   public var hour: Int?
   public var minute: Int?
   public var second: Int?
+  /// The zone the components are read in (`DateComponents.timeZone`): set,
+  /// it pins a calendar trigger to that zone; nil, the trigger floats with
+  /// the device's zone. It is not matched as a component and is not in `named`.
+  public var timeZone: TimeZone?
 
   public init(
     year: Int? = nil, month: Int? = nil, day: Int? = nil, weekday: Int? = nil, hour: Int? = nil,
-    minute: Int? = nil, second: Int? = nil
+    minute: Int? = nil, second: Int? = nil, timeZone: TimeZone? = nil
   ) {
+    self.timeZone = timeZone
     self.year = year
     self.month = month
     self.day = day
@@ -103,6 +127,8 @@ public struct CalendarComponents: Hashable, Sendable, CustomStringConvertible {
       .compactMap { name, value in value.map { (name, $0) } }
   }
 
+  /// The components to match, without the zone (the evaluator sets the
+  /// zone on its calendar instead).
   public var dateComponents: DateComponents {
     DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second, weekday: weekday)
   }

@@ -10,7 +10,9 @@ import TrigsimTestSupport
 
   func next(_ components: CalendarComponents, after: String, gap: DSTGapPolicy = .nextTimePreservingSmallerComponents, repeated: RepeatedTimeChoice = .first, zone: TimeZone? = nil) -> String? {
     let evaluator = CalendarTriggerEvaluator(dstGapPolicy: gap, repeatedTimePolicy: repeated)
-    let trigger = CalendarTrigger(components: components, timeZone: zone, repeats: true)
+    var components = components
+    components.timeZone = zone
+    let trigger = CalendarTrigger(components: components, repeats: true)
     return evaluator.nextDelivery(of: trigger, after: Build.instant(after), deviceTimeZone: newYork)
       .map { InstantFormatter(timeZone: newYork).string(for: $0) }
   }
@@ -107,7 +109,7 @@ import TrigsimTestSupport
       let evaluator = CalendarTriggerEvaluator(
         dstGapPolicy: DSTGapPolicy.allCases.randomElement(using: &random)!,
         repeatedTimePolicy: RepeatedTimeChoice.allCases.randomElement(using: &random)!)
-      let trigger = CalendarTrigger(components: components, timeZone: nil, repeats: true)
+      let trigger = CalendarTrigger(components: components, repeats: true)
       // Also the instant just before and at the answer itself.
       let searched = evaluator.searchedDelivery(of: trigger, after: instant, deviceTimeZone: zone)
       for after in [instant, searched.map { $0.advanced(byMilliseconds: -1) }, searched].compactMap({ $0 }) {

@@ -60,6 +60,11 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     }
   }
 
+  /// Android: the time-zone broadcast (`ACTION_TIMEZONE_CHANGED`) is not
+  /// modelled; the app reads the zone from its device when its code runs.
+  override func timeZoneChanged(from previous: TimeZone, in run: inout SimulationRun, at now: SimulationInstant) {}
+  override func timeChangeDue(_ cause: SignificantTimeChange.Cause, token: Int, in run: inout SimulationRun, at now: SimulationInstant) {}
+
   override func appStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
     androidAppStateChanged(from: from, to: to, in: &run, at: now)
   }

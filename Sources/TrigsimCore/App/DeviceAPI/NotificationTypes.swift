@@ -18,18 +18,67 @@ public struct NotificationCategory: Hashable, Sendable {
   }
 }
 
-/// A button on a notification (`UNNotificationAction`).
+/// A button on a notification (`UNNotificationAction`, or with `textInput`
+/// `UNTextInputNotificationAction`).
+///
+/// What its options do here (Apple, `UNNotificationActionOptions`):
+/// - `.foreground`: choosing it brings the app to the foreground (launching
+///   it when it is not running) before its `didReceive` runs: an `app state
+///   to=foreground` entry names the action.
+/// - `.authenticationRequired`: on the platform the action is performed only
+///   on an unlocked device. trigsim's iOS device has no lock state, so the
+///   patient is taken to unlock at once: the action is performed at its
+///   instant and its `action` entry says `authentication=required`.
+/// - `.destructive`: shown in red; no other effect, and not recorded.
+/// - `textInput`: the patient types text (`UNTextInputNotificationResponse.userText`),
+///   which `HostedApp.typedText` gives; the `action` entry says `text=…`.
 public struct NotificationAction: Hashable, Sendable {
   public var identifier: String
   public var title: String
-  /// `.foreground`: on the platform, choosing it brings the app to the
-  /// foreground. Not modelled: the app's state follows the scenario's `app:` changes.
-  public var opensApp: Bool
+  public var options: NotificationActionOptions
+  /// Set for a text-input action (`UNTextInputNotificationAction`): its send button and placeholder.
+  public var textInput: TextInputAction?
 
-  public init(identifier: String, title: String, opensApp: Bool = false) {
+  public init(identifier: String, title: String, options: NotificationActionOptions = [], textInput: TextInputAction? = nil) {
     self.identifier = identifier
     self.title = title
-    self.opensApp = opensApp
+    self.options = options
+    self.textInput = textInput
+  }
+
+  /// The earlier spelling of `options: .foreground`.
+  @available(*, deprecated, message: "use options: .foreground (UNNotificationActionOptions.foreground)")
+  public init(identifier: String, title: String, opensApp: Bool) {
+    self.init(identifier: identifier, title: title, options: opensApp ? .foreground : [])
+  }
+
+  /// Whether choosing it brings the app to the foreground (`options` contains `.foreground`).
+  public var opensApp: Bool { options.contains(.foreground) }
+}
+
+/// `UNNotificationActionOptions`.
+public struct NotificationActionOptions: OptionSet, Hashable, Sendable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// `.authenticationRequired`: performed only when the device is unlocked.
+  public static let authenticationRequired = NotificationActionOptions(rawValue: 1)
+  /// `.destructive`: the action deletes or cancels something (shown in red).
+  public static let destructive = NotificationActionOptions(rawValue: 2)
+  /// `.foreground`: choosing it launches the app into the foreground.
+  public static let foreground = NotificationActionOptions(rawValue: 4)
+}
+
+/// What makes an action a text-input one (`UNTextInputNotificationAction`).
+public struct TextInputAction: Hashable, Sendable {
+  /// `textInputButtonTitle`.
+  public var buttonTitle: String
+  /// `textInputPlaceholder`.
+  public var placeholder: String
+
+  public init(buttonTitle: String, placeholder: String) {
+    self.buttonTitle = buttonTitle
+    self.placeholder = placeholder
   }
 }
 
@@ -96,6 +145,9 @@ public struct NotificationResponse: Sendable {
 
   public var notification: UserNotification
   public var actionIdentifier: String
+  /// The text the patient typed, for a text-input action
+  /// (`UNTextInputNotificationResponse.userText`); nil for any other response.
+  public var userText: String?
 }
 
 /// Why `UserNotificationCenter.add(_:)` refused a request. On iOS the first

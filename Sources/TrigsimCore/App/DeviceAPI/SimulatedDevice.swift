@@ -62,11 +62,16 @@ public final class DeviceClock: @unchecked Sendable {
   public var timeZone: TimeZone {
     host.withRun("DeviceClock.timeZone", otherwise: TimeZone(identifier: "UTC")!) { run, _ in run.deviceTimeZone }
   }
-  /// A Gregorian calendar in the device's time zone.
+  /// The calendar the phone is set to (`PlatformSettings.calendar`,
+  /// Gregorian by default), in the device's time zone: `Calendar.current`.
   public var calendar: Calendar {
-    var calendar = Calendar(identifier: .gregorian)
+    var calendar = Calendar(identifier: phoneCalendar.identifier)
     calendar.timeZone = timeZone
     return calendar
+  }
+  /// The calendar the phone is set to.
+  public var phoneCalendar: PhoneCalendar {
+    host.withRun("DeviceClock.phoneCalendar", otherwise: .gregorian) { run, _ in run.scenario.platform.calendar }
   }
 }
 
