@@ -744,8 +744,8 @@ struct SimulationRun {
     let delivery = DeliveryAttributes(
       interruptionLevel: request.interruptionLevel, sound: request.sound, channel: request.channel, category: request.androidCategory)
     let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
-    if case .notShown(let why) = perception {
-      recordNotShown(request, why, at: now)
+    if case .notShown(let why, let cause) = perception {
+      recordNotShown(request, why, cause: cause, at: now)
       center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
       return false
     }
@@ -769,11 +769,11 @@ struct SimulationRun {
     // The app's code may have removed or replaced this notification meanwhile.
     guard center.delivered[request.id]?.serial == shown.serial else { return false }
     if presentation.appliesBadge, let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
-    if case .notShown(let why) = presentation.perception {
+    if case .notShown(let why, let cause) = presentation.perception {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
       center.removeDelivered(request.id)
       ledger.notificationGone(request.id)
-      recordNotShown(request, why, at: now)
+      recordNotShown(request, why, cause: cause, at: now)
       if let dose { ledger.deliveryNotShown(request.id, dose: dose) }
       return false
     }
@@ -789,8 +789,10 @@ struct SimulationRun {
   }
 
   /// A delivery the device does not show: the `suppressed` entry and the request's loss reason.
-  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, at now: SimulationInstant) {
-    record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
+  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, cause: SuppressionCause, at now: SimulationInstant) {
+    record(
+      .suppressed, request.id.rawValue, at: now,
+      [TimelineField("trigger", request.trigger.summary), TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
     ledger.requestLost(request.id, "not shown at \(format(now)): \(why)")
   }
 
@@ -883,7 +885,8 @@ struct SimulationRun {
       for pending in requests {
         if let blockedReason {
           record(.suppressed, pending.request.id.rawValue, at: now,
-                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("reason", blockedReason)])
+                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.regionMonitoring.rawValue),
+                  TimelineField("reason", blockedReason)])
           ledger.requestLost(pending.request.id, "not delivered at \(format(now)): \(blockedReason)")
           continue
         }
@@ -987,8 +990,12 @@ struct SimulationRun {
     }
   }
 
+  /// An instant in a reason or remark: device-local, in the zone in force
+  /// at that instant (not now), as the timeline writes an entry at it. A
+  /// time from before a time-zone change keeps the offset it had then, so
+  /// `06:00+02:00` is never written as `00:00-04:00` after a flight west.
   func format(_ instant: SimulationInstant) -> String {
-    InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
+    scenario.clock.local(instant)
   }
 
   /// The timeline header: the scenario, zone, clock, platform rules,

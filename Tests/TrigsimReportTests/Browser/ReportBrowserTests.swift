@@ -31,7 +31,7 @@ struct ReportBrowserTests {
       case .fired: kind = "fired"
       case .removed, .cleared: kind = "removed"
       case .dropped: kind = "dropped"
-      case .suppressed: kind = "suppressed"
+      case .suppressed: kind = entry[field: "cause"].map { "suppressed-\($0)" } ?? "suppressed"
       case .held: kind = "held"
       case .detected: kind = "detected"
       case .undetected: kind = "undetected"
