@@ -157,6 +157,9 @@ struct SimulationRun {
   var queue = EventQueue()
   var center: NotificationCenterModel
   var deviceTimeZone: TimeZone
+  /// When the device last changed zones (nil: never yet): an instant before it
+  /// is written in the zone in force then (`format`).
+  var deviceZoneChangedAt: SimulationInstant?
   var sink: any TimelineEntrySink
   /// Entries handed to `sink` so far (bounded by `scenario.limits.timelineEntries`).
   var entryCount = 0
@@ -910,6 +913,7 @@ struct SimulationRun {
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
     let previous = deviceTimeZone
     deviceTimeZone = zone
+    deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
     let justBefore = now.advanced(byMilliseconds: -1)
     for pending in center.floatingCalendarRequests() {
@@ -990,12 +994,16 @@ struct SimulationRun {
     }
   }
 
-  /// An instant in a reason or remark: device-local, in the zone in force
-  /// at that instant (not now), as the timeline writes an entry at it. A
-  /// time from before a time-zone change keeps the offset it had then, so
-  /// `06:00+02:00` is never written as `00:00-04:00` after a flight west.
+  /// An instant in a field, reason or remark, device-local. An instant
+  /// from before the device's last time-zone change is written in the zone
+  /// in force then, as the timeline wrote an entry at it: a time from before
+  /// a flight keeps the offset it had, so `06:00+02:00` is never written as
+  /// `00:00-04:00` after a flight west. Any later instant (now, or a trigger's
+  /// next date) is written in the zone in force now, as the device reckons
+  /// it: the device does not know which zone it will be in.
   func format(_ instant: SimulationInstant) -> String {
-    scenario.clock.local(instant)
+    if let changed = deviceZoneChangedAt, instant < changed { return scenario.clock.local(instant) }
+    return InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
   }
 
   /// The timeline header: the scenario, zone, clock, platform rules,

@@ -67,6 +67,9 @@ import TrigsimTestSupport
     #expect(chart.marks.contains { $0.kind == .notDeliveredPhoneOff })
     let svg = ChartSVG.render(chart, title: "t").rendered
     #expect(svg.contains(">not delivered: phone off</text>"))
-    #expect(!svg.contains("permission"))
+    // No mark and no legend item speaks of a permission (the style sheet names every cause's class).
+    #expect(!chart.marks.contains { $0.kind == .notShownPermission || $0.kind == .suppressed })
+    #expect(!svg.contains(">not shown: no notification permission</text>"))
+    #expect(!svg.contains("(permission)"))
   }
 }
