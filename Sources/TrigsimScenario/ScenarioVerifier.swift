@@ -329,7 +329,10 @@ public struct ScenarioVerifier: Sendable {
       }
     }
     if let expected {
-      result.doseComparison = DoseComparison(expected: expected.baseline, actual: actual, tolerance: tolerance)
+      // The medicines' names, from the run's doses (the baseline keeps identifiers only).
+      var names: [MedicineID: String] = [:]
+      for dose in report.summary.doses where names[dose.key.medicine] == nil { names[dose.key.medicine] = dose.medicineName }
+      result.doseComparison = DoseComparison(expected: expected.baseline, actual: actual, tolerance: tolerance, medicineNames: names)
       result.expectedDoseLines = expected.doseLines
     }
     if wantsToRecord(found: expected != nil, unreadable: unreadable != nil, matches: result.doseComparison?.matches ?? false) {

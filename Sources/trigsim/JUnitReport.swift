@@ -9,10 +9,13 @@ import TrigsimCore
 /// The document, in the order the Ant schema requires:
 /// - a bare `<testsuites>` (the Ant schema allows no attributes on it);
 /// - one `<testsuite>` with `name`, `package` (both `trigsim`), `id="0"`,
-///   `tests`, `failures`, `errors`, `skipped`, `time`, and the `timestamp`
-///   and `hostname` Ant requires, written as the constants
-///   `unrecordedTimestamp` and `unrecordedHostname`: the report records
-///   neither when nor where it ran, so two runs differ only in `time`;
+///   `tests`, `failures`, `errors`, `skipped`, `time`, then `timestamp` when
+///   the environment gives a deterministic date (`SOURCE_DATE_EPOCH`, see
+///   `timestamp(sourceDateEpoch:)`) and `hostname`, written as the constant
+///   `unrecordedHostname`. trigsim never reads the wall clock for the report,
+///   so two runs differ only in `time`. Ant's schema requires `timestamp`;
+///   Jenkins' allows it to be absent, and without `SOURCE_DATE_EPOCH` it is
+///   left out rather than written as a date that means nothing (1970);
 /// - an empty `<properties/>`, one `<testcase>` per scenario in path order,
 ///   then empty `<system-out/>` and `<system-err/>`.
 ///
@@ -39,9 +42,11 @@ import TrigsimCore
 /// - a skipped scenario: `<skipped message="why">why</skipped>` (Jenkins
 ///   shows the attribute, GitLab the text).
 enum JUnitReport {
-  /// The `timestamp` the Ant schema requires (`YYYY-MM-DDTHH:MM:SS`, no
-  /// zone): the Unix epoch, since the report records no wall-clock date.
-  static let unrecordedTimestamp = "1970-01-01T00:00:00"
+  /// The environment variable whose date the report's `timestamp` is: the
+  /// reproducible-builds convention (reproducible-builds.org/specs/source-date-epoch)
+  /// for the date of the sources, whole seconds since 1970-01-01T00:00:00Z,
+  /// which CI sets from the commit (`git log -1 --format=%ct`).
+  static let sourceDateEpochVariable = "SOURCE_DATE_EPOCH"
   /// The `hostname` the Ant schema requires: `localhost`, the value its
   /// documentation gives when the host is not known (trigsim does not record it).
   static let unrecordedHostname = "localhost"
@@ -50,7 +55,38 @@ enum JUnitReport {
   /// The most lines of a diff or of diagnostics a `<failure>` or `<error>` holds.
   static let bodyLineLimit = 100
 
-  static func xml(_ results: [ScenarioResult], suiteSeconds: Double) -> String {
+  /// Why `SOURCE_DATE_EPOCH` cannot be the report's timestamp.
+  struct SourceDateError: Error, CustomStringConvertible {
+    var value: String
+    var description: String {
+      "\(sourceDateEpochVariable) is '\(ControlCharacterEscape.escaping(value))', not a date: it must be whole seconds since "
+        + "1970-01-01T00:00:00Z (as 'git log -1 --format=%ct' prints), or unset to leave the JUnit timestamp out"
+    }
+  }
+
+  /// The `timestamp` of the report (`YYYY-MM-DDTHH:MM:SS` in UTC, without a
+  /// zone, as Ant's schema wants it): the date of `SOURCE_DATE_EPOCH`
+  /// (`sourceDateEpoch`), or nil, leaving the attribute out, when it is unset
+  /// or empty. It is the date of the sources under test, the one instant a
+  /// CI run can name deterministically; never the wall clock, and never the
+  /// scenarios' simulated clocks, which say when the patient's day is, not
+  /// when the check ran.
+  ///
+  /// - Throws: `SourceDateError` when the value is not whole non-negative seconds.
+  static func timestamp(sourceDateEpoch: String?) throws -> String? {
+    guard let sourceDateEpoch, !sourceDateEpoch.isEmpty else { return nil }
+    guard sourceDateEpoch.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int64(sourceDateEpoch), seconds <= 253_402_300_799 else {
+      throw SourceDateError(value: sourceDateEpoch)
+    }
+    return String(InstantFormatter.format(SimulationInstant(millisecondsSinceEpoch: seconds * 1000), offsetSeconds: 0).prefix(19))
+  }
+
+  /// `timestamp(sourceDateEpoch:)` of this process's environment.
+  static func timestampFromEnvironment() throws -> String? {
+    try timestamp(sourceDateEpoch: ProcessInfo.processInfo.environment[sourceDateEpochVariable])
+  }
+
+  static func xml(_ results: [ScenarioResult], suiteSeconds: Double, timestamp: String? = nil) -> String {
     // A scenario run on several phones is a testcase per platform (`x.yaml [android]`) and one for the side-by-side table.
     let results = results.flatMap(\.each)
     let failures = results.count { $0.status == .failed }
@@ -60,7 +96,7 @@ enum JUnitReport {
     xml += "<testsuites>\n"
     xml += "  <testsuite name=\"trigsim\" package=\"trigsim\" id=\"0\" tests=\"\(results.count)\" failures=\"\(failures)\""
     xml += " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteSeconds))\""
-    xml += " timestamp=\"\(unrecordedTimestamp)\" hostname=\"\(unrecordedHostname)\">\n"
+    xml += (timestamp.map { " timestamp=\"\($0)\"" } ?? "") + " hostname=\"\(unrecordedHostname)\">\n"
     xml += "    <properties/>\n"
     for result in results {
       let path = result.scenarioPath

@@ -49,6 +49,10 @@ struct MergeCommand: ParsableCommand {
     case text, json
   }
 
+  func validate() throws {
+    if junit != nil { _ = try TestCommand.junitTimestamp() }
+  }
+
   func run() throws {
     let output = try openOutput(self.output)
     var kind: String?

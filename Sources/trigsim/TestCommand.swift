@@ -53,6 +53,12 @@ struct TestCommand: ParsableCommand {
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if junit != nil { _ = try Self.junitTimestamp() }
+  }
+
+  /// The JUnit report's timestamp from `SOURCE_DATE_EPOCH`; a malformed value is a usage error (64), found before anything runs.
+  static func junitTimestamp() throws -> String? {
+    do { return try JUnitReport.timestampFromEnvironment() } catch { throw ValidationError("\(error)") }
   }
 
   func run() throws {
@@ -147,7 +153,9 @@ struct TestCommand: ParsableCommand {
   static func writeJUnit(_ results: [ScenarioResult], seconds: Double, to path: String?) -> Int32 {
     guard let path else { return TrigsimExitCode.success }
     do {
-      try emit(JUnitReport.xml(results, suiteSeconds: seconds), to: path, creatingFolders: true)
+      // Checked in `validate()`: a malformed value never gets this far.
+      let timestamp = try? JUnitReport.timestampFromEnvironment()
+      try emit(JUnitReport.xml(results, suiteSeconds: seconds, timestamp: timestamp ?? nil), to: path, creatingFolders: true)
       return TrigsimExitCode.success
     } catch let failure as ExitCode {
       return failure.rawValue

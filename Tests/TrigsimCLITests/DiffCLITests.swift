@@ -40,7 +40,7 @@ import TrigsimTestSupport
   static let doseDiff = """
     doses differ from base.doses: 7 of 14 doses changed
     """ + "\n" + (4...10).map { day in
-      "  1 2026-05-\(String(format: "%02d", day)) 14:00 → 14:01: notified 14:00 alert → 14:01 alert; also completed 14:13 → 14:14 (base.doses:\(2 * day - 3))\n"
+      "  Metformin 2026-05-\(String(format: "%02d", day)) 14:00 → 14:01 (as good for the patient): notified 14:00 alert → 14:01 alert; also completed 14:13 → 14:14 (base.doses:\(2 * day - 3))\n"
     }.joined()
 
   static let compactDiff = """
@@ -90,7 +90,7 @@ import TrigsimTestSupport
     #expect(test.status == 1)
     let report = try JUnitDocument(#require(FileManager.default.contents(atPath: folder.appendingPathComponent("junit.xml").path)))
     #expect(report.cases.first?.failureMessage == """
-      dose changed: 1 2026-05-04 14:00 → 14:01: notified 14:00 alert → 14:01 alert; also completed 14:13 → 14:14 (and 6 more); \
+      dose changed: Metformin 2026-05-04 14:00 → 14:01 (as good for the patient): notified 14:00 alert → 14:01 alert; also completed 14:13 → 14:14 (and 6 more); \
       timeline differs: 0 missing, 0 unexpected, 168 shifted by +1m, 12 changed
       """)
     #expect(report.cases.first?.failureText?.hasPrefix(Self.doseDiff) == true)
@@ -122,7 +122,7 @@ import TrigsimTestSupport
     let plain = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact"], in: folder)
     #expect(!plain.stdout.contains("\u{1B}["))
     let colored = try TrigsimBinary.run(["verify", "moved.yaml", "--diff", "compact", "--color", "always"], in: folder, environment: ["NO_COLOR": "1"])
-    #expect(colored.stdout.hasPrefix("\u{1B}[1mdoses differ from base.doses: 7 of 14 doses changed\u{1B}[0m\n\u{1B}[33m  1 2026-05-04 14:00 → 14:01: "))
+    #expect(colored.stdout.hasPrefix("\u{1B}[1mdoses differ from base.doses: 7 of 14 doses changed\u{1B}[0m\n\u{1B}[33m  Metformin 2026-05-04 14:00 → 14:01 (as good for the patient): "))
     #expect(colored.stdout.contains("\n\u{1B}[1mtimeline differs from base.timeline: "))
     #expect(colored.stdout.contains("\n\u{1B}[33m 7 × fired medicine_1_reminder_1 shifted by +1m (first: expected line 53, actual line 53)\u{1B}[0m\n"))
   }

@@ -51,13 +51,37 @@ import TrigsimTestSupport
   }
 
   @Test(.enabled(if: xmllint != nil, "xmllint is absent: install Debian's libxml2-utils to validate JUnit reports against the schemas"))
-  func theReportIsValidAgainstTheJenkinsXUnitAndAntSchemas() throws {
+  func withASourceDateTheReportIsValidAgainstTheJenkinsXUnitAndAntSchemas() throws {
     let workspace = try corpus()
-    let result = try TrigsimBinary.run(["test", ".", "--junit", "junit.xml"], in: workspace.root)
+    let result = try TrigsimBinary.run(["test", ".", "--junit", "junit.xml"], in: workspace.root, environment: ["SOURCE_DATE_EPOCH": "1780000000"])
     #expect(result.status == 65)
+    #expect(try #require(workspace.read("junit.xml")).contains(" timestamp=\"2026-05-28T20:26:40\" hostname=\"localhost\">"))
     for schema in Self.schemas {
       #expect(try Self.schemaViolations(workspace.path("junit.xml"), against: schema) == nil, "\(schema)")
     }
+  }
+
+  /// Without `SOURCE_DATE_EPOCH` the report has no timestamp: Jenkins'
+  /// schema allows that; Ant's requires one (the manual, "Checking runs").
+  @Test(.enabled(if: xmllint != nil, "xmllint is absent: install Debian's libxml2-utils to validate JUnit reports against the schemas"))
+  func withoutASourceDateTheReportHasNoTimestampAndIsValidAgainstTheJenkinsXUnitSchema() throws {
+    let workspace = try corpus()
+    let result = try TrigsimBinary.run(["test", ".", "--junit", "junit.xml"], in: workspace.root, environment: ["SOURCE_DATE_EPOCH": ""])
+    #expect(result.status == 65)
+    let xml = try #require(workspace.read("junit.xml"))
+    #expect(!xml.contains("timestamp="))
+    #expect(!xml.contains("1970"))
+    #expect(try Self.schemaViolations(workspace.path("junit.xml"), against: Self.schemas[0]) == nil)
+  }
+
+  @Test func aMalformedSourceDateIsAUsageErrorBeforeAnyScenarioRuns() throws {
+    let workspace = try corpus()
+    let result = try TrigsimBinary.run(["test", ".", "--junit", "junit.xml"], in: workspace.root, environment: ["SOURCE_DATE_EPOCH": "yesterday"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains(
+      "SOURCE_DATE_EPOCH is 'yesterday', not a date: it must be whole seconds since 1970-01-01T00:00:00Z (as 'git log -1 --format=%ct' prints), or unset to leave the JUnit timestamp out"))
+    #expect(result.stdout.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: workspace.path("junit.xml")))
   }
 
   /// The schemas are strict where the old report was wrong: `file` on a

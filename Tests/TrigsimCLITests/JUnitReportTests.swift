@@ -36,13 +36,49 @@ import Testing
     #expect(JUnitReport.oneLine("a\nb\r\nc\td\n") == "a b c d")
   }
 
-  @Test func theSuiteHasTheAttributesAntRequiresWithoutAWallClockDate() {
+  @Test func withoutASourceDateTheSuiteHasNoTimestampRatherThanAMeaninglessOne() {
     let xml = JUnitReport.xml([], suiteSeconds: 0.25)
     #expect(xml == """
       <?xml version="1.0" encoding="UTF-8"?>
       <testsuites>
         <testsuite name="trigsim" package="trigsim" id="0" tests="0" failures="0" errors="0" skipped="0" time="0.250" \
-      timestamp="1970-01-01T00:00:00" hostname="localhost">
+      hostname="localhost">
+          <properties/>
+          <system-out/>
+          <system-err/>
+        </testsuite>
+      </testsuites>
+
+      """)
+  }
+
+  @Test func theTimestampIsTheSourceDateInUTCWithoutAZone() throws {
+    // 1780000000 s after the epoch is 2026-05-28T20:26:40Z.
+    #expect(try JUnitReport.timestamp(sourceDateEpoch: "1780000000") == "2026-05-28T20:26:40")
+    #expect(try JUnitReport.timestamp(sourceDateEpoch: "0") == "1970-01-01T00:00:00")
+    #expect(try JUnitReport.timestamp(sourceDateEpoch: nil) == nil)
+    #expect(try JUnitReport.timestamp(sourceDateEpoch: "") == nil)
+    let xml = JUnitReport.xml([], suiteSeconds: 0.25, timestamp: "2026-05-28T20:26:40")
+    #expect(xml.contains(" time=\"0.250\" timestamp=\"2026-05-28T20:26:40\" hostname=\"localhost\">\n"))
+  }
+
+  @Test(arguments: ["yesterday", "-1", "1.5", " 1780000000", "99999999999999999999"])
+  func aSourceDateThatIsNotWholeSecondsIsRefusedNamingTheVariable(_ value: String) {
+    #expect {
+      _ = try JUnitReport.timestamp(sourceDateEpoch: value)
+    } throws: { error in
+      "\(error)" == "SOURCE_DATE_EPOCH is '\(value)', not a date: it must be whole seconds since 1970-01-01T00:00:00Z "
+        + "(as 'git log -1 --format=%ct' prints), or unset to leave the JUnit timestamp out"
+    }
+  }
+
+  @Test func theSuiteWithASourceDateHasEveryAttributeAntRequires() {
+    let xml = JUnitReport.xml([], suiteSeconds: 0.25, timestamp: "2026-05-28T20:26:40")
+    #expect(xml == """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <testsuites>
+        <testsuite name="trigsim" package="trigsim" id="0" tests="0" failures="0" errors="0" skipped="0" time="0.250" \
+      timestamp="2026-05-28T20:26:40" hostname="localhost">
           <properties/>
           <system-out/>
           <system-err/>

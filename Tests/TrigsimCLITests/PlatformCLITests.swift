@@ -197,7 +197,8 @@ import TrigsimTestSupport
     let ios = try #require(html.range(of: "<h2>On ios</h2>"))
     let android = try #require(html.range(of: "<h2>On android</h2>"))
     #expect(sideBySide.lowerBound < ios.lowerBound && ios.lowerBound < android.lowerBound)
-    #expect(html.contains("id=\"map-ios\"") && html.contains("id=\"map-android\""))
+    // The scenario has no track or region: each platform's map section says so, under its own id.
+    #expect(html.contains("id=\"no-map-ios\"") && html.contains("id=\"no-map-android\""))
     let ids = html.components(separatedBy: " id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
     #expect(Set(ids).count == ids.count, "duplicate ids: \(ids)")
     let svg = try trigsim(["report", "chain.yaml", "--format", "svg"], in: workspace)

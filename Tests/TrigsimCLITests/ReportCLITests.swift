@@ -39,9 +39,9 @@ import TrigsimTestSupport
     let result = try TrigsimBinary.run(["report", name + ".yaml"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
     let html = result.stdout
-    #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: doses differ: 2 of 4 doses changed; timeline differs: "))
-    #expect(html.contains("<ul class=\"findings\" id=\"findings\"><li>levo 2026-05-05 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert; "))
-    #expect(html.contains("<li>levo 2026-05-06 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert; "))
+    #expect(html.contains("<p class=\"verdict failed\" id=\"verdict\">verify: doses differ: 2 of 4 doses changed (2 better for the patient); timeline differs: "))
+    #expect(html.contains("<ul class=\"findings\" id=\"findings\"><li>Levothyroxine 2026-05-05 07:00 → 08:00 (better for the patient): notified 07:45 lock screen → 08:00 alert; "))
+    #expect(html.contains("<li>Levothyroxine 2026-05-06 07:00 → 08:00 (better for the patient): notified 07:45 lock screen → 08:00 alert; "))
     #expect(html.contains(
       "<li>\(name).yaml:\(line):5: assertion failed: pending peak at most 1: 2 requests were pending at once at 2026-05-04T21:00:00.000+02:00</li></ul>"),
       "\(html.components(separatedBy: "id=\"findings\"").last?.prefix(1500) ?? "")")

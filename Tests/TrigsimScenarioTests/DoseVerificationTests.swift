@@ -39,17 +39,17 @@ import TrigsimTestSupport
     #expect(result.expectedDosesPath == dosesPath)
     let comparison = try #require(result.doseComparison)
     #expect(comparison.changes.map(\.description).map { $0.prefix { $0 != ";" } } == [
-      "levo 2026-05-05 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert",
-      "levo 2026-05-06 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert",
+      "Levothyroxine 2026-05-05 07:00 → 08:00 (better for the patient): notified 07:45 lock screen → 08:00 alert",
+      "Levothyroxine 2026-05-06 07:00 → 08:00 (better for the patient): notified 07:45 lock screen → 08:00 alert",
     ])
-    #expect(result.headline.hasPrefix("doses differ: 2 of 4 doses changed; timeline differs: "), "\(result.headline)")
+    #expect(result.headline.hasPrefix("doses differ: 2 of 4 doses changed (2 better for the patient); timeline differs: "), "\(result.headline)")
     #expect(
-      result.failureMessage.hasPrefix("dose changed: levo 2026-05-05 07:00 → 08:00: notified 07:45 lock screen → 08:00 alert; "),
+      result.failureMessage.hasPrefix("dose changed: Levothyroxine 2026-05-05 07:00 → 08:00 (better for the patient): notified 07:45 lock screen → 08:00 alert; "),
       "\(result.failureMessage)")
     #expect(result.failureMessage.contains(" (and 1 more); timeline differs: "))
     // The dose report leads the details, each dose at its line of the dose table, then the timeline's groups.
     let details = result.details.split(separator: "\n").map(String.init)
-    #expect(details.first == "doses differ from \(dosesPath): 2 of 4 doses changed")
+    #expect(details.first == "doses differ from \(dosesPath): 2 of 4 doses changed (2 better for the patient)")
     #expect(details[1].hasSuffix("(\(dosesPath):4)"))
     #expect(details[2].hasSuffix("(\(dosesPath):5)"))
     #expect(details[3].hasPrefix("timeline differs from "))

@@ -297,7 +297,7 @@ import Yams
   // MARK: - Bundled scenarios
 
   @Test func everyBundledScenarioIsChecked() {
-    #expect(Self.scenarioFiles.count == 97)
+    #expect(Self.scenarioFiles.count == 98)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("calibration/") }.count == 3)
     #expect(Self.scenarioFiles.filter { $0.hasPrefix("corpus/") }.count == 23)
   }

@@ -460,7 +460,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     guard let delegate = device.notificationCenter.delegate else {
       notRun("willPresent", fields, "no notification center delegate is set", in: &run, at: now)
       return Presentation(
-        perception: .notShown(reason: "the app is in the foreground and has no notification center delegate, so the platform presents nothing"),
+        perception: .notShown(reason: "the app is in the foreground and has no notification center delegate, so the platform presents nothing", cause: .foreground),
         appliesBadge: false)
     }
     guard let options = call("willPresent", fields, in: &run, at: now, { await delegate.willPresent(notification) }) else {
@@ -479,7 +479,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let badge = options.contains(.badge)
     guard alerts || options.contains(.list) else {
       return Presentation(
-        perception: .notShown(reason: "the app is in the foreground and its will-present returned options \(options), so the platform presents nothing"),
+        perception: .notShown(reason: "the app is in the foreground and its will-present returned options \(options), so the platform presents nothing", cause: .foreground),
         appliesBadge: badge)
     }
     guard alerts || !perception.alertsNow else {

@@ -226,14 +226,17 @@ public struct AssumptionReport: Sendable {
 
   /// `missed`, `notified 09:00 (daily reminder, banner+lock-screen+sound), completed 09:05`,
   /// `notified 2026-05-05 07:45 (follow-up 2, lock-screen), unanswered`: instants in the
-  /// device zone, with the date when it is not the dose's own day.
+  /// device zone, with the date when it is not the dose's own day, and the UTC
+  /// offset when it is not that of the zone the dose is labelled in
+  /// (`notified 18:45+02:00` for a dose labelled `13:00` in New York; see
+  /// `DoseRecord.labelOffset(in:)`).
   static func state(of dose: DoseRecord, clock: ClockSettings) -> String {
+    let labelOffset = dose.labelOffset(in: clock)
+    let day = String(clock.local(dose.scheduled).prefix(10))
     func time(_ instant: SimulationInstant) -> String {
-      let text = clock.local(instant)
-      let day = String(text.prefix(10))
-      var clockTime = String(text.dropFirst(11).prefix(8))
-      if clockTime.hasSuffix(":00") { clockTime.removeLast(3) }
-      return day == String(clock.local(dose.scheduled).prefix(10)) ? clockTime : "\(day) \(clockTime)"
+      // Whole seconds, as the report has always written them.
+      let second = SimulationInstant(millisecondsSinceEpoch: floorDivide(instant.millisecondsSinceEpoch, 1000).quotient * 1000)
+      return ZonedInstant(second, utcOffsetSeconds: clock.utcOffset(at: instant)).doseTime(day: day, labelOffset: labelOffset)
     }
     guard let notified = dose.notified else { return dose.outcome.rawValue }
     var text = "notified \(time(notified))" + (dose.perception.map { " (\($0.role.map { "\($0), " } ?? "")\($0.how))" } ?? "")

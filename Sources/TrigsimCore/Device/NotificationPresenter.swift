@@ -73,8 +73,9 @@ enum Perception: Equatable {
   /// Delivered quietly to Notification Center (or the lock screen without
   /// lighting it): there if the patient looks, but no alert.
   case quiet(reason: String)
-  /// Not shown at all (the request still counts as delivered).
-  case notShown(reason: String)
+  /// Not shown at all (the request still counts as delivered), and why in
+  /// words and as a cause (the `suppressed` entry's `cause`).
+  case notShown(reason: String, cause: SuppressionCause)
 
   /// The patient is alerted now.
   var alertsNow: Bool {
@@ -91,17 +92,17 @@ struct IOSPresenter: NotificationPresenter {
     let settings = context.settings
     switch context.authorization {
     case .denied:
-      return .notShown(reason: "notification permission denied: the platform shows nothing")
+      return .notShown(reason: "notification permission denied: the platform shows nothing", cause: .permission)
     case .notDetermined:
-      return .notShown(reason: "notification authorization not determined: the app never asked, so the platform shows nothing")
+      return .notShown(reason: "notification authorization not determined: the app never asked, so the platform shows nothing", cause: .permission)
     case .provisional:
       return .quiet(reason: "provisional authorization: delivered quietly to Notification Center only (no lock screen, banner or sound)")
     case .granted, .ephemeral:
       break
     }
-    guard settings.allow else { return .notShown(reason: "notifications for the app are off in Settings") }
+    guard settings.allow else { return .notShown(reason: "notifications for the app are off in Settings", cause: .settings) }
     guard settings.lockScreen || settings.banners || settings.notificationCenter else {
-      return .notShown(reason: "every alert style (lock screen, Notification Center, banners) is off in Settings")
+      return .notShown(reason: "every alert style (lock screen, Notification Center, banners) is off in Settings", cause: .settings)
     }
     let level = effectiveLevel(delivery.interruptionLevel, context)
     var downgrade: String?

@@ -157,6 +157,9 @@ struct SimulationRun {
   var queue = EventQueue()
   var center: NotificationCenterModel
   var deviceTimeZone: TimeZone
+  /// When the device last changed zones (nil: never yet): an instant before it
+  /// is written in the zone in force then (`format`).
+  var deviceZoneChangedAt: SimulationInstant?
   var sink: any TimelineEntrySink
   /// Entries handed to `sink` so far (bounded by `scenario.limits.timelineEntries`).
   var entryCount = 0
@@ -750,8 +753,8 @@ struct SimulationRun {
     let delivery = DeliveryAttributes(
       interruptionLevel: request.interruptionLevel, sound: request.sound, channel: request.channel, category: request.androidCategory)
     let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
-    if case .notShown(let why) = perception {
-      recordNotShown(request, why, at: now)
+    if case .notShown(let why, let cause) = perception {
+      recordNotShown(request, why, cause: cause, at: now)
       center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
       return false
     }
@@ -775,11 +778,11 @@ struct SimulationRun {
     // The app's code may have removed or replaced this notification meanwhile.
     guard center.delivered[request.id]?.serial == shown.serial else { return false }
     if presentation.appliesBadge, let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
-    if case .notShown(let why) = presentation.perception {
+    if case .notShown(let why, let cause) = presentation.perception {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
       center.removeDelivered(request.id)
       ledger.notificationGone(request.id)
-      recordNotShown(request, why, at: now)
+      recordNotShown(request, why, cause: cause, at: now)
       if let dose { ledger.deliveryNotShown(request.id, dose: dose) }
       return false
     }
@@ -795,8 +798,10 @@ struct SimulationRun {
   }
 
   /// A delivery the device does not show: the `suppressed` entry and the request's loss reason.
-  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, at now: SimulationInstant) {
-    record(.suppressed, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
+  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, cause: SuppressionCause, at now: SimulationInstant) {
+    record(
+      .suppressed, request.id.rawValue, at: now,
+      [TimelineField("trigger", request.trigger.summary), TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
     ledger.requestLost(request.id, "not shown at \(format(now)): \(why)")
   }
 
@@ -889,7 +894,8 @@ struct SimulationRun {
       for pending in requests {
         if let blockedReason {
           record(.suppressed, pending.request.id.rawValue, at: now,
-                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("reason", blockedReason)])
+                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.regionMonitoring.rawValue),
+                  TimelineField("reason", blockedReason)])
           ledger.requestLost(pending.request.id, "not delivered at \(format(now)): \(blockedReason)")
           continue
         }
@@ -913,6 +919,7 @@ struct SimulationRun {
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
     let previous = deviceTimeZone
     deviceTimeZone = zone
+    deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
     let justBefore = now.advanced(byMilliseconds: -1)
     for pending in center.floatingCalendarRequests() {
@@ -993,8 +1000,16 @@ struct SimulationRun {
     }
   }
 
+  /// An instant in a field, reason or remark, device-local. An instant
+  /// from before the device's last time-zone change is written in the zone
+  /// in force then, as the timeline wrote an entry at it: a time from before
+  /// a flight keeps the offset it had, so `06:00+02:00` is never written as
+  /// `00:00-04:00` after a flight west. Any later instant (now, or a trigger's
+  /// next date) is written in the zone in force now, as the device reckons
+  /// it: the device does not know which zone it will be in.
   func format(_ instant: SimulationInstant) -> String {
-    InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
+    if let changed = deviceZoneChangedAt, instant < changed { return scenario.clock.local(instant) }
+    return InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
   }
 
   /// The timeline header: the scenario, zone, clock, platform rules,

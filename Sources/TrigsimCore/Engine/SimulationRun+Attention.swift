@@ -282,7 +282,7 @@ extension SimulationRun {
     let rule = scenario.platform.attention.powerOffCatchUp
     if rule == .never {
       record(.suppressed, id.rawValue, at: now, [
-        TimelineField("trigger", pending.request.trigger.summary),
+        TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
         TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
       ])
       ledger.requestLost(id, "not delivered at \(format(now)): the phone was off")
@@ -325,7 +325,7 @@ extension SimulationRun {
       guard let pending = center.pending[id] else { continue }  // removed meanwhile
       if whileOff, case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: attention.switchedOnAt ?? now) > span {
         record(.suppressed, id.rawValue, at: now, [
-          TimelineField("trigger", pending.request.trigger.summary),
+          TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
           TimelineField("reason", "came due at \(format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
         ])
         ledger.requestLost(id, "not delivered: due at \(format(due)) while the phone was off")
@@ -757,8 +757,8 @@ extension SimulationRun {
     guard push.hasAlert else { return }
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound)
     let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
-    if case .notShown(let why) = perception {
-      record(.suppressed, id, at: now, [TimelineField("reason", why)])
+    if case .notShown(let why, let cause) = perception {
+      record(.suppressed, id, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return
     }
     attention.pushesShown[key] = index
@@ -779,7 +779,7 @@ extension SimulationRun {
       why = nil
     }
     if let why {
-      record(.suppressed, id, at: now, [TimelineField("reason", "background push not delivered: \(why)")])
+      record(.suppressed, id, at: now, [TimelineField("cause", SuppressionCause.backgroundPush.rawValue), TimelineField("reason", "background push not delivered: \(why)")])
       return
     }
     attention.backgroundPushes = recent + [now]

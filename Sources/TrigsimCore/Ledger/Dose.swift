@@ -76,6 +76,10 @@ public struct DoseRecord: Sendable {
   public var reminder: String
   /// When the dose was due: the daily time's occurrence, or the crossing.
   public var scheduled: SimulationInstant
+  /// The UTC offset, at `scheduled`, of the fixed zone the prescription reads
+  /// the dose's day and time in (`prescription: { at: home }`); nil when they
+  /// are read in the device's zone (see `DoseRecord.labelOffset(in:)`).
+  public var fixedLabelOffsetSeconds: Int?
   /// When the patient could first perceive one of the dose's notifications
   /// (a delivery held by a Focus or a summary counts when it is released).
   public var notified: SimulationInstant?

@@ -15,10 +15,23 @@ import Foundation
 /// did it; the reason; then (`also`) when it was scheduled, resolved, its
 /// reminder delivered, its follow-ups, snoozes and remarks. Instants within
 /// `tolerance` of each other are the same (the UTC offset must agree).
+///
+/// **Naming.** A dose is named by its medicine's name (from `medicineNames`),
+/// then its occurrence and reminder: `Levothyroxine 2026-05-06 13:00`. Where
+/// two medicines share a name, the identifier follows it in parentheses
+/// (`Levothyroxine (2) 2026-05-06 13:00`); a medicine whose name is not known
+/// (only the baseline has it) is named by its identifier.
+///
+/// **Better or worse.** A dose both sides have whose outcome or perception
+/// changed says whether the change is better or worse for the patient
+/// (`Verdict`, `verdict(from:to:)`).
 public struct DoseComparison: Sendable {
   public let expected: DoseBaseline
   public let actual: DoseBaseline
   public let tolerance: SimulationDuration
+  /// Each medicine's name, by identifier (the run's dose table has them; the
+  /// `.doses` baseline keeps identifiers only).
+  public let medicineNames: [MedicineID: String]
   /// The pending-slot accounting's changes: `pending peak 12 at 07:00 → 64 at 06:00`.
   public private(set) var headerChanges: [String] = []
   /// The changed doses, ordered by medicine (as the tables order them), then scheduled instant.
@@ -30,27 +43,120 @@ public struct DoseComparison: Sendable {
     public var expectedIndex: Int?
     /// The run's dose and its index in `actual.doses` (nil: only the baseline has it).
     public var actualIndex: Int?
-    /// `levo 2026-05-05 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert; also completed 07:33 → 08:03`.
+    /// `Levothyroxine 2026-05-05 07:00 (worse for the patient): notified 07:30 lock screen → never notified`.
     public var description: String
+    /// Whether the change is better or worse for the patient; nil for a dose
+    /// only one side has, or one whose outcome and perception did not change.
+    public var verdict: Verdict?
   }
 
-  public init(expected: DoseBaseline, actual: DoseBaseline, tolerance: SimulationDuration = .zero) {
+  /// How a changed dose fares for the patient, by the order of outcomes
+  /// `verdict(from:to:)` defines.
+  public enum Verdict: String, Sendable, Equatable {
+    case better, worse
+    /// The outcome or perception changed, to one as good (another alert at the same time).
+    case same
+
+    /// `worse for the patient`, as a change's line says it.
+    public var phrase: String {
+      switch self {
+      case .better: "better for the patient"
+      case .worse: "worse for the patient"
+      case .same: "as good for the patient"
+      }
+    }
+  }
+
+  public init(
+    expected: DoseBaseline, actual: DoseBaseline, tolerance: SimulationDuration = .zero, medicineNames: [MedicineID: String] = [:]
+  ) {
     self.expected = expected
     self.actual = actual
     self.tolerance = tolerance
+    self.medicineNames = medicineNames
     compareHeader()
     compareDoses()
   }
 
+  /// `Levothyroxine`, `Levothyroxine (2)` where another medicine has the same
+  /// name, or the identifier when the name is not known.
+  public func medicineLabel(_ medicine: MedicineID) -> String {
+    guard let name = medicineNames[medicine], !name.isEmpty else { return medicine.rawValue }
+    let escaped = ControlCharacterEscape.escaping(name)
+    return medicineNames.values.count(where: { $0 == name }) > 1 ? "\(escaped) (\(medicine.rawValue))" : escaped
+  }
+
+  /// `Levothyroxine 2026-05-05 07:00`: which dose, as a reader names it.
+  func label(of dose: DoseBaseline.Dose) -> String {
+    "\(medicineLabel(dose.medicine)) \(dose.occurrence) \(dose.reminder)"
+  }
+
+  /// Whether `new` is better or worse for the patient than `old` (the same
+  /// dose), by this order, the first difference deciding:
+  /// 1. **The outcome.** For a dose of a visit the scenario expects silent,
+  ///    `silent` is better than any notification. Otherwise a dose the
+  ///    patient took (`completed`) is better than one notified and not taken
+  ///    (`dismissed` or `unanswered`, which rank the same), and either is
+  ///    better than one never notified (`missed`).
+  /// 2. **When it was perceived**, when both were: nearer to the dose's time
+  ///    is better, so a later notification is worse.
+  /// 3. **How it was perceived**: an alert with a sound is better than a
+  ///    silent alert, which is better than anything without an alert (the
+  ///    lock screen after a Focus, a summary, Notification Center, a catch-up).
+  ///
+  /// Otherwise the change is as good for the patient (`same`).
+  public static func verdict(from old: DoseBaseline.Dose, to new: DoseBaseline.Dose) -> Verdict {
+    func compare<T: Comparable>(_ a: T, _ b: T) -> Verdict? { a == b ? nil : (b > a ? .better : .worse) }
+    if old.outcome == .silent || new.outcome == .silent {
+      if let outcome = compare(old.outcome == .silent ? 1 : 0, new.outcome == .silent ? 1 : 0) { return outcome }
+    } else if let outcome = compare(outcomeRank(old.outcome), outcomeRank(new.outcome)) {
+      return outcome
+    }
+    if let oldAt = old.perceived, let newAt = new.perceived {
+      // Distance from the dose's time: smaller is better, so compare negated.
+      let oldDistance = abs(oldAt.instant.millisecondsSinceEpoch - old.scheduled.instant.millisecondsSinceEpoch)
+      let newDistance = abs(newAt.instant.millisecondsSinceEpoch - new.scheduled.instant.millisecondsSinceEpoch)
+      if let timing = compare(-oldDistance, -newDistance) { return timing }
+      if let how = compare(perceptionRank(old), perceptionRank(new)) { return how }
+    }
+    return .same
+  }
+
+  /// `completed` 2, `dismissed` and `unanswered` 1, `missed` 0 (`silent` is ranked apart).
+  static func outcomeRank(_ outcome: DoseOutcome) -> Int {
+    switch outcome {
+    case .completed: 2
+    case .dismissed, .unanswered: 1
+    case .missed, .silent: 0
+    }
+  }
+
+  /// An alert with a sound 2, a silent alert 1, anything else 0.
+  static func perceptionRank(_ dose: DoseBaseline.Dose) -> Int {
+    switch words(dose) {
+    case "alert": 2
+    case "silent alert": 1
+    default: 0
+    }
+  }
+
   public var matches: Bool { headerChanges.isEmpty && changes.isEmpty }
 
-  /// `2 of 4 doses changed`, `1 dose changed, 1 new`, `pending peak changed`.
+  /// `2 of 4 doses changed (1 worse, 1 better for the patient)`, `1 dose gone, 1 new dose`, `pending peak changed`.
   public var summaryLine: String {
     let changed = changes.count { $0.expectedIndex != nil && $0.actualIndex != nil }
     let gone = changes.count { $0.actualIndex == nil }
     let new = changes.count { $0.expectedIndex == nil }
     var parts: [String] = []
-    if changed > 0 { parts.append("\(changed) of \(expected.doses.count) dose\(expected.doses.count == 1 ? "" : "s") changed") }
+    if changed > 0 {
+      let worse = changes.count { $0.verdict == .worse }
+      let better = changes.count { $0.verdict == .better }
+      var verdicts: [String] = []
+      if worse > 0 { verdicts.append("\(worse) worse") }
+      if better > 0 { verdicts.append("\(better) better") }
+      let counted = verdicts.isEmpty ? "" : " (\(verdicts.joined(separator: ", ")) for the patient)"
+      parts.append("\(changed) of \(expected.doses.count) dose\(expected.doses.count == 1 ? "" : "s") changed\(counted)")
+    }
     if gone > 0 { parts.append("\(gone) dose\(gone == 1 ? "" : "s") gone") }
     if new > 0 { parts.append("\(new) new dose\(new == 1 ? "" : "s")") }
     if !headerChanges.isEmpty { parts.append(headerChanges.joined(separator: ", ")) }
@@ -145,14 +251,16 @@ public struct DoseComparison: Sendable {
       return (medicineRank[dose.medicine]!, dose.scheduled.instant.millisecondsSinceEpoch, pair.actual ?? .max, pair.expected ?? .max)
     }
     for pair in pairs.sorted(by: { sortKey($0) < sortKey($1) }) {
-      let description: String?
+      let description: (text: String, verdict: Verdict?)?
       switch (pair.expected.map { expected.doses[$0] }, pair.actual.map { actual.doses[$0] }) {
       case (let old?, let new?): description = changeLine(old, new)
-      case (let old?, nil): description = "\(old.name): only in the baseline (\(Self.state(old))); not in this run"
-      case (nil, let new?): description = "\(new.name): new in this run (\(Self.state(new)))"
+      case (let old?, nil): description = ("\(label(of: old)): only in the baseline (\(Self.state(old))); not in this run", nil)
+      case (nil, let new?): description = ("\(label(of: new)): new in this run (\(Self.state(new)))", nil)
       case (nil, nil): description = nil
       }
-      if let description { changes.append(Change(expectedIndex: pair.expected, actualIndex: pair.actual, description: description)) }
+      if let description {
+        changes.append(Change(expectedIndex: pair.expected, actualIndex: pair.actual, description: description.text, verdict: description.verdict))
+      }
     }
   }
 
@@ -169,8 +277,9 @@ public struct DoseComparison: Sendable {
     same(a?.instant, b?.instant) && a?.utcOffsetSeconds == b?.utcOffsetSeconds
   }
 
-  /// The change line of a dose both sides have, or nil when it did not change.
-  private func changeLine(_ old: DoseBaseline.Dose, _ new: DoseBaseline.Dose) -> String? {
+  /// The change line of a dose both sides have and its verdict (when its
+  /// outcome or perception changed), or nil when it did not change.
+  private func changeLine(_ old: DoseBaseline.Dose, _ new: DoseBaseline.Dose) -> (String, Verdict?)? {
     var main: [String] = []
     var also: [String] = []
     if old.outcome != new.outcome { main.append("\(old.outcome.rawValue) → \(new.outcome.rawValue)") }
@@ -199,10 +308,12 @@ public struct DoseComparison: Sendable {
     if old.snoozedAlerts != new.snoozedAlerts { also.append("snoozed alerts \(old.snoozedAlerts) → \(new.snoozedAlerts)") }
     if old.notes != new.notes { also.append("remarks \(Self.remarks(old.notes)) → \(Self.remarks(new.notes))") }
     guard !main.isEmpty || !also.isEmpty || old.reminder != new.reminder else { return nil }
-    let name = old.reminder == new.reminder ? new.name : "\(new.medicine.rawValue) \(new.occurrence) \(old.reminder) → \(new.reminder)"
+    var name = old.reminder == new.reminder ? label(of: new) : "\(medicineLabel(new.medicine)) \(new.occurrence) \(old.reminder) → \(new.reminder)"
+    let verdict = old.outcome != new.outcome || perceptionChanged ? Self.verdict(from: old, to: new) : nil
+    if let verdict { name += " (\(verdict.phrase))" }
     var parts = main
     if !also.isEmpty { parts.append((main.isEmpty ? "" : "also ") + also.joined(separator: ", ")) }
-    return parts.isEmpty ? name : "\(name): " + parts.joined(separator: "; ")
+    return (parts.isEmpty ? name : "\(name): " + parts.joined(separator: "; "), verdict)
   }
 
   /// `notified 07:30 lock screen` / `08:00 alert`: the second side leaves out
@@ -236,10 +347,13 @@ public struct DoseComparison: Sendable {
     (dose.by ?? "-") + (dose.role.map { " (\($0))" } ?? "") + (dose.channel.map { " by \($0)" } ?? "")
   }
 
-  /// The local time when the instant falls on the dose's scheduled local date, else date and time; `-` for none.
+  /// The local time when the instant falls on the dose's scheduled local
+  /// date, else date and time, with the UTC offset when it is not the
+  /// offset the dose was scheduled in (the phone changed zones between:
+  /// `18:45+02:00`); `-` for none.
   static func time(_ instant: ZonedInstant?, on dose: DoseBaseline.Dose) -> String {
     guard let instant else { return "-" }
-    return instant.localDate == dose.scheduled.localDate ? instant.localTime : "\(instant.localDate) \(instant.localTime)"
+    return instant.doseTime(day: dose.scheduled.localDate, labelOffset: dose.scheduled.utcOffsetSeconds)
   }
 
   static func quoted(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "none" }

@@ -32,9 +32,11 @@ extension RunSummary {
   }
 
   /// The dose's remarks for reading: each instant in them as a local time
-  /// (with its date when it is not the dose's scheduled date), and a run of
-  /// remarks that differ only in their instant collapsed into one: `held by
-  /// Focus 'Sleep' 5× 07:00–07:24`.
+  /// (with its date when it is not the dose's scheduled date, and its UTC
+  /// offset when it is not the offset of the zone the dose is labelled in:
+  /// see `DoseRecord.labelOffset(in:)`), and a run of remarks that differ
+  /// only in their instant collapsed into one: `held by Focus 'Sleep' 5×
+  /// 07:00–07:24`.
   public func displayRemarks(_ dose: DoseRecord) -> String {
     displayRemarks(dose, day: zoned(dose.scheduled).localDate)
   }
@@ -43,9 +45,10 @@ extension RunSummary {
   func displayRemarks(_ dose: DoseRecord, day: String) -> String {
     let remarks = Self.remarkList(dose)
     if remarks.isEmpty { return "" }
+    let labelOffset = InstantFormatter.offsetText(dose.labelOffset(in: clock))
     var collapsed: [(template: String, times: [String])] = []
     for remark in remarks {
-      let (template, times) = Self.withoutInstants(remark, day: day)
+      let (template, times) = Self.withoutInstants(remark, day: day, labelOffset: labelOffset)
       if times.count == 1, let last = collapsed.last, last.template == template, last.times.count >= 1 {
         collapsed[collapsed.count - 1].times += times
       } else {
@@ -69,8 +72,8 @@ extension RunSummary {
 
   /// The remark with each device-local instant (`2026-05-05T07:00:00.000+02:00`)
   /// replaced by `instantMark`, and those instants as local times (the date
-  /// added when it is not `day`).
-  static func withoutInstants(_ remark: String, day: String) -> (template: String, times: [String]) {
+  /// added when it is not `day`, the offset kept when it is not `labelOffset`, `+02:00`).
+  static func withoutInstants(_ remark: String, day: String, labelOffset: String) -> (template: String, times: [String]) {
     let scalars = Array(remark.unicodeScalars)
     var template = String.UnicodeScalarView()
     var times: [String] = []
@@ -87,6 +90,8 @@ extension RunSummary {
         let date = String(text.prefix(10))
         var time = String(text.dropFirst(11).prefix(12))
         if time.hasSuffix(":00.000") { time = String(time.prefix(5)) } else if time.hasSuffix(".000") { time = String(time.prefix(8)) }
+        let offset = String(text.dropFirst(23))
+        if offset != labelOffset { time += offset }
         times.append(date == day ? time : "\(date) \(time)")
         template.append(contentsOf: instantMark.unicodeScalars)
         index = end
@@ -112,18 +117,20 @@ extension RunSummary {
 
   /// One dose's row of the table, `doseColumns` in order: instants as local
   /// times, with the date only when it is not the dose's day (a location
-  /// dose's day is its crossing number, so its instants always have it),
+  /// dose's day is its crossing number, so its instants always have it) and
+  /// the UTC offset only when it is not the offset of the zone the dose is
+  /// labelled in (`18:45+02:00`; see `DoseRecord.labelOffset(in:)`),
   /// `notified` with how late it was (`07:30 +30m`), remarks as
   /// `displayRemarks`; `-` when absent.
   public func doseCells(_ dose: DoseRecord) -> [String] {
     let scheduled = zoned(dose.scheduled).local
     let occurrence = dose.key.occurrenceLabel
+    let labelOffset = dose.labelOffset(in: clock)
     // The dose's day, when its instants may leave the date out.
     let day = dose.key.slot != .location && occurrence.hasPrefix(scheduled.date) ? scheduled.date : nil
     func time(_ instant: SimulationInstant?) -> String {
       guard let instant else { return "-" }
-      let local = instant == dose.scheduled ? scheduled : zoned(instant).local
-      return local.date == day ? local.time : "\(local.date) \(local.time)"
+      return zoned(instant).doseTime(day: day, labelOffset: labelOffset)
     }
     var notified = time(dose.notified)
     if let at = dose.notified, at > dose.scheduled { notified += " +\(dose.scheduled.duration(to: at))" }
@@ -135,9 +142,9 @@ extension RunSummary {
     ]
   }
 
-  /// The most characters a text table shows of a medicine's name and of a dose's remarks (the rest is `…`).
+  /// The most characters a text table shows of a medicine's name (the rest is `…`).
+  /// Remarks, the last column, are never cut: see `text`.
   public static let textNameWidth = 24
-  public static let textRemarksWidth = 100
   /// The most pending-limit drop lines (one per instant) the text summary prints; the rest are counted.
   public static let textDropGroupLimit = 6
 
@@ -148,10 +155,15 @@ extension RunSummary {
 
   /// The summary as text, for `trigsim run --summary`: the pending-slot
   /// accounting as `#` lines, then one aligned row per dose. It is for
-  /// reading: instants are local times, a name at most `textNameWidth` and
-  /// remarks at most `textRemarksWidth` characters, and at most
-  /// `textDropGroupLimit` drop lines; `--format json` and the `.doses`
-  /// baseline keep everything in full.
+  /// reading: instants are local times, a name at most `textNameWidth`
+  /// characters, and at most `textDropGroupLimit` drop lines; `--format
+  /// json` and the `.doses` baseline keep everything in full.
+  ///
+  /// Remarks are the last column and are written whole, however long, on
+  /// the dose's own line: a terminal wraps a long line itself, and a CI log
+  /// keeps one line per dose, so searching a log for a medicine finds its
+  /// whole row (a remark is where a missed dose's reason is; cutting it would
+  /// hide the one thing the reader came for).
   public var text: String { text(listingEveryDrop: listsEveryDrop) }
 
   /// `text`, with every dropped request on its own line after the groups when `listingEveryDrop` (`run --summary --all-drops`).
@@ -180,7 +192,6 @@ extension RunSummary {
       var cells = doseCells(dose)
       let full = cells
       cells[1] = Self.bounded(cells[1], Self.textNameWidth)
-      cells[cells.count - 1] = Self.bounded(cells[cells.count - 1], Self.textRemarksWidth)
       if cells != full { shortened = true }
       rows.append(cells)
     }
@@ -197,7 +208,7 @@ extension RunSummary {
       text += line + "\n"
     }
     if shortened {
-      text += "# names over \(Self.textNameWidth) and remarks over \(Self.textRemarksWidth) characters end in '…'; in full: --format json, or the .doses baseline\n"
+      text += "# names over \(Self.textNameWidth) characters end in '…'; in full: --format json, or the .doses baseline\n"
     }
     return text
   }

@@ -181,7 +181,11 @@ extension SimulationRun {
   }
 
   func newDose(_ key: DoseKey, medicine: Medicine, reminder: String, scheduled: SimulationInstant) -> DoseRecord {
-    DoseRecord(key: key, medicineName: medicine.name, reminder: reminder, scheduled: scheduled)
+    var dose = DoseRecord(key: key, medicineName: medicine.name, reminder: reminder, scheduled: scheduled)
+    if case .zone(let zone) = medicine.prescription.basis, key.slot != .location {
+      dose.fixedLabelOffsetSeconds = zone.secondsFromGMT(for: scheduled.date)
+    }
+    return dose
   }
 
   func mainIdentifier(of dose: DoseKey) -> NotificationID {

@@ -14,7 +14,20 @@ public struct ChartDrawing: Sendable {
   /// What a mark on the chart shows. The raw value is its `data-mark`.
   public enum MarkKind: String, CaseIterable, Sendable {
     // Request lanes.
-    case scheduled, rescheduled, fired, snoozed, completed, dismissed, opened, ignored, dropped, removed, suppressed, held
+    case scheduled, rescheduled, fired, snoozed, completed, dismissed, opened, ignored, dropped, removed, held
+    /// Not shown or not delivered, one kind per `SuppressionCause` (the entry's `cause`), so
+    /// that the legend says which: `MarkKind(suppressedBy:)`.
+    case notShownPermission = "suppressed-permission"
+    case notShownSettings = "suppressed-settings"
+    case notShownChannel = "suppressed-channel"
+    case notShownForeground = "suppressed-foreground"
+    case notDeliveredPhoneOff = "suppressed-phone-off"
+    case notDeliveredRegionMonitoring = "suppressed-region-monitoring"
+    case notDeliveredBackgroundPush = "suppressed-background-push"
+    case notDeliveredForceStopped = "suppressed-force-stopped"
+    /// A `suppressed` entry without a known `cause` (an expected timeline
+    /// recorded before entries had one): the legend says no more than that.
+    case suppressed
     /// What the patient could perceive of a delivery (actual row only: it comes from the run summary).
     case seen
     // Region lanes.
@@ -42,6 +55,20 @@ public struct ChartDrawing: Sendable {
 
     /// Drawn as a bar from `start` to `end` rather than a point.
     var isBar: Bool { self == .inside || self == .fixes }
+
+    /// The mark of a `suppressed` entry whose `cause` is `cause`.
+    public init(suppressedBy cause: SuppressionCause) {
+      switch cause {
+      case .permission: self = .notShownPermission
+      case .settings: self = .notShownSettings
+      case .channel: self = .notShownChannel
+      case .foreground: self = .notShownForeground
+      case .phoneOff: self = .notDeliveredPhoneOff
+      case .regionMonitoring: self = .notDeliveredRegionMonitoring
+      case .backgroundPush: self = .notDeliveredBackgroundPush
+      case .forceStopped: self = .notDeliveredForceStopped
+      }
+    }
   }
 
   /// The sections of the chart, top to bottom.
@@ -372,7 +399,7 @@ public struct ChartDrawing: Sendable {
     case .fired: return .fired
     case .removed, .cleared: return .removed
     case .dropped: return .dropped
-    case .suppressed: return .suppressed
+    case .suppressed: return entry[field: "cause"].flatMap(SuppressionCause.init(rawValue:)).map(MarkKind.init(suppressedBy:)) ?? .suppressed
     case .held: return .held
     case .action:
       let action = entry[field: "action"] ?? ""

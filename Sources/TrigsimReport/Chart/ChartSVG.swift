@@ -180,7 +180,8 @@ enum ChartSVG {
       return "<path \(attributes) d=\"M\(p(x - 3)),\(p(y - 5))L\(p(x + 5)),\(p(y))L\(p(x - 3)),\(p(y + 5))Z\">\(tail)</path>\n"
     case .completed, .dismissed, .opened, .ignored:  // a square
       return "<rect \(attributes) x=\"\(p(x - 4))\" y=\"\(p(y - 4))\" width=\"8\" height=\"8\">\(tail)</rect>\n"
-    case .dropped, .removed, .suppressed, .undetected, .messageFailed:  // a cross
+    case .dropped, .removed, .undetected, .messageFailed, .notShownPermission, .notShownSettings, .notShownChannel, .notShownForeground,
+      .notDeliveredPhoneOff, .notDeliveredRegionMonitoring, .notDeliveredBackgroundPush, .notDeliveredForceStopped, .suppressed:  // a cross
       return "<path \(attributes) d=\"M\(p(x - 4)),\(p(y - 4))L\(p(x + 4)),\(p(y + 4))M\(p(x + 4)),\(p(y - 4))L\(p(x - 4)),\(p(y + 4))\">\(tail)</path>\n"
     }
   }
@@ -202,8 +203,10 @@ enum ChartSVG {
     .day{stroke:#bbb;stroke-width:1}.tick{stroke:#e2e2e2;stroke-width:1}.tick-label{fill:#777;font-size:9px}.zone{stroke:#c05621;stroke-width:1.5;stroke-dasharray:5 3}\
     .band-shade{opacity:.13}.band{opacity:.8}.b-focus{fill:#805ad5}.b-off{fill:#1a202c}.b-lowpower{fill:#d69e2e}.b-offline{fill:#718096}.b-locked{fill:#2c7a7b}.b-doze{fill:#2b6cb0}\
     .c-fixes{fill:#a0aec0}.c-inside{fill:#2b6cb0;opacity:.55}.c-detected{fill:none;stroke:#2b6cb0;stroke-width:2}\
-    .c-undetected,.c-dropped,.c-removed,.c-suppressed{fill:none;stroke-width:2}.c-undetected,.c-dropped{stroke:#c53030}\
-    .c-removed{stroke:#718096}.c-suppressed{stroke:#dd6b20}.c-scheduled{fill:#4a5568}.c-rescheduled{fill:#d69e2e}\
+    .c-undetected,.c-dropped,.c-removed,[class*=c-suppressed]{fill:none;stroke-width:2}.c-undetected,.c-dropped{stroke:#c53030}\
+    .c-removed{stroke:#718096}.c-suppressed{stroke:#dd6b20}.c-suppressed-permission{stroke:#b83280}.c-suppressed-settings{stroke:#805ad5}\
+    .c-suppressed-channel{stroke:#975a16}.c-suppressed-foreground{stroke:#3182ce}.c-suppressed-phone-off{stroke:#1a202c}\
+    .c-suppressed-region-monitoring{stroke:#2b6cb0}.c-suppressed-background-push{stroke:#4a5568}.c-suppressed-force-stopped{stroke:#9b2c2c}.c-scheduled{fill:#4a5568}.c-rescheduled{fill:#d69e2e}\
     .c-fired{fill:#6b46c1}.c-seen{fill:none;stroke:#111;stroke-width:1.5}.c-snoozed{fill:#d69e2e}.c-held{fill:#dd6b20}.c-completed{fill:#2f855a}\
     .c-dismissed{fill:#a0aec0}.c-opened{fill:#3182ce}.c-ignored{fill:#e2e8f0;stroke:#a0aec0}\
     .c-dose-completed{fill:#2f855a}.c-dose-dismissed{fill:#a0aec0}.c-dose-unanswered{fill:#ecc94b}.c-dose-missed{fill:#c53030}.c-dose-silent{fill:#fff;stroke:#2f855a;stroke-width:1.5}\
@@ -228,7 +231,15 @@ extension ChartDrawing.MarkKind {
     case .ignored: "ignored"
     case .dropped: "dropped by a limit"
     case .removed: "removed by the app"
-    case .suppressed: "not shown (permission)"
+    case .notShownPermission: "not shown: no notification permission"
+    case .notShownSettings: "not shown: off in Settings"
+    case .notShownChannel: "not shown: no such channel"
+    case .notShownForeground: "not shown: app in the foreground"
+    case .notDeliveredPhoneOff: "not delivered: phone off"
+    case .notDeliveredRegionMonitoring: "not delivered: region monitoring blocked"
+    case .notDeliveredBackgroundPush: "background push not given to the app"
+    case .notDeliveredForceStopped: "not delivered: app force-stopped"
+    case .suppressed: "not shown (cause not recorded)"
     case .held: "held (Focus, phone off)"
     case .seen: "seen by the patient"
     case .inside: "inside the region"

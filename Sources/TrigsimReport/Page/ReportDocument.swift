@@ -22,6 +22,12 @@ public struct ReportDocument: Sendable {
   private let differencesText: String?
   private let assumptionsText: String?
   private let entryCount: Int
+  /// Whether the page draws the map: only when the scenario has a track or a
+  /// region. Without either, the map would be an empty box; the page says why it has none.
+  public let hasMap: Bool
+
+  /// What the page's map section says in place of a map when `hasMap` is false.
+  public static let noMapNote = "No track or regions: no map. The scenario has no position to draw."
 
   /// Draws the report of `input`.
   ///
@@ -36,6 +42,7 @@ public struct ReportDocument: Sendable {
     verdict = input.verdict
     assumptionsText = input.assumptions?.text
     entryCount = input.run.timeline.entries.count
+    hasMap = input.track != nil || !input.regions.isEmpty
     if let comparison = input.comparison, !comparison.matches {
       differencesText = Self.differences(comparison, expectedPath: input.expectedPath, scenarioPath: input.scenarioPath, expectedLocations: input.expectedLocations)
     } else {
@@ -104,9 +111,11 @@ public struct ReportDocument: Sendable {
     return html
   }
 
-  /// The page's sections: map, chart, differences, assumptions, summary and doses.
+  /// The page's sections: map (or why there is none), chart, differences,
+  /// assumptions, summary and doses.
   private func sections() -> Markup {
-    var page: Markup = "<section id=\"map-section\"><h2>Map</h2>\n\(MapSVG.render(map, title: title))\n</section>\n"
+    let mapContent: Markup = hasMap ? MapSVG.render(map, title: title) : "<p class=\"no-map\" id=\"no-map\">\(Self.noMapNote)</p>"
+    var page: Markup = "<section id=\"map-section\"><h2>Map</h2>\n\(mapContent)\n</section>\n"
     page += "<section id=\"chart-section\"><h2>Timeline</h2>\n\(ChartSVG.render(chart, title: title))\n</section>\n"
     if let differencesText {
       page += "<section id=\"differences\"><h2>Differences from the expected timeline</h2>\n<pre>\(differencesText)</pre>\n</section>\n"

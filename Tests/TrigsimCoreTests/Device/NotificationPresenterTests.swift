@@ -24,12 +24,13 @@ import Testing
   }
 
   @Test func deniedAndNotDeterminedShowNothing() {
-    #expect(presenter.perception(of: active, in: context(.denied)) == .notShown(reason: "notification permission denied: the platform shows nothing"))
-    guard case .notShown(let why) = presenter.perception(of: active, in: context(.notDetermined)) else {
+    #expect(presenter.perception(of: active, in: context(.denied)) == .notShown(reason: "notification permission denied: the platform shows nothing", cause: .permission))
+    guard case .notShown(let why, let cause) = presenter.perception(of: active, in: context(.notDetermined)) else {
       Issue.record("not determined must show nothing")
       return
     }
     #expect(why.contains("not determined"))
+    #expect(cause == .permission)
   }
 
   @Test func provisionalDeliversQuietlyEvenForTimeSensitive() {
@@ -155,12 +156,12 @@ import Testing
     }
     var none = listOnly
     none.notificationCenter = false
-    guard case .notShown = presenter.perception(of: active, in: context(settings: none)) else {
-      Issue.record("no alert style must show nothing")
+    guard case .notShown(_, .settings) = presenter.perception(of: active, in: context(settings: none)) else {
+      Issue.record("no alert style must show nothing, for a reason in Settings")
       return
     }
     var off = AppNotificationSettings()
     off.allow = false
-    #expect(presenter.perception(of: active, in: context(settings: off)) == .notShown(reason: "notifications for the app are off in Settings"))
+    #expect(presenter.perception(of: active, in: context(settings: off)) == .notShown(reason: "notifications for the app are off in Settings", cause: .settings))
   }
 }

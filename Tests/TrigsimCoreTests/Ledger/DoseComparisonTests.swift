@@ -58,14 +58,14 @@ import TrigsimCore
     let expected = Self.table([Self.heldUntil0730("levo"), Self.dose("met", "07:00")])
     let actual = Self.table([Self.dose("levo", "08:00"), Self.dose("met", "07:00")])
     let comparison = DoseComparison(expected: expected, actual: actual)
-    #expect(comparison.summaryLine == "1 of 2 doses changed")
+    #expect(comparison.summaryLine == "1 of 2 doses changed (1 better for the patient)")
     #expect(comparison.changes.map(\.description) == [
-      "levo 2026-05-05 07:00 → 08:00: notified 07:30 lock screen → 08:00 alert; also completed 07:33 → 08:03, "
+      "levo 2026-05-05 07:00 → 08:00 (better for the patient): notified 07:30 lock screen → 08:00 alert; also completed 07:33 → 08:03, "
         + "remarks \"held by Focus 'Sleep' at 2026-05-05T07:00:00.000+02:00\" → none"
     ])
     #expect(comparison.changes[0].expectedIndex == 0 && comparison.changes[0].actualIndex == 0)
     #expect(comparison.report(expectedName: "x.doses", expectedLines: [4, 5]) == """
-      doses differ from x.doses: 1 of 2 doses changed
+      doses differ from x.doses: 1 of 2 doses changed (1 better for the patient)
         \(comparison.changes[0].description) (x.doses:4)
 
       """)
@@ -83,7 +83,7 @@ import TrigsimCore
     missed.reason = "notifications turned off in Settings"
     let comparison = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([missed]))
     #expect(comparison.changes.map(\.description) == [
-      "met 2026-05-05 07:00: completed → missed; notified 07:00 alert → never notified; reason none → \"notifications turned off in Settings\"; "
+      "met 2026-05-05 07:00 (worse for the patient): completed → missed; notified 07:00 alert → never notified; reason none → \"notifications turned off in Settings\"; "
         + "also completed 07:03 → -"
     ])
   }
@@ -98,7 +98,7 @@ import TrigsimCore
     byFollowUp.followUps = 1
     let comparison = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([byFollowUp]))
     #expect(comparison.changes.map(\.description) == [
-      "met 2026-05-05 07:00: notified 07:00 alert → 07:06 alert; by medicine_met_reminder_0 (daily reminder) → medicine_met_snooze_1 (follow-up 1); "
+      "met 2026-05-05 07:00 (worse for the patient): notified 07:00 alert → 07:06 alert; by medicine_met_reminder_0 (daily reminder) → medicine_met_snooze_1 (follow-up 1); "
         + "reason none → \"the pending limit dropped it\"; also reminder delivered 07:00 → -, follow-ups 0 → 1"
     ])
   }
@@ -107,11 +107,11 @@ import TrigsimCore
     var silent = Self.dose("met", "07:00")
     silent.how = "lock-screen+sound"
     let comparison = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([silent]))
-    #expect(comparison.changes.map(\.description) == ["met 2026-05-05 07:00: notified 07:00 banner+lock-screen+sound → 07:00 lock-screen+sound"])
+    #expect(comparison.changes.map(\.description) == ["met 2026-05-05 07:00 (as good for the patient): notified 07:00 banner+lock-screen+sound → 07:00 lock-screen+sound"])
     var noSound = Self.dose("met", "07:00")
     noSound.how = "banner+lock-screen"
     let quiet = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([noSound]))
-    #expect(quiet.changes.map(\.description) == ["met 2026-05-05 07:00: notified 07:00 alert → 07:00 silent alert"])
+    #expect(quiet.changes.map(\.description) == ["met 2026-05-05 07:00 (worse for the patient): notified 07:00 alert → 07:00 silent alert"])
   }
 
   @Test func instantsWithinTheToleranceAreTheSame() {
@@ -120,7 +120,7 @@ import TrigsimCore
     let within = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([late]), tolerance: .seconds(2))
     #expect(within.matches)
     let beyond = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([late]), tolerance: .seconds(1))
-    #expect(beyond.changes.map(\.description) == ["met 2026-05-05 07:00: notified 07:00 alert → 07:00:02 alert"])
+    #expect(beyond.changes.map(\.description) == ["met 2026-05-05 07:00 (worse for the patient): notified 07:00 alert → 07:00:02 alert"])
   }
 
   @Test func aDoseOnlyOneSideHasIsGoneOrNewInTableOrder() {

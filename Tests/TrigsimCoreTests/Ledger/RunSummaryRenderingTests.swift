@@ -53,19 +53,64 @@ import TrigsimTestSupport
     #expect(Array(summary.doseCells(location)[5...6]) == ["2026-05-05 07:00", "2026-05-05 07:00"])
   }
 
-  @Test func longNamesAndRemarksAreBoundedInTextOnlyWithANote() {
+  @Test func longNamesAreBoundedInTextWithANoteAndRemarksAreWrittenWhole() {
     var dose = Self.dose(name: "Levothyroxine sodium tablets (Euthyrox)")
-    dose.reason = String(repeating: "the pending limit dropped it ", count: 6)
+    let reason = String(repeating: "the pending limit dropped it ", count: 6).trimmingCharacters(in: .whitespaces)
+    dose.reason = reason
     let summary = Self.summary([dose])
     let row = summary.text.split(separator: "\n").first { $0.hasPrefix("levo ") }.map(String.init) ?? ""
     #expect(row.contains("Levothyroxine sodium ta… "))
-    #expect(row.hasSuffix("…"))
-    let remarks = String(row[row.range(of: "the pending")!.lowerBound...])
-    #expect(remarks.count == RunSummary.textRemarksWidth)
-    #expect(summary.text.hasSuffix("# names over 24 and remarks over 100 characters end in '…'; in full: --format json, or the .doses baseline\n"))
+    // The remarks, longer than any terminal's line, end the dose's own line in full.
+    #expect(row.hasSuffix("  " + reason))
+    #expect(summary.text.hasSuffix("# names over 24 characters end in '…'; in full: --format json, or the .doses baseline\n"))
     #expect(summary.json.contains(String(repeating: "the pending limit dropped it ", count: 6).trimmingCharacters(in: .whitespaces)))
     // A table with nothing shortened has no note.
     #expect(!Self.summary([Self.dose()]).text.contains("end in '…'"))
+  }
+
+  /// A patient flies from Copenhagen to New York at 13:30 Copenhagen time.
+  static func travelSummary(_ doses: [DoseRecord]) -> RunSummary {
+    var summary = RunSummary()
+    summary.clock = Build.clock(
+      "2026-05-05T05:00:00+02:00", "2026-05-05T16:00:00-04:00", zone: zone,
+      changes: [TimeZoneChange(instant: Build.instant("2026-05-05T13:30:00+02:00"), timeZone: TimeZone(identifier: "America/New_York")!)])
+    summary.doses = doses
+    return summary
+  }
+
+  /// Levothyroxine's 13:00 dose on 2026-05-05, labelled in Copenhagen (where the patient was at 13:00).
+  static func travelDose() -> DoseRecord {
+    DoseRecord(
+      key: DoseKey(medicine: "2", slot: .time(DailyTime(hour: 13, minute: 0)), occurrence: 20578), medicineName: "Levothyroxine",
+      reminder: "13:00", scheduled: Build.instant("2026-05-05T13:00:00+02:00"))
+  }
+
+  @Test func aTimeReadInAnotherZoneThanTheDosesLabelCarriesItsOffset() {
+    var dose = Self.travelDose()
+    // 13:45 in Copenhagen is 07:45 in New York, where the phone now is.
+    dose.notified = Build.instant("2026-05-05T13:45:00+02:00")
+    dose.completed = Build.instant("2026-05-05T13:50:00+02:00")
+    let cells = Self.travelSummary([dose]).doseCells(dose)
+    #expect(Array(cells[5...9]) == ["13:00", "07:45-04:00 +45m", "0", "0", "07:50-04:00"])
+  }
+
+  @Test func aRemarksInstantKeepsTheOffsetItWasWrittenWithWhenTheDoseIsLabelledInAnotherZone() {
+    var dose = Self.travelDose()
+    dose.notes = ["the medicine was created at 2026-05-05T06:00:00.000+02:00", "seen at the patient's look at 2026-05-05T07:50:00.000-04:00"]
+    #expect(
+      Self.travelSummary([dose]).displayRemarks(dose)
+        == "the medicine was created at 06:00; seen at the patient's look at 07:50-04:00")
+  }
+
+  @Test func aDosePrescribedInAFixedZoneShowsTheDevicesTimesWithTheirOffset() {
+    var dose = Self.travelDose()
+    // Prescribed at 13:00 New York time (-04:00): the phone in Copenhagen shows 19:00+02:00.
+    dose.scheduled = Build.instant("2026-05-05T13:00:00-04:00")
+    dose.fixedLabelOffsetSeconds = -4 * 3600
+    var summary = RunSummary()
+    summary.clock = Build.clock("2026-05-05T05:00:00+02:00", "2026-05-06T05:00:00+02:00", zone: Self.zone)
+    summary.doses = [dose]
+    #expect(summary.doseCells(dose)[5] == "19:00+02:00")
   }
 
   @Test func dropLinesAreBoundedAndEveryDropIsListedOnRequest() {

@@ -31,7 +31,7 @@ struct ReportBrowserTests {
       case .fired: kind = "fired"
       case .removed, .cleared: kind = "removed"
       case .dropped: kind = "dropped"
-      case .suppressed: kind = "suppressed"
+      case .suppressed: kind = entry[field: "cause"].map { "suppressed-\($0)" } ?? "suppressed"
       case .held: kind = "held"
       case .detected: kind = "detected"
       case .undetected: kind = "undetected"
@@ -109,7 +109,10 @@ struct ReportBrowserTests {
     #expect(page.consoleMessages.isEmpty, "\(file): \(page.consoleMessages)")
     let dom = HTMLDocument(page.dom)
     #expect(dom.attributeValues(xpath: "/html/body/@data-ready") == ["1"], "\(file): the page's script did not finish")
-    #expect(dom.count(xpath: "//svg[@id='map']") == 1 && dom.count(xpath: "//svg[@id='chart']") == 1)
+    // Without a track or a region there is no map, and the page says why (`ReportDocument.hasMap`).
+    let hasMap = input.track != nil || !input.regions.isEmpty
+    #expect(dom.count(xpath: "//svg[@id='map']") == (hasMap ? 1 : 0) && dom.count(xpath: "//svg[@id='chart']") == 1, "\(file)")
+    #expect(dom.count(xpath: "//p[@id='no-map']") == (hasMap ? 0 : 1), "\(file)")
     var chart = Self.chartCounts(input.run.timeline, summary: input.run.summary)
     let stretches = try Self.stretches(input)
     if stretches > 0 { chart["fixes"] = stretches }

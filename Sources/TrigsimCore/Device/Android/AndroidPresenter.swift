@@ -12,21 +12,21 @@ struct AndroidPresenter: NotificationPresenter {
   func perception(of delivery: DeliveryAttributes, in context: AttentionContext) -> Perception {
     switch context.authorization {
     case .denied:
-      return .notShown(reason: "notification permission denied (POST_NOTIFICATIONS): Android shows nothing")
+      return .notShown(reason: "notification permission denied (POST_NOTIFICATIONS): Android shows nothing", cause: .permission)
     case .notDetermined:
       return .notShown(
-        reason: "notification permission never granted: on Android 13 and later a fresh install shows nothing until the app asks (POST_NOTIFICATIONS) and the patient allows")
+        reason: "notification permission never granted: on Android 13 and later a fresh install shows nothing until the app asks (POST_NOTIFICATIONS) and the patient allows", cause: .permission)
     case .granted, .provisional, .ephemeral:
       break
     }
     guard let channelID = delivery.channel else {
-      return .notShown(reason: "posted without a notification channel: Android 8 and later do not show it")
+      return .notShown(reason: "posted without a notification channel: Android 8 and later do not show it", cause: .channel)
     }
     guard let channel = context.channels[channelID] else {
-      return .notShown(reason: "posted to channel '\(channelID)', which the app never created: Android 8 and later do not show it")
+      return .notShown(reason: "posted to channel '\(channelID)', which the app never created: Android 8 and later do not show it", cause: .channel)
     }
     if channel.importance == .none {
-      return .notShown(reason: "channel '\(channel.id)' is blocked (importance none): Android shows nothing")
+      return .notShown(reason: "channel '\(channel.id)' is blocked (importance none): Android shows nothing", cause: .settings)
     }
     if let dnd = context.focus, !dnd.allowsApp, let silenced = silencedByDoNotDisturb(delivery, channel) {
       return .heldByFocus(dnd, reason: "Do Not Disturb (\(rules.dndMode.rawValue)): \(silenced); in the shade, seen when the patient looks")
@@ -51,7 +51,7 @@ struct AndroidPresenter: NotificationPresenter {
     case .min:
       return .quiet(reason: "channel '\(channel.id)' importance min: collapsed in the shade, no sound or status bar icon")
     case .none:
-      return .notShown(reason: "channel '\(channel.id)' is blocked")
+      return .notShown(reason: "channel '\(channel.id)' is blocked", cause: .settings)
     }
   }
 

@@ -183,6 +183,7 @@ struct FCMTransport: PushTransport {
     let push = run.remotePushes[index]
     if device.forceStopped {
       run.record(.suppressed, push.id.rawValue, at: now, [
+        TimelineField("cause", SuppressionCause.forceStopped.rawValue),
         TimelineField(
           "reason",
           "the app is force-stopped: Android delivers nothing to a stopped app, FCM messages included, until the patient opens it (awesome_notifications #601)")
@@ -294,8 +295,8 @@ struct FCMTransport: PushTransport {
     let push = run.remotePushes[index]
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound, channel: channel)
     let perception = run.presenter.perception(of: delivery, in: run.attentionContext(at: now))
-    if case .notShown(let why) = perception {
-      run.record(.suppressed, push.id.rawValue, at: now, [TimelineField("reason", why)])
+    if case .notShown(let why, let cause) = perception {
+      run.record(.suppressed, push.id.rawValue, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return false
     }
     run.attention.pushesShown[run.pushKey(push)] = index

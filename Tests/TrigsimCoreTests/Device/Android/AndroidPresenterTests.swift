@@ -43,21 +43,23 @@ import Testing
   @Test func aNotificationWithoutThePostNotificationsPermissionIsNotShown() {
     let presenter = AndroidPresenter(rules: AndroidNotificationRules())
     for permission in [NotificationPermission.notDetermined, .denied] {
-      guard case .notShown(let why) = presenter.perception(of: Self.delivery(), in: Self.context(permission)) else {
+      guard case .notShown(let why, let cause) = presenter.perception(of: Self.delivery(), in: Self.context(permission)) else {
         Issue.record("\(permission): shown")
         continue
       }
       #expect(why.contains("POST_NOTIFICATIONS"))
+      #expect(cause == .permission)
     }
   }
 
   @Test func aNotificationPostedToAChannelTheAppNeverCreatedIsNotShown() {
     let presenter = AndroidPresenter(rules: AndroidNotificationRules())
-    guard case .notShown(let why) = presenter.perception(of: Self.delivery(channel: "other"), in: Self.context()) else {
+    guard case .notShown(let why, let cause) = presenter.perception(of: Self.delivery(channel: "other"), in: Self.context()) else {
       Issue.record("shown")
       return
     }
     #expect(why.contains("'other', which the app never created"))
+    #expect(cause == .channel)
     guard case .notShown = presenter.perception(of: Self.delivery(channel: nil), in: Self.context()) else {
       Issue.record("shown without a channel")
       return
