@@ -155,6 +155,21 @@ enum ExampleScenario {
     #expect(doses[2].reminderDelivered == doses[2].scheduled)
   }
 
+  /// One one-shot request per day, the dose due at home time, a flight
+  /// east: the day's request fires six hours early and answers no dose. The
+  /// dose's reason is that request, the first broken link the timeline
+  /// records for it (its `warning` entry), not the next day's request.
+  @Test func aOneShotMovedByAFlightEastIsTheMissedDosesReason() throws {
+    let path = ExampleScenario.path("one-shots-flight-east.yaml")
+    let shipped = try #require(runScenario(at: path, app: ExampleScenario.app(for: path, .init(scheduling: .weekOfOneShots))))
+    let early = shipped.timeline.entries(.warning).filter { $0.subject == "levo-2000-20260504" }
+    #expect(early.map(\.localInstant) == ["2026-05-04T20:00:00.000+02:00"])
+    let doses = shipped.summary.doses
+    try #require(doses.count == 1)
+    #expect(doses[0].outcome == .missed)
+    #expect(doses[0].reason == "")
+  }
+
   @Test func repeatingDailyRemindersStayUnderThePendingLimit() throws {
     let path = ExampleScenario.path("week-of-one-shots.yaml")
     let mended = try #require(runScenario(at: path, app: ExampleScenario.app(for: path)))
