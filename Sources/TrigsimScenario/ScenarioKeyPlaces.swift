@@ -14,8 +14,10 @@ import Yams
 /// places that accept it, the one sharing the longest path prefix with the
 /// mapping it was written in, when exactly one does. So `exactAlarms` written
 /// directly under `platform:` belongs under `platform: { android: … }`
-/// (sharing `platform`), not under an `app:` item (sharing nothing), and a
-/// key valid at one place only is always placed there.
+/// (sharing `platform`), not under an `app:` item (sharing nothing). The
+/// loader names that place unless it shares nothing with where the key was
+/// written and the key is a near spelling of one the mapping accepts: `time`
+/// in a medicine is `times` misspelt, not `track: { columns: { time } }`.
 struct ScenarioKeyPlaces: Sendable {
   /// Each key's places, in the schema's order of first appearance.
   let places: [String: [[String]]]
@@ -57,14 +59,23 @@ struct ScenarioKeyPlaces: Sendable {
   /// The place `key` belongs at, for a key written in the mapping at
   /// `path` where it is not valid: see the type's rule. Nil when no place or
   /// more than one place fits.
-  func placement(of key: String, writtenAt path: [String]) -> [String]? {
+  func placement(of key: String, writtenAt path: [String]) -> Placement? {
     guard let candidates = places[key], !candidates.isEmpty else { return nil }
     func shared(_ place: [String]) -> Int {
       zip(place, path).prefix { $0 == $1 || $0 == "*" }.count
     }
     let best = candidates.map(shared).max()!
     let nearest = candidates.filter { shared($0) == best }
-    return nearest.count == 1 ? nearest[0] : nil
+    return nearest.count == 1 ? Placement(path: nearest[0], shared: best) : nil
+  }
+
+  /// Where a key belongs: the path of the mapping that accepts it, and how
+  /// many of its steps it shares with the path where the key was written
+  /// (0: another section altogether, where a near spelling of a key of the
+  /// mapping it was written in is the likelier mistake).
+  struct Placement: Equatable {
+    var path: [String]
+    var shared: Int
   }
 
   /// `platform: { android: { exactAlarms: … } }`; a list item is `[{ … }]`,

@@ -124,16 +124,17 @@ final class YAMLDocument {
         continue
       }
       if !allowed.contains(key) {
-        // A key valid elsewhere in the format is placed there, not listed among these (`ScenarioKeyPlaces`).
+        let suggestion = NameSuggestion.closest(to: key, among: allowed)
+        // A key valid elsewhere in the format is placed there, not listed among these (`ScenarioKeyPlaces`'s rule).
         if let rootNode, let path = ScenarioKeyPlaces.path(to: node, in: rootNode),
-          let place = ScenarioKeyPlaces.scenario.placement(of: key, writtenAt: path)
+          let place = ScenarioKeyPlaces.scenario.placement(of: key, writtenAt: path), place.shared > 0 || suggestion == nil
         {
-          error(keyNode, "unknown key '\(Diagnostic.excerpt(key))' in \(what): it belongs under '\(ScenarioKeyPlaces.spelled(key, at: place))'",
+          error(keyNode, "unknown key '\(Diagnostic.excerpt(key))' in \(what): it belongs under '\(ScenarioKeyPlaces.spelled(key, at: place.path))'",
                 notes: ["move it there"])
           continue
         }
         var notes: [String] = []
-        if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
+        if let suggestion { notes.append("did you mean '\(suggestion)'?") }
         notes.append("\(what) accepts: \(allowed.joined(separator: ", "))")
         error(keyNode, "unknown key '\(Diagnostic.excerpt(key))' in \(what)", notes: notes)
         continue

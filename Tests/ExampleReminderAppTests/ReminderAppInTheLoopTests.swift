@@ -167,7 +167,9 @@ enum ExampleScenario {
     let doses = shipped.summary.doses
     try #require(doses.count == 1)
     #expect(doses[0].outcome == .missed)
-    #expect(doses[0].reason == "")
+    #expect(
+      doses[0].reason
+        == "levo-2000-20260504 fired 2026-05-04T20:00:00.000+02:00, 6h before the dose was due, outside the prescription's window (America/New_York ±1h); when added at 2026-05-04T07:00:00.000-04:00 it was to fire 2026-05-04T20:00:00.000-04:00: the time-zone change at 2026-05-04T16:00:00.000+02:00 (America/New_York → Europe/Copenhagen) moved its floating time")
   }
 
   @Test func repeatingDailyRemindersStayUnderThePendingLimit() throws {

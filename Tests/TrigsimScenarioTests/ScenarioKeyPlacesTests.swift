@@ -67,6 +67,21 @@ import TrigsimTestSupport
     #expect(found.first?.notes.dropFirst().first?.hasPrefix("'platform' accepts: ") == true)
   }
 
+  @Test func aNearSpellingOfAKeyHereWinsOverAPlaceInAnotherSection() {
+    // 'time' is a key of track: { columns: … } only, but in a medicine it is 'times' misspelt.
+    let (_, found) = diagnostics(
+      """
+      trigsim: 1
+      \(Self.clock)
+      medicines:
+        - { id: met, name: Metformin, dosage: 500, unit: mg, time: ["08:00"] }
+      """)
+    // (The medicine without 'times' is reported too, at the medicine.)
+    let unknown = found.filter { $0.message.hasPrefix("unknown key") }
+    #expect(unknown.map(\.message) == ["unknown key 'time' in a medicine"])
+    #expect(unknown.first?.notes.first == "did you mean 'times'?")
+  }
+
   @Test func aKeyValidAtSeveralEquallyDistantPlacesIsNotPlaced() {
     // 'timezone' is a key of clock, of a clock change, of a calendar trigger and of track: none shares 'platform'.
     #expect(ScenarioKeyPlaces.scenario.placement(of: "timezone", writtenAt: ["platform"]) == nil)
@@ -77,8 +92,8 @@ import TrigsimTestSupport
     // 'exactAlarms' is a key of an app change (app: [{ exactAlarms }]) and of platform.android.
     let places = ScenarioKeyPlaces.scenario
     #expect(places.places["exactAlarms"]?.count == 2)
-    #expect(places.placement(of: "exactAlarms", writtenAt: ["platform"]) == ["platform", "android"])
-    #expect(places.placement(of: "exactAlarms", writtenAt: ["app", "[]", "unknown"]) == ["app", "[]"])
+    #expect(places.placement(of: "exactAlarms", writtenAt: ["platform"]) == .init(path: ["platform", "android"], shared: 1))
+    #expect(places.placement(of: "exactAlarms", writtenAt: ["app", "[]", "unknown"]) == .init(path: ["app", "[]"], shared: 2))
   }
 
   @Test func aPlaceIsSpelledAsFlowYAML() {

@@ -683,12 +683,15 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     guard let planned = plannedReminders[slot]?.first(where: { $0.fires >= opens && $0.fires <= closes }) else { return nil }
     if let fired = run.ledger.reminderFirings[planned.id]?.first(where: { $0 >= planned.addedAt }) {
       guard fired < opens || fired > closes else { return nil }
-      // Each instant in the zone in force at it, as its own timeline entry shows it.
+      // Each instant in the zone in force at it, as its own timeline entry shows it (the plan: in the zone at the add).
       let clock = run.scenario.clock
       let offset = fired.duration(to: due)
       let side = offset.milliseconds > 0 ? "\(offset) before" : "\(SimulationDuration(milliseconds: -offset.milliseconds)) after"
       var reason = "\(planned.id) fired \(clock.local(fired)), \(side) the dose was due, outside \(window)"
-      reason += "; when added at \(clock.local(planned.addedAt)) it was to fire \(clock.local(planned.fires))"
+      // The plan in the zone it was made in: the wall time the app asked for.
+      let planZone = clock.deviceZone(at: planned.addedAt)
+      let plannedText = InstantFormatter.format(planned.fires, offsetSeconds: planZone.secondsFromGMT(for: planned.fires.date))
+      reason += "; when added at \(clock.local(planned.addedAt)) it was to fire \(plannedText)"
       if let change = clock.timeZoneChanges.last(where: { $0.instant > planned.addedAt && $0.instant <= fired }) {
         let from = clock.deviceZone(at: change.instant.advanced(byMilliseconds: -1)).identifier
         reason += ": the time-zone change at \(clock.local(change.instant)) (\(from) → \(change.timeZone.identifier)) moved its floating time"
