@@ -49,8 +49,9 @@ let package = Package(
         // SHA-256 for the identity of a partial report's inputs.
         .product(name: "Crypto", package: "swift-crypto"),
       ],
-      // scenario.schema.json: the JSON Schema editors check scenarios with (read by the tests, not built).
-      exclude: ["Resources"]),
+      // scenario.schema.json: the JSON Schema editors check scenarios with (the tests hold it to the
+      // loader's key lists); embedded so that an unknown key can be placed where the schema has it.
+      resources: [.embedInCode("Resources/scenario.schema.json")]),
 
     // MARK: - Pictures: the HTML report, its map and timeline chart as SVG (no I/O but the track it is handed).
     .target(name: "TrigsimReport", dependencies: ["TrigsimCore"]),

@@ -91,7 +91,9 @@ public struct ScenarioLoader: Sendable {
     guard let scenario, let checks = reader.checks else {
       throw InputError(Diagnostic(at: InputLocation(file: file, line: 1, column: 1), "the scenario could not be read"))
     }
-    return ScenarioFile(path: file, scenario: scenario, checks: checks, yaml: yaml, inputFiles: reader.inputFiles)
+    var loaded = ScenarioFile(path: file, scenario: scenario, checks: checks, yaml: yaml, inputFiles: reader.inputFiles)
+    loaded.readings = reader.readings
+    return loaded
   }
 }
 
@@ -115,6 +117,8 @@ final class ScenarioReader {
   /// Where the clock's end is written: where a run that is too long is reported.
   var clockEndLocation: InputLocation?
   var deviceZoneAtStart = TimeZone(identifier: "UTC")!
+  /// How values the file leaves open were read (`ScenarioFile.readings`), in reading order.
+  var readings: [Diagnostic] = []
   /// The device zone from each instant on: the clock zone, then each change.
   var zoneChanges: [TimeZoneChange] = []
   var regionIDs: [String] = []
@@ -272,6 +276,7 @@ final class ScenarioReader {
     scenario.androidRules = androidRules
     scenario.appUnderTest = appUnderTest
     scenario.platforms = platforms
+    scenario.platformsOrigin = top.keyNodes["platforms"].map(document.location)
     scenario.appUnderTestOrigin = top["appUnderTest"].map { document.location($0) }
     if let node = top["regionSet"] {
       if top["places"] == nil {
@@ -287,7 +292,9 @@ final class ScenarioReader {
   func instant(_ node: Node, what: String) -> SimulationInstant? {
     guard let text = document.string(node, what: what) else { return nil }
     switch ValueSyntax.instant(text, zone: deviceZone) {
-    case .success(let instant): return instant
+    case .success(let instant):
+      noteZoneless(node, what: what, text: text, instant: instant, zone: deviceZone)
+      return instant
     case .failure(let problem):
       document.error(node, "\(what) '\(Diagnostic.excerpt(text))' \(problem.message)", notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
       return nil
@@ -315,16 +322,36 @@ final class ScenarioReader {
       case .success(let instant):
         if resolved == nil { resolved = instant }
         if (candidate.from.map { instant >= $0 } ?? true) && (candidate.to.map { instant < $0 } ?? true) {
+          noteZoneless(node, what: what, text: text, instant: instant, zone: candidate.zone)
           return checkedInWindow(instant, node: node, what: what, text: text)
         }
       case .failure(let problem):
         lastProblem = problem
       }
     }
-    if let resolved { return checkedInWindow(resolved, node: node, what: what, text: text) }
+    if let resolved {
+      noteZoneless(node, what: what, text: text, instant: resolved, zone: candidates[0].zone)
+      return checkedInWindow(resolved, node: node, what: what, text: text)
+    }
     document.error(node, "\(what) '\(Diagnostic.excerpt(text))' \(lastProblem?.message ?? "is not an ISO 8601 date-time")",
                    notes: ["write it like 2026-03-28T08:00:00+01:00 (the offset is optional; without it the device time zone applies)"])
     return nil
+  }
+
+  /// An instant written without a UTC offset is read as local time in the
+  /// device zone (the manual, "Scenario format"); the reading is recorded as
+  /// a warning at the value, saying the instant it became and what to write
+  /// to state it (`ScenarioFile.readings`).
+  func noteZoneless(_ node: Node, what: String, text: String, instant: SimulationInstant, zone: TimeZone) {
+    guard !ValueSyntax.hasUTCOffset(text) else { return }
+    let offset = zone.secondsFromGMT(for: instant.date)
+    let written = InstantFormatter.format(instant, offsetSeconds: offset)
+    // Whole seconds are written without milliseconds, as a user would write them.
+    let shown = written.hasSuffix(".000" + written.suffix(6)) ? written.replacingOccurrences(of: ".000", with: "") : written
+    readings.append(Diagnostic(
+      .warning, at: document.location(node),
+      "\(what) '\(Diagnostic.excerpt(text))' has no UTC offset: read as \(shown), local time in \(zone.identifier) (the device zone)",
+      notes: ["write '\(shown)' to state it"]))
   }
 
   private func checkedInWindow(_ instant: SimulationInstant, node: Node, what: String, text: String) -> SimulationInstant? {

@@ -13,6 +13,10 @@ public struct ScenarioFile {
   /// The files the scenario names that decide its run (track, regions and
   /// places files), in reading order: what `inputDigest()` covers besides the scenario's text.
   public var inputFiles: [Input] = []
+  /// How the loader read values the file leaves open, as warnings at their
+  /// `file:line:column`: an instant written without a UTC offset, read as
+  /// local time in the device zone (`trigsim run` prints them to standard error).
+  public var readings: [Diagnostic] = []
 
   /// A file a scenario names, with its role (`track`, `regions`, `places`).
   public struct Input: Sendable, Equatable {

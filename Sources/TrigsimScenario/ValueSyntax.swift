@@ -90,6 +90,13 @@ package enum ValueSyntax {
     }
   }
 
+  /// Whether `text` is an ISO 8601 date-time that states its UTC offset (`Z`, `+02:00`).
+  package static func hasUTCOffset(_ text: String) -> Bool {
+    var text = text
+    guard case .success(let time) = text.withUTF8({ ISO8601DateTime.parse($0) }) else { return false }
+    return time.offsetMilliseconds != nil
+  }
+
   /// The instant whose local time in `zone` is `localMilliseconds` (ms since the epoch, as if UTC).
   static func localInstant(_ localMilliseconds: Int64, in zone: TimeZone) -> Result<SimulationInstant, InstantProblem> {
     // Try the offsets in force around that local time; keep the earliest that round-trips.

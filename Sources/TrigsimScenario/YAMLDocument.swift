@@ -9,6 +9,8 @@ final class YAMLDocument {
   let file: String
   let text: String
   var diagnostics = DiagnosticCollector(keepsFirstByLocation: true)
+  /// The document's root once composed: where an unknown key was written (`ScenarioKeyPlaces`).
+  private(set) var rootNode: Node?
 
   init(file: String, text: String) {
     self.file = file
@@ -40,7 +42,8 @@ final class YAMLDocument {
       return nil
     }
     do {
-      guard let node = try Yams.compose(yaml: text) else {
+      rootNode = try Yams.compose(yaml: text)
+      guard let node = rootNode else {
         error(at: InputLocation(file: file, line: 1, column: 1), "the scenario file is empty",
               notes: ["start with 'trigsim: 1' and a 'clock:' section; see the manual's \"Scenario format\" article (Sources/TrigsimScenario/TrigsimScenario.docc/ScenarioFormat.md)"])
         return nil
@@ -121,8 +124,17 @@ final class YAMLDocument {
         continue
       }
       if !allowed.contains(key) {
+        let suggestion = NameSuggestion.closest(to: key, among: allowed)
+        // A key valid elsewhere in the format is placed there, not listed among these (`ScenarioKeyPlaces`'s rule).
+        if let rootNode, let path = ScenarioKeyPlaces.path(to: node, in: rootNode),
+          let place = ScenarioKeyPlaces.scenario.placement(of: key, writtenAt: path), place.shared > 0 || suggestion == nil
+        {
+          error(keyNode, "unknown key '\(Diagnostic.excerpt(key))' in \(what): it belongs under '\(ScenarioKeyPlaces.spelled(key, at: place.path))'",
+                notes: ["move it there"])
+          continue
+        }
         var notes: [String] = []
-        if let suggestion = NameSuggestion.closest(to: key, among: allowed) { notes.append("did you mean '\(suggestion)'?") }
+        if let suggestion { notes.append("did you mean '\(suggestion)'?") }
         notes.append("\(what) accepts: \(allowed.joined(separator: ", "))")
         error(keyNode, "unknown key '\(Diagnostic.excerpt(key))' in \(what)", notes: notes)
         continue

@@ -38,3 +38,18 @@ struct PlatformOption: ParsableArguments {
     return names
   }
 }
+
+extension PlatformOption {
+  /// An option that takes one phone (`--trials`, `--expect`, `--format svg`,
+  /// ...) on a scenario whose `platforms:` names several: an error at that
+  /// key (`file:line:column`, as the loader's errors), naming every phone's
+  /// `--platform` (`choose it with --platform ios or --platform android`).
+  /// Returns the usage exit code to throw.
+  static func refuseSeveralPhones(_ platforms: [PlatformName], of scenario: Scenario, at path: String, conflict: String) -> ExitCode {
+    let choices = platforms.map { "--platform \($0.rawValue)" }.joined(separator: " or ")
+    let message = "the scenario runs on \(platforms.map(\.rawValue).joined(separator: " and ")) ('platforms:'); \(conflict)"
+    let location = scenario.platformsOrigin ?? InputLocation(file: path, line: 1, column: 1)
+    DiagnosticPrinter.standardError.print([Diagnostic(.error, at: location, message, notes: ["choose it with \(choices)"])])
+    return ExitCode(TrigsimExitCode.usage)
+  }
+}

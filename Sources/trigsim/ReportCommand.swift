@@ -125,8 +125,7 @@ func drawReport(
     return (.one(document), summary)
   }
   if onePicture {
-    printError("error: \(path) runs on \(phones.map(\.rawValue).joined(separator: " and ")) ('platforms:'); --format svg draws one phone: choose it with --platform \(phones[0].rawValue)")
-    throw ExitCode(TrigsimExitCode.usage)
+    throw PlatformOption.refuseSeveralPhones(phones, of: file.scenario, at: path, conflict: "--format svg draws one phone")
   }
   var reports: [(platform: PlatformName, document: ReportDocument)] = []
   var runs: [(platform: PlatformName, summary: RunSummary)] = []

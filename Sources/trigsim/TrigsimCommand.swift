@@ -194,8 +194,11 @@ struct RunCommand: ParsableCommand {
   }
 
   /// The scenario file on the one phone the run is on: `--platform`'s, else its own.
+  /// How the loader read what the file leaves open (an instant without a UTC
+  /// offset) is printed to standard error first, as warnings at their values.
   func loaded() throws -> ScenarioFile {
     let file = try loadScenario(at: scenario, loader: root.loader())
+    if !file.readings.isEmpty { writeToStandardError(DiagnosticPrinter.standardError.render(file.readings)) }
     guard let platforms = try platform.override, platforms.count == 1 else { return file }
     return ScenarioVerifier.keepsOwnFiles(platforms, of: file.scenario) ? file : ScenarioVerifier.file(file, on: platforms[0])
   }
@@ -212,9 +215,7 @@ struct RunCommand: ParsableCommand {
       let platforms = try platform.override ?? file.scenario.platforms
       if platforms.count > 1 {
         if let conflict = Self.singlePlatformConflict(self) {
-          printError(
-            "error: \(scenario) runs on \(platforms.map(\.rawValue).joined(separator: " and ")) ('platforms:'); \(conflict) takes one phone: choose it with --platform \(platforms[0].rawValue)")
-          throw ExitCode(TrigsimExitCode.usage)
+          throw PlatformOption.refuseSeveralPhones(platforms, of: file.scenario, at: scenario, conflict: "\(conflict) takes one phone")
         }
         try runSideBySide(file, on: platforms, to: output)
         return
@@ -269,9 +270,7 @@ struct RunCommand: ParsableCommand {
     // --expect names one timeline: a scenario on several phones ('platforms:') must be given one.
     if try platform.override == nil, let file = try? root.loader().loadFile(path: scenario), file.scenario.platforms.count > 1 {
       let platforms = file.scenario.platforms
-      printError(
-        "error: \(scenario) runs on \(platforms.map(\.rawValue).joined(separator: " and ")) ('platforms:'); --expect takes one phone: choose it with --platform \(platforms[0].rawValue)")
-      throw ExitCode(TrigsimExitCode.usage)
+      throw PlatformOption.refuseSeveralPhones(platforms, of: file.scenario, at: scenario, conflict: "--expect takes one phone")
     }
     var verifier = ScenarioVerifier(
       overrides: try comparison.options(), expectedPathOverride: expect, pathPolicy: root.pathPolicy, limitCeiling: try root.limitCeiling())

@@ -174,6 +174,23 @@ enum ExampleScenario {
     #expect(doses[2].reminderDelivered == doses[2].scheduled)
   }
 
+  /// One one-shot request per day, the dose due at home time, a flight
+  /// east: the day's request fires six hours early and answers no dose. The
+  /// dose's reason is that request, the first broken link the timeline
+  /// records for it (its `warning` entry), not the next day's request.
+  @Test func aOneShotMovedByAFlightEastIsTheMissedDosesReason() throws {
+    let path = ExampleScenario.path("one-shots-flight-east.yaml")
+    let shipped = try #require(runScenario(at: path, app: ExampleScenario.app(for: path, .init(scheduling: .weekOfOneShots))))
+    let early = shipped.timeline.entries(.warning).filter { $0.subject == "levo-2000-20260504" }
+    #expect(early.map(\.localInstant) == ["2026-05-04T20:00:00.000+02:00"])
+    let doses = shipped.summary.doses
+    try #require(doses.count == 1)
+    #expect(doses[0].outcome == .missed)
+    #expect(
+      doses[0].reason
+        == "levo-2000-20260504 fired 2026-05-04T20:00:00.000+02:00, 6h before the dose was due, outside the prescription's window (America/New_York ±1h); when added at 2026-05-04T07:00:00.000-04:00 it was to fire 2026-05-04T20:00:00.000-04:00: the time-zone change at 2026-05-04T16:00:00.000+02:00 (America/New_York → Europe/Copenhagen) moved its floating time")
+  }
+
   @Test func repeatingDailyRemindersStayUnderThePendingLimit() throws {
     let path = ExampleScenario.path("week-of-one-shots.yaml")
     let mended = try #require(runScenario(at: path, app: ExampleScenario.app(for: path)))

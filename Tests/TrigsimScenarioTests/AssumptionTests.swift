@@ -232,6 +232,27 @@ import TrigsimTestSupport
     #expect(one.text.contains("under powerOffCatchUp=all"))
   }
 
+  /// The reported case (issue 45, item 10): a place-set dose is matched by
+  /// its place and that place's own occurrence. Under
+  /// `locationAlreadyInside=entered` p0352's request, registered with the
+  /// patient inside, reports an entry: a dose only that run has, which reads
+  /// `not a dose` by default. p0075 is notified at 08:34 in both runs, so
+  /// no line pairs it with p0352's notification.
+  @Test func aPlaceSetDoseIsMatchedByItsPlaceNotByItsPositionAmongTheCrossings() throws {
+    let file = try ScenarioLoader().loadFile(path: RepositoryPaths.scenarios.appendingPathComponent("nearest-pharmacies-city-walk.yaml").path)
+    let report = try report(file)
+    let entered = "locationAlreadyInside=entered"
+    let p0075 = report.doseChanges.filter { $0.dose.hasPrefix("dose 2 pharmacies/p0075 ") }
+    #expect(p0075.map(\.dose) == ["dose 2 pharmacies/p0075 on=enter #1"])
+    #expect(p0075.first?.byDefault == "notified 08:34 (location reminder, banner+lock-screen+sound), completed 08:35")
+    #expect(p0075.first?.changes.contains { $0.variant == entered } == false)
+    let p0352 = report.doseChanges.filter { $0.dose.hasPrefix("dose 2 pharmacies/p0352 ") }
+    #expect(p0352.map(\.dose) == ["dose 2 pharmacies/p0352 on=enter #2"])
+    #expect(p0352.first?.byDefault == "not a dose")
+    #expect(p0352.first?.changes.map(\.variant) == [entered])
+    #expect(p0352.first?.changes.first?.state == "notified 08:21:34 (location reminder, banner+lock-screen+sound), completed 08:22:34")
+  }
+
   /// A scenario that depends on no registry setting has an empty report, by construction.
   @Test(arguments: ["quiet-night-assertions.yaml", "chain-ignored.yaml", "scheduled-summary.yaml", "dst-spring-forward.yaml"])
   func aBundledScenarioWithNoAssumptionHasAnEmptyReport(_ name: String) throws {

@@ -70,6 +70,16 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   private var locationRequests: [MedicineID: [NotificationID]] = [:]
   /// Every request the app added, as last added, and when.
   private var addedRequests: [NotificationID: (request: NotificationRequest, at: SimulationInstant)] = [:]
+  /// Every add of a request the app attributed to a daily time, in add
+  /// order, with the instant it would first fire as computed at that add
+  /// (in the device's zone then): which request the app planned for a dose.
+  private var plannedReminders: [ReminderSlot: [PlannedReminder]] = [:]
+
+  struct PlannedReminder {
+    var id: NotificationID
+    var addedAt: SimulationInstant
+    var fires: SimulationInstant
+  }
   /// Why the app's own region callback (or, on Android, its geofence
   /// transition) did not run at the detection being handled.
   var regionCallbackLoss: [RegionID: String] = [:]
@@ -723,6 +733,18 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   /// The app's requests for the daily time, read against the dose's window:
   /// the one that should have answered it and what became of it.
+  ///
+  /// The rule: the reason is the first broken link the timeline records for
+  /// this dose. An app that explains its doses (`DoseExplaining`) answers
+  /// first. Then the request the app planned for the dose (the first add,
+  /// attributed to this daily time, whose first fire as computed at its add
+  /// lay in the window; `plannedRequestReason`): it fired outside the window
+  /// (a time-zone change moved its floating time), or it was removed,
+  /// dropped, replaced or not shown before it fired. Only when no request
+  /// was planned for the dose, or its plan held, do later requests explain
+  /// it (one that would fire in the window but was not pending, then the
+  /// next firing of one still pending): a later day's request never hides
+  /// what happened to this day's.
   func missedReason(_ clock: DoseClock, _ dose: PrescribedDose, in run: SimulationRun) -> String {
     if let explainer {
       let missed = MissedDose(
@@ -739,6 +761,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       return androidEarlierAlarmHeld(slot, before: opens, window: window, in: run)
         ?? "no alarm of the app was set for \(window) and it posted no notification for the \(clock.time) reminder of medicine \(clock.medicine)"
     }
+    if let reason = plannedRequestReason(slot, due: dose.due, opens: opens, closes: closes, window: window, in: run) { return reason }
     guard let ids = reminderRequests[slot], let last = ids.last else {
       return "never scheduled: the app added no request it attributes to the \(clock.time) reminder of medicine \(clock.medicine)"
     }
@@ -753,6 +776,37 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if run.android != nil, let reason = androidEarlierAlarmHeld(slot, before: opens, window: window, in: run) { return reason }
     return "no request the app attributes to the \(clock.time) reminder fires in \(window)"
       + (run.ledger.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
+  }
+
+  /// What broke the request the app planned for the dose of `slot` due at
+  /// `due`: the first add attributed to `slot` whose first fire, computed at
+  /// that add, lies in `opens...closes`. If it fired (and was shown) after
+  /// that add outside the window, that firing; else, when it is no longer
+  /// pending, why it went (`DoseLedger.lossReason`). Nil when no request was
+  /// planned for the dose, or nothing the timeline records broke its plan.
+  func plannedRequestReason(
+    _ slot: ReminderSlot, due: SimulationInstant, opens: SimulationInstant, closes: SimulationInstant, window: String, in run: SimulationRun
+  ) -> String? {
+    guard let planned = plannedReminders[slot]?.first(where: { $0.fires >= opens && $0.fires <= closes }) else { return nil }
+    if let fired = run.ledger.reminderFirings[planned.id]?.first(where: { $0 >= planned.addedAt }) {
+      guard fired < opens || fired > closes else { return nil }
+      // Each instant in the zone in force at it, as its own timeline entry shows it (the plan: in the zone at the add).
+      let clock = run.scenario.clock
+      let offset = fired.duration(to: due)
+      let side = offset.milliseconds > 0 ? "\(offset) before" : "\(SimulationDuration(milliseconds: -offset.milliseconds)) after"
+      var reason = "\(planned.id) fired \(clock.local(fired)), \(side) the dose was due, outside \(window)"
+      // The plan in the zone it was made in: the wall time the app asked for.
+      let planZone = clock.deviceZone(at: planned.addedAt)
+      let plannedText = InstantFormatter.format(planned.fires, offsetSeconds: planZone.secondsFromGMT(for: planned.fires.date))
+      reason += "; when added at \(clock.local(planned.addedAt)) it was to fire \(plannedText)"
+      if let change = clock.timeZoneChanges.last(where: { $0.instant > planned.addedAt && $0.instant <= fired }) {
+        let from = clock.deviceZone(at: change.instant.advanced(byMilliseconds: -1)).identifier
+        reason += ": the time-zone change at \(clock.local(change.instant)) (\(from) → \(change.timeZone.identifier)) moved its floating time"
+      }
+      return reason
+    }
+    guard run.center.pending[planned.id] == nil, let loss = run.ledger.lossReason[planned.id] else { return nil }
+    return "\(planned.id) \(loss)"
   }
 
   /// Android: why no notification answered the dose of `slot` due in
@@ -893,6 +947,9 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       case .reminder(_, let time):
         let slot = ReminderSlot(medicine: info.medicine, time: time)
         if reminderRequests[slot]?.contains(request.id) != true { reminderRequests[slot, default: []].append(request.id) }
+        if let fires = firstDelivery(of: request, added: now, atOrAfter: now, in: run) {
+          plannedReminders[slot, default: []].append(PlannedReminder(id: request.id, addedAt: now, fires: fires))
+        }
       case .location:
         if locationRequests[info.medicine]?.contains(request.id) != true { locationRequests[info.medicine, default: []].append(request.id) }
       case .followUp, .snoozedAlert:

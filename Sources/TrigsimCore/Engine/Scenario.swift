@@ -57,6 +57,8 @@ public struct Scenario {
   /// The phones the scenario runs on side by side (`platforms: [ios, android]`);
   /// empty: only the one `platform:` names.
   public var platforms: [PlatformName] = []
+  /// Where `platforms:` is written (its key), for errors about a run that takes one phone.
+  public var platformsOrigin: InputLocation?
 
   public init(
     name: String, clock: ClockSettings, regions: [MonitoredRegion] = [], actions: [ScheduledAppAction] = [],

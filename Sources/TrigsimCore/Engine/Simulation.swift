@@ -1029,6 +1029,11 @@ struct SimulationRun {
       header.append(TimelineField("region \(region.id)", region.shape.summary))
     }
     header += placeSetHeader()
+    // `+N` day labels are explained before the first entry that carries one.
+    let legends = ledger.doseClocks.flatMap { clock in
+      clock.doses.filter { $0.due >= scenario.clock.start && $0.due <= end }.compactMap { clock.key($0).dayLabelLegend }
+    }
+    if !legends.isEmpty { header.append(TimelineField("day labels", legends.joined(separator: "; "))) }
     if let label = scenario.trackLabel {
       var track = "\(label), \(fixesRead) \(fixesRead == 1 ? "fix" : "fixes") read"
       if let first = firstFixInstant, let last = lastFixInstant {

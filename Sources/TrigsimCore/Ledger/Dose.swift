@@ -19,29 +19,42 @@ public enum DoseSlot: Hashable, Comparable, Sendable {
 
 /// One dose: a medicine's daily time on one local day, or one occurrence of
 /// its location reminder (one qualifying region crossing).
+///
+/// The key is what identifies a dose across runs of one scenario (the
+/// assumption report, the platform comparison and the doses baseline match
+/// doses by it). A place set's location dose is keyed by its place and
+/// that place's own crossing count (`pharmacies/p0075 #1`), never by its
+/// position among the crossings of all places: a run that gains or loses a
+/// dose at one pharmacy leaves every other pharmacy's doses matched.
 public struct DoseKey: Hashable, Sendable {
   public var medicine: MedicineID
   public var slot: DoseSlot
   /// For a daily time: the local day, as days since 1970-01-01. For a
-  /// location reminder: 1 for the first qualifying crossing, 2 for the next, ...
+  /// location reminder: 1 for the first qualifying crossing, 2 for the next,
+  /// ... (of `place` alone, for a place set's dose).
   public var occurrence: Int64
   /// 0, or 1 for a daily time's second occurrence on the same local day
   /// (after a time-zone change west, 08:00 comes round again), and so on.
   public var repeatOnDay: Int
+  /// For a location dose of a place set (`location: { places: … }`): the
+  /// place whose crossing it is. Nil for every other dose.
+  public var place: PlaceID?
 
   /// The `repeatOnDay` of the dose a notification opens when it answers no
   /// prescribed dose (see `Prescription`): the summary leaves such doses out.
   static let unprescribed = 1_000_000
 
-  public init(medicine: MedicineID, slot: DoseSlot, occurrence: Int64, repeatOnDay: Int = 0) {
+  public init(medicine: MedicineID, slot: DoseSlot, occurrence: Int64, repeatOnDay: Int = 0, place: PlaceID? = nil) {
     self.medicine = medicine
     self.slot = slot
     self.occurrence = occurrence
     self.repeatOnDay = repeatOnDay
+    self.place = place
   }
 
   /// `2026-03-28` for a daily time (`2026-03-28+1` for a second occurrence
-  /// that day), `#2` for a location occurrence.
+  /// that day), `#2` for a location occurrence (the place's own count for a
+  /// place set's dose, whose reminder names the place).
   public var occurrenceLabel: String {
     switch slot {
     case .time:
@@ -51,6 +64,21 @@ public struct DoseKey: Hashable, Sendable {
     case .location:
       return "#\(occurrence)"
     }
+  }
+}
+
+extension DoseKey {
+  /// The legend of a `+N` day label, printed where such labels first show
+  /// (the timeline header's `day labels` line, a line under the dose table):
+  /// `2026-05-06+1: the second 20:00 dose of medicine levo due on local day
+  /// 2026-05-06 (…)`. Nil for any other label.
+  public var dayLabelLegend: String? {
+    guard case .time(let time) = slot, repeatOnDay > 0, isPrescribed else { return nil }
+    let label = occurrenceLabel
+    let ordinals = ["second", "third", "fourth"]
+    let ordinal = repeatOnDay <= ordinals.count ? ordinals[repeatOnDay - 1] : "\(repeatOnDay + 1)th"
+    return "\(label): the \(ordinal) \(time) dose of medicine \(medicine) due on local day \(label.prefix(10))"
+      + " (a time-zone change west brought \(time) round again that day)"
   }
 }
 

@@ -65,13 +65,34 @@ struct DoseLedger {
   var doses: [DoseKey: DoseRecord] = [:]
   /// Why a request is not pending or was not shown, for missed doses.
   var lossReason: [NotificationID: String] = [:]
+  /// When each daily reminder request was delivered and shown, in order:
+  /// a missed dose's reason reads whether the request planned for it fired,
+  /// and when (`HostedAppLayer.missedReason`).
+  var reminderFirings: [NotificationID: [SimulationInstant]] = [:]
   /// One clock per prescribed daily time, in creation order.
   var doseClocks: [DoseClock] = []
   /// Whether a location medicine can still open a dose: a one-shot location
   /// reminder is used up by its first occurrence.
   var locationArmed: [MedicineID: Bool] = [:]
-  /// How many location doses each medicine has opened.
-  var locationOccurrences: [MedicineID: Int64] = [:]
+  /// How many location doses each medicine has opened: in all, for a
+  /// single region; per place, for a place set (`DoseKey.place`).
+  var locationOccurrences: [LocationCount: Int64] = [:]
+
+  /// What a location occurrence number counts: a medicine's crossings, or
+  /// for a place set, its crossings of one place.
+  struct LocationCount: Hashable {
+    var medicine: MedicineID
+    var place: PlaceID?
+  }
+
+  /// The next location dose of `medicine` (at `place`, for a place set):
+  /// its occurrence number is handed out here.
+  mutating func nextLocationDose(_ medicine: MedicineID, place: PlaceID? = nil) -> DoseKey {
+    let count = LocationCount(medicine: medicine, place: place)
+    let occurrence = (locationOccurrences[count] ?? 0) + 1
+    locationOccurrences[count] = occurrence
+    return DoseKey(medicine: medicine, slot: .location, occurrence: occurrence, place: place)
+  }
   /// Why a reminder or location request's identifier no longer names it:
   /// the app added something else under it. Kept until the reminder is added again.
   var replacedMain: [NotificationID: String] = [:]
@@ -104,7 +125,8 @@ struct DoseLedger {
   mutating func dropProvisional(_ side: LocationSide) {
     guard let key = provisionalLocationDoses.removeValue(forKey: side) else { return }
     doses[key] = nil
-    if locationOccurrences[key.medicine] == key.occurrence { locationOccurrences[key.medicine] = key.occurrence - 1 }
+    let count = LocationCount(medicine: key.medicine, place: key.place)
+    if locationOccurrences[count] == key.occurrence { locationOccurrences[count] = key.occurrence - 1 }
   }
 }
 

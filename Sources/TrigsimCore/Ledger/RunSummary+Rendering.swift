@@ -207,6 +207,7 @@ extension RunSummary {
       while line.hasSuffix(" ") { line.removeLast() }
       text += line + "\n"
     }
+    for legend in doses.compactMap(\.key.dayLabelLegend) { text += "# day label \(legend)\n" }
     if shortened {
       text += "# names over \(Self.textNameWidth) characters end in '…'; in full: --format json, or the .doses baseline\n"
     }

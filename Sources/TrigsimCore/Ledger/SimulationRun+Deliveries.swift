@@ -18,6 +18,7 @@ extension SimulationRun {
       let due = catchUpDue ?? info.doseScheduled ?? now
       let key = doseKey(medicine.id, time, fire: due)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
+      ledger.reminderFirings[id, default: []].append(now)
       // Delivered: an earlier loss of this reminder no longer explains anything.
       ledger.requestPending(id)
       if ledger.doses[key] == nil {
@@ -56,10 +57,11 @@ extension SimulationRun {
       // one. In a trial the ledger follows the true path: the dose is
       // provisional, the true crossing's own if one follows while the device
       // holds this side, else dropped as a false firing (`DoseLedger.provisionalLocationDoses`).
-      let occurrence = (ledger.locationOccurrences[medicine.id] ?? 0) + 1
-      ledger.locationOccurrences[medicine.id] = occurrence
-      let key = DoseKey(medicine: medicine.id, slot: .location, occurrence: occurrence)
-      var opened = newDose(key, medicine: medicine, reminder: medicine.location?.summary ?? "", scheduled: now)
+      // A place set's request opens a dose of its place, named as a crossing's would be.
+      let place = deliveredPlace(id)
+      let key = ledger.nextLocationDose(medicine.id, place: place?.place.id)
+      let reminder = place.map { "\($0.set.regionID(of: $0.place.id)) on=\(medicine.location?.kind ?? "")" } ?? medicine.location?.summary ?? ""
+      var opened = newDose(key, medicine: medicine, reminder: reminder, scheduled: now)
       opened.reminderDelivered = now
       ledger.doses[key] = opened
       if trialSeed != nil, let context = locationReportContext {
@@ -93,6 +95,18 @@ extension SimulationRun {
       }
       return key
     }
+  }
+
+  /// The place of a place set a location delivery is about: the region of
+  /// the detection being delivered, else the region of the request's
+  /// trigger. Nil when that region is not a place.
+  func deliveredPlace(_ id: NotificationID) -> (set: PlaceSet, place: Place)? {
+    var region = locationReportContext?.region
+    if region == nil, case .region(let trigger)? = center.pending[id]?.request.trigger {
+      region = scenario.regions.firstIndex { $0.id == trigger.region }
+    }
+    guard let region, let (set, place) = scenario.place(ofRegion: region) else { return nil }
+    return (scenario.placeSets[set], scenario.placeSets[set].places[place])
   }
 
   /// A dated follow-up of an upfront chain that fires at another instant

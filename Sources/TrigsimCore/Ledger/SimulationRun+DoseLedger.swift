@@ -177,9 +177,7 @@ extension SimulationRun {
         continue
       }
       ledger.dropProvisional(side)
-      let occurrence = (ledger.locationOccurrences[id] ?? 0) + 1
-      ledger.locationOccurrences[id] = occurrence
-      let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
+      let key = ledger.nextLocationDose(id)
       var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
       dose.visit = DoseVisit(region: region, number: visit, entering: entering)
       if let obstacle = appLayer.locationDoseObstacle(id, region: region, in: self) {
@@ -251,8 +249,8 @@ extension SimulationRun {
       $0.key.isPrescribed && $0.scheduled >= scenario.clock.start && $0.scheduled <= end && !provisional.contains($0.key)
     }
       .sorted { a, b in
-        (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.occurrence)
-          < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.occurrence)
+        (rank[a.key.medicine] ?? 0, a.scheduled, a.key.slot, a.key.place?.rawValue ?? "", a.key.occurrence)
+          < (rank[b.key.medicine] ?? 0, b.scheduled, b.key.slot, b.key.place?.rawValue ?? "", b.key.occurrence)
       }
       .map(withAccountingRemarks)
       .map(withVisitExpectations)

@@ -4,7 +4,8 @@ import Foundation
 extension SimulationRun {
   /// Every qualifying true crossing of a place of a set is a dose of the
   /// location slot of each medicine over that set (as `openLocationDoses`
-  /// for one region). A crossing of a place whose request is not pending is
+  /// for one region), keyed by the place and its own crossing count
+  /// (`DoseKey.place`). A crossing of a place whose request is not pending is
   /// missed at once: "not monitored: ..." when the place was not among the
   /// nearest at the app's last refresh, else why the request was lost.
   mutating func openPlaceSetDoses(region index: Int, entering: Bool, visit: Int, at now: SimulationInstant) {
@@ -16,9 +17,7 @@ extension SimulationRun {
         entering ? location.onEntry : location.onExit, ledger.locationArmed[id] == true
       else { continue }
       let requestID = policy.identifiers.placeLocation(id, place.id)
-      let occurrence = (ledger.locationOccurrences[id] ?? 0) + 1
-      ledger.locationOccurrences[id] = occurrence
-      let key = DoseKey(medicine: id, slot: .location, occurrence: occurrence)
+      let key = ledger.nextLocationDose(id, place: place.id)
       var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
       dose.visit = DoseVisit(region: scenario.regions[index].id, number: visit, entering: entering)
       if center.pending[requestID] == nil {

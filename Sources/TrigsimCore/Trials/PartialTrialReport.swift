@@ -89,6 +89,8 @@ public struct PartialTrialReport: Codable, Sendable, Equatable {
     public var firstMiss: Miss?
     /// The scenario's visit expectations that say the dose's visit is silent; absent when none does.
     public var expectedSilent: [Int]? = nil
+    /// A place set's location dose: its place (`DoseKey.place`); absent otherwise.
+    public var place: String? = nil
   }
 
   public var format: String
@@ -137,7 +139,8 @@ public struct PartialTrialReport: Codable, Sendable, Equatable {
         medicine: dose.key.medicine.rawValue, medicineName: dose.medicineName, slot: slot, occurrence: dose.key.occurrence,
         repeatOnDay: dose.key.repeatOnDay, reminder: dose.reminder, scheduledMs: dose.scheduled.millisecondsSinceEpoch,
         utcOffsetSeconds: report.utcOffsets[dose.scheduled] ?? 0, due: dose.due, latenciesMs: dose.latencies.sorted,
-        firstMiss: dose.firstMiss.map { Miss(trial: $0.trial, reason: $0.reason) }, expectedSilent: dose.expectedSilent.isEmpty ? nil : dose.expectedSilent)
+        firstMiss: dose.firstMiss.map { Miss(trial: $0.trial, reason: $0.reason) }, expectedSilent: dose.expectedSilent.isEmpty ? nil : dose.expectedSilent,
+        place: dose.key.place?.rawValue)
     }
   }
 
@@ -282,7 +285,8 @@ extension PartialTrialReport {
         throw PartialReportProblem(path + [.member("expectedSilent")], "'expectedSilent' lists visit expectations by their index (0 or more), or is left out")
       }
       doseChances.append(TrialReport.DoseChance(
-        key: DoseKey(medicine: MedicineID(row.medicine), slot: slot, occurrence: row.occurrence, repeatOnDay: row.repeatOnDay),
+        key: DoseKey(
+          medicine: MedicineID(row.medicine), slot: slot, occurrence: row.occurrence, repeatOnDay: row.repeatOnDay, place: row.place.map { PlaceID($0) }),
         medicineName: row.medicineName, reminder: row.reminder, scheduled: scheduled, due: row.due, latencies: notified,
         firstMiss: row.firstMiss.map { ($0.trial, $0.reason) }, expectedSilent: row.expectedSilent ?? []))
     }

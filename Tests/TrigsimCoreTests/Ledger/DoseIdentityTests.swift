@@ -50,6 +50,35 @@ private typealias F = MedicineFixture
     #expect(report.summary.doses.map(\.notified) == [Build.instant("2026-03-27T23:00:00Z"), Build.instant("2026-03-28T12:00:00Z")])
   }
 
+  /// A `+1` day label is explained before its first appearance: in the
+  /// timeline header (before any entry that carries it) and under the dose table.
+  @Test func aSecondDoseOnTheSameDayIsExplainedInTheHeaderAndUnderTheDoseTable() throws {
+    let clock = ClockSettings(
+      start: Build.instant("2026-03-27T22:00:00Z"), end: Build.instant("2026-03-28T13:00:00Z"),
+      timeZone: Build.zone("Asia/Tokyo"),
+      timeZoneChanges: [TimeZoneChange(instant: Build.instant("2026-03-28T01:00:00Z"), timeZone: Build.zone("America/New_York"))])
+    let scenario = Scenario(
+      name: "west", clock: clock,
+      medicineApp: MedicineApp(medicineChanges: [
+        MedicineChange(instant: clock.start, kind: .create(F.medicine(times: ["08:00"], snooze: nil)))
+      ]))
+    let report = try Simulation(scenario).report()
+    let legend = "2026-03-28+1: the second 08:00 dose of medicine 1 due on local day 2026-03-28 (a time-zone change west brought 08:00 round again that day)"
+    #expect(report.timeline.header.filter { $0.key == "day labels" }.map(\.value) == [legend])
+    #expect(report.timeline.entries(.fired).last?[field: "dose"] == "2026-03-28+1")
+    let tableLines = report.summary.text.split(separator: "\n").map(String.init)
+    #expect(tableLines.filter { $0.hasPrefix("# day label") } == ["# day label " + legend])
+  }
+
+  @Test func withoutASecondDoseOnADayTheHeaderHasNoDayLabels() throws {
+    let scenario = Scenario(
+      name: "one", clock: Build.clock("2026-03-28T07:00:00Z", "2026-03-28T09:00:00Z"),
+      medicineApp: MedicineApp(medicineChanges: [F.create(F.medicine(times: ["08:00"], snooze: nil))]))
+    let report = try Simulation(scenario).report()
+    #expect(!report.timeline.header.contains { $0.key == "day labels" })
+    #expect(!report.summary.text.contains("# day label"))
+  }
+
   @Test func aRawRequestUnderAMedicineIdentifierIsNotTreatedAsTheMedicines() throws {
     let raw = Build.add("medicine_1_reminder_1", Build.daily(hour: 14), at: "2026-03-28T12:30:00Z", title: "Raw")
     let scenario = Scenario(

@@ -115,6 +115,17 @@ import TrigsimMedicineApp
     #expect(report.timeline.entries(.fired).map(\.subject) == ["medicine_1_location_p1", "medicine_1_location_p2"])
   }
 
+  /// A place-set dose is keyed by its place and that place's own crossing
+  /// count, so it keeps its key whatever other places a run crosses first.
+  @Test func aPlaceSetDoseIsKeyedByItsPlaceAndItsOwnCrossingCount() throws {
+    let report = try Self.run()
+    let keys = report.summary.doses.map { "\($0.key.place?.rawValue ?? "-") \($0.key.occurrenceLabel)" }
+    #expect(keys == ["p1 #1", "p2 #1", "p3 #1", "p4 #1", "p5 #1"])
+    // Five different doses, though each is its place's first crossing.
+    #expect(Set(report.summary.doses.map(\.key)).count == 5)
+    #expect(DoseKey(medicine: "1", slot: .location, occurrence: 1, place: "p1") != DoseKey(medicine: "1", slot: .location, occurrence: 1, place: "p2"))
+  }
+
   /// The platform's region limit still applies: asking for more places than
   /// it allows drops the farthest with the notification center's reason.
   @Test func placesBeyondTheRegionLimitAreDroppedAndTheirDosesSayWhy() throws {

@@ -55,6 +55,27 @@ import TrigsimMedicineApp
     }
   }
 
+  /// A place set's dose keeps its place through a partial file (`DoseKey.place`), so shards merge each place's doses apart;
+  /// a dose of no place set writes no `place` member.
+  @Test func aPlaceSetDoseKeepsItsPlaceThroughThePartialFile() throws {
+    let runner = TrialRunner(TrialRunnerTests.scenario(TrialRunnerTests.stop(depth: 60, stay: 90, accuracy: 25)))
+    var (_, partial) = try Self.partial(runner, count: 20, seed: 5, shard: Shard(index: 1, count: 2)!)
+    let crossing = try #require(partial.locationRequests.first)
+    func row(_ place: String?) -> PartialTrialReport.DoseRow {
+      PartialTrialReport.DoseRow(
+        medicine: "2", medicineName: "Pickup", slot: "location", occurrence: 1, repeatOnDay: 0,
+        reminder: place.map { "pharmacies/\($0) on=enter" } ?? "home on=enter", scheduledMs: crossing.crossingMs,
+        utcOffsetSeconds: crossing.utcOffsetSeconds, due: 1, latenciesMs: [0], firstMiss: nil, expectedSilent: nil, place: place)
+    }
+    partial.doses = [row(nil), row("p0075"), row("p0352")]
+    let text = partial.canonicalJSON()
+    #expect(!text.contains("null"))
+    let read = try JSONDecoder().decode(PartialTrialReport.self, from: Data(text.utf8))
+    #expect(read.doses.map(\.place) == [nil, "p0075", "p0352"])
+    let places = try read.report(largestTrialCount: 1_000_000).doses.map { $0.key.place?.rawValue ?? "-" }
+    #expect(places.sorted() == ["-", "p0075", "p0352"])
+  }
+
   @Test func aValueTrigsimDoesNotWriteIsAProblemAtItsMember() throws {
     let runner = TrialRunner(TrialRunnerTests.scenario(TrialRunnerTests.stop(depth: 60, stay: 90, accuracy: 25)))
     let (_, partial) = try Self.partial(runner, count: 40, seed: 5, shard: Shard(index: 1, count: 2)!)
