@@ -189,6 +189,11 @@ enum ExampleScenario {
     #expect(
       doses[0].reason
         == "levo-2000-20260504 fired 2026-05-04T20:00:00.000+02:00, 6h before the dose was due, outside the prescription's window (America/New_York ±1h); when added at 2026-05-04T07:00:00.000-04:00 it was to fire 2026-05-04T20:00:00.000-04:00: the time-zone change at 2026-05-04T16:00:00.000+02:00 (America/New_York → Europe/Copenhagen) moved its floating time")
+    // Medicine reminders ("What the dose table explains") shows this reason.
+    let marker = "printed by: Tests/ExampleReminderAppTests/ReminderAppInTheLoopTests.swift (a one-shot moved by a flight east)"
+    let shown = try #require(try Manual.fencedBlocks().first { $0.marker == marker }, "no block of the manual is marked '\(marker)'")
+    let mismatch = ShownText.match(shown: shown.lines, actual: [doses[0].reason ?? ""], anchored: true)
+    #expect(mismatch == nil, "\(Manual.relativePath(shown.file)):\(shown.line): \(mismatch?.message ?? "")")
   }
 
   @Test func repeatingDailyRemindersStayUnderThePendingLimit() throws {

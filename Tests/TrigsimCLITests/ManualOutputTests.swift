@@ -175,7 +175,8 @@ import TrigsimTestSupport
         let marker = block.marker ?? ""
         if marker.hasPrefix("printed by: ") {
           // A test's output: the named test file must hold it against this block.
-          let path = String(marker.dropFirst("printed by: ".count))
+          // `printed by: PATH` or `printed by: PATH (WHICH)`, when a test file shows more than one.
+          let path = String(marker.dropFirst("printed by: ".count).prefix { $0 != " " })
           let source = (try? String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)) ?? ""
           #expect(source.contains("\"\(marker)\"") && source.contains("ShownText.match"),
                   "\(Self.location(block)): \(path) does not hold this block against what it prints")

@@ -144,7 +144,7 @@ import TrigsimTestSupport
       medicines:
         - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"] }
       actions:
-        - 1️⃣{ at: 2026-03-28T07:59:00, notification: medicine_1_reminder_0, action: complete }
+        - 1️⃣{ at: 2026-03-28T07:59:00+01:00, notification: medicine_1_reminder_0, action: complete }
 
       """)
     try text.text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
@@ -180,15 +180,15 @@ import TrigsimTestSupport
           - { id: 1, name: Metformin, dosage: 500, unit: mg, times: ["08:00"], snooze: none }
         device:
           power:
-            - { at: 2026-03-28T07:00:00, event: switch-off }
-            - { at: 2026-03-28T09:00:00, event: switch-on }
-            - { at: 2026-03-28T09:01:00, event: unlock }
+            - { at: 2026-03-28T07:00:00+01:00, event: switch-off }
+            - { at: 2026-03-28T09:00:00+01:00, event: switch-on }
+            - { at: 2026-03-28T09:01:00+01:00, event: unlock }
         actions:
           - 1️⃣{ at: \(actionAt), notification: medicine_1_reminder_0, action: complete }
 
         """)
     }
-    let off = scenario(actionAt: "2026-03-28T08:05:00")
+    let off = scenario(actionAt: "2026-03-28T08:05:00+01:00")
     try off.text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
     let rejected = try Self.run(["run", "s.yaml"], in: folder)
     #expect(rejected.status == 65, "\(rejected.stderr)")
@@ -197,7 +197,7 @@ import TrigsimTestSupport
       "\(off.location("1️⃣", file: "s.yaml")): error: 'complete' at 2026-03-28T08:05:00.000+01:00 acts on 'medicine_1_reminder_0' while the phone is off"),
       "\(rejected.stderr)")
 
-    try scenario(actionAt: "2026-03-28T09:05:00").text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    try scenario(actionAt: "2026-03-28T09:05:00+01:00").text.write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
     let result = try Self.run(["run", "s.yaml", "--summary"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(
