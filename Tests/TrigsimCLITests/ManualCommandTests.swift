@@ -139,6 +139,20 @@ import TrigsimTestSupport
     return (folder, checkout)
   }
 
+  /// `checkout()`, with the example files that `commands` name as words made in it (for the block at `location`).
+  static func checkout(for commands: [String], at location: String) throws -> (folder: URL, checkout: URL) {
+    let (folder, checkout) = try checkout()
+    let words = Set(commands.flatMap { runnable($0).split(separator: " ").map(String.init) })
+    for example in examples where words.contains(example.path) {
+      let made = try shell(example.make, in: checkout)
+      if made.status != 0 {
+        try? FileManager.default.removeItem(at: folder)
+        try #require(made.status == 0, "making \(example.path) for \(location): \(made.stderr)")
+      }
+    }
+    return (folder, checkout)
+  }
+
   static func shell(_ command: String, in folder: URL) throws -> TrigsimBinary.Result {
     let path = TrigsimBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     return try TrigsimBinary.runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: folder, environment: ["PATH": path])
@@ -156,13 +170,8 @@ import TrigsimTestSupport
     for block in blocks {
       let toRun = block.commands.filter { Self.notRunHere[$0.text] == nil }
       if toRun.isEmpty { continue }
-      let (folder, checkout) = try Self.checkout()
+      let (folder, checkout) = try Self.checkout(for: toRun.map(\.text), at: "\(block.file):\(block.line)")
       defer { try? FileManager.default.removeItem(at: folder) }
-      let words = Set(toRun.flatMap { Self.runnable($0.text).split(separator: " ").map(String.init) })
-      for example in Self.examples where words.contains(example.path) {
-        let made = try Self.shell(example.make, in: checkout)
-        try #require(made.status == 0, "making \(example.path) for \(block.file):\(block.line): \(made.stderr)")
-      }
       for command in toRun {
         let expected = Self.expectation(command.text)
         let result = try Self.shell(Self.runnable(command.text), in: checkout)

@@ -85,13 +85,8 @@ import TrigsimTestSupport
         Issue.record("\(stray.file):\(stray.line): a console block begins with a line that is not a `$ ` command: \(stray.output[0])")
         continue
       }
-      let (folder, checkout) = try ManualCommandTests.checkout()
+      let (folder, checkout) = try ManualCommandTests.checkout(for: commands.map(\.command), at: Self.location(block))
       defer { try? FileManager.default.removeItem(at: folder) }
-      let words = Set(commands.flatMap { ManualCommandTests.runnable($0.command).split(separator: " ").map(String.init) })
-      for example in ManualCommandTests.examples where words.contains(example.path) {
-        let made = try ManualCommandTests.shell(example.make, in: checkout)
-        try #require(made.status == 0, "making \(example.path) for \(Self.location(block)): \(made.stderr)")
-      }
       for command in commands {
         let result = try ManualCommandTests.shell(ManualCommandTests.runnable(command.command), in: checkout)
         ran += 1

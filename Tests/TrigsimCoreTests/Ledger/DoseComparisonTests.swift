@@ -72,14 +72,7 @@ import TrigsimCore
   }
 
   @Test func aMissedDoseNamesOutcomeThenPerceptionThenReason() {
-    var missed = Self.dose("met", "07:00")
-    missed.outcome = .missed
-    missed.perceived = nil
-    missed.kind = nil
-    missed.how = nil
-    missed.by = nil
-    missed.role = nil
-    missed.completed = nil
+    var missed = DoseComparisonVerdictTests.missed(Self.dose("met", "07:00"))
     missed.reason = "notifications turned off in Settings"
     let comparison = DoseComparison(expected: Self.table([Self.dose("met", "07:00")]), actual: Self.table([missed]))
     #expect(comparison.changes.map(\.description) == [

@@ -29,20 +29,24 @@ private typealias F = MedicineFixture
     #expect(report.summary.dose("1", .time(F.time("20:00")), F.nextDay)?.outcome == .completed)
   }
 
-  @Test func travellingWestMakesTheSameTimeComeRoundTwiceInADayAsTwoDoses() throws {
-    // 08:00 on 28 March in Tokyo is 23:00Z on the 27th. The device lands in
-    // New York at 01:00Z on the 28th (21:00 on the 27th there), where 08:00
-    // on the 28th comes round again at 12:00Z.
+  /// An 08:00 medicine on a phone that flies from Tokyo to New York on 28 March.
+  static func tokyoToNewYork() -> Scenario {
     let clock = ClockSettings(
       start: Build.instant("2026-03-27T22:00:00Z"), end: Build.instant("2026-03-28T13:00:00Z"),
       timeZone: Build.zone("Asia/Tokyo"),
       timeZoneChanges: [TimeZoneChange(instant: Build.instant("2026-03-28T01:00:00Z"), timeZone: Build.zone("America/New_York"))])
-    let scenario = Scenario(
+    return Scenario(
       name: "west", clock: clock,
       medicineApp: MedicineApp(medicineChanges: [
         MedicineChange(instant: clock.start, kind: .create(F.medicine(times: ["08:00"], snooze: nil)))
       ]))
-    let report = try Simulation(scenario).report()
+  }
+
+  @Test func travellingWestMakesTheSameTimeComeRoundTwiceInADayAsTwoDoses() throws {
+    // 08:00 on 28 March in Tokyo is 23:00Z on the 27th. The device lands in
+    // New York at 01:00Z on the 28th (21:00 on the 27th there), where 08:00
+    // on the 28th comes round again at 12:00Z.
+    let report = try Simulation(Self.tokyoToNewYork()).report()
     // 08:00 Tokyo = 2026-03-27T23:00Z (28 March locally); 08:00 New York = 2026-03-28T12:00Z (28 March locally).
     #expect(report.timeline.entries(.fired).map(\.instant) == [Build.instant("2026-03-27T23:00:00Z"), Build.instant("2026-03-28T12:00:00Z")])
     #expect(report.summary.doses.map(\.key.occurrenceLabel) == ["2026-03-28", "2026-03-28+1"])
@@ -53,16 +57,7 @@ private typealias F = MedicineFixture
   /// A `+1` day label is explained before its first appearance: in the
   /// timeline header (before any entry that carries it) and under the dose table.
   @Test func aSecondDoseOnTheSameDayIsExplainedInTheHeaderAndUnderTheDoseTable() throws {
-    let clock = ClockSettings(
-      start: Build.instant("2026-03-27T22:00:00Z"), end: Build.instant("2026-03-28T13:00:00Z"),
-      timeZone: Build.zone("Asia/Tokyo"),
-      timeZoneChanges: [TimeZoneChange(instant: Build.instant("2026-03-28T01:00:00Z"), timeZone: Build.zone("America/New_York"))])
-    let scenario = Scenario(
-      name: "west", clock: clock,
-      medicineApp: MedicineApp(medicineChanges: [
-        MedicineChange(instant: clock.start, kind: .create(F.medicine(times: ["08:00"], snooze: nil)))
-      ]))
-    let report = try Simulation(scenario).report()
+    let report = try Simulation(Self.tokyoToNewYork()).report()
     let legend = "2026-03-28+1: the second 08:00 dose of medicine 1 due on local day 2026-03-28 (a time-zone change west brought 08:00 round again that day)"
     #expect(report.timeline.header.filter { $0.key == "day labels" }.map(\.value) == [legend])
     #expect(report.timeline.entries(.fired).last?[field: "dose"] == "2026-03-28+1")
