@@ -128,7 +128,7 @@ extension Simulation {
     let trace = Lines()
     var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
-      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
+      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(event.kind)")
     }
     try run.execute()
     return trace.lines
