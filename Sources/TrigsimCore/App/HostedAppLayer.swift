@@ -645,7 +645,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
     regionCallbackLoss[id] = nil
-    if run.installedApp.state == .forceQuit { run.consult(.forceQuitLocation) }
+    if run.installedApp.state == .forceQuit { run.assumptionLog.consult(.forceQuitLocation) }
     guard run.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       let why = "the patient force-quit the app: the system does not relaunch it for region events"
       notRun(name, fields, why, in: &run, at: now)
@@ -709,7 +709,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
     guard significantChanges else { return }
     let fields = [TimelineField("at", position.description)]
-    if run.installedApp.state == .forceQuit { run.consult(.forceQuitLocation) }
+    if run.installedApp.state == .forceQuit { run.assumptionLog.consult(.forceQuitLocation) }
     guard run.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       notRun("didUpdateLocation", fields, "the patient force-quit the app: the system does not relaunch it for significant-change updates", in: &run, at: now)
       return

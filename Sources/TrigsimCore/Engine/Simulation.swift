@@ -110,7 +110,7 @@ public struct Simulation {
     summary.channelAttempts = run.server.attempts
     summary.badgeHistory = run.attention.badgeHistory
     summary.waitingDosesHistory = run.attention.waitingDosesHistory
-    summary.consultedAssumptions = AssumptionRegistry.inRegistryOrder(run.consultedAssumptions)
+    summary.consultedAssumptions = run.assumptionLog.inRegistryOrder
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
 }
@@ -128,7 +128,12 @@ extension Simulation {
     let trace = Lines()
     var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
-      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(event.kind)")
+      // A layer's event prints as its own (`look(wake)`), as it did before the layer had its own event type.
+      let kind = switch event.kind {
+      case .patient(let patientEvent): "\(patientEvent)"
+      default: "\(event.kind)"
+      }
+      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(kind)")
     }
     try run.execute()
     return trace.lines
@@ -188,8 +193,8 @@ struct SimulationRun {
   /// The first fix, until its coverage warning is said.
   var firstFixToWarn: SimulationInstant?
   var visits: [Int]
-  /// The registry settings consulted so far (`consult(_:)`).
-  var consultedAssumptions: Set<AssumptionID> = []
+  /// The registry settings the run's decisions depended on (`AssumptionLog`).
+  let assumptionLog: AssumptionLog
 
   // Device: the location service and the presenter the platform profile provides.
   var locationService: any LocationService
@@ -226,8 +231,6 @@ struct SimulationRun {
   var installedApp = InstalledAppState()
   /// The prescription and what became of each dose, whichever app runs.
   var ledger = DoseLedger()
-  /// The patient's response-rule steps and refused scripted actions.
-  var patient = PatientState()
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
   var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
@@ -276,6 +279,7 @@ struct SimulationRun {
     self.remotePushes = scenario.pushes.pushes
     self.serverLayer = scenario.server.makeServerLayer()
     self.trialSeed = variation?.seed
+    self.assumptionLog = AssumptionLog(stated: scenario.statedAssumptions)
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
@@ -346,7 +350,8 @@ struct SimulationRun {
     layer.runEnded(in: &self)
     patientLayer.runEnded(in: &self)
     if let stopReason { throw stopReason }
-    if !patient.actionProblems.isEmpty { throw InputError(patient.actionProblems) }
+    let rejectedActions = patientLayer.rejectedActions
+    if !rejectedActions.isEmpty { throw InputError(rejectedActions) }
   }
 
   // MARK: - Track replay
@@ -583,15 +588,9 @@ struct SimulationRun {
     case .locationUpdate(let position, let service):
       let layer = appLayer
       layer.locationUpdate(position, service: service, in: &self, at: now)
-    case .userAction(let index):
+    case .patient(let event):
       let layer = patientLayer
-      layer.scriptedActionDue(index, in: &self, at: now)
-    case .ruleResponse(let plan):
-      let layer = patientLayer
-      layer.ruleResponseDue(plan: plan, in: &self, at: now)
-    case .look(let cause):
-      let layer = patientLayer
-      layer.lookDue(cause, in: &self, at: now)
+      layer.eventDue(event, in: &self, at: now)
     case .doseDue(let clock, let token):
       doseDue(clock: clock, token: token, at: now)
     case .deviceChange(let index):
@@ -725,7 +724,7 @@ struct SimulationRun {
       holdWhileOff(pending, at: now, next: next)
       return
     }
-    if attention.lockedSinceStart { consult(.deliveryBeforeFirstUnlock) }
+    if attention.lockedSinceStart { assumptionLog.consult(.deliveryBeforeFirstUnlock) }
     if attention.lockedSinceStart && scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
       holdUntilFirstUnlock(pending, at: now)
       return
@@ -874,7 +873,7 @@ struct SimulationRun {
       }
       if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
       record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
-      for id in locationService.reportAssumptions { consult(id) }
+      for id in locationService.reportAssumptions { assumptionLog.consult(id) }
     }
     switch report.kind {
     case .undetected:
@@ -916,6 +915,31 @@ struct SimulationRun {
     }
   }
 
+  /// A location request that notifies on entry starts monitoring its region
+  /// (its add, or the first fix for one added before it) while the device
+  /// believes it is inside: Core Location reports no entry, and nothing
+  /// documents what `UNLocationNotificationTrigger` does (`locationAlreadyInside`).
+  /// Under `entered` the device reports an entry for this request alone.
+  mutating func monitoringStartsInside(_ request: NotificationRequest, at now: SimulationInstant) {
+    guard case .region(let trigger) = request.trigger, trigger.notifyOnEntry, firstFixInstant != nil,
+      installedApp.regionMonitoringBlockedReason == nil,
+      let region = scenario.regions.firstIndex(where: { $0.id == trigger.region }), locationService.believesInside(region)
+    else { return }
+    assumptionLog.consult(.locationAlreadyInside)
+    guard scenario.platform.locationAlreadyInside == .entered else { return }
+    var report = locationService.entryForMonitoringStartedInside(region, at: now)
+    report.onlyRequest = request.id
+    reportBuffer.append(report)
+    queueDeviceReports()
+  }
+
+  /// The first fix: every pending entry request whose region the device is inside.
+  mutating func monitoringStartsInsideAtFirstFix(at now: SimulationInstant) {
+    for (index, region) in scenario.regions.enumerated() where locationService.believesInside(index) {
+      for pending in center.regionRequests(for: region.id, entering: true) { monitoringStartsInside(pending.request, at: now) }
+    }
+  }
+
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
     let previous = deviceTimeZone
     deviceTimeZone = zone
@@ -941,6 +965,23 @@ struct SimulationRun {
       }
     }
     if !ledger.doseClocks.isEmpty { warnMovedReminders(at: now) }
+  }
+
+  // MARK: - Device-local time
+
+  /// The first instant at or after `instant` whose device-local wall-clock time is `time`.
+  func nextLocal(_ time: DailyTime, atOrAfter instant: SimulationInstant) -> SimulationInstant? {
+    calendarEvaluator.nextDelivery(
+      of: CalendarTrigger(components: CalendarComponents(hour: time.hour, minute: time.minute), repeats: true),
+      after: instant.advanced(byMilliseconds: -1), deviceTimeZone: deviceTimeZone)
+  }
+
+  /// The last instant before `instant` whose device-local wall-clock time is `time` (within the day before).
+  func previousLocal(_ time: DailyTime, before instant: SimulationInstant) -> SimulationInstant? {
+    guard let next = nextLocal(time, atOrAfter: instant.advanced(by: .seconds(-86_400 - 3_600))), next < instant else { return nil }
+    var last = next
+    while let following = nextLocal(time, atOrAfter: last.advanced(byMilliseconds: 1)), following < instant { last = following }
+    return last
   }
 
   // MARK: - Coverage

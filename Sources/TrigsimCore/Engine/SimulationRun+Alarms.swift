@@ -231,7 +231,7 @@ extension SimulationRun {
   mutating func alarmDue(_ tag: AlarmTag, token: Int, at now: SimulationInstant) {
     guard var device = android, let pending = device.alarms[tag], pending.token == token else { return }
     let plan = device.dispatcher.plan(pending.alarm, notBefore: now)
-    for id in AssumptionRegistry.inRegistryOrder(plan.consulted) { consult(id) }
+    for id in AssumptionRegistry.inRegistryOrder(plan.consulted) { assumptionLog.consult(id) }
     if plan.instant > now {
       // Once per cause (`AlarmDeferralCause`): held again by the rule the timeline already named, it waits on without an entry.
       if plan.cause == nil || plan.cause != pending.deferredBy {

@@ -118,7 +118,7 @@ extension SimulationRun {
     case .focusStart(let interval):
       let rule = scenario.platform.attention.focusResumes
       // A Focus that starts while another is on replaces it: whether the other comes back is a reading.
-      if !attention.focusInForce.isEmpty { consult(.focusResumes) }
+      if !attention.focusInForce.isEmpty { assumptionLog.consult(.focusResumes) }
       let started = rule.start(interval, inForce: attention.focusInForce)
       attention.focusInForce = started.inForce
       let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
@@ -206,7 +206,7 @@ extension SimulationRun {
       var fields = [TimelineField("event", afterReboot ? "switch-on (end of reboot)" : kind.rawValue), TimelineField("state", "on")]
       fields.append(TimelineField("locked", "until the first unlock"))
       let holdsUntilUnlock = scenario.platform.attention.deliveryBeforeFirstUnlock == .held
-      if !attention.catchUp.isEmpty { consult(.deliveryBeforeFirstUnlock) }
+      if !attention.catchUp.isEmpty { assumptionLog.consult(.deliveryBeforeFirstUnlock) }
       if holdsUntilUnlock && !attention.catchUp.isEmpty {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
@@ -237,7 +237,7 @@ extension SimulationRun {
       let on = kind == .lowPowerOn
       guard on != attention.lowPower else { return }
       // Low Power Mode pauses region monitoring or leaves it: a reading, where there are regions to monitor.
-      if on && !scenario.regions.isEmpty { consult(.lowPowerRegionMonitoring) }
+      if on && !scenario.regions.isEmpty { assumptionLog.consult(.lowPowerRegionMonitoring) }
       attention.lowPower = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")]
       if scenario.platform.attention.lowPowerRegionMonitoring == .paused {
@@ -278,7 +278,7 @@ extension SimulationRun {
   /// repeating request waits once however often it comes due.
   mutating func holdWhileOff(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
     let id = pending.request.id
-    consult(.powerOffCatchUp)
+    assumptionLog.consult(.powerOffCatchUp)
     let rule = scenario.platform.attention.powerOffCatchUp
     if rule == .never {
       record(.suppressed, id.rawValue, at: now, [
@@ -351,7 +351,7 @@ extension SimulationRun {
     consultFocusTimeSensitiveSwitch(delivery)
     switch perception {
     case .alert(let style, let note):
-      if catchUpDue != nil { consult(.catchUpPresentation) }
+      if catchUpDue != nil { assumptionLog.consult(.catchUpPresentation) }
       if catchUpDue != nil, scenario.platform.attention.catchUpPresentation == .listed {
         let why = "came due while the phone was off; listed without sound when it came on"
         record(.presented, subject, at: now, [
@@ -371,7 +371,7 @@ extension SimulationRun {
       record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
       noteHeld(source, "held by Focus '\(focus.name)' at \(format(now))", at: now)
-      consult(.focusSilencedOnLockScreen)
+      assumptionLog.consult(.focusSilencedOnLockScreen)
       if scenario.platform.attention.focusSilencedOnLockScreen == .shown {
         let why = "silenced by Focus '\(focus.name)', shown on the lock screen (platform focusSilencedOnLockScreen: shown)"
         listed(source, subject: subject, kind: .afterFocus, how: "lock-screen", why: why, pushType: pushType, at: now)
@@ -394,7 +394,7 @@ extension SimulationRun {
   mutating func consultFocusTimeSensitiveSwitch(_ delivery: DeliveryAttributes) {
     guard delivery.interruptionLevel == .timeSensitive, let index = attention.focusInForce.last else { return }
     let period = scenario.device.focus[deviceSchedule.focusIntervals[index].period]
-    if !period.allowsApp && !period.timeSensitiveStated { consult(.focusTimeSensitiveDefault) }
+    if !period.allowsApp && !period.timeSensitiveStated { assumptionLog.consult(.focusTimeSensitiveDefault) }
   }
 
   func isPush(_ source: HeldNotification.Source) -> Bool {
@@ -633,13 +633,13 @@ extension SimulationRun {
       record(.discarded, remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
     }
     if let replaced = outcome.replacing {
-      consult(.storedPush)
+      assumptionLog.consult(.storedPush)
       record(.discarded, remotePushes[replaced].id.rawValue, at: now, [
         TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
       ])
     }
     if let instead = outcome.keptInstead {
-      consult(.storedPush)
+      assumptionLog.consult(.storedPush)
       record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(remotePushes[instead].id)' (\(rule))"),
         Self.storedPushUncertainty,
@@ -651,7 +651,7 @@ extension SimulationRun {
     var fields = [TimelineField("reason", reason)]
     if outcome.choiceAmongSeveral {
       fields.append(Self.storedPushUncertainty)
-      consult(.storedPush)
+      assumptionLog.consult(.storedPush)
     }
     record(.stored, push.id.rawValue, at: now, fields)
   }
@@ -681,7 +681,7 @@ extension SimulationRun {
   mutating func handOver(_ index: Int, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
     let push = remotePushes[index]
     if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
-      consult(.priority5Alerts)
+      assumptionLog.consult(.priority5Alerts)
       let setting = "platform priority5Alerts: \(scenario.platform.attention.priority5Alerts.scenarioSpelling)"
       let source = "apns-priority \(push.priority) is sent when the device's power allows and is in some cases not delivered (Apple, \"Sending notification requests to APNs\")"
       let inTrial = pushService.lowPrioritySeed != nil

@@ -11,8 +11,11 @@
 /// scenario's `patient:` looks, `actions:` and `respond:` rules); another
 /// kind of patient is another type behind this seam, never an `if` in the engine.
 ///
-/// Every method that acts receives the run `inout`, as `AppLayer`'s do; the engine holds
-/// the layer as a class reference and reads it first (`let layer = patientLayer`).
+/// The layer owns what the patient has seen and planned; the rest of the run
+/// reaches it only through these requirements, and its queued events are
+/// `PatientEvent`s the engine hands back to it (`eventDue`). Every method that
+/// acts receives the run `inout`, as `AppLayer`'s do; the engine holds the layer
+/// as a class reference and reads it first (`let layer = patientLayer`).
 protocol PatientLayer: AnyObject {
   /// Queues the patient's own inputs at the run's start: scripted actions and looks.
   func scheduleEvents(in run: inout SimulationRun)
@@ -32,56 +35,33 @@ protocol PatientLayer: AnyObject {
   func runEnded(in run: inout SimulationRun)
   /// The patient's remarks on a dose row (a planned response never made).
   func doseRemarks(_ dose: DoseRecord, in run: SimulationRun) -> [String]
+  /// The scripted actions the patient could not carry out (on a notification
+  /// not in Notification Center, or while the phone was off): invalid input,
+  /// each at its line, which the run throws once it has ended.
+  var rejectedActions: [Diagnostic] { get }
 }
 
-/// The scenario's patient: looks at the phone as `patient:` says (and at
-/// every unlock), scripted `actions:` at their instants, and `respond:` rules
-/// timed from the moment a dose is perceived, once per dose per look, refused
-/// while the phone is off or when nothing of the dose is in Notification
-/// Center (`SimulationRun+Patient.swift`).
-final class ScriptedPatient: PatientLayer {
-  /// In trials, the stream the routine's pickups are drawn from.
-  let lookRandom: TrialRandom?
-
-  init(lookRandom: TrialRandom? = nil) { self.lookRandom = lookRandom }
-
-  func scheduleEvents(in run: inout SimulationRun) {
-    for (index, action) in run.medicineApp.userActions.enumerated() where action.instant <= run.end {
-      run.queue.schedule(.userAction(index), at: action.instant, phase: .userAction, rank: index)
+extension PatientLayer {
+  /// One of the patient's own queued events is due: handed to the requirement it names.
+  func eventDue(_ event: PatientEvent, in run: inout SimulationRun, at now: SimulationInstant) {
+    switch event {
+    case .userAction(let index): scriptedActionDue(index, in: &run, at: now)
+    case .ruleResponse(let plan): ruleResponseDue(plan: plan, in: &run, at: now)
+    case .look(let cause): lookDue(cause, in: &run, at: now)
     }
-    for (index, look) in run.scenario.patientAttention.looks.enumerated() where look.instant <= run.end {
-      run.queue.schedule(.look(.scripted(index)), at: look.instant, phase: .look, rank: index)
-    }
-    run.patient.lookRandom = lookRandom
-    run.scheduleFirstRoutineLook()
-  }
-
-  func perceived(_ id: NotificationID, serial: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.planRuleResponse(id, at: now)
-  }
-
-  func listed(_ listing: Listing, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.patient.unseen.append(listing)
-  }
-
-  func lookDue(_ cause: LookCause, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.look(cause, at: now)
-    if cause == .wake || cause == .pickup { run.scheduleNextRoutineLook(after: now) }
-  }
-
-  func scriptedActionDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.performScriptedAction(run.medicineApp.userActions[index], at: now)
-  }
-
-  func ruleResponseDue(plan: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.respond(plan: plan, at: now)
-  }
-
-  func runEnded(in run: inout SimulationRun) {
-    if !run.medicineApp.responseRules.isEmpty { run.warnUnusedRuleSteps() }
-  }
-
-  func doseRemarks(_ dose: DoseRecord, in run: SimulationRun) -> [String] {
-    run.unusedRuleStepRemarks(dose)
   }
 }
+
+/// A notification the device listed without an alert: seen at the patient's
+/// next look, if it is still there.
+struct Listing {
+  var source: HeldNotification.Source
+  var subject: String
+  var kind: PerceptionRecord.Kind
+  /// Where it is listed: `lock-screen`, `summary`, `notification-center`.
+  var how: String
+  var listedAt: SimulationInstant
+  /// Why it was listed without an alert, for the dose's note.
+  var why: String
+}
+

@@ -260,7 +260,7 @@ extension SimulationRun {
       let subject = "\(label).s\(step + 1).\(device.id)"
       let attempt = newAttempt(subject, key, step: step, channel: .push, device: device.id, at: now)
       // No one says how soon the push service answers "unregistered" (the registry's `push.unregisteredAfter`).
-      if server.appDeleted[device.id] != nil { consult(.pushUnregisteredAfter) }
+      if server.appDeleted[device.id] != nil { assumptionLog.consult(.pushUnregisteredAfter) }
       if let deleted = server.appDeleted[device.id], now < deleted.advanced(by: scenario.server.push.unregisteredAfter) {
         markSent(attempt, at: now)
         reached = true
@@ -333,7 +333,7 @@ extension SimulationRun {
     }
     let model = scenario.server.sms
     // No one publishes how long a text takes (the registry's `sms.latency`); a trial draws it.
-    if trialSeed == nil { consult(.smsLatency) }
+    if trialSeed == nil { assumptionLog.consult(.smsLatency) }
     dispatch(
       attempt, as: .sms, fields: doseFields(key, step: step), failureRate: model.failureRate, latency: model.latency, spread: model.latencySpread,
       failure: "the carrier reported it undelivered (drawn in this trial: sms failureRate \(model.failureRate))", at: now)
@@ -423,7 +423,7 @@ extension SimulationRun {
     guard let position = server.atCarrier.firstIndex(of: attempt) else { return }
     server.atCarrier.remove(at: position)
     // Operators keep texts 24 to 72 hours (the registry's `sms.carrierStorage`).
-    consult(.smsCarrierStorage)
+    assumptionLog.consult(.smsCarrierStorage)
     let why = "the carrier gave up after \(scenario.server.sms.carrierStorage) (sms carrierStorage): the phone could not receive it"
     server.attempts[attempt].failure = why
     record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])
@@ -439,7 +439,7 @@ extension SimulationRun {
       let sent = server.attempts[attempt].sent ?? now
       let storage = scenario.server.sms.carrierStorage
       if sent.advanced(by: storage) < now {
-        consult(.smsCarrierStorage)
+        assumptionLog.consult(.smsCarrierStorage)
         let why = "the carrier gave up after \(storage) (sms carrierStorage): the phone could not receive it"
         server.attempts[attempt].failure = why
         record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])

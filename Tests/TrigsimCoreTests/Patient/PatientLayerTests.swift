@@ -20,31 +20,35 @@ private typealias F = MedicineFixture
     var scriptedActionsOffered = 0
     var ruleResponsesDue: [String] = []
     var ended = false
+    /// The scripted patient whose script, listings and looks this one borrows.
+    let script = ScriptedPatient()
 
     /// Queues the script, as the scripted patient does, to see that its moments reach this layer.
-    func scheduleEvents(in run: inout SimulationRun) { ScriptedPatient().scheduleEvents(in: &run) }
+    func scheduleEvents(in run: inout SimulationRun) { script.scheduleEvents(in: &run) }
     func perceived(_ id: NotificationID, serial: Int, in run: inout SimulationRun, at now: SimulationInstant) {
       perceivedAt.append("\(id) \(InstantFormatter.format(now, offsetSeconds: 0))")
       // Plans the scenario's response rules as the scripted patient does, to see them come due here.
-      run.planRuleResponse(id, at: now)
+      script.planRuleResponse(id, in: &run, at: now)
       let app = run.appLayer
       app.patientActed(.complete, on: id, by: "patient on sight", in: &run, at: now)
     }
     func listed(_ listing: Listing, in run: inout SimulationRun, at now: SimulationInstant) {
       listedAt.append("\(listing.subject) \(InstantFormatter.format(now, offsetSeconds: 0))")
-      run.patient.unseen.append(listing)
+      script.listed(listing, in: &run, at: now)
     }
     func lookDue(_ cause: LookCause, in run: inout SimulationRun, at now: SimulationInstant) {
       looks.append("\(cause) \(InstantFormatter.format(now, offsetSeconds: 0))")
-      run.look(cause, at: now)
+      // What is seen at the look is perceived through the run's patient layer: this one.
+      script.look(cause, in: &run, at: now)
     }
     func scriptedActionDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) { scriptedActionsOffered += 1 }
     func ruleResponseDue(plan: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-      let plan = run.patient.responsePlans[plan]
+      let plan = script.responsePlans[plan]
       ruleResponsesDue.append("\(plan.dose.occurrenceLabel) \(InstantFormatter.format(now, offsetSeconds: 0))")
     }
     func runEnded(in run: inout SimulationRun) { ended = true }
     func doseRemarks(_ dose: DoseRecord, in run: SimulationRun) -> [String] { ["remark from the patient"] }
+    var rejectedActions: [Diagnostic] { [] }
   }
 
   func sleepingScenario() -> Scenario {

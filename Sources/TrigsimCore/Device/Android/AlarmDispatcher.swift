@@ -8,7 +8,7 @@ public struct AlarmPlan: Sendable, Equatable {
   /// The rule that moved it last (the one it now waits for); nil when none did.
   public var cause: AlarmDeferralCause?
   /// The registry settings whose reading could have changed this plan (the
-  /// engine consults them: `SimulationRun.consult(_:)`).
+  /// engine consults them: `AssumptionLog.consult(_:)`).
   public var consulted: Set<AssumptionID> = []
 
   public init(instant: SimulationInstant, reason: String?, cause: AlarmDeferralCause? = nil) {

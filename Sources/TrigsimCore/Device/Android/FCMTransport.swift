@@ -125,7 +125,7 @@ struct FCMTransport: PushTransport {
       if keys.count + 1 > rules.storedCollapseKeys {
         // Firebase keeps `storedCollapseKeys` keys "with no guarantees about which ones are kept":
         // the setting in a single run, a uniform draw among the held keys and the new one in a trial.
-        run.consult(.storedCollapseKeysKept)
+        run.assumptionLog.consult(.storedCollapseKeysKept)
         let candidates = keys + [key]
         let dropped: String
         let how: String
@@ -202,7 +202,7 @@ struct FCMTransport: PushTransport {
     if priority == .normal && !held && run.installedApp.state != .foreground && power.isDozing(at: now), let period = power.dozePeriod(at: now) {
       let rules = device.settings.fcm
       // The two Google pages disagree on how long it waits (the registry's `normalPriorityInDoze`).
-      if let window = power.nextRelease(after: now)?.at, window < period.end { run.consult(.normalPriorityInDoze) }
+      if let window = power.nextRelease(after: now)?.at, window < period.end { run.assumptionLog.consult(.normalPriorityInDoze) }
       let release: SimulationInstant
       let until: String
       switch rules.normalPriorityInDoze {
