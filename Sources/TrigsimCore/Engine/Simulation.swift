@@ -107,7 +107,7 @@ public struct Simulation {
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
     summary.coverageWarnings = run.coverageWarnings
     summary.perceptions = run.attention.perceptions
-    summary.channelAttempts = run.server.attempts
+    summary.channelAttempts = run.serverLayer.channelAttempts
     summary.badgeHistory = run.attention.badgeHistory
     summary.waitingDosesHistory = run.attention.waitingDosesHistory
     summary.consultedAssumptions = run.assumptionLog.inRegistryOrder
@@ -250,8 +250,6 @@ struct SimulationRun {
   var remotePushes: [RemotePush]
   /// The app's reminder server (`server:`), an actor of the world beside the clock and the track.
   let serverLayer: any ServerLayer
-  /// What the reminder server knows and has sent (see `SimulationRun+Server.swift`).
-  var server = ServerState()
   /// Set while a catch-up delivery after power-on is made: when it came due.
   var catchUpDue: SimulationInstant?
   /// With `catchUpDue`: whether it came due while the phone was off (else
@@ -266,7 +264,7 @@ struct SimulationRun {
 
   init(
     _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
-    appLayer: any AppLayer, patientLayer: any PatientLayer = ScriptedPatient()
+    appLayer: any AppLayer, patientLayer: any PatientLayer = ScriptedPatient(), serverLayer: (any ServerLayer)? = nil
   ) {
     self.scenario = scenario
     self.appLayer = appLayer
@@ -277,7 +275,7 @@ struct SimulationRun {
     self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
     self.pushTransport = scenario.platform.makePushTransport()
     self.remotePushes = scenario.pushes.pushes
-    self.serverLayer = scenario.server.makeServerLayer()
+    self.serverLayer = serverLayer ?? scenario.server.makeServerLayer()
     self.trialSeed = variation?.seed
     self.assumptionLog = AssumptionLog(stated: scenario.statedAssumptions)
     self.calendarEvaluator = CalendarTriggerEvaluator(

@@ -748,7 +748,8 @@ extension SimulationRun {
     }
     if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)
-    serverPushReceived(index, at: now)
+    let reminderServer = serverLayer
+    reminderServer.pushReceived(index, in: &self, at: now)
     if scenario.pushes.filter == .app, let why = appPreferenceBlock(push, at: now) {
       record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
       return

@@ -254,7 +254,7 @@ extension SimulationRun {
       }
       .map(withAccountingRemarks)
       .map(withVisitExpectations)
-      .map(withServerAccount)
+      .map { serverLayer.accountedDose($0, in: self) }
     return summary
   }
 

@@ -22,8 +22,17 @@ protocol ServerLayer: AnyObject {
   func patientLooked(in run: inout SimulationRun, at now: SimulationInstant)
   /// One of the server's own events is due.
   func eventDue(_ event: ServerEvent, in run: inout SimulationRun, at now: SimulationInstant)
+  /// A push (index into `SimulationRun.remotePushes`) reached the phone now; it may be one the server sent.
+  func pushReceived(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant)
   /// A push the server sent (index into `SimulationRun.remotePushes`) was perceived on the phone.
   func pushPerceived(_ index: Int, kind: PerceptionRecord.Kind, how: String, in run: inout SimulationRun, at now: SimulationInstant)
+
+  /// Every attempt the server made, on every channel, in the order made (`RunSummary.channelAttempts`).
+  var channelAttempts: [ChannelAttempt] { get }
+  /// `dose`'s row in the dose table with the server's account of it (a
+  /// missed dose's reason names the server's attempts); unchanged when the
+  /// server has nothing to say.
+  func accountedDose(_ dose: DoseRecord, in run: SimulationRun) -> DoseRecord
 }
 
 /// The server's own events.
@@ -34,12 +43,13 @@ enum ServerEvent: Equatable, CustomStringConvertible {
   case resumeStep(clock: Int, dose: Int, step: Int)
   /// The scenario's server change `n` (`ServerSettings.changes`).
   case change(Int)
-  /// Message `n` (`ServerState.messages`) reaches its recipient now.
+  /// Attempt `n` (`PolicyServer.attempts`) reaches its recipient now (its channel's `arrives`).
   case arrives(Int)
-  /// The patient perceives message `n` now (an email read, an inbox fetch, a push seen on another device).
+  /// The patient perceives attempt `n` now (an email read, an inbox fetch, a push seen on another device).
   case seen(Int)
-  /// The carrier's storage for text `n`, held while the phone could not receive it, runs out now.
-  case carrierGivesUp(Int)
+  /// A deadline attempt `n`'s channel set for it is due (the carrier's storage
+  /// for a text runs out: `carrierGivesUp`). Printed as the deadline's name.
+  case deadline(ChannelDeadline, Int)
 
   var description: String {
     switch self {
@@ -48,7 +58,7 @@ enum ServerEvent: Equatable, CustomStringConvertible {
     case .change(let index): "change(\(index))"
     case .arrives(let index): "arrives(\(index))"
     case .seen(let index): "seen(\(index))"
-    case .carrierGivesUp(let index): "carrierGivesUp(\(index))"
+    case .deadline(let deadline, let index): "\(deadline.name)(\(index))"
     }
   }
 }
@@ -62,29 +72,8 @@ final class NoServer: ServerLayer {
   func focusReleased(in run: inout SimulationRun, at now: SimulationInstant) {}
   func patientLooked(in run: inout SimulationRun, at now: SimulationInstant) {}
   func eventDue(_ event: ServerEvent, in run: inout SimulationRun, at now: SimulationInstant) {}
+  func pushReceived(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {}
   func pushPerceived(_ index: Int, kind: PerceptionRecord.Kind, how: String, in run: inout SimulationRun, at now: SimulationInstant) {}
-}
-
-/// The scenario's server: follows `ServerSettings.policy` for every
-/// daily-time dose (`SimulationRun+Server.swift`).
-final class PolicyServer: ServerLayer {
-  func scheduleEvents(in run: inout SimulationRun) { run.scheduleServerChanges() }
-  func doseClockStarted(_ position: Int, in run: inout SimulationRun, at now: SimulationInstant) { run.scheduleFirstSteps(of: position, at: now) }
-  func doseAnswered(_ dose: DoseKey, in run: inout SimulationRun, at now: SimulationInstant) { run.serverLearnsAnswer(dose, at: now) }
-  func phoneReachable(in run: inout SimulationRun, at now: SimulationInstant) { run.serverPhoneReachable(at: now) }
-  func focusReleased(in run: inout SimulationRun, at now: SimulationInstant) { run.releaseTextsHeldByFocus(at: now) }
-  func patientLooked(in run: inout SimulationRun, at now: SimulationInstant) { run.seeListedTexts(at: now) }
-  func eventDue(_ event: ServerEvent, in run: inout SimulationRun, at now: SimulationInstant) {
-    switch event {
-    case .step(let clock, let dose, let step): run.serverStepDue(clock: clock, dose: dose, step: step, at: now)
-    case .resumeStep(let clock, let dose, let step): run.serverStepDue(clock: clock, dose: dose, step: step, resumed: true, at: now)
-    case .change(let index): run.serverChange(index, at: now)
-    case .arrives(let index): run.messageArrives(index, at: now)
-    case .seen(let index): run.messageSeen(index, at: now)
-    case .carrierGivesUp(let index): run.carrierGivesUp(index, at: now)
-    }
-  }
-  func pushPerceived(_ index: Int, kind: PerceptionRecord.Kind, how: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.serverPushPerceived(index, kind: kind, how: how, at: now)
-  }
+  var channelAttempts: [ChannelAttempt] { [] }
+  func accountedDose(_ dose: DoseRecord, in run: SimulationRun) -> DoseRecord { dose }
 }

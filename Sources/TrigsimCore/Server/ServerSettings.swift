@@ -90,7 +90,7 @@ public struct ServerSettings: Sendable, Equatable {
   }
 
   /// The server the run talks to: the policy's, or none.
-  func makeServerLayer() -> any ServerLayer { isActive ? PolicyServer() : NoServer() }
+  func makeServerLayer() -> any ServerLayer { isActive ? PolicyServer(self) : NoServer() }
 }
 
 /// One step of the escalation policy: send on `channel` at the dose's due

@@ -8,7 +8,7 @@ import TrigsimMedicineApp
 private typealias F = MedicineFixture
 private typealias S = ServerFixture
 
-/// The dose table's reason with a server (`withServerAccount`): a missed
+/// The dose table's reason with a server (`PolicyServer.accountedDose`): a missed
 /// dose says what the server tried; a dose the server notified, when the
 /// app leaves daily reminders to it, has no reason.
 @Suite struct ServerDoseAccountTests {

@@ -271,7 +271,8 @@ struct FCMTransport: PushTransport {
     if let channel { fields.append(TimelineField("channel", channel.id)) }
     if let downgrade, priority != original { fields.append(TimelineField("reason", downgrade)) }
     run.record(.received, push.id.rawValue, at: now, fields)
-    run.serverPushReceived(index, at: now)
+    let reminderServer = run.serverLayer
+    reminderServer.pushReceived(index, in: &run, at: now)
     let notified: Bool
     if let channel {
       if let why = channel.fallback { createFallbackChannel(because: why, in: &run, at: now) }
