@@ -45,8 +45,8 @@ struct ScheduledEvent: Comparable {
     case ruleResponse(plan: Int)
     /// The patient looks at the phone.
     case look(LookCause)
-    /// A medicine's daily time is due (index into the dose clocks).
-    case doseDue(clock: Int, token: Int)
+    /// One of the dose ledger's own events (`DoseLedgerLayer`).
+    case ledger(LedgerEvent)
     /// A change of the device (index into the run's device changes).
     case deviceChange(Int)
     /// The server sends push `n` (index into `RemotePushes.pushes`).

@@ -589,10 +589,7 @@ extension SimulationRun {
 
   /// The dose's row exists once the server has a message of it perceived.
   mutating func ensureServerDose(_ key: DoseKey) {
-    guard ledger.doses[key] == nil, case .time(let time) = key.slot, let medicine = ledger.medicines[key.medicine] else { return }
-    let due = ledger.doseClocks.lazy.filter { $0.medicine == key.medicine && $0.time == time }
-      .compactMap { clock in clock.doses.first { clock.key($0) == key }?.due }.first
-    ledger.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due ?? scenario.clock.start)
+    ledger.serverMessagePerceived(of: key, otherwise: scenario.clock.start)
   }
 
   // MARK: - The dose table
