@@ -370,7 +370,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     // The doses the edit took away get their record once the app has heard of it, so
     // its remarks about the requests it removed for the edit do not reach them.
     if case .edited(let medicine) = edit, let dueBeforeEdit {
-      run.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
+      run.ledger.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, in: run, at: now)
     }
   }
 
@@ -536,7 +536,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     /// The action entry of a response the app never hears, and the dose's remark.
     func notHandled(_ field: TimelineField, _ reason: String, note: String) {
       run.record(.action, id.rawValue, at: now, fields + [field, TimelineField("reason", reason)])
-      if let dose { run.ledger.doses[dose]?.notes.append(note) }
+      if let dose { run.ledger.remark(dose, note) }
     }
     if action == .dismiss && category?.customDismissAction != true {
       notHandled(
@@ -560,7 +560,10 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let typed { extra.append(TimelineField("text", typed)) }
     run.record(.action, id.rawValue, at: now, fields + extra)
     // The patient's act is the world's truth, whatever the app does with it.
-    if let dose { run.recordPatientAct(action, on: dose, at: now) }
+    if let dose {
+      let ledger = run.ledger
+      ledger.recordPatientAct(action, on: dose, in: &run, at: now)
+    }
     guard action != .ignore else { return }
     if let chosen, chosen.options.contains(.foreground) {
       bringToForeground(.notificationResponse, reason: "the patient chose '\(chosen.identifier)', a foreground action", in: &run, at: now)
@@ -927,7 +930,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   func attribute(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) {
     // The request's own attribution first, then the app's function, then the scenario's identifier templates.
     var info = request.doseAttribution.map { run.requestInfo(of: $0) }
-      ?? configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.rawRequestInfo(request.id)
+      ?? configuration.attribution.map { attribute in attribute(request).map { run.requestInfo(of: $0) } } ?? run.ledger.rawRequestInfo(request.id, in: run)
     // Posted from a region callback (a time trigger, not another location trigger): it answers that visit's dose.
     if info?.role == .location, !request.trigger.isRegion, let context = run.locationReportContext, let visit = context.visit,
       let medicine = info?.medicine
@@ -937,10 +940,10 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     }
     if let info {
       // Under an identifier of another role or dose, the request replaces it (the ledger's account of the replaced one).
-      run.claim(request.id, for: info, at: now)
-      if info.role.isMain { run.ledger.replacedMain[request.id] = nil }
+      run.ledger.claim(request.id, for: info, in: run, at: now)
+      if info.role.isMain { run.ledger.mainRequestAdded(request.id) }
     }
-    run.ledger.requestInfo[request.id] = info
+    run.ledger.requestAttributed(request.id, to: info)
     addedRequests[request.id] = (request, now)
     if let info {
       switch info.role {
@@ -966,7 +969,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     guard run.center.pending[id] != nil, let info = run.ledger.requestInfo[id] else { return nil }
     if let dose = info.dose { return dose }
     guard let due = info.chainDue, let time = info.chainTime else { return nil }
-    return run.doseKey(info.medicine, time, fire: due)
+    return run.ledger.doseKey(info.medicine, time, fire: due, in: run)
   }
 
   func delivered(in run: SimulationRun) -> [UserNotification] {
@@ -1147,18 +1150,20 @@ extension SimulationRun {
     switch change.kind {
     case .create(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "created")] + (showingChains ? medicine.summaryFields : medicine.prescriptionFields))
-      prescriptionCreated(medicine, at: now)
-      if medicine.location != nil { ledger.locationArmed[medicine.id] = true }
+      let ledger = ledger
+      ledger.prescriptionCreated(medicine, in: &self, at: now)
+      if medicine.location != nil { ledger.locationReminderArmed(medicine.id, true) }
       return (.created(medicine), nil)
     case .edit(let medicine):
       record(.medicine, "medicine_\(medicine.id)", at: now, [TimelineField("change", "edited")] + (showingChains ? medicine.summaryFields : medicine.prescriptionFields))
-      let dueBeforeEdit = prescriptionReplaced(medicine, at: now)
-      ledger.locationArmed[medicine.id] = medicine.location != nil
+      let ledger = ledger
+      let dueBeforeEdit = ledger.prescriptionReplaced(medicine, in: &self, at: now)
+      ledger.locationReminderArmed(medicine.id, medicine.location != nil)
       return (.edited(medicine), dueBeforeEdit)
     case .delete(let id):
       if let medicine = ledger.medicines[id] {
         record(.medicine, "medicine_\(id)", at: now, [TimelineField("change", "deleted"), TimelineField("name", medicine.name)])
-        prescriptionDeleted(id)
+        ledger.prescriptionDeleted(id, in: self)
       }
       return (.deleted(id), nil)
     }

@@ -128,12 +128,18 @@ extension Simulation {
     let trace = Lines()
     var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
+<<<<<<< HEAD
       // A layer's event prints as its own (`look(wake)`), as it did before the layer had its own event type.
       let kind = switch event.kind {
       case .patient(let patientEvent): "\(patientEvent)"
       default: "\(event.kind)"
       }
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(kind)")
+=======
+      // A layer's own event prints as it did when it was one of the engine's kinds.
+      let kind: Any = if case .ledger(let event) = event.kind { event } else { event.kind }
+      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(kind)")
+>>>>>>> issue44-led
     }
     try run.execute()
     return trace.lines
@@ -229,13 +235,17 @@ struct SimulationRun {
   var eventObserver: ((ScheduledEvent) -> Void)?
   /// The device's record of the app under test: its state and permissions.
   var installedApp = InstalledAppState()
+<<<<<<< HEAD
   /// The prescription and what became of each dose, whichever app runs.
   var ledger = DoseLedger()
+=======
+  /// The prescription and what became of each dose, whichever app runs (an observer: `DoseLedgerLayer`).
+  let ledger: any DoseLedgerLayer = DoseLedger()
+  /// The patient's response-rule steps and refused scripted actions.
+  var patient = PatientState()
+>>>>>>> issue44-led
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
-  var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
-  /// What each request of `droppedByPendingLimit` was to the app when it was dropped (nil: no dose attribution).
-  var droppedRequestRoles: [MedicineRequestInfo?] = []
 
   // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
   let deviceSchedule: DeviceSchedule
@@ -588,9 +598,22 @@ struct SimulationRun {
       layer.locationUpdate(position, service: service, in: &self, at: now)
     case .patient(let event):
       let layer = patientLayer
+<<<<<<< HEAD
       layer.eventDue(event, in: &self, at: now)
     case .doseDue(let clock, let token):
       doseDue(clock: clock, token: token, at: now)
+=======
+      layer.scriptedActionDue(index, in: &self, at: now)
+    case .ruleResponse(let plan):
+      let layer = patientLayer
+      layer.ruleResponseDue(plan: plan, in: &self, at: now)
+    case .look(let cause):
+      let layer = patientLayer
+      layer.lookDue(cause, in: &self, at: now)
+    case .ledger(let event):
+      let ledger = ledger
+      ledger.eventDue(event, in: &self, at: now)
+>>>>>>> issue44-led
     case .deviceChange(let index):
       applyDeviceChange(index, at: now)
     case .pushSent(let index):
@@ -615,7 +638,7 @@ struct SimulationRun {
     case .add(let request):
       // A raw request counts for a medicine's doses when its identifier has
       // the form of one of the app's (its identifier templates).
-      ledger.requestInfo[request.id] = rawRequestInfo(request.id)
+      ledger.requestAttributed(request.id, to: ledger.rawRequestInfo(request.id, in: self))
       add(request, at: now)
     case .removePending(let id):
       if let removed = center.removePending(id) {
@@ -667,7 +690,7 @@ struct SimulationRun {
     if let reason = outcome.rejectedReason {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
       ledger.requestLost(request.id, "dropped at \(format(now)): \(reason)")
-      if reason == center.pendingLimitReason { notePendingLimitDrop(request.id, at: now) }
+      if reason == center.pendingLimitReason { ledger.notePendingLimitDrop(request.id, at: now) }
       return false
     }
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
@@ -688,7 +711,7 @@ struct SimulationRun {
       record(.dropped, dropped.request.id.rawValue, at: now,
              [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
       ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(center.pendingLimitReason)")
-      notePendingLimitDrop(dropped.request.id, at: now)
+      ledger.notePendingLimitDrop(dropped.request.id, at: now)
     }
     if center.pending.count > pendingPeak {
       pendingPeak = center.pending.count
@@ -761,7 +784,8 @@ struct SimulationRun {
       fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", cause)]
     }
     fields += request.userInfo
-    let dose = doseOfDelivery(request.id, at: now)
+    let ledger = ledger
+    let dose = ledger.doseOfDelivery(request.id, in: &self, at: now)
     if let dose, ledger.requestInfo[request.id]?.role.isMain == true {
       fields.append(TimelineField("dose", dose.occurrenceLabel))
     }
@@ -809,22 +833,17 @@ struct SimulationRun {
     var fields = [TimelineField("visit", String(visit))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
-    if !ledger.medicines.isEmpty {
-      let key = DoseLedger.RegionVisit(region: index, visit: visit)
-      if entering {
-        ledger.visitEntered[key] = now
-      } else if let entered = ledger.visitEntered[key] {
-        ledger.visitStays[key] = entered.duration(to: now)
-      }
-    }
+    if !ledger.medicines.isEmpty { ledger.regionCrossed(index, visit: visit, entering: entering, at: now) }
     if locationLog != nil && now >= scenario.clock.start {
       for pending in center.regionRequests(for: region.id, entering: entering) {
         locationLog!.opportunities.append(
           LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
       }
     }
-    if !ledger.medicines.isEmpty { openLocationDoses(region: index, entering: entering, visit: visit, at: now) }
-    if !scenario.placeSets.isEmpty && !ledger.medicines.isEmpty { openPlaceSetDoses(region: index, entering: entering, visit: visit, at: now) }
+    if !ledger.medicines.isEmpty { ledger.openLocationDoses(region: index, entering: entering, visit: visit, in: self, at: now) }
+    if !scenario.placeSets.isEmpty && !ledger.medicines.isEmpty {
+      ledger.openPlaceSetDoses(region: index, entering: entering, visit: visit, in: self, at: now)
+    }
   }
 
   /// The device reported a region event: a detection delivers the region's
@@ -876,7 +895,7 @@ struct SimulationRun {
     switch report.kind {
     case .undetected:
       if let reason = report.reason, let visit = report.visit, monitored {
-        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
+        ledger.noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
       }
     case .detected:
       // The device now holds the other side: a dose opened ahead of the true path on this one was a false firing.
@@ -909,7 +928,9 @@ struct SimulationRun {
         let layer = appLayer
         layer.regionDetected(report.region, entering: report.entering, transition: report.transition, condition: condition, in: &self, at: now)
       }
-      if !dwell, !ledger.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
+      if !dwell, !ledger.medicines.isEmpty, let visit = report.visit {
+        ledger.settleLocationDoses(region: report.region, entering: report.entering, visit: visit, in: self, at: now)
+      }
     }
   }
 
@@ -962,7 +983,10 @@ struct SimulationRun {
         scheduleDelivery(of: updated, at: next)
       }
     }
-    if !ledger.doseClocks.isEmpty { warnMovedReminders(at: now) }
+    if !ledger.doseClocks.isEmpty {
+      let ledger = ledger
+      ledger.warnMovedReminders(in: &self, at: now)
+    }
   }
 
   // MARK: - Device-local time
@@ -1050,6 +1074,9 @@ struct SimulationRun {
     if let changed = deviceZoneChangedAt, instant < changed { return scenario.clock.local(instant) }
     return InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
   }
+
+  /// The run's summary, as the dose ledger builds it from what it is handed (`DoseLedgerLayer.summary(of:)`).
+  func summary() -> RunSummary { ledger.summary(of: self) }
 
   /// The timeline header: the scenario, zone, clock, platform rules,
   /// regions, and the track with the fixes read (known once the run is over).

@@ -34,12 +34,16 @@ extension DoseKey {
 
 /// The dose ledger: the world's truth about the prescription and what became
 /// of each dose, for whichever app runs (the scenario's medicine app or a
-/// team's). It is fed by the patient's medicine changes (the prescription),
-/// by what the device delivers and shows (through the fates below), and by
-/// what the patient does; the app tells it which dose a request serves
-/// (`requestInfo`). Not yet everything goes through named fates: the app
-/// layer still writes a dose's snoozes, completion, dismissal and remarks directly.
-struct DoseLedger {
+/// team's). An observer: it is fed by the patient's medicine changes (the
+/// prescription), by what the device delivers and shows (through the fates
+/// below), and by what the patient does; the app tells it which dose a request
+/// serves (`requestAttributed`). It changes nothing in the world but its own
+/// records and the dose checks it schedules for itself (`LedgerEvent`).
+///
+/// It owns its state: others reach it as a `DoseLedgerLayer`, which lets them
+/// read its records and change them only through the methods named for what
+/// they observed; its own files (`DoseLedger+…`) write them.
+final class DoseLedger: DoseLedgerLayer {
   /// The current version of every medicine that exists: the prescription.
   var medicines: [MedicineID: Medicine] = [:]
   /// Every medicine ever created, in creation order (for deterministic iteration).
@@ -77,6 +81,18 @@ struct DoseLedger {
   /// How many location doses each medicine has opened: in all, for a
   /// single region; per place, for a place set (`DoseKey.place`).
   var locationOccurrences: [LocationCount: Int64] = [:]
+  /// The requests the pending limit dropped, in order.
+  var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
+  /// What each request of `droppedByPendingLimit` was to the app when it was dropped (nil: no dose attribution).
+  var droppedRequestRoles: [MedicineRequestInfo?] = []
+
+  /// An empty ledger: no medicine yet.
+  init() {}
+
+  /// A ledger that holds these dose records already (the fates' tests start from one).
+  init(doses: [DoseKey: DoseRecord]) {
+    self.doses = doses
+  }
 
   /// What a location occurrence number counts: a medicine's crossings, or
   /// for a place set, its crossings of one place.
@@ -87,7 +103,7 @@ struct DoseLedger {
 
   /// The next location dose of `medicine` (at `place`, for a place set):
   /// its occurrence number is handed out here.
-  mutating func nextLocationDose(_ medicine: MedicineID, place: PlaceID? = nil) -> DoseKey {
+  func nextLocationDose(_ medicine: MedicineID, place: PlaceID? = nil) -> DoseKey {
     let count = LocationCount(medicine: medicine, place: place)
     let occurrence = (locationOccurrences[count] ?? 0) + 1
     locationOccurrences[count] = occurrence
@@ -122,7 +138,7 @@ struct DoseLedger {
 
   /// Drops a provisional dose (a false firing): its record goes, and its
   /// occurrence number is given back when it was the last one handed out.
-  mutating func dropProvisional(_ side: LocationSide) {
+  func dropProvisional(_ side: LocationSide) {
     guard let key = provisionalLocationDoses.removeValue(forKey: side) else { return }
     doses[key] = nil
     let count = LocationCount(medicine: key.medicine, place: key.place)
@@ -136,55 +152,55 @@ struct DoseLedger {
 extension DoseLedger {
   /// The device did not keep, deliver or show `id`: `reason` explains a
   /// dose the request would have answered (until the request is pending again).
-  mutating func requestLost(_ id: NotificationID, _ reason: String) {
+  func requestLost(_ id: NotificationID, _ reason: String) {
     lossReason[id] = reason
   }
 
   /// The device keeps `id` pending again: no earlier loss explains its doses.
-  mutating func requestPending(_ id: NotificationID) {
+  func requestPending(_ id: NotificationID) {
     lossReason[id] = nil
   }
 
   /// `id` was delivered to Notification Center and answers `dose`: the
   /// patient can act on it there (before the app's will-present runs).
-  mutating func notificationShown(_ id: NotificationID, dose: DoseKey) {
+  func notificationShown(_ id: NotificationID, dose: DoseKey) {
     shownDose[id] = dose
   }
 
   /// `id` is no longer shown in Notification Center, so no dose waits on it.
-  mutating func notificationGone(_ id: NotificationID) {
+  func notificationGone(_ id: NotificationID) {
     shownDose[id] = nil
   }
 
   /// `id` was shown only as a banner and kept nothing in Notification
   /// Center: `why`, for a later action's refusal.
-  mutating func notificationLeft(_ id: NotificationID, _ why: String) {
+  func notificationLeft(_ id: NotificationID, _ why: String) {
     shownDose[id] = nil
     leftNotificationCenter[id] = why
   }
 
   /// A delivery that answered `dose` was not shown: the dose's reason is
   /// the request's loss.
-  mutating func deliveryNotShown(_ id: NotificationID, dose: DoseKey) {
+  func deliveryNotShown(_ id: NotificationID, dose: DoseKey) {
     doses[dose]?.reason = lossReason[id]
   }
 
   /// The device listed a notification of `dose` without an alert: a
   /// remark, and the reason while the dose has not been seen.
-  mutating func listed(_ dose: DoseKey, note: String) {
+  func listed(_ dose: DoseKey, note: String) {
     guard doses[dose]?.notified == nil else { return }
     if doses[dose]?.notes.contains(note) == false { doses[dose]?.notes.append(note) }
     doses[dose]?.reason = "never perceived: \(note), and the patient did not look at the phone after it"
   }
 
   /// A remark on `dose`, once.
-  mutating func note(_ dose: DoseKey, _ note: String) {
+  func note(_ dose: DoseKey, _ note: String) {
     if doses[dose]?.notes.contains(note) == false { doses[dose]?.notes.append(note) }
   }
 
   /// The patient perceives a notification of `dose` now (an alert, or a
   /// listing seen at a look): the dose is notified, once.
-  mutating func perceived(_ dose: DoseKey, by perception: DosePerception, at now: SimulationInstant) {
+  func perceived(_ dose: DoseKey, by perception: DosePerception, at now: SimulationInstant) {
     guard doses[dose]?.notified == nil else { return }
     doses[dose]?.notified = now
     doses[dose]?.perception = perception
@@ -196,9 +212,65 @@ extension DoseLedger {
   /// A notification of `dose`, not yet noticed, is held (by a Focus or a
   /// scheduled summary): a remark, and a reason that holds unless it is
   /// released (`perceived` clears it) before the run ends.
-  mutating func held(_ dose: DoseKey, note: String) {
+  func held(_ dose: DoseKey, note: String) {
     guard doses[dose]?.notified == nil else { return }
     doses[dose]?.notes.append(note)
     doses[dose]?.reason = "never perceptible: \(note), not released before the run ended"
+  }
+}
+
+/// What the app, the engine and the server tell the ledger besides the
+/// device's fates: which dose a request serves, the track's visits, and the
+/// answers and remarks that reach a dose's row.
+extension DoseLedger {
+  /// The app attributes `id` to `info` (nil: no dose) as it adds it.
+  func requestAttributed(_ id: NotificationID, to info: MedicineRequestInfo?) {
+    requestInfo[id] = info
+  }
+
+  /// A daily reminder or location request is added again under its own
+  /// identifier: nothing replaces it any more.
+  func mainRequestAdded(_ id: NotificationID) {
+    replacedMain[id] = nil
+  }
+
+  /// A location medicine can (`armed`) or cannot open doses from now on: it
+  /// was created or edited.
+  func locationReminderArmed(_ id: MedicineID, _ armed: Bool) {
+    locationArmed[id] = armed
+  }
+
+  /// The true path entered or left region `index` on `visit`: an exit after
+  /// a recorded entry gives the visit its stay.
+  func regionCrossed(_ index: Int, visit: Int, entering: Bool, at now: SimulationInstant) {
+    let key = RegionVisit(region: index, visit: visit)
+    if entering {
+      visitEntered[key] = now
+    } else if let entered = visitEntered[key] {
+      visitStays[key] = entered.duration(to: now)
+    }
+  }
+
+  /// A remark on `dose` even when it has it already (each delivery or act it
+  /// stands for is one).
+  func remark(_ dose: DoseKey, _ note: String) {
+    doses[dose]?.notes.append(note)
+  }
+
+  /// The app counts the patient's response as taking `dose`: it is completed
+  /// now unless it was already. Returns whether it was (nil record: no).
+  func countedAsTaken(_ dose: DoseKey, at now: SimulationInstant) -> Bool {
+    guard doses[dose] != nil && doses[dose]?.completed == nil else { return false }
+    doses[dose]?.completed = now
+    return true
+  }
+
+  /// The server had a message of daily dose `key` perceived: the dose gets a
+  /// row if it has none, due when its clock says (`otherwise` when no clock has it).
+  func serverMessagePerceived(of key: DoseKey, otherwise: SimulationInstant) {
+    guard doses[key] == nil, case .time(let time) = key.slot, let medicine = medicines[key.medicine] else { return }
+    let due = doseClocks.lazy.filter { $0.medicine == key.medicine && $0.time == time }
+      .compactMap { clock in clock.doses.first { clock.key($0) == key }?.due }.first
+    doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due ?? otherwise)
   }
 }

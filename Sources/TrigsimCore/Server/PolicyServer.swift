@@ -352,10 +352,7 @@ final class PolicyServer: ServerLayer {
 
   /// The dose's row exists once the server has a message of it perceived.
   func ensureDose(_ key: DoseKey, in run: inout SimulationRun) {
-    guard run.ledger.doses[key] == nil, case .time(let time) = key.slot, let medicine = run.ledger.medicines[key.medicine] else { return }
-    let due = run.ledger.doseClocks.lazy.filter { $0.medicine == key.medicine && $0.time == time }
-      .compactMap { clock in clock.doses.first { clock.key($0) == key }?.due }.first
-    run.ledger.doses[key] = run.newDose(key, medicine: medicine, reminder: time.description, scheduled: due ?? run.scenario.clock.start)
+    run.ledger.serverMessagePerceived(of: key, otherwise: run.scenario.clock.start)
   }
 
   // MARK: - The dose table

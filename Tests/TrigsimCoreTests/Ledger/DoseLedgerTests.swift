@@ -15,13 +15,11 @@ import TrigsimTestSupport
     var record = DoseRecord(key: key, medicineName: "Metformin", reminder: "08:00", scheduled: Build.instant("2026-05-04T08:00:00+02:00"))
     record.reason = reason
     record.notified = notified.map { Build.instant("2026-05-04T\($0)+02:00") }
-    var ledger = DoseLedger()
-    ledger.doses[key] = record
-    return ledger
+    return DoseLedger(doses: [key: record])
   }
 
   @Test func aPerceivedDoseIsNotifiedOnceAndLosesOnlyTheNeverPerceptibleReason() {
-    var held = ledger(reason: "never perceptible: delivered quietly to Notification Center at 08:00, no alert")
+    let held = ledger(reason: "never perceptible: delivered quietly to Notification Center at 08:00, no alert")
     held.perceived(key, by: followUp, at: Build.instant("2026-05-04T08:30:00+02:00"))
     held.perceived(key, by: alert, at: Build.instant("2026-05-04T09:00:00+02:00"))
     #expect(held.doses[key]?.notified == Build.instant("2026-05-04T08:30:00+02:00"))
@@ -29,13 +27,13 @@ import TrigsimTestSupport
     #expect(held.doses[key]?.perception == followUp)
     #expect(held.doses[key]?.reason == nil)
 
-    var other = ledger(reason: "the device had not reported this crossing when the run ended")
+    let other = ledger(reason: "the device had not reported this crossing when the run ended")
     other.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
     #expect(other.doses[key]?.reason == "the device had not reported this crossing when the run ended")
   }
 
   @Test func aListingIsOneRemarkAndTheReasonUntilNotified() {
-    var quiet = ledger()
+    let quiet = ledger()
     quiet.listed(key, note: "listed at 08:00 (delivered quietly)")
     quiet.listed(key, note: "listed at 08:00 (delivered quietly)")
     #expect(quiet.doses[key]?.notes == ["listed at 08:00 (delivered quietly)"])
@@ -43,19 +41,19 @@ import TrigsimTestSupport
     quiet.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
     #expect(quiet.doses[key]?.reason == nil)
 
-    var notified = ledger(notified: "08:00:00")
+    let notified = ledger(notified: "08:00:00")
     notified.listed(key, note: "listed at 08:06 (delivered quietly)")
     #expect(notified.doses[key]?.reason == nil)
     #expect(notified.doses[key]?.notes == [])
   }
 
   @Test func aHeldNotificationExplainsOnlyADoseNeverNotified() {
-    var held = ledger()
+    let held = ledger()
     held.held(key, note: "held by Focus 'Sleep' at 08:00")
     #expect(held.doses[key]?.reason == "never perceptible: held by Focus 'Sleep' at 08:00, not released before the run ended")
     #expect(held.doses[key]?.notes == ["held by Focus 'Sleep' at 08:00"])
 
-    var notified = ledger(notified: "08:00:00")
+    let notified = ledger(notified: "08:00:00")
     notified.held(key, note: "held by Focus 'Sleep' at 08:06")
     #expect(notified.doses[key]?.notes == [])
     #expect(notified.doses[key]?.reason == nil)
@@ -63,7 +61,7 @@ import TrigsimTestSupport
 
   @Test func aDoseWithoutARecordIsLeftWithoutOne() {
     // A notification can be shown before its dose has a record; no fate may invent one.
-    var ledger = DoseLedger()
+    let ledger = DoseLedger()
     ledger.perceived(key, by: alert, at: Build.instant("2026-05-04T08:30:00+02:00"))
     ledger.listed(key, note: "listed at 08:00 (delivered quietly)")
     ledger.held(key, note: "held by Focus 'Sleep' at 08:00")
@@ -73,7 +71,7 @@ import TrigsimTestSupport
   }
 
   @Test func aLossExplainsADeliveryNotShownUntilTheRequestIsPendingAgain() {
-    var ledger = ledger()
+    let ledger = ledger()
     ledger.requestLost(reminder, "not shown at 08:00: will-present asked for none")
     ledger.deliveryNotShown(reminder, dose: key)
     #expect(ledger.doses[key]?.reason == "not shown at 08:00: will-present asked for none")
@@ -82,8 +80,8 @@ import TrigsimTestSupport
   }
 
   @Test func aBannerOnlyNotificationLeavesNotificationCenterWithItsReason() {
-    var ledger = ledger()
-    ledger.shownDose[reminder] = key
+    let ledger = ledger()
+    ledger.notificationShown(reminder, dose: key)
     ledger.notificationLeft(reminder, "shown as a banner only at 08:00")
     #expect(ledger.shownDose[reminder] == nil)
     #expect(ledger.leftNotificationCenter[reminder] == "shown as a banner only at 08:00")

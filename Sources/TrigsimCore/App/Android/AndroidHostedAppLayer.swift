@@ -85,7 +85,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     androidMedicineChanged(index, edit, in: &run, at: now)
     // As on iOS: the doses the edit took away get their record once the app has heard of it.
     if case .edited(let medicine) = edit, let dueBeforeEdit {
-      run.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, at: now)
+      run.ledger.noteDosesRemovedByEdit(of: medicine, dueBeforeEdit: dueBeforeEdit, in: run, at: now)
     }
   }
 
@@ -307,12 +307,15 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       ])
       if let dose {
         let note = "dismissed at \(run.format(now)) without telling the app (no delete intent)"
-        run.ledger.doses[dose]?.notes.append(note)
+        run.ledger.remark(dose, note)
       }
       return
     }
     run.record(.action, id.rawValue, at: now, fields)
-    if let dose { run.recordPatientAct(action, on: dose, at: now) }
+    if let dose {
+      let ledger = run.ledger
+      ledger.recordPatientAct(action, on: dose, in: &run, at: now)
+    }
     guard action != .ignore else { return }
     let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
     guard !forceStopped(run) else {

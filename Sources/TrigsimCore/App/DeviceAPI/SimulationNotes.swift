@@ -28,7 +28,7 @@ public final class SimulationNotes: @unchecked Sendable {
   public func remark(_ remark: String, onDoseOf id: NotificationID) -> Bool {
     host.withRun("SimulationNotes.remark", otherwise: false) { run, _ in
       guard let dose = host.dose(answeredBy: id, in: run), run.ledger.doses[dose] != nil else { return false }
-      if run.ledger.doses[dose]?.notes.contains(remark) == false { run.ledger.doses[dose]?.notes.append(remark) }
+      run.ledger.note(dose, remark)
       return true
     }
   }
@@ -39,7 +39,7 @@ public final class SimulationNotes: @unchecked Sendable {
   public func remark(_ remark: String, on dose: DoseKey) -> Bool {
     host.withRun("SimulationNotes.remark", otherwise: false) { run, _ in
       guard run.ledger.doses[dose] != nil else { return false }
-      if run.ledger.doses[dose]?.notes.contains(remark) == false { run.ledger.doses[dose]?.notes.append(remark) }
+      run.ledger.note(dose, remark)
       return true
     }
   }
@@ -70,7 +70,7 @@ public final class SimulationNotes: @unchecked Sendable {
   /// unprescribed one (`DoseKey.isPrescribed` false) when none does.
   public func prescribedDose(of medicine: MedicineID, at time: DailyTime, firingAt date: Date) -> DoseKey {
     host.withRun("SimulationNotes.prescribedDose", otherwise: DoseKey(medicine: medicine, slot: .time(time), occurrence: 0)) { run, _ in
-      run.doseKey(medicine, time, fire: SimulationInstant(date))
+      run.ledger.doseKey(medicine, time, fire: SimulationInstant(date), in: run)
     }
   }
 
@@ -89,8 +89,7 @@ public final class SimulationNotes: @unchecked Sendable {
           "SimulationNotes.countAsTaken(\(dose.medicine) \(dose.occurrenceLabel)) was called outside didReceive for a response to a notification of that dose: only the patient's response can count as taking it")
         return
       }
-      if run.ledger.doses[dose] != nil && run.ledger.doses[dose]?.completed == nil {
-        run.ledger.doses[dose]?.completed = now
+      if run.ledger.countedAsTaken(dose, at: now) {
         let reminderServer = run.serverLayer
         reminderServer.doseAnswered(dose, in: &run, at: now)
       }
