@@ -39,22 +39,11 @@ struct ScheduledEvent: Comparable {
     /// Phase `timeZoneChange`, rank `Int.max`: after a zone change at that instant.
     case timeChange(SignificantTimeChange.Cause, token: Int)
     case medicineChange(Int)
-<<<<<<< HEAD
     /// One of the patient's own events (`PatientLayer`): a scripted action,
     /// a planned response, a look.
     case patient(PatientEvent)
-    /// A medicine's daily time is due (index into the dose clocks).
-    case doseDue(clock: Int, token: Int)
-=======
-    /// A scripted user action (index into `MedicineApp.userActions`).
-    case userAction(Int)
-    /// A planned response to a dose (index into `PatientState.responsePlans`).
-    case ruleResponse(plan: Int)
-    /// The patient looks at the phone.
-    case look(LookCause)
     /// One of the dose ledger's own events (`DoseLedgerLayer`).
     case ledger(LedgerEvent)
->>>>>>> issue44-led
     /// A change of the device (index into the run's device changes).
     case deviceChange(Int)
     /// The server sends push `n` (index into `RemotePushes.pushes`).

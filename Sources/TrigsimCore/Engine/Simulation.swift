@@ -128,18 +128,13 @@ extension Simulation {
     let trace = Lines()
     var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
-<<<<<<< HEAD
-      // A layer's event prints as its own (`look(wake)`), as it did before the layer had its own event type.
+      // A layer's event prints as its own (`look(wake)`), as it did when it was one of the engine's kinds.
       let kind = switch event.kind {
       case .patient(let patientEvent): "\(patientEvent)"
+      case .ledger(let ledgerEvent): "\(ledgerEvent)"
       default: "\(event.kind)"
       }
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(kind)")
-=======
-      // A layer's own event prints as it did when it was one of the engine's kinds.
-      let kind: Any = if case .ledger(let event) = event.kind { event } else { event.kind }
-      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(kind)")
->>>>>>> issue44-led
     }
     try run.execute()
     return trace.lines
@@ -235,15 +230,8 @@ struct SimulationRun {
   var eventObserver: ((ScheduledEvent) -> Void)?
   /// The device's record of the app under test: its state and permissions.
   var installedApp = InstalledAppState()
-<<<<<<< HEAD
-  /// The prescription and what became of each dose, whichever app runs.
-  var ledger = DoseLedger()
-=======
   /// The prescription and what became of each dose, whichever app runs (an observer: `DoseLedgerLayer`).
   let ledger: any DoseLedgerLayer = DoseLedger()
-  /// The patient's response-rule steps and refused scripted actions.
-  var patient = PatientState()
->>>>>>> issue44-led
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
 
@@ -598,22 +586,10 @@ struct SimulationRun {
       layer.locationUpdate(position, service: service, in: &self, at: now)
     case .patient(let event):
       let layer = patientLayer
-<<<<<<< HEAD
       layer.eventDue(event, in: &self, at: now)
-    case .doseDue(let clock, let token):
-      doseDue(clock: clock, token: token, at: now)
-=======
-      layer.scriptedActionDue(index, in: &self, at: now)
-    case .ruleResponse(let plan):
-      let layer = patientLayer
-      layer.ruleResponseDue(plan: plan, in: &self, at: now)
-    case .look(let cause):
-      let layer = patientLayer
-      layer.lookDue(cause, in: &self, at: now)
     case .ledger(let event):
       let ledger = ledger
       ledger.eventDue(event, in: &self, at: now)
->>>>>>> issue44-led
     case .deviceChange(let index):
       applyDeviceChange(index, at: now)
     case .pushSent(let index):
