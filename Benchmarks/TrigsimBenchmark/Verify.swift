@@ -1,7 +1,8 @@
 // The verify table: `trigsim verify` of the medicine scenario against its own
-// timeline (a match) and against a copy with every region entry moved by 1 ms
-// (one difference per visit), with `trigsim run` of the same scenario as the
-// baseline in the same run. It reads the medicine app table's scenarios and
+// timeline and dose table, as `trigsim record` writes them (a match), and
+// against a copy of the timeline with every region entry moved by 1 ms (one
+// difference per visit; the same dose table), with `trigsim run` of the same
+// scenario as the baseline in the same run. It reads the medicine app table's scenarios and
 // timelines, so it runs after it.
 
 import Foundation
@@ -21,6 +22,13 @@ extension Benchmark {
       let appText = try String(contentsOfFile: appPath, encoding: .utf8)
       try (appText + "expect: \(expectedPath)\n").write(toFile: verifyPath, atomically: true, encoding: .utf8)
       try (appText + "expect: \(shiftedPath)\n").write(toFile: verifyShiftedPath, atomically: true, encoding: .utf8)
+      // `verify` of a scenario with medicines compares its dose table too (`NAME.doses` beside the
+      // expected timeline): record both once, and give the shifted copy the same table, so that
+      // only its timeline differs.
+      _ = measure([trigsim, "record", verifyPath])
+      let shiftedDoses = "\(workDirectory)/benchmark-\(days)d-shifted.doses"
+      if FileManager.default.fileExists(atPath: shiftedDoses) { try FileManager.default.removeItem(atPath: shiftedDoses) }
+      try FileManager.default.copyItem(atPath: "\(workDirectory)/benchmark-\(days)d-medicines.doses", toPath: shiftedDoses)
       // Every `enter`, and every entry at the same instant, one millisecond later
       // in the expected copy (order stays valid: instants are whole milliseconds).
       let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
