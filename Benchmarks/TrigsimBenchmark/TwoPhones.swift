@@ -11,6 +11,14 @@
 import Foundation
 import TrigsimCore
 
+/// The two-phone table's Android scenario: `medicines` (what `medicineScenario`
+/// gives, the iOS side as it is) on `android` with exact alarms granted and
+/// location allowed always.
+func androidScenario(medicines medicinesOnly: String) -> String {
+  medicinesOnly
+    + "platform: { device: android, android: { exactAlarms: granted } }\napp:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n"
+}
+
 extension Benchmark {
   func measureTwoPhones() throws {
     let rounds = max(3, runs)
@@ -20,8 +28,7 @@ extension Benchmark {
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for days in dayCounts {
       let medicinesOnly = try medicineScenario(days: days)
-      let androidText = medicinesOnly
-        + "platform: { device: android, android: { exactAlarms: granted } }\napp:\n  - { at: \(InstantFormatter.utc.string(for: start)), location: always }\n"
+      let androidText = androidScenario(medicines: medicinesOnly)
       let pair = try pairedScenarios(rounds, days: days, baseline: ("ios", medicinesOnly), candidate: ("android", androidText))
       let (iosRuns, androidRuns, ratios, peak) = (pair.baseline, pair.candidate, pair.ratios, pair.candidatePeak)
       let (iosLines, androidLines) = (pair.baselineLines, pair.candidateLines)

@@ -8,7 +8,8 @@ extension Benchmark {
   /// Writes, for each --days count, the scenarios the tables run (the same
   /// text, from the same functions) into `folder`, and prints one line per
   /// scenario: its name, a space and its path. The names: `medicine` (the
-  /// medicine app table's), `attention` (Focus and pushes), `storm-ios` and
+  /// medicine app table's), `attention` (Focus and pushes), `phone-ios` and
+  /// `phone-android` (the two-phone table's pair), `storm-ios` and
   /// `storm-android` (the event storm on each phone), `server` (the
   /// three-channel escalation) and `places` (5 000 places over 30 km ×
   /// 30 km), each followed by `-Nd` for a track of N days.
@@ -26,6 +27,8 @@ extension Benchmark {
       let scenarios: [(name: String, file: String, text: String)] = [
         ("medicine", "medicines", scenarioText(days: days, track: trackPath) + medicineAppText),
         ("attention", "attention", attentionScenarios(days: days, track: trackPath).attention),
+        ("phone-ios", "ios", medicinesOnly),
+        ("phone-android", "android", androidScenario(medicines: medicinesOnly)),
         ("storm-ios", "storm-ios", storms.ios),
         ("storm-android", "storm-android", storms.android),
         ("server", "escalation", serverScenarios(days: days, medicines: medicinesOnly).escalation),
