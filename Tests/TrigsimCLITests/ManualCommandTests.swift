@@ -91,6 +91,10 @@ import TrigsimTestSupport
       "the benchmark's server table: a release build and 30-day runs",
     ".build/release/trigsim-benchmark --only storms --days 1          # \"Event storms\" below (not part of the full run)":
       "the benchmark's storm table: a release build and a day of app-state changes on both phones",
+    "Benchmarks/identity.sh HEAD~1                                    # byte identity of every bundled scenario's output against a build of HEAD~1 (\"Checking a change\" below)":
+      "builds two trigsims (one in a git worktree) and runs every bundled scenario twelve times with each: minutes, and a git checkout",
+    "Benchmarks/instructions.sh --limit 1.05 HEAD~1                   # instruction counts of the representative scenarios against HEAD~1 (\"Checking a change\" below)":
+      "two release builds (one in a git worktree) and runs under valgrind: minutes, valgrind and a git checkout",
     // Sharding: one line per machine of four; the recipes run the whole sequence.
     "trigsim run S.yaml --trials 1000 --seed 2026 --shard 2/4 --output shards/trials-2.json   # on each of 4 machines":
       "one machine's line of four (the merge below needs all four); ShardRecipeCLITests runs the recipes' every shard and merge",
