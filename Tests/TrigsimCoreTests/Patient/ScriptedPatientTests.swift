@@ -26,7 +26,8 @@ private typealias F = MedicineFixture
     patient.lookDue(.wake, in: &run, at: F.at("07:40"))
     #expect(try #require(run.sink as? Timeline).entries.isEmpty)
     // Four hours awake, four looks: the next one an hour after waking, ranked after the (no) scripted looks.
-    let next = try #require(run.queue.popNext(notAfter: run.end))
+    let queued = run.queue.popNext(notAfter: run.end)
+    let next = try #require(queued)
     #expect(next.instant == F.at("08:40"))
     #expect(next.phase == .look)
     #expect(next.rank == 0)
