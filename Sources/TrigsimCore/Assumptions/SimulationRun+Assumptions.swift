@@ -16,21 +16,21 @@ extension SimulationRun {
   /// Under `entered` the device reports an entry for this request alone.
   mutating func monitoringStartsInside(_ request: NotificationRequest, at now: SimulationInstant) {
     guard case .region(let trigger) = request.trigger, trigger.notifyOnEntry, firstFixInstant != nil,
-      installedApp.regionMonitoringBlockedReason == nil,
-      let region = scenario.regions.firstIndex(where: { $0.id == trigger.region }), locationService.believesInside(region)
+      phone.installedApp.regionMonitoringBlockedReason == nil,
+      let region = scenario.regions.firstIndex(where: { $0.id == trigger.region }), phone.locationService.believesInside(region)
     else { return }
     consult(.locationAlreadyInside)
     guard scenario.platform.locationAlreadyInside == .entered else { return }
-    var report = locationService.entryForMonitoringStartedInside(region, at: now)
+    var report = phone.locationService.entryForMonitoringStartedInside(region, at: now)
     report.onlyRequest = request.id
-    reportBuffer.append(report)
+    phone.reportBuffer.append(report)
     queueDeviceReports()
   }
 
   /// The first fix: every pending entry request whose region the device is inside.
   mutating func monitoringStartsInsideAtFirstFix(at now: SimulationInstant) {
-    for (index, region) in scenario.regions.enumerated() where locationService.believesInside(index) {
-      for pending in center.regionRequests(for: region.id, entering: true) { monitoringStartsInside(pending.request, at: now) }
+    for (index, region) in scenario.regions.enumerated() where phone.locationService.believesInside(index) {
+      for pending in phone.center.regionRequests(for: region.id, entering: true) { monitoringStartsInside(pending.request, at: now) }
     }
   }
 }

@@ -106,10 +106,10 @@ public struct Simulation {
     summary.firstFixAt = run.firstFixInstant
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
     summary.coverageWarnings = run.coverageWarnings
-    summary.perceptions = run.attention.perceptions
+    summary.perceptions = run.phone.attention.perceptions
     summary.channelAttempts = run.server.attempts
-    summary.badgeHistory = run.attention.badgeHistory
-    summary.waitingDosesHistory = run.attention.waitingDosesHistory
+    summary.badgeHistory = run.phone.attention.badgeHistory
+    summary.waitingDosesHistory = run.phone.attention.waitingDosesHistory
     summary.consultedAssumptions = AssumptionRegistry.inRegistryOrder(run.consultedAssumptions)
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
@@ -155,7 +155,6 @@ struct SimulationRun {
   let scenario: Scenario
   let calendarEvaluator: CalendarTriggerEvaluator
   var queue = EventQueue()
-  var center: NotificationCenterModel
   var deviceTimeZone: TimeZone
   /// When the device last changed zones (nil: never yet): an instant before it
   /// is written in the zone in force then (`format`).
@@ -191,71 +190,27 @@ struct SimulationRun {
   /// The registry settings consulted so far (`consult(_:)`).
   var consultedAssumptions: Set<AssumptionID> = []
 
-  // Device: the location service and the presenter the platform profile provides.
-  var locationService: any LocationService
-  let presenter: any NotificationPresenter
-  /// Geometric crossings of the segment being replayed, for the location service.
+  /// Geometric crossings of the segment being replayed, for the phone's location service.
   var segmentCrossings: [GeometricCrossing] = []
-  var reportBuffer: [DeviceRegionReport] = []
-  /// Reports waiting in the queue, by the index their event carries.
-  var deviceReports: [Int: DeviceRegionReport] = [:]
-  var nextReportIndex = 0
-  /// When location authorization lets region monitoring start again after
-  /// blocking it, in handling order; the location service is restarted at
-  /// each (the segment split there), `nextMonitoringRestart` being the next.
-  let monitoringRestarts: [SimulationInstant]
-  var nextMonitoringRestart = 0
-  /// The spans during which region monitoring was blocked, with the reason.
-  var monitoringBlockedSpans: [(from: SimulationInstant, until: SimulationInstant?, reason: String)] = []
-  /// The report whose detection is being delivered: which visit a location
-  /// dose belongs to (none for a detection of a side the true path did not reach).
-  var locationReportContext: (region: Int, visit: Int?, entering: Bool)?
-  /// What a trial needs to know about location requests (nil outside trials: nothing is kept).
-  var locationLog: LocationRequestLog?
+
+  /// The phone the app runs on: it owns the device's state (`Phone`).
+  let phone: Phone
 
   /// The app under test, behind the app seam (`AppLayer`).
   let appLayer: any AppLayer
   /// The patient who perceives and acts (`PatientLayer`).
   let patientLayer: any PatientLayer
-  /// Whether the app layer sees every fix (a location service the app started: significant-change or standard updates).
-  var observesFixes = false
   /// Sees every event as it is handled, in the queue's order (the tests'
   /// event-trace oracle, `Simulation.eventTrace()`); nil in every real run.
   var eventObserver: ((ScheduledEvent) -> Void)?
-  /// The device's record of the app under test: its state and permissions.
-  var installedApp = InstalledAppState()
   /// The prescription and what became of each dose, whichever app runs.
   var ledger = DoseLedger()
   /// The patient's response-rule steps and refused scripted actions.
   var patient = PatientState()
-  var pendingPeak = 0
-  var pendingPeakAt: SimulationInstant?
-  var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
-  /// What each request of `droppedByPendingLimit` was to the app when it was dropped (nil: no dose attribution).
-  var droppedRequestRoles: [MedicineRequestInfo?] = []
-
-  // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
-  let deviceSchedule: DeviceSchedule
-  var attention = AttentionState()
-  /// The push service between the app's server and the device (what it stores, when it hands over).
-  var pushService: PushService
-  /// How pushes reach the app on this platform (APNs or FCM).
-  let pushTransport: any PushTransport
-  /// Every push the app's server sends in this run: the scenario's scripted
-  /// `pushes:`, then those the reminder server (`server:`) sends as it goes.
-  /// Push events and the push service name pushes by their index here.
-  var remotePushes: [RemotePush]
   /// The app's reminder server (`server:`), an actor of the world beside the clock and the track.
   let serverLayer: any ServerLayer
   /// What the reminder server knows and has sent (see `SimulationRun+Server.swift`).
   var server = ServerState()
-  /// Set while a catch-up delivery after power-on is made: when it came due.
-  var catchUpDue: SimulationInstant?
-  /// With `catchUpDue`: whether it came due while the phone was off (else
-  /// after switch-on, before the first unlock).
-  var catchUpWhileOff = true
-  /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
-  let tracksBadge: Bool
   /// The Android device's alarms, channels and permissions (nil on an iPhone).
   var android: AndroidDeviceState?
   /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
@@ -269,25 +224,15 @@ struct SimulationRun {
     self.appLayer = appLayer
     self.patientLayer = patientLayer
     self.sink = sink
-    self.locationService = scenario.platform.makeLocationService(regions: scenario.regions, variation: variation)
-    self.presenter = scenario.platform.makePresenter()
-    self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
-    self.pushTransport = scenario.platform.makePushTransport()
-    self.remotePushes = scenario.pushes.pushes
     self.serverLayer = scenario.server.makeServerLayer()
     self.trialSeed = variation?.seed
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
-    self.center = NotificationCenterModel(settings: scenario.platform)
+    self.phone = Phone(scenario, variation: variation, calendar: calendarEvaluator)
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
     self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
-    self.deviceSchedule = DeviceSchedule(scenario: scenario, calendar: calendarEvaluator)
-    self.monitoringRestarts = DeviceSchedule.monitoringRestarts(
-      appChanges: scenario.medicineApp.appChanges, powerBlocked: deviceSchedule.monitoringBlocked, until: scenario.clock.end)
-    self.tracksBadge = scenario.medicineApp.badge != .none || scenario.pushes.pushes.contains { $0.badge != nil }
-      || scenario.actions.contains { if case .add(let request) = $0.action { request.badge != nil } else { false } }
     stepCrossings.reserveCapacity(8)
   }
 
@@ -315,7 +260,7 @@ struct SimulationRun {
     leftForeground(at: scenario.clock.start)
     if let settings = scenario.platform.android {
       // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
-      installedApp.permission = initialNotificationPermission(
+      phone.installedApp.permission = initialNotificationPermission(
         androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
     }
     let layer = appLayer
@@ -325,7 +270,7 @@ struct SimulationRun {
     let serverLayer = serverLayer
     serverLayer.scheduleEvents(in: &self)
     scheduleDeviceEvents()
-    for warning in locationService.regionWarnings {
+    for warning in phone.locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
     if let track = scenario.track {
@@ -338,8 +283,8 @@ struct SimulationRun {
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
     if let lastFix = previousFix {
-      while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
-      locationService.finish(last: lastFix, until: end, into: &reportBuffer)
+      while let restart = takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
+      phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
       queueDeviceReports()
     }
     handleEvents(notAfter: end)
@@ -355,7 +300,7 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if observesFixes {
+    if phone.observesFixes {
       let layer = appLayer
       layer.observe(sample, in: &self)
     }
@@ -382,16 +327,16 @@ struct SimulationRun {
         position += 1
         continue
       }
-      let taken = locationService.advanceQuietly(
-        from: previousFix!, through: block[position..<position + quiet], appInForeground: installedApp.state == .foreground,
-        into: &reportBuffer)
+      let taken = phone.locationService.advanceQuietly(
+        from: previousFix!, through: block[position..<position + quiet], appInForeground: phone.installedApp.state == .foreground,
+        into: &phone.reportBuffer)
       let last = block[position + taken - 1]
       fixesRead += taken
       quietStretchFixes += taken
       lastFixInstant = last.instant
       previousFix = last
       position += taken
-      if !reportBuffer.isEmpty {
+      if !phone.reportBuffer.isEmpty {
         queueDeviceReports()
         handleEvents(notAfter: last.instant)
         guard stopReason == nil else { return false }
@@ -407,11 +352,11 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, !observesFixes,
+    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
       let recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
-    if nextMonitoringRestart < monitoringRestarts.count { limit = min(limit, monitoringRestarts[nextMonitoringRestart]) }
+    if phone.nextMonitoringRestart < phone.monitoringRestarts.count { limit = min(limit, phone.monitoringRestarts[phone.nextMonitoringRestart]) }
     // Instants do not decrease: the fixes before `limit` are a prefix.
     var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: fixesRead), fixes.count)
     while low < high {
@@ -436,12 +381,12 @@ struct SimulationRun {
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = recordedGeometry != nil ? recordedGeometry!.step(index, into: &stepCrossings) : geometry.step(to: fix, into: &stepCrossings)
     if !segmentCrossings.isEmpty { segmentCrossings.removeAll(keepingCapacity: true) }
-    let foreground = installedApp.state == .foreground
+    let foreground = phone.installedApp.state == .foreground
     switch step {
     case .first(let inside):
       firstFixToWarn = fix.instant
       for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
-      locationService.start(at: fix, geometricInside: inside)
+      phone.locationService.start(at: fix, geometricInside: inside)
       while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
       monitoringStartsInsideAtFirstFix(at: fix.instant)
     case .gap(let since):
@@ -451,20 +396,20 @@ struct SimulationRun {
       // Monitoring that starts again during the gap starts where the device was last known.
       var restartsAtFix = false
       while let restart = takeMonitoringRestart(upTo: fix.instant) {
-        if restart < fix.instant { locationService.restartMonitoring(at: restart, into: &reportBuffer) } else { restartsAtFix = true }
+        if restart < fix.instant { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) } else { restartsAtFix = true }
       }
-      locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
-      if restartsAtFix { locationService.restartMonitoring(at: fix.instant, into: &reportBuffer) }
+      phone.locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
+      if restartsAtFix { phone.locationService.restartMonitoring(at: fix.instant, into: &phone.reportBuffer) }
       queueDeviceReports()
     case .segment:
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
-      if nextMonitoringRestart < monitoringRestarts.count && monitoringRestarts[nextMonitoringRestart] <= fix.instant {
+      if phone.nextMonitoringRestart < phone.monitoringRestarts.count && phone.monitoringRestarts[phone.nextMonitoringRestart] <= fix.instant {
         advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground)
       } else {
         // No restart in this segment (almost every fix): no copy of the crossings.
-        locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+        phone.locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       }
-      if !reportBuffer.isEmpty { queueDeviceReports() }
+      if !phone.reportBuffer.isEmpty { queueDeviceReports() }
     }
   }
 
@@ -480,28 +425,28 @@ struct SimulationRun {
         let accuracy = [previous.horizontalAccuracy, fix.horizontalAccuracy].compactMap { $0 }.max()
         to = TrackSample(instant: restart, coordinate: DevicePath(from: previous, to: fix).position(at: restart), horizontalAccuracy: accuracy)
       }
-      locationService.advance(
-        from: from, to: to, crossings: crossings.filter { $0.instant <= restart }, appInForeground: appInForeground, into: &reportBuffer)
+      phone.locationService.advance(
+        from: from, to: to, crossings: crossings.filter { $0.instant <= restart }, appInForeground: appInForeground, into: &phone.reportBuffer)
       crossings.removeAll { $0.instant <= restart }
-      locationService.restartMonitoring(at: restart, into: &reportBuffer)
+      phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer)
       if restart == fix.instant { return }
       from = to
     }
-    locationService.advance(from: from, to: fix, crossings: crossings, appInForeground: appInForeground, into: &reportBuffer)
+    phone.locationService.advance(from: from, to: fix, crossings: crossings, appInForeground: appInForeground, into: &phone.reportBuffer)
   }
 
   /// The next instant region monitoring starts again, if it is at or before `instant`.
   mutating func takeMonitoringRestart(upTo instant: SimulationInstant) -> SimulationInstant? {
-    guard nextMonitoringRestart < monitoringRestarts.count, monitoringRestarts[nextMonitoringRestart] <= instant else { return nil }
-    nextMonitoringRestart += 1
-    return monitoringRestarts[nextMonitoringRestart - 1]
+    guard phone.nextMonitoringRestart < phone.monitoringRestarts.count, phone.monitoringRestarts[phone.nextMonitoringRestart] <= instant else { return nil }
+    phone.nextMonitoringRestart += 1
+    return phone.monitoringRestarts[phone.nextMonitoringRestart - 1]
   }
 
   /// Why region monitoring was blocked at `instant` (by the app's location
   /// authorization or by the phone's power), if it was.
   func regionMonitoringBlockedReason(at instant: SimulationInstant) -> String? {
-    monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
-      ?? deviceSchedule.monitoringBlockedReason(at: instant)
+    phone.monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
+      ?? phone.deviceSchedule.monitoringBlockedReason(at: instant)
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the
@@ -520,13 +465,13 @@ struct SimulationRun {
 
   /// Queues what the location service reported, each at its instant.
   mutating func queueDeviceReports() {
-    guard !reportBuffer.isEmpty else { return }
-    for report in reportBuffer where report.instant <= end {
-      deviceReports[nextReportIndex] = report
-      queue.schedule(.deviceReport(nextReportIndex), at: report.instant, phase: .position, rank: report.region)
-      nextReportIndex += 1
+    guard !phone.reportBuffer.isEmpty else { return }
+    for report in phone.reportBuffer where report.instant <= end {
+      phone.deviceReports[phone.nextReportIndex] = report
+      queue.schedule(.deviceReport(phone.nextReportIndex), at: report.instant, phase: .position, rank: report.region)
+      phone.nextReportIndex += 1
     }
-    reportBuffer.removeAll(keepingCapacity: true)
+    phone.reportBuffer.removeAll(keepingCapacity: true)
   }
 
   // MARK: - Events
@@ -535,7 +480,7 @@ struct SimulationRun {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       eventObserver?(event)
       handle(event)
-      if tracksBadge { trackWaitingDoses(at: event.instant) }
+      if phone.tracksBadge { trackWaitingDoses(at: event.instant) }
     }
   }
 
@@ -557,7 +502,7 @@ struct SimulationRun {
     case .regionCrossing(let index, let entering, let afterGap, let visit):
       crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
     case .deviceReport(let index):
-      if let report = deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
+      if let report = phone.deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
     case .timeTriggerDue(let id, let token):
       deliverTimeTrigger(id, token: token, at: now)
     case .alarmDue(let tag, let token):
@@ -599,7 +544,7 @@ struct SimulationRun {
     case .pushSent(let index):
       sendPush(index, at: now)
     case .pushDelayed(let index):
-      let transport = pushTransport
+      let transport = phone.pushTransport
       transport.heldPushDue(index, in: &self, at: now)
     case .summaryDue:
       deliverSummary(at: now)
@@ -621,7 +566,7 @@ struct SimulationRun {
       ledger.requestInfo[request.id] = rawRequestInfo(request.id)
       add(request, at: now)
     case .removePending(let id):
-      if let removed = center.removePending(id) {
+      if let removed = phone.center.removePending(id) {
         record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary)])
       } else {
         record(
@@ -634,7 +579,7 @@ struct SimulationRun {
   /// `add(_:)` as the platform handles it; returns whether the request is pending afterwards.
   @discardableResult
   mutating func add(_ request: NotificationRequest, at now: SimulationInstant, reason: String? = nil) -> Bool {
-    if installedApp.permission == .denied {
+    if phone.installedApp.permission == .denied {
       let why = "notification permission denied: add() succeeds but the platform keeps nothing"
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
       ledger.requestLost(request.id, "not kept: \(why) (\(format(now)))")
@@ -645,7 +590,7 @@ struct SimulationRun {
     case .calendar(let trigger):
       firstDelivery = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
       if firstDelivery == nil {
-        if let replaced = center.removePending(request.id) {
+        if let replaced = phone.center.removePending(request.id) {
           record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
         }
         record(
@@ -662,7 +607,7 @@ struct SimulationRun {
     case .region:
       firstDelivery = nil
     }
-    let outcome = center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: appLayer.appMonitoredRegions)
+    let outcome = phone.center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: appLayer.appMonitoredRegions)
 
     if let replaced = outcome.replaced {
       record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
@@ -670,7 +615,7 @@ struct SimulationRun {
     if let reason = outcome.rejectedReason {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
       ledger.requestLost(request.id, "dropped at \(format(now)): \(reason)")
-      if reason == center.pendingLimitReason { notePendingLimitDrop(request.id, at: now) }
+      if reason == phone.center.pendingLimitReason { notePendingLimitDrop(request.id, at: now) }
       return false
     }
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
@@ -682,20 +627,20 @@ struct SimulationRun {
     if let reason { fields.append(TimelineField("reason", reason)) }
     record(.scheduled, request.id.rawValue, at: now, fields)
     ledger.requestPending(request.id)
-    if case .region = request.trigger, let blocked = installedApp.regionMonitoringBlockedReason {
+    if case .region = request.trigger, let blocked = phone.installedApp.regionMonitoringBlockedReason {
       warnNeverFires(request, reason: blocked, at: now)
     }
     if case .region = request.trigger { monitoringStartsInside(request, at: now) }
     if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
     for dropped in outcome.dropped {
       record(.dropped, dropped.request.id.rawValue, at: now,
-             [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
-      ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(center.pendingLimitReason)")
+             [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", phone.center.pendingLimitReason)])
+      ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(phone.center.pendingLimitReason)")
       notePendingLimitDrop(dropped.request.id, at: now)
     }
-    if center.pending.count > pendingPeak {
-      pendingPeak = center.pending.count
-      pendingPeakAt = now
+    if phone.center.pending.count > phone.pendingPeak {
+      phone.pendingPeak = phone.center.pending.count
+      phone.pendingPeakAt = now
     }
     return true
   }
@@ -706,10 +651,10 @@ struct SimulationRun {
   }
 
   mutating func deliverTimeTrigger(_ id: NotificationID, token: Int, at now: SimulationInstant) {
-    guard let pending = center.pending[id], pending.token == token else { return }  // replaced or removed since
+    guard let pending = phone.center.pending[id], pending.token == token else { return }  // replaced or removed since
     var next: SimulationInstant?
     defer {
-      if let next, let updated = center.reschedule(id, nextDelivery: next) { scheduleDelivery(of: updated, at: next) }
+      if let next, let updated = phone.center.reschedule(id, nextDelivery: next) { scheduleDelivery(of: updated, at: next) }
     }
     if pending.request.trigger.repeats {
       switch pending.request.trigger {
@@ -721,12 +666,12 @@ struct SimulationRun {
         next = nil
       }
     }
-    guard attention.phoneOn else {
+    guard phone.attention.phoneOn else {
       holdWhileOff(pending, at: now, next: next)
       return
     }
-    if attention.lockedSinceStart { consult(.deliveryBeforeFirstUnlock) }
-    if attention.lockedSinceStart && scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
+    if phone.attention.lockedSinceStart { consult(.deliveryBeforeFirstUnlock) }
+    if phone.attention.lockedSinceStart && scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
       holdUntilFirstUnlock(pending, at: now)
       return
     }
@@ -752,15 +697,15 @@ struct SimulationRun {
     if let channel = request.channel { fields.append(TimelineField("channel", channel)) }
     let delivery = DeliveryAttributes(
       interruptionLevel: request.interruptionLevel, sound: request.sound, channel: request.channel, category: request.androidCategory)
-    let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
+    let perception = phone.presenter.perception(of: delivery, in: attentionContext(at: now))
     if case .notShown(let why, let cause) = perception {
       recordNotShown(request, why, cause: cause, at: now)
-      center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
+      phone.center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
       return false
     }
     if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
-    if let catchUpDue {
-      let cause = catchUpWhileOff ? "came due while the phone was off" : "came due after switch-on, before the first unlock"
+    if let catchUpDue = phone.catchUpDue {
+      let cause = phone.catchUpWhileOff ? "came due while the phone was off" : "came due after switch-on, before the first unlock"
       fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", cause)]
     }
     fields += request.userInfo
@@ -768,19 +713,19 @@ struct SimulationRun {
     if let dose, ledger.requestInfo[request.id]?.role.isMain == true {
       fields.append(TimelineField("dose", dose.occurrenceLabel))
     }
-    if ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", installedApp.state.rawValue)) }
+    if ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", phone.installedApp.state.rawValue)) }
     record(.fired, request.id.rawValue, at: now, fields)
     forgetHeld(request.id)  // a new delivery replaces the one shown
-    guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
+    guard let shown = phone.center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
     if let dose { ledger.notificationShown(request.id, dose: dose) }
     let layer = appLayer
     let presentation = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
     // The app's code may have removed or replaced this notification meanwhile.
-    guard center.delivered[request.id]?.serial == shown.serial else { return false }
+    guard phone.center.delivered[request.id]?.serial == shown.serial else { return false }
     if presentation.appliesBadge, let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
     if case .notShown(let why, let cause) = presentation.perception {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
-      center.removeDelivered(request.id)
+      phone.center.removeDelivered(request.id)
       ledger.notificationGone(request.id)
       recordNotShown(request, why, cause: cause, at: now)
       if let dose { ledger.deliveryNotShown(request.id, dose: dose) }
@@ -790,7 +735,7 @@ struct SimulationRun {
       .local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: presentation.perception, at: now)
     if !presentation.staysListed {
       // A banner without `list`: once shown, nothing of it stays in Notification Center.
-      center.removeDelivered(request.id)
+      phone.center.removeDelivered(request.id)
       forgetHeld(request.id)
       ledger.notificationLeft(request.id, "shown as a banner only at \(format(now)) (will-present options without list)")
     }
@@ -820,9 +765,9 @@ struct SimulationRun {
         ledger.visitStays[key] = entered.duration(to: now)
       }
     }
-    if locationLog != nil && now >= scenario.clock.start {
-      for pending in center.regionRequests(for: region.id, entering: entering) {
-        locationLog!.opportunities.append(
+    if phone.locationLog != nil && now >= scenario.clock.start {
+      for pending in phone.center.regionRequests(for: region.id, entering: entering) {
+        phone.locationLog!.opportunities.append(
           LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
       }
     }
@@ -849,7 +794,7 @@ struct SimulationRun {
     if report.kind == .undetected && report.visit == 0 { return }
     let region = scenario.regions[report.region]
     let condition = report.kind == .detected ? report.conditionInstant : nil
-    var requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
+    var requests = phone.center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
     // A DWELL (Android) is not a crossing: it delivers no location trigger and settles no dose.
     let dwell = report.transition == .dwell
     if dwell { requests = [] }
@@ -859,10 +804,10 @@ struct SimulationRun {
     // of its kind, or of either kind when it changes what the next crossing
     // means, is pending.
     let monitored = report.kind == .detected || report.concernsBothKinds
-      ? center.monitors(region.id, addedAtOrBefore: condition) || appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
+      ? phone.center.monitors(region.id, addedAtOrBefore: condition) || appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
       : !requests.isEmpty
     // Blocked now, or when the device decided: then the platform was monitoring nothing.
-    let blockedReason = installedApp.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
+    let blockedReason = phone.installedApp.regionMonitoringBlockedReason ?? phone.deviceSchedule.monitoringBlockedReason(at: now)
       ?? condition.flatMap { condition in
         regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
       }
@@ -874,7 +819,7 @@ struct SimulationRun {
       }
       if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
       record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
-      for id in locationService.reportAssumptions { consult(id) }
+      for id in phone.locationService.reportAssumptions { consult(id) }
     }
     switch report.kind {
     case .undetected:
@@ -889,8 +834,8 @@ struct SimulationRun {
         }
       }
       var shown: Set<NotificationID> = []
-      locationReportContext = (report.region, report.visit, report.entering)
-      defer { locationReportContext = nil }
+      phone.locationReportContext = (report.region, report.visit, report.entering)
+      defer { phone.locationReportContext = nil }
       for pending in requests {
         if let blockedReason {
           record(.suppressed, pending.request.id.rawValue, at: now,
@@ -901,7 +846,7 @@ struct SimulationRun {
         }
         if deliver(pending, at: now, next: nil) {
           shown.insert(pending.request.id)
-          locationLog?.deliveries.append(
+          phone.locationLog?.deliveries.append(
             LocationDelivery(
               request: pending.request.id, region: report.region, entering: report.entering, visit: report.visit,
               crossing: report.crossingInstant, at: now))
@@ -922,19 +867,19 @@ struct SimulationRun {
     deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
     let justBefore = now.advanced(byMilliseconds: -1)
-    for pending in center.floatingCalendarRequests() {
+    for pending in phone.center.floatingCalendarRequests() {
       guard case .calendar(let trigger) = pending.request.trigger else { continue }
       let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)
       guard next != pending.nextDelivery else { continue }
       guard let next else {
         // In the new zone no date matches any more (a one-shot whose local time has passed).
-        _ = center.removePending(pending.request.id)
+        _ = phone.center.removePending(pending.request.id)
         record(.warning, pending.request.id.rawValue, at: now,
                [TimelineField("trigger", pending.request.trigger.summary),
                 TimelineField("reason", "never delivers: after the time-zone change no date matches; the platform drops it silently")])
         continue
       }
-      if let updated = center.reschedule(pending.request.id, nextDelivery: next) {
+      if let updated = phone.center.reschedule(pending.request.id, nextDelivery: next) {
         record(.rescheduled, pending.request.id.rawValue, at: now,
                [TimelineField("next", format(next)), TimelineField("previous", pending.nextDelivery.map(format) ?? "none")])
         scheduleDelivery(of: updated, at: next)

@@ -23,10 +23,10 @@ extension SimulationRun {
   // MARK: - App state
 
   mutating func changeApp(_ change: AppChange, at now: SimulationInstant) {
-    if let state = change.state, state != installedApp.state {
-      record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", installedApp.state.rawValue)])
-      let previous = installedApp.state
-      installedApp.state = state
+    if let state = change.state, state != phone.installedApp.state {
+      record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", phone.installedApp.state.rawValue)])
+      let previous = phone.installedApp.state
+      phone.installedApp.state = state
       let layer = appLayer
       layer.appStateChanged(from: previous, to: state, in: &self, at: now)
     }
@@ -36,34 +36,34 @@ extension SimulationRun {
       let layer = appLayer
       layer.backgroundRefresh(in: &self, at: now)
     }
-    let locationBefore = (installedApp.locationAuthorization, installedApp.locationAccuracy)
-    if let permission = change.permission, permission != installedApp.permission {
-      record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", installedApp.permission.rawValue)])
-      installedApp.permission = permission
+    let locationBefore = (phone.installedApp.locationAuthorization, phone.installedApp.locationAccuracy)
+    if let permission = change.permission, permission != phone.installedApp.permission {
+      record(.app, "permission", at: now, [TimelineField("to", permission.rawValue), TimelineField("from", phone.installedApp.permission.rawValue)])
+      phone.installedApp.permission = permission
     }
-    let wasBlocked = installedApp.regionMonitoringBlockedReason
-    if let location = change.location, location != installedApp.locationAuthorization {
-      record(.app, "location", at: now, [TimelineField("to", location.rawValue), TimelineField("from", installedApp.locationAuthorization.rawValue)])
-      installedApp.locationAuthorization = location
+    let wasBlocked = phone.installedApp.regionMonitoringBlockedReason
+    if let location = change.location, location != phone.installedApp.locationAuthorization {
+      record(.app, "location", at: now, [TimelineField("to", location.rawValue), TimelineField("from", phone.installedApp.locationAuthorization.rawValue)])
+      phone.installedApp.locationAuthorization = location
     }
-    if let accuracy = change.locationAccuracy, accuracy != installedApp.locationAccuracy {
-      record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", installedApp.locationAccuracy.rawValue)])
-      installedApp.locationAccuracy = accuracy
+    if let accuracy = change.locationAccuracy, accuracy != phone.installedApp.locationAccuracy {
+      record(.app, "location-accuracy", at: now, [TimelineField("to", accuracy.rawValue), TimelineField("from", phone.installedApp.locationAccuracy.rawValue)])
+      phone.installedApp.locationAccuracy = accuracy
     }
-    let blocked = installedApp.regionMonitoringBlockedReason
+    let blocked = phone.installedApp.regionMonitoringBlockedReason
     if wasBlocked == nil, let blocked {
-      for pending in center.pendingInAddOrder() {
+      for pending in phone.center.pendingInAddOrder() {
         if case .region = pending.request.trigger { warnNeverFires(pending.request, reason: blocked, at: now) }
       }
     }
     if blocked != wasBlocked {
-      if wasBlocked != nil { monitoringBlockedSpans[monitoringBlockedSpans.count - 1].until = now }
-      if let blocked { monitoringBlockedSpans.append((from: now, until: nil, reason: blocked)) }
+      if wasBlocked != nil { phone.monitoringBlockedSpans[phone.monitoringBlockedSpans.count - 1].until = now }
+      if let blocked { phone.monitoringBlockedSpans.append((from: now, until: nil, reason: blocked)) }
       // Allowed again: the replay restarted the location service at this instant (`monitoringRestarts`),
       // unless the phone's power still keeps monitoring off.
-      assert(blocked != nil || monitoringRestarts.contains(now) || deviceSchedule.monitoringBlockedReason(at: now) != nil)
+      assert(blocked != nil || phone.monitoringRestarts.contains(now) || phone.deviceSchedule.monitoringBlockedReason(at: now) != nil)
     }
-    if locationBefore != (installedApp.locationAuthorization, installedApp.locationAccuracy) {
+    if locationBefore != (phone.installedApp.locationAuthorization, phone.installedApp.locationAccuracy) {
       let layer = appLayer
       layer.locationAuthorizationChanged(in: &self, at: now)
     }
@@ -76,7 +76,7 @@ extension SimulationRun {
   }
 
   mutating func removePending(_ id: NotificationID, reason: String, at now: SimulationInstant) {
-    guard let removed = center.removePending(id) else { return }
+    guard let removed = phone.center.removePending(id) else { return }
     record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary), TimelineField("reason", reason)])
     ledger.requestLost(id, "removed at \(format(now)): \(reason)")
   }
@@ -84,9 +84,9 @@ extension SimulationRun {
   /// `removeDeliveredNotifications` for the shown medicine notifications that
   /// `matches` selects, in delivery order.
   mutating func clearDelivered(at now: SimulationInstant, reason: String, where matches: (NotificationID) -> Bool) {
-    let shown = center.delivered.values.filter { matches($0.id) }.sorted { $0.serial < $1.serial }
+    let shown = phone.center.delivered.values.filter { matches($0.id) }.sorted { $0.serial < $1.serial }
     for notification in shown {
-      center.removeDelivered(notification.id)
+      phone.center.removeDelivered(notification.id)
       forgetHeld(notification.id)
       ledger.notificationLeft(notification.id, "cleared by the app at \(format(now)) (\(reason))")
       record(.cleared, notification.id.rawValue, at: now, [TimelineField("reason", reason)])
@@ -95,7 +95,7 @@ extension SimulationRun {
 
   /// The patient's choice takes a notification out of Notification Center.
   mutating func takeOutOfNotificationCenter(_ id: NotificationID, chosen action: UserAction, at now: SimulationInstant) {
-    center.removeDelivered(id)
+    phone.center.removeDelivered(id)
     forgetHeld(id)
     ledger.notificationLeft(id, "the user chose '\(action)' at \(format(now))")
   }

@@ -77,10 +77,10 @@ extension SimulationRun {
   // MARK: - Scheduling
 
   mutating func scheduleDeviceEvents() {
-    for (index, change) in deviceSchedule.changes.enumerated() {
+    for (index, change) in phone.deviceSchedule.changes.enumerated() {
       queue.schedule(.deviceChange(index), at: change.instant, phase: .device, rank: change.change.rank)
     }
-    for (index, push) in remotePushes.enumerated() where push.instant <= end {
+    for (index, push) in phone.remotePushes.enumerated() where push.instant <= end {
       queue.schedule(.pushSent(index), at: push.instant, phase: .remotePush, rank: index)
     }
   }
@@ -90,15 +90,15 @@ extension SimulationRun {
     var summaryAt: SimulationInstant?
     if let summary = scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary) }
     return AttentionContext(
-      authorization: installedApp.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
+      authorization: phone.installedApp.permission, settings: phone.attention.settings, entitlements: scenario.device.entitlements,
       focus: focusInForce(), nextSummary: summaryAt, channels: android?.channels ?? [:])
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
   /// (the latest start; of equal starts, the one listed last).
   func focusInForce() -> ActiveFocus? {
-    guard let index = attention.focusInForce.last else { return nil }
-    let interval = deviceSchedule.focusIntervals[index]
+    guard let index = phone.attention.focusInForce.last else { return nil }
+    let interval = phone.deviceSchedule.focusIntervals[index]
     let period = scenario.device.focus[interval.period]
     return ActiveFocus(
       name: period.name, allowsApp: period.allowsApp,
@@ -114,23 +114,23 @@ extension SimulationRun {
   // MARK: - Device changes
 
   mutating func applyDeviceChange(_ index: Int, at now: SimulationInstant) {
-    switch deviceSchedule.changes[index].change {
+    switch phone.deviceSchedule.changes[index].change {
     case .focusStart(let interval):
       let rule = scenario.platform.attention.focusResumes
       // A Focus that starts while another is on replaces it: whether the other comes back is a reading.
-      if !attention.focusInForce.isEmpty { consult(.focusResumes) }
-      let started = rule.start(interval, inForce: attention.focusInForce)
-      attention.focusInForce = started.inForce
-      let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      if !phone.attention.focusInForce.isEmpty { consult(.focusResumes) }
+      let started = rule.start(interval, inForce: phone.attention.focusInForce)
+      phone.attention.focusInForce = started.inForce
+      let period = scenario.device.focus[phone.deviceSchedule.focusIntervals[interval].period]
       for replaced in started.replaced {
-        attention.focusReplaced.insert(replaced)
-        let name = scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
+        phone.attention.focusReplaced.insert(replaced)
+        let name = scenario.device.focus[phone.deviceSchedule.focusIntervals[replaced].period].name
         record(.focus, name, at: now, [
           TimelineField("state", "off"),
           TimelineField("reason", "replaced by Focus '\(period.name)'; it does not come back when that one ends (platform focusResumes: no)"),
         ])
       }
-      let until = deviceSchedule.focusIntervals[interval].to
+      let until = phone.deviceSchedule.focusIntervals[interval].to
       let timeSensitive = period.allowsTimeSensitive(unstated: scenario.platform.attention.focusTimeSensitiveDefault)
       record(.focus, period.name, at: now, [
         TimelineField("state", "on"), TimelineField("until", format(until)),
@@ -138,35 +138,35 @@ extension SimulationRun {
         TimelineField("time-sensitive", timeSensitive ? "allowed" : "silenced"),
       ])
       if let replaced = started.replaced.last {
-        let name = scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
+        let name = scenario.device.focus[phone.deviceSchedule.focusIntervals[replaced].period].name
         releaseHeld(at: now, cause: "Focus '\(name)' was replaced by '\(period.name)'")
       }
     case .focusEnd(let interval):
       // A Focus replaced for good already ended when it was replaced.
-      guard attention.focusReplaced.remove(interval) == nil else { return }
-      let place = attention.focusInForce.partitioningIndex { $0 >= interval }
-      if place < attention.focusInForce.count && attention.focusInForce[place] == interval { attention.focusInForce.remove(at: place) }
-      let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      guard phone.attention.focusReplaced.remove(interval) == nil else { return }
+      let place = phone.attention.focusInForce.partitioningIndex { $0 >= interval }
+      if place < phone.attention.focusInForce.count && phone.attention.focusInForce[place] == interval { phone.attention.focusInForce.remove(at: place) }
+      let period = scenario.device.focus[phone.deviceSchedule.focusIntervals[interval].period]
       record(.focus, period.name, at: now, [TimelineField("state", "off")])
       releaseHeld(at: now, cause: "Focus '\(period.name)' ended")
     case .power(let kind, let afterReboot):
       changePower(kind, afterReboot: afterReboot, at: now)
     case .network(let online):
-      guard online != attention.online else { return }
-      attention.online = online
+      guard online != phone.attention.online else { return }
+      phone.attention.online = online
       record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
-      if attention.reachable { pushesReachable(at: now) }
+      if phone.attention.reachable { pushesReachable(at: now) }
     case .settings(let position):
       let change = scenario.device.settingsChanges[position]
-      let settings = change.applied(to: attention.settings)
-      guard settings != attention.settings else { return }
-      attention.settings = settings
+      let settings = change.applied(to: phone.attention.settings)
+      guard settings != phone.attention.settings else { return }
+      phone.attention.settings = settings
       record(.settings, "notifications", at: now, [TimelineField("now", settings.summary)])
     case .preferences(let position):
       let change = scenario.pushes.preferenceChanges[position]
-      let preferences = change.applied(to: attention.preferences)
-      guard preferences != attention.preferences else { return }
-      attention.preferences = preferences
+      let preferences = change.applied(to: phone.attention.preferences)
+      guard preferences != phone.attention.preferences else { return }
+      phone.attention.preferences = preferences
       var fields = [TimelineField("types-off", preferences.typesOff.isEmpty ? "none" : preferences.typesOff.sorted().joined(separator: ","))]
       fields.append(TimelineField("quiet-hours", preferences.quietHours.map { "\($0.from)-\($0.to)" } ?? "off"))
       record(.preferences, "app", at: now, fields)
@@ -176,57 +176,57 @@ extension SimulationRun {
   mutating func changePower(_ kind: PowerEvent.Kind, afterReboot: Bool, at now: SimulationInstant) {
     switch kind {
     case .switchOff, .batteryEmpty, .reboot:
-      guard attention.phoneOn else {
+      guard phone.attention.phoneOn else {
         record(.warning, "phone", at: now, [TimelineField("reason", "'\(kind.rawValue)' while the phone is already off: nothing changes")])
         return
       }
-      attention.phoneOn = false
-      attention.lockedSinceStart = false
+      phone.attention.phoneOn = false
+      phone.attention.lockedSinceStart = false
       record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
       androidSwitchedOff(at: now)
-      if !installedApp.state.isTerminated {
+      if !phone.installedApp.state.isTerminated {
         record(.app, "state", at: now, [
-          TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
+          TimelineField("to", AppState.terminated.rawValue), TimelineField("from", phone.installedApp.state.rawValue),
           TimelineField("reason", "the phone switched off"),
         ])
-        let previous = installedApp.state
-        installedApp.state = .terminated
+        let previous = phone.installedApp.state
+        phone.installedApp.state = .terminated
         // The app's process ends with the phone.
         let layer = appLayer
         layer.appStateChanged(from: previous, to: .terminated, in: &self, at: now)
       }
     case .switchOn:
-      guard !attention.phoneOn else {
+      guard !phone.attention.phoneOn else {
         record(.warning, "phone", at: now, [TimelineField("reason", "'switch-on' while the phone is already on: nothing changes")])
         return
       }
-      attention.phoneOn = true
-      attention.lockedSinceStart = true
-      attention.switchedOnAt = now
+      phone.attention.phoneOn = true
+      phone.attention.lockedSinceStart = true
+      phone.attention.switchedOnAt = now
       var fields = [TimelineField("event", afterReboot ? "switch-on (end of reboot)" : kind.rawValue), TimelineField("state", "on")]
       fields.append(TimelineField("locked", "until the first unlock"))
       let holdsUntilUnlock = scenario.platform.attention.deliveryBeforeFirstUnlock == .held
-      if !attention.catchUp.isEmpty { consult(.deliveryBeforeFirstUnlock) }
-      if holdsUntilUnlock && !attention.catchUp.isEmpty {
+      if !phone.attention.catchUp.isEmpty { consult(.deliveryBeforeFirstUnlock) }
+      if holdsUntilUnlock && !phone.attention.catchUp.isEmpty {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
       record(.power, "phone", at: now, fields)
       androidBooted(at: now)
       if !holdsUntilUnlock { deliverCatchUp(at: now) }
       releaseHeld(at: now, cause: "the phone was switched on")
-      if attention.reachable { pushesReachable(at: now) }
+      if phone.attention.reachable { pushesReachable(at: now) }
     case .unlock:
-      guard attention.phoneOn else {
+      guard phone.attention.phoneOn else {
         record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
         return
       }
       var fields = [TimelineField("event", kind.rawValue)]
-      let firstUnlock = attention.lockedSinceStart
+      let firstUnlock = phone.attention.lockedSinceStart
       if firstUnlock {
-        let held = scenario.platform.attention.deliveryBeforeFirstUnlock == .held && !attention.catchUp.isEmpty
+        let held = scenario.platform.attention.deliveryBeforeFirstUnlock == .held && !phone.attention.catchUp.isEmpty
         fields.append(TimelineField("reason", "first unlock since the phone started: region monitoring resumes" + (held ? "; held deliveries deliver now" : "")))
       }
-      attention.lockedSinceStart = false
+      phone.attention.lockedSinceStart = false
       record(.power, "phone", at: now, fields)
       if firstUnlock && scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(at: now) }
       if firstUnlock { androidFirstUnlock(at: now) }
@@ -235,10 +235,10 @@ extension SimulationRun {
       patientLayer.lookDue(.unlock, in: &self, at: now)
     case .lowPowerOn, .lowPowerOff:
       let on = kind == .lowPowerOn
-      guard on != attention.lowPower else { return }
+      guard on != phone.attention.lowPower else { return }
       // Low Power Mode pauses region monitoring or leaves it: a reading, where there are regions to monitor.
       if on && !scenario.regions.isEmpty { consult(.lowPowerRegionMonitoring) }
-      attention.lowPower = on
+      phone.attention.lowPower = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")]
       if scenario.platform.attention.lowPowerRegionMonitoring == .paused {
         fields.append(TimelineField("reason", on
@@ -250,19 +250,19 @@ extension SimulationRun {
       record(.power, "phone", at: now, fields)
     case .airplaneModeOn, .airplaneModeOff:
       let on = kind == .airplaneModeOn
-      guard on != attention.airplane else { return }
-      attention.airplane = on
+      guard on != phone.attention.airplane else { return }
+      phone.attention.airplane = on
       record(.power, "phone", at: now, [
         TimelineField("event", kind.rawValue), TimelineField("airplane", on ? "on" : "off"),
         TimelineField("reason", on
           ? "no network: pushes wait at the push service; region monitoring is unavailable (the device cannot power up its radios)"
           : "network and region monitoring are back"),
       ])
-      if !on && attention.reachable { pushesReachable(at: now) }
+      if !on && phone.attention.reachable { pushesReachable(at: now) }
     case .chargingOn, .chargingOff:
       let on = kind == .chargingOn
-      guard on != attention.charging else { return }
-      attention.charging = on
+      guard on != phone.attention.charging else { return }
+      phone.attention.charging = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
       if android != nil {
         fields.append(TimelineField("reason", on ? "plugged in: no Doze and no App Standby limits while charging" : "unplugged: Doze can begin once the screen has been off long enough"))
@@ -286,11 +286,11 @@ extension SimulationRun {
         TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
       ])
       ledger.requestLost(id, "not delivered at \(format(now)): the phone was off")
-      if next == nil { center.markDelivered(id, at: now, keepPending: false, shown: false) }
+      if next == nil { phone.center.markDelivered(id, at: now, keepPending: false, shown: false) }
       return
     }
-    let waiting = attention.catchUp.contains { $0.id == id }
-    if !waiting { attention.catchUp.append((id, now, true)) }
+    let waiting = phone.attention.catchUp.contains { $0.id == id }
+    if !waiting { phone.attention.catchUp.append((id, now, true)) }
     record(.held, id.rawValue, at: now, [
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the phone is on"),
       TimelineField("reason", waiting ? "the phone is off; already waiting to deliver once when it is on" : "the phone is off; delivered when it is switched on (platform powerOffCatchUp: \(rule))"),
@@ -303,8 +303,8 @@ extension SimulationRun {
   /// first unlock (once, however often a repeating one comes due).
   mutating func holdUntilFirstUnlock(_ pending: PendingRequest, at now: SimulationInstant) {
     let id = pending.request.id
-    let waiting = attention.catchUp.contains { $0.id == id }
-    if !waiting { attention.catchUp.append((id, now, false)) }
+    let waiting = phone.attention.catchUp.contains { $0.id == id }
+    if !waiting { phone.attention.catchUp.append((id, now, false)) }
     record(.held, id.rawValue, at: now, [
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the first unlock"),
       TimelineField("reason", waiting
@@ -319,23 +319,23 @@ extension SimulationRun {
   /// while locked since switch-on, delivers once, in the order they came due
   /// (those due while off within the catch-up span before switch-on, if limited).
   mutating func deliverCatchUp(at now: SimulationInstant) {
-    let waiting = attention.catchUp
-    attention.catchUp = []
+    let waiting = phone.attention.catchUp
+    phone.attention.catchUp = []
     for (id, due, whileOff) in waiting {
-      guard let pending = center.pending[id] else { continue }  // removed meanwhile
-      if whileOff, case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: attention.switchedOnAt ?? now) > span {
+      guard let pending = phone.center.pending[id] else { continue }  // removed meanwhile
+      if whileOff, case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: phone.attention.switchedOnAt ?? now) > span {
         record(.suppressed, id.rawValue, at: now, [
           TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
           TimelineField("reason", "came due at \(format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
         ])
         ledger.requestLost(id, "not delivered: due at \(format(due)) while the phone was off")
-        if !pending.request.trigger.repeats { center.markDelivered(id, at: now, keepPending: false, shown: false) }
+        if !pending.request.trigger.repeats { phone.center.markDelivered(id, at: now, keepPending: false, shown: false) }
         continue
       }
-      catchUpDue = due
-      catchUpWhileOff = whileOff
+      phone.catchUpDue = due
+      phone.catchUpWhileOff = whileOff
       deliver(pending, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
-      catchUpDue = nil
+      phone.catchUpDue = nil
     }
   }
 
@@ -351,8 +351,8 @@ extension SimulationRun {
     consultFocusTimeSensitiveSwitch(delivery)
     switch perception {
     case .alert(let style, let note):
-      if catchUpDue != nil { consult(.catchUpPresentation) }
-      if catchUpDue != nil, scenario.platform.attention.catchUpPresentation == .listed {
+      if phone.catchUpDue != nil { consult(.catchUpPresentation) }
+      if phone.catchUpDue != nil, scenario.platform.attention.catchUpPresentation == .listed {
         let why = "came due while the phone was off; listed without sound when it came on"
         record(.presented, subject, at: now, [
           TimelineField("how", "lock-screen"),
@@ -369,7 +369,7 @@ extension SimulationRun {
       perceived(source, subject: subject, kind: .alert, audible: style.sound, how: style.description, pushType: pushType, at: now)
     case .heldByFocus(let focus, let reason):
       record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
-      attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
+      phone.attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
       noteHeld(source, "held by Focus '\(focus.name)' at \(format(now))", at: now)
       consult(.focusSilencedOnLockScreen)
       if scenario.platform.attention.focusSilencedOnLockScreen == .shown {
@@ -378,8 +378,8 @@ extension SimulationRun {
       }
     case .heldForSummary(let at, let reason):
       record(.held, subject, at: now, [TimelineField("until", "summary at \(format(at))"), TimelineField("reason", reason)])
-      attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: at))
-      if at <= end && attention.summariesQueued.insert(at).inserted { queue.schedule(.summaryDue, at: at, phase: .summary, rank: 0) }
+      phone.attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: at))
+      if at <= end && phone.attention.summariesQueued.insert(at).inserted { queue.schedule(.summaryDue, at: at, phase: .summary, rank: 0) }
       noteHeld(source, "held for the summary at \(format(at))", at: now)
     case .quiet(let reason):
       record(.presented, subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", reason)])
@@ -392,8 +392,8 @@ extension SimulationRun {
   /// A time-sensitive delivery meets a Focus that silences the app and does
   /// not state its "Time Sensitive" switch: the platform's default decides.
   mutating func consultFocusTimeSensitiveSwitch(_ delivery: DeliveryAttributes) {
-    guard delivery.interruptionLevel == .timeSensitive, let index = attention.focusInForce.last else { return }
-    let period = scenario.device.focus[deviceSchedule.focusIntervals[index].period]
+    guard delivery.interruptionLevel == .timeSensitive, let index = phone.attention.focusInForce.last else { return }
+    let period = scenario.device.focus[phone.deviceSchedule.focusIntervals[index].period]
     if !period.allowsApp && !period.timeSensitiveStated { consult(.focusTimeSensitiveDefault) }
   }
 
@@ -408,10 +408,10 @@ extension SimulationRun {
     at now: SimulationInstant
   ) {
     guard now >= scenario.clock.start else { return }
-    attention.perceptions.append(
+    phone.attention.perceptions.append(
       PerceptionRecord(
         subject: subject, instant: now, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
-        pushType: pushType, pushTypeOff: pushType.map { attention.preferences.typesOff.contains($0) } ?? false, byLook: byLook))
+        pushType: pushType, pushTypeOff: pushType.map { phone.attention.preferences.typesOff.contains($0) } ?? false, byLook: byLook))
   }
 
   /// The patient perceives an alert now: for a medicine notification, the
@@ -457,8 +457,8 @@ extension SimulationRun {
   /// Whether this delivery (of a local notification or a push) is still in Notification Center.
   func stillShown(_ source: HeldNotification.Source) -> Bool {
     switch source {
-    case .local(let id, let serial): center.delivered[id]?.serial == serial
-    case .push(let index): attention.pushesShown[pushKey(remotePushes[index])] == index
+    case .local(let id, let serial): phone.center.delivered[id]?.serial == serial
+    case .push(let index): phone.attention.pushesShown[pushKey(phone.remotePushes[index])] == index
     }
   }
 
@@ -469,11 +469,11 @@ extension SimulationRun {
   mutating func releaseHeld(at now: SimulationInstant, cause: String) {
     let reminderServer = serverLayer
     reminderServer.focusReleased(in: &self, at: now)
-    guard attention.phoneOn, !attention.held.isEmpty else { return }
+    guard phone.attention.phoneOn, !phone.attention.held.isEmpty else { return }
     let focus = focusInForce()
     let alreadyListed = scenario.platform.attention.focusSilencedOnLockScreen == .shown
     var kept: [HeldNotification] = []
-    for held in attention.held {
+    for held in phone.attention.held {
       guard stillShown(held) else { continue }
       if let summaryAt = held.summaryAt {
         if summaryAt <= now { showInSummary(held, at: now) } else { kept.append(held) }
@@ -485,7 +485,7 @@ extension SimulationRun {
       }
       if alreadyListed { continue }
       let pushType = pushType(of: held.source)
-      if attention.settings.lockScreen {
+      if phone.attention.settings.lockScreen {
         record(.presented, held.subject, at: now, [
           TimelineField("how", "lock-screen"), TimelineField("reason", "\(cause): listed on the lock screen without sound, seen at the patient's next look"),
         ])
@@ -498,18 +498,18 @@ extension SimulationRun {
         listed(held.source, subject: held.subject, kind: .afterFocus, how: "notification-center", why: cause, pushType: pushType, at: now)
       }
     }
-    attention.held = kept
+    phone.attention.held = kept
   }
 
   /// Scheduled Summary time: everything held for it is shown together.
   mutating func deliverSummary(at now: SimulationInstant) {
-    guard attention.phoneOn else { return }  // shown when the phone comes on
+    guard phone.attention.phoneOn else { return }  // shown when the phone comes on
     var kept: [HeldNotification] = []
-    for held in attention.held {
+    for held in phone.attention.held {
       guard stillShown(held) else { continue }
       if let summaryAt = held.summaryAt, summaryAt <= now { showInSummary(held, at: now) } else { kept.append(held) }
     }
-    attention.held = kept
+    phone.attention.held = kept
   }
 
   mutating func showInSummary(_ held: HeldNotification, at now: SimulationInstant) {
@@ -520,27 +520,27 @@ extension SimulationRun {
   }
 
   func pushType(of source: HeldNotification.Source) -> String? {
-    if case .push(let index) = source { return remotePushes[index].type }
+    if case .push(let index) = source { return phone.remotePushes[index].type }
     return nil
   }
 
   /// A delivery's notification left Notification Center: nothing of it is held any more.
   mutating func forgetHeld(_ id: NotificationID) {
-    attention.held.removeAll { if case .local(id, _) = $0.source { true } else { false } }
+    phone.attention.held.removeAll { if case .local(id, _) = $0.source { true } else { false } }
   }
 
   // MARK: - Badge
 
   /// The app's badge is set to `value` (when badges are allowed).
   mutating func setBadge(_ value: Int, by cause: String, at now: SimulationInstant) {
-    guard attention.settings.badges, installedApp.permission == .granted || installedApp.permission == .ephemeral else { return }
-    guard value != attention.badge else { return }
-    record(.badge, "app", at: now, [TimelineField("to", String(value)), TimelineField("from", String(attention.badge)), TimelineField("by", cause)])
-    attention.badge = value
-    if let last = attention.badgeHistory.last, last.instant == now {
-      attention.badgeHistory[attention.badgeHistory.count - 1].value = value
+    guard phone.attention.settings.badges, phone.installedApp.permission == .granted || phone.installedApp.permission == .ephemeral else { return }
+    guard value != phone.attention.badge else { return }
+    record(.badge, "app", at: now, [TimelineField("to", String(value)), TimelineField("from", String(phone.attention.badge)), TimelineField("by", cause)])
+    phone.attention.badge = value
+    if let last = phone.attention.badgeHistory.last, last.instant == now {
+      phone.attention.badgeHistory[phone.attention.badgeHistory.count - 1].value = value
     } else {
-      attention.badgeHistory.append((now, value))
+      phone.attention.badgeHistory.append((now, value))
     }
   }
 
@@ -550,11 +550,11 @@ extension SimulationRun {
   /// After each event: the doses waiting, for `badgeCountsDoses`.
   mutating func trackWaitingDoses(at now: SimulationInstant) {
     let count = waitingDoseCount
-    guard count != (attention.waitingDosesHistory.last?.count ?? 0) else { return }
-    if let last = attention.waitingDosesHistory.last, last.instant == now {
-      attention.waitingDosesHistory[attention.waitingDosesHistory.count - 1].count = count
+    guard count != (phone.attention.waitingDosesHistory.last?.count ?? 0) else { return }
+    if let last = phone.attention.waitingDosesHistory.last, last.instant == now {
+      phone.attention.waitingDosesHistory[phone.attention.waitingDosesHistory.count - 1].count = count
     } else {
-      attention.waitingDosesHistory.append((now, count))
+      phone.attention.waitingDosesHistory.append((now, count))
     }
   }
 
@@ -580,19 +580,19 @@ extension SimulationRun {
 
   /// The app's server sends a push.
   mutating func sendPush(_ index: Int, at now: SimulationInstant) {
-    let push = remotePushes[index]
+    let push = phone.remotePushes[index]
     if scenario.pushes.filter == .server, let why = appPreferenceBlock(push, at: now) {
       record(.filtered, push.id.rawValue, at: now, pushFields(push) + [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
       return
     }
     record(.sent, push.id.rawValue, at: now, pushFields(push))
-    let transport = pushTransport
+    let transport = phone.pushTransport
     transport.sent(index, in: &self, at: now)
   }
 
   /// The phone can receive pushes again: the transport hands over what it kept.
   mutating func pushesReachable(at now: SimulationInstant) {
-    let transport = pushTransport
+    let transport = phone.pushTransport
     transport.reachableAgain(in: &self, at: now)
     let reminderServer = serverLayer
     reminderServer.phoneReachable(in: &self, at: now)
@@ -601,8 +601,8 @@ extension SimulationRun {
   /// The push service tries to deliver push `index` now: it stores it while
   /// the device is unreachable, and hands it over otherwise.
   mutating func routePush(_ index: Int, at now: SimulationInstant) {
-    let push = remotePushes[index]
-    if let unreachable = attention.unreachableReason {
+    let push = phone.remotePushes[index]
+    if let unreachable = phone.attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
         record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
         return
@@ -619,35 +619,35 @@ extension SimulationRun {
 
   /// The last instant the push service keeps push `index`.
   func pushExpiry(_ index: Int) -> SimulationInstant {
-    let push = remotePushes[index]
+    let push = phone.remotePushes[index]
     return push.expiration ?? push.instant.advanced(by: scenario.platform.attention.pushStorageLimit)
   }
 
   /// Push `index` reaches the push service while the device is unreachable:
   /// it keeps one push per app (`PushService`).
   mutating func storePush(_ index: Int, unreachable: String, at now: SimulationInstant) {
-    let push = remotePushes[index]
-    let outcome = pushService.store(index, at: now, expires: pushExpiry)
+    let push = phone.remotePushes[index]
+    let outcome = phone.pushService.store(index, at: now, expires: pushExpiry)
     let rule = "platform storedPush: \(scenario.platform.attention.storedPush.rawValue)"
     if let expired = outcome.expired {
-      record(.discarded, remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
+      record(.discarded, phone.remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
     }
     if let replaced = outcome.replacing {
       consult(.storedPush)
-      record(.discarded, remotePushes[replaced].id.rawValue, at: now, [
+      record(.discarded, phone.remotePushes[replaced].id.rawValue, at: now, [
         TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
       ])
     }
     if let instead = outcome.keptInstead {
       consult(.storedPush)
       record(.discarded, push.id.rawValue, at: now, [
-        TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(remotePushes[instead].id)' (\(rule))"),
+        TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(phone.remotePushes[instead].id)' (\(rule))"),
         Self.storedPushUncertainty,
       ])
       return
     }
     var reason = "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(format($0))" } ?? "")
-    if case .drawn = pushService.keeping { reason += "; of the pushes it holds, the one delivered is drawn when the phone is reachable (trial)" }
+    if case .drawn = phone.pushService.keeping { reason += "; of the pushes it holds, the one delivered is drawn when the phone is reachable (trial)" }
     var fields = [TimelineField("reason", reason)]
     if outcome.choiceAmongSeveral {
       fields.append(Self.storedPushUncertainty)
@@ -658,17 +658,17 @@ extension SimulationRun {
 
   /// The phone is reachable again: the push the service kept is delivered, unless it expired.
   mutating func deliverStoredPushes(at now: SimulationInstant) {
-    let release = pushService.release(at: now, expires: pushExpiry)
+    let release = phone.pushService.release(at: now, expires: pushExpiry)
     for index in release.expired {
-      let push = remotePushes[index]
+      let push = phone.remotePushes[index]
       let expiration = pushExpiry(index)
       let why = push.expiration == nil ? "the push service's storage limit of \(scenario.platform.attention.pushStorageLimit) ran out at \(format(expiration))" : "expired at \(format(expiration))"
       record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(why) while the phone was unreachable")])
     }
     guard let index = release.delivered else { return }
     for other in release.notChosen {
-      record(.discarded, remotePushes[other].id.rawValue, at: now, [
-        TimelineField("reason", "the push service kept '\(remotePushes[index].id)' of the \(release.notChosen.count + 1) pushes it held (drawn uniformly in this trial)"),
+      record(.discarded, phone.remotePushes[other].id.rawValue, at: now, [
+        TimelineField("reason", "the push service kept '\(phone.remotePushes[index].id)' of the \(release.notChosen.count + 1) pushes it held (drawn uniformly in this trial)"),
         Self.storedPushUncertainty,
       ])
     }
@@ -679,16 +679,16 @@ extension SimulationRun {
   /// priority and the service's power rule (decided once per push) drops or
   /// delays it. `late`: it arrives after it was sent.
   mutating func handOver(_ index: Int, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
-    let push = remotePushes[index]
-    if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
+    let push = phone.remotePushes[index]
+    if PushService.isLowPriorityVisible(push), phone.attention.lowPriorityDecided.insert(index).inserted {
       consult(.priority5Alerts)
       let setting = "platform priority5Alerts: \(scenario.platform.attention.priority5Alerts.scenarioSpelling)"
       let source = "apns-priority \(push.priority) is sent when the device's power allows and is in some cases not delivered (Apple, \"Sending notification requests to APNs\")"
-      let inTrial = pushService.lowPrioritySeed != nil
+      let inTrial = phone.pushService.lowPrioritySeed != nil
       let rule = inTrial
         ? "drawn in this trial: delivered with probability \(scenario.platform.attention.priority5DeliveryProbability), after up to \(scenario.platform.attention.priority5MaxDelay)"
         : setting
-      switch pushService.lowPriorityFate(of: index) {
+      switch phone.pushService.lowPriorityFate(of: index) {
       case .atOnce:
         break
       case .dropped:
@@ -711,7 +711,7 @@ extension SimulationRun {
 
   /// A low-priority push the push service delayed is due: it tries to deliver it now, unless it expired meanwhile.
   mutating func deliverDelayedPush(_ index: Int, at now: SimulationInstant) {
-    let push = remotePushes[index]
+    let push = phone.remotePushes[index]
     if let expiration = push.expiration, expiration < now {
       let when = expiration <= push.instant ? "at once (apns-expiration 0)" : "at \(format(expiration))"
       record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired \(when), before the push service delivered it")])
@@ -722,14 +722,14 @@ extension SimulationRun {
 
   /// Why the app's own settings do not want this push now, if they do not.
   func appPreferenceBlock(_ push: RemotePush, at now: SimulationInstant) -> String? {
-    attention.preferences.blockReason(type: push.type, at: now, in: deviceTimeZone)
+    phone.attention.preferences.blockReason(type: push.type, at: now, in: deviceTimeZone)
   }
 
   /// The device receives a push: a background push wakes the app (when the
   /// system lets it); an alert push goes through the app's filter and the
   /// same presentation as a local notification.
   mutating func receivePush(_ index: Int, at now: SimulationInstant, stored: Bool, uncertain: TimelineField? = nil) {
-    let push = remotePushes[index]
+    let push = phone.remotePushes[index]
     let id = push.id.rawValue
     if push.contentAvailable && !push.hasAlert {
       receiveBackgroundPush(push, at: now, stored: stored, uncertain: uncertain)
@@ -741,10 +741,10 @@ extension SimulationRun {
     if let category = push.category {
       fields.append(TimelineField("actions", (scenario.pushes.categories[category] ?? []).joined(separator: ",")))
     }
-    fields.append(TimelineField("app", installedApp.state.rawValue))
+    fields.append(TimelineField("app", phone.installedApp.state.rawValue))
     let key = pushKey(push)
-    if let previous = attention.pushesShown[key], push.hasAlert {
-      fields.append(TimelineField("replaces", remotePushes[previous].id.rawValue))
+    if let previous = phone.attention.pushesShown[key], push.hasAlert {
+      fields.append(TimelineField("replaces", phone.remotePushes[previous].id.rawValue))
     }
     if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)
@@ -756,22 +756,22 @@ extension SimulationRun {
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
     guard push.hasAlert else { return }
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound)
-    let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
+    let perception = phone.presenter.perception(of: delivery, in: attentionContext(at: now))
     if case .notShown(let why, let cause) = perception {
       record(.suppressed, id, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return
     }
-    attention.pushesShown[key] = index
+    phone.attention.pushesShown[key] = index
     present(.push(index), subject: id, delivery: delivery, perception: perception, pushType: push.type, at: now)
   }
 
   mutating func receiveBackgroundPush(_ push: RemotePush, at now: SimulationInstant, stored: Bool, uncertain: TimelineField?) {
     let id = push.id.rawValue
     let why: String?
-    let recent = attention.backgroundPushes.filter { $0.duration(to: now) < .seconds(3600) }
-    if installedApp.state == .forceQuit {
+    let recent = phone.attention.backgroundPushes.filter { $0.duration(to: now) < .seconds(3600) }
+    if phone.installedApp.state == .forceQuit {
       why = "the patient force-quit the app: the system does not launch it for background pushes"
-    } else if attention.lowPower {
+    } else if phone.attention.lowPower {
       why = "Low Power Mode: the system does not hand background pushes to the app"
     } else if recent.count >= scenario.platform.attention.backgroundPushesPerHour {
       why = "throttled: the app already had \(recent.count) background push\(recent.count == 1 ? "" : "es") in the last hour (platform backgroundPushesPerHour: \(scenario.platform.attention.backgroundPushesPerHour))"
@@ -782,10 +782,10 @@ extension SimulationRun {
       record(.suppressed, id, at: now, [TimelineField("cause", SuppressionCause.backgroundPush.rawValue), TimelineField("reason", "background push not delivered: \(why)")])
       return
     }
-    attention.backgroundPushes = recent + [now]
+    phone.attention.backgroundPushes = recent + [now]
     var fields = [TimelineField("background", "yes")]
     if stored { fields.append(TimelineField("sent", format(push.instant))) }
-    fields.append(TimelineField("app", installedApp.state.rawValue))
+    fields.append(TimelineField("app", phone.installedApp.state.rawValue))
     if let uncertain { fields.append(uncertain) }
     record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }

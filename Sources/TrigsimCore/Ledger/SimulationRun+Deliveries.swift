@@ -15,7 +15,7 @@ extension SimulationRun {
     switch info.role {
     case .reminder(_, let time):
       // A reminder app code posts names when it was due (`DoseAttribution.postedReminder`); one the system delivers is due now.
-      let due = catchUpDue ?? info.doseScheduled ?? now
+      let due = phone.catchUpDue ?? info.doseScheduled ?? now
       let key = doseKey(medicine.id, time, fire: due)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, at: now) }
       ledger.reminderFirings[id, default: []].append(now)
@@ -25,9 +25,9 @@ extension SimulationRun {
         ledger.doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
       ledger.doses[key]?.reminderDelivered = now
-      if catchUpDue != nil {
+      if phone.catchUpDue != nil {
         ledger.doses[key]?.reason = nil
-        let note = catchUpWhileOff
+        let note = phone.catchUpWhileOff
           ? "due while the phone was off; delivered at \(format(now)) " + (scenario.platform.attention.deliveryBeforeFirstUnlock == .held ? "at the first unlock" : "when it came on")
           : "due after switch-on, before the first unlock; delivered at \(format(now)) at the first unlock"
         ledger.doses[key]?.notes.append(note)
@@ -42,7 +42,7 @@ extension SimulationRun {
         ledger.doses[key]?.reason = nil
         return key
       }
-      if let context = locationReportContext, let visit = context.visit,
+      if let context = phone.locationReportContext, let visit = context.visit,
         let key = ledger.locationDoseOfVisit[
           DoseLedger.LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
         ledger.doses[key]?.reminderDelivered == nil
@@ -64,7 +64,7 @@ extension SimulationRun {
       var opened = newDose(key, medicine: medicine, reminder: reminder, scheduled: now)
       opened.reminderDelivered = now
       ledger.doses[key] = opened
-      if trialSeed != nil, let context = locationReportContext {
+      if trialSeed != nil, let context = phone.locationReportContext {
         let side = DoseLedger.LocationSide(medicine: medicine.id, region: context.region, entering: context.entering)
         ledger.dropProvisional(side)
         ledger.provisionalLocationDoses[side] = key
@@ -101,8 +101,8 @@ extension SimulationRun {
   /// the detection being delivered, else the region of the request's
   /// trigger. Nil when that region is not a place.
   func deliveredPlace(_ id: NotificationID) -> (set: PlaceSet, place: Place)? {
-    var region = locationReportContext?.region
-    if region == nil, case .region(let trigger)? = center.pending[id]?.request.trigger {
+    var region = phone.locationReportContext?.region
+    if region == nil, case .region(let trigger)? = phone.center.pending[id]?.request.trigger {
       region = scenario.regions.firstIndex { $0.id == trigger.region }
     }
     guard let region, let (set, place) = scenario.place(ofRegion: region) else { return nil }
@@ -119,10 +119,10 @@ extension SimulationRun {
     var dosesTime: DailyTime?
     if case .time(let time)? = info.dose?.slot { dosesTime = time }
     guard case .followUp(let index) = info.role, let time = info.chainTime ?? dosesTime, let planned = info.chainDue ?? info.doseScheduled,
-      let every = medicine.snooze?.every, let pending = center.pending[id], case .calendar = pending.request.trigger,
+      let every = medicine.snooze?.every, let pending = phone.center.pending[id], case .calendar = pending.request.trigger,
       scenario.clock.timeZoneChanges.contains(where: { pending.addedAt < $0.instant && $0.instant <= now })
     else { return nil }
-    let fire = catchUpDue ?? now
+    let fire = phone.catchUpDue ?? now
     let due = fire.advanced(byMilliseconds: -every.milliseconds * Int64(index))
     guard due != planned else { return nil }
     return prescribedDose(medicine.id, time, fire: due)
@@ -215,7 +215,7 @@ extension SimulationRun {
   mutating func warnMovedReminders(at now: SimulationInstant) {
     for clock in ledger.doseClocks where clock.active {
       let id = policy.identifiers.reminder(clock.medicine, clock.index)
-      guard let pending = center.pending[id], ledger.requestInfo[id]?.role == .reminder(clock.index, clock.time),
+      guard let pending = phone.center.pending[id], ledger.requestInfo[id]?.role == .reminder(clock.index, clock.time),
         let dose = clock.doses.first(where: { $0.due.advanced(by: clock.prescription.after) >= now })
       else { continue }
       if let next = pending.nextDelivery, clock.prescription.accepts(next, due: dose.due) { continue }

@@ -53,7 +53,7 @@ extension SimulationRun {
   /// (another dose's follow-up, the daily reminder) is replaced, and the dose
   /// or reminder that loses it says so.
   mutating func claim(_ id: NotificationID, for info: MedicineRequestInfo, at now: SimulationInstant) {
-    guard center.pending[id] != nil, let previous = ledger.requestInfo[id] else { return }
+    guard phone.center.pending[id] != nil, let previous = ledger.requestInfo[id] else { return }
     let what = info.role.description
     switch previous.role {
     case .reminder, .location:
@@ -165,7 +165,7 @@ extension SimulationRun {
         entering ? location.onEntry : location.onExit, ledger.locationArmed[id] == true
       else { continue }
       let side = DoseLedger.LocationSide(medicine: id, region: index, entering: entering)
-      if let key = ledger.provisionalLocationDoses[side], locationService.believesInside(index) == entering, var adopted = ledger.doses[key] {
+      if let key = ledger.provisionalLocationDoses[side], phone.locationService.believesInside(index) == entering, var adopted = ledger.doses[key] {
         // The device detected this crossing ahead of the true path (GPS error, or a region below the minimum radius) and still holds its side: the dose it opened is this visit's.
         ledger.provisionalLocationDoses[side] = nil
         let early = adopted.scheduled.duration(to: now)
@@ -220,16 +220,16 @@ extension SimulationRun {
 
   /// A request the pending limit dropped, with what the ledger knew of it then.
   mutating func notePendingLimitDrop(_ id: NotificationID, at now: SimulationInstant) {
-    droppedByPendingLimit.append((id, now))
-    droppedRequestRoles.append(ledger.requestInfo[id])
+    phone.droppedByPendingLimit.append((id, now))
+    phone.droppedRequestRoles.append(ledger.requestInfo[id])
   }
 
   /// `droppedByPendingLimit` in runs of one instant, counted by kind of request and medicine.
   func pendingLimitDropGroups() -> [PendingLimitDropGroup] {
     var groups: [PendingLimitDropGroup] = []
-    for (index, drop) in droppedByPendingLimit.enumerated() {
+    for (index, drop) in phone.droppedByPendingLimit.enumerated() {
       if groups.last?.at != drop.at { groups.append(PendingLimitDropGroup(at: drop.at)) }
-      let info = droppedRequestRoles[index]
+      let info = phone.droppedRequestRoles[index]
       groups[groups.count - 1].add(kind: info.map { PendingLimitDropGroup.kind(of: $0.role) } ?? "other request", medicine: info?.medicine)
     }
     return groups
@@ -237,9 +237,9 @@ extension SimulationRun {
 
   func summary() -> RunSummary {
     var summary = RunSummary()
-    summary.pendingPeak = pendingPeak
-    summary.pendingPeakAt = pendingPeakAt
-    summary.droppedByPendingLimit = droppedByPendingLimit
+    summary.pendingPeak = phone.pendingPeak
+    summary.pendingPeakAt = phone.pendingPeakAt
+    summary.droppedByPendingLimit = phone.droppedByPendingLimit
     summary.pendingLimitDropGroups = pendingLimitDropGroups()
     summary.clock = scenario.clock
     let rank = Dictionary(uniqueKeysWithValues: ledger.creationOrder.enumerated().map { ($1, $0) })

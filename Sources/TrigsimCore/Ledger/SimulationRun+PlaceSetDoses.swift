@@ -20,7 +20,7 @@ extension SimulationRun {
       let key = ledger.nextLocationDose(id, place: place.id)
       var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
       dose.visit = DoseVisit(region: scenario.regions[index].id, number: visit, entering: entering)
-      if center.pending[requestID] == nil {
+      if phone.center.pending[requestID] == nil {
         dose.reason = appLayer.placeNotMonitoredReason(set: setIndex, place: placeIndex, in: self) ?? ledger.lossReason[requestID]
           ?? "the location request was not pending"
       } else {

@@ -14,7 +14,7 @@ extension SimulationRun {
   mutating func look(_ cause: LookCause, at now: SimulationInstant) {
     let reminderServer = serverLayer
     reminderServer.patientLooked(in: &self, at: now)
-    guard attention.phoneOn, !patient.unseen.isEmpty else { return }
+    guard phone.attention.phoneOn, !patient.unseen.isEmpty else { return }
     let listings = patient.unseen
     patient.unseen = []
     for listing in listings {
@@ -129,11 +129,11 @@ extension SimulationRun {
   }
 
   mutating func performScriptedAction(_ action: ScheduledUserAction, at now: SimulationInstant) {
-    guard attention.phoneOn else {
+    guard phone.attention.phoneOn else {
       reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", at: now)
       return
     }
-    guard center.delivered[action.notification] != nil, appLayer.canAct(on: action.notification, in: self) else {
+    guard phone.center.delivered[action.notification] != nil, appLayer.canAct(on: action.notification, in: self) else {
       let why = ledger.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
         ?? ledger.lossReason[action.notification].map { "it was never delivered: \($0)" }
         ?? "it was never delivered before this instant"
@@ -162,10 +162,10 @@ extension SimulationRun {
     let plan = patient.responsePlans[index]
     let rule = medicineApp.responseRules[plan.rule]
     let shown = ledger.shownDose.compactMap { id, dose in
-      dose == plan.dose && rule.pattern.matches(id.rawValue) ? center.delivered[id] : nil
+      dose == plan.dose && rule.pattern.matches(id.rawValue) ? phone.center.delivered[id] : nil
     }
     guard let target = shown.max(by: { $0.serial < $1.serial }) else { return }
-    guard attention.phoneOn else {
+    guard phone.attention.phoneOn else {
       record(.warning, target.id.rawValue, at: now, [TimelineField("reason", "the planned response was not made: the phone is off")])
       return
     }

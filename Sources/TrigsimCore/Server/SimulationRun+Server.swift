@@ -92,7 +92,7 @@ extension SimulationRun {
       server.preferences.quietHours[channel] = hours
       record(.server, "settings", at: now, [TimelineField("\(channel.rawValue)-quiet-hours", hours.map { "\($0.from)-\($0.to)" } ?? "off")])
     case .signIn(let device):
-      if device == ServerDevice.phone, let unreachable = attention.unreachableReason {
+      if device == ServerDevice.phone, let unreachable = phone.attention.unreachableReason {
         // Signing in and sending the token both need the network: the registration waits for it.
         server.signInsWaiting.append((device, now))
         record(.server, device, at: now, [
@@ -290,11 +290,11 @@ extension SimulationRun {
         id: PushID(subject), instant: now, type: "dose-reminder", title: "Time for \(medicine?.name ?? key.medicine.rawValue)",
         body: medicine.map { "\($0.body), due at \(key.slotLabel)" }, sound: true, priority: 10)
       if device.isSimulatedPhone {
-        remotePushes.append(push)
-        let index = remotePushes.count - 1
+        phone.remotePushes.append(push)
+        let index = phone.remotePushes.count - 1
         server.attemptOfPush[index] = attempt
         record(.sent, subject, at: now, pushFields(push) + doseFields(key, step: step))
-        let transport = pushTransport
+        let transport = phone.pushTransport
         transport.sent(index, in: &self, at: now)
       } else {
         server.attempts[attempt].delivered = now
@@ -390,7 +390,7 @@ extension SimulationRun {
 
   mutating func textArrives(_ attempt: Int, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
-    if let unreachable = attention.unreachableReason {
+    if let unreachable = phone.attention.unreachableReason {
       server.atCarrier.append(attempt)
       let givesUp = (server.attempts[attempt].sent ?? now).advanced(by: scenario.server.sms.carrierStorage)
       if givesUp <= end { queue.schedule(.server(.carrierGivesUp(attempt)), at: givesUp, phase: .remotePush, rank: Self.serverRank + 2) }
@@ -473,7 +473,7 @@ extension SimulationRun {
 
   /// The patient looks at the phone: texts listed after a Focus are seen now.
   mutating func seeListedTexts(at now: SimulationInstant) {
-    guard attention.phoneOn, !server.listedTexts.isEmpty else { return }
+    guard phone.attention.phoneOn, !server.listedTexts.isEmpty else { return }
     let texts = server.listedTexts
     server.listedTexts = []
     for attempt in texts { attemptPerceived(attempt, kind: .afterFocus, how: "sms, lock-screen, seen at a look", at: now) }
@@ -638,7 +638,7 @@ extension SimulationRun {
   /// server at once when the phone can reach it, else when it can again.
   mutating func serverLearnsAnswer(_ dose: DoseKey, at now: SimulationInstant) {
     guard server.answered[dose] == nil else { return }
-    if attention.unreachableReason == nil {
+    if phone.attention.unreachableReason == nil {
       server.answered[dose] = now
     } else if !server.unsyncedAnswers.contains(where: { $0.dose == dose }) {
       server.unsyncedAnswers.append((dose, now))

@@ -83,7 +83,7 @@ public final class NotificationManager: @unchecked Sendable {
 
   /// `areNotificationsEnabled()`.
   public func areNotificationsEnabled() -> Bool {
-    host.withRun("NotificationManager.areNotificationsEnabled", otherwise: false) { run, _ in run.installedApp.permission == .granted }
+    host.withRun("NotificationManager.areNotificationsEnabled", otherwise: false) { run, _ in run.phone.installedApp.permission == .granted }
   }
 
   /// Asks for `POST_NOTIFICATIONS` (Android 13 and later) when it has not
@@ -139,7 +139,7 @@ public final class NotificationManager: @unchecked Sendable {
   /// `getActiveNotifications()`, oldest first.
   public var activeNotifications: [NotificationID] {
     host.withRun("NotificationManager.activeNotifications", otherwise: []) { run, _ in
-      run.center.delivered.values.sorted { $0.serial < $1.serial }.map(\.id)
+      run.phone.center.delivered.values.sorted { $0.serial < $1.serial }.map(\.id)
     }
   }
 }
