@@ -509,7 +509,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     var fields = [TimelineField("action", action.description), TimelineField("by", source)]
     if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
     if action != .ignore {
-      run.takeOutOfNotificationCenter(id, chosen: action, at: now)
+      run.phone.takeOutOfNotificationCenter(id, chosen: action, in: &run, at: now)
       deliveredContent[id] = nil
     }
     return fields
@@ -901,7 +901,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   func add(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) throws {
     try check(request, in: run)
     attribute(request, in: &run, at: now)
-    run.add(request, at: now)
+    run.phone.add(request, in: &run, at: now)
   }
 
   /// The platform's refusals of a request's trigger.

@@ -24,7 +24,7 @@ extension SimulationRun {
     var report = phone.locationService.entryForMonitoringStartedInside(region, at: now)
     report.onlyRequest = request.id
     phone.reportBuffer.append(report)
-    queueDeviceReports()
+    phone.queueDeviceReports(in: &self)
   }
 
   /// The first fix: every pending entry request whose region the device is inside.

@@ -128,7 +128,13 @@ extension Simulation {
     let trace = Lines()
     var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
-      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
+      // A layer's event prints as it did when it was a case of its own.
+      let kind: String
+      switch event.kind {
+      case .phone(let phoneEvent): kind = "\(phoneEvent)"
+      default: kind = "\(event.kind)"
+      }
+      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(kind)")
     }
     try run.execute()
     return trace.lines
@@ -238,6 +244,22 @@ struct SimulationRun {
 
   var end: SimulationInstant { scenario.clock.end }
 
+  /// The scenario's app section: its app-state changes, medicine changes and scripted actions.
+  var medicineApp: MedicineApp { scenario.medicineApp }
+  /// The scenario's `policy:` (its identifier templates name the requests the dose ledger attributes).
+  var policy: AppPolicy { medicineApp.policy }
+
+  /// Queues the scenario's app-state changes and the patient's medicine changes.
+  mutating func scheduleAppAndMedicineChanges() {
+    for (index, change) in medicineApp.appChanges.enumerated() where change.instant <= end {
+      queue.schedule(.phone(.appChange(index)), at: change.instant, phase: .appChange, rank: index)
+    }
+    let rawActions = scenario.actions.count
+    for (index, change) in medicineApp.medicineChanges.enumerated() where change.instant <= end {
+      queue.schedule(.medicineChange(index), at: change.instant, phase: .appAction, rank: rawActions + index)
+    }
+  }
+
   mutating func execute() throws {
     if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
@@ -250,7 +272,7 @@ struct SimulationRun {
       ])
     } else {
       for (index, action) in scenario.actions.enumerated() where action.instant <= end {
-        queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
+        queue.schedule(.phone(.appAction(index)), at: action.instant, phase: .appAction, rank: index)
       }
     }
     android = makeAndroidState()
@@ -269,7 +291,7 @@ struct SimulationRun {
     patientLayer.scheduleEvents(in: &self)
     let serverLayer = serverLayer
     serverLayer.scheduleEvents(in: &self)
-    scheduleDeviceEvents()
+    phone.scheduleDeviceEvents(in: &self)
     for warning in phone.locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
@@ -283,9 +305,9 @@ struct SimulationRun {
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
     if let lastFix = previousFix {
-      while let restart = takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
+      while let restart = phone.takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
       phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
-      queueDeviceReports()
+      phone.queueDeviceReports(in: &self)
     }
     handleEvents(notAfter: end)
     layer.runEnded(in: &self)
@@ -337,7 +359,7 @@ struct SimulationRun {
       previousFix = last
       position += taken
       if !phone.reportBuffer.isEmpty {
-        queueDeviceReports()
+        phone.queueDeviceReports(in: &self)
         handleEvents(notAfter: last.instant)
         guard stopReason == nil else { return false }
       }
@@ -387,7 +409,7 @@ struct SimulationRun {
       firstFixToWarn = fix.instant
       for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
       phone.locationService.start(at: fix, geometricInside: inside)
-      while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
+      while phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
       monitoringStartsInsideAtFirstFix(at: fix.instant)
     case .gap(let since):
       queue.schedule(
@@ -395,58 +417,22 @@ struct SimulationRun {
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
       // Monitoring that starts again during the gap starts where the device was last known.
       var restartsAtFix = false
-      while let restart = takeMonitoringRestart(upTo: fix.instant) {
+      while let restart = phone.takeMonitoringRestart(upTo: fix.instant) {
         if restart < fix.instant { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) } else { restartsAtFix = true }
       }
       phone.locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       if restartsAtFix { phone.locationService.restartMonitoring(at: fix.instant, into: &phone.reportBuffer) }
-      queueDeviceReports()
+      phone.queueDeviceReports(in: &self)
     case .segment:
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
       if phone.nextMonitoringRestart < phone.monitoringRestarts.count && phone.monitoringRestarts[phone.nextMonitoringRestart] <= fix.instant {
-        advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground)
+        phone.advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground, in: &self)
       } else {
         // No restart in this segment (almost every fix): no copy of the crossings.
         phone.locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       }
-      if !phone.reportBuffer.isEmpty { queueDeviceReports() }
+      if !phone.reportBuffer.isEmpty { phone.queueDeviceReports(in: &self) }
     }
-  }
-
-  /// Hands the segment to the location service, split at each instant region
-  /// monitoring starts again: the service is restarted where the device is then.
-  mutating func advanceLocationService(from previous: TrackSample, to fix: TrackSample, appInForeground: Bool) {
-    var from = previous
-    var crossings = segmentCrossings
-    while let restart = takeMonitoringRestart(upTo: fix.instant) {
-      var to = fix
-      if restart < fix.instant {
-        // Between the fixes the larger stated accuracy applies.
-        let accuracy = [previous.horizontalAccuracy, fix.horizontalAccuracy].compactMap { $0 }.max()
-        to = TrackSample(instant: restart, coordinate: DevicePath(from: previous, to: fix).position(at: restart), horizontalAccuracy: accuracy)
-      }
-      phone.locationService.advance(
-        from: from, to: to, crossings: crossings.filter { $0.instant <= restart }, appInForeground: appInForeground, into: &phone.reportBuffer)
-      crossings.removeAll { $0.instant <= restart }
-      phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer)
-      if restart == fix.instant { return }
-      from = to
-    }
-    phone.locationService.advance(from: from, to: fix, crossings: crossings, appInForeground: appInForeground, into: &phone.reportBuffer)
-  }
-
-  /// The next instant region monitoring starts again, if it is at or before `instant`.
-  mutating func takeMonitoringRestart(upTo instant: SimulationInstant) -> SimulationInstant? {
-    guard phone.nextMonitoringRestart < phone.monitoringRestarts.count, phone.monitoringRestarts[phone.nextMonitoringRestart] <= instant else { return nil }
-    phone.nextMonitoringRestart += 1
-    return phone.monitoringRestarts[phone.nextMonitoringRestart - 1]
-  }
-
-  /// Why region monitoring was blocked at `instant` (by the app's location
-  /// authorization or by the phone's power), if it was.
-  func regionMonitoringBlockedReason(at instant: SimulationInstant) -> String? {
-    phone.monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
-      ?? phone.deviceSchedule.monitoringBlockedReason(at: instant)
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the
@@ -463,24 +449,13 @@ struct SimulationRun {
     segmentCrossings.append(GeometricCrossing(region: index, entering: entering, instant: instant, visit: visit))
   }
 
-  /// Queues what the location service reported, each at its instant.
-  mutating func queueDeviceReports() {
-    guard !phone.reportBuffer.isEmpty else { return }
-    for report in phone.reportBuffer where report.instant <= end {
-      phone.deviceReports[phone.nextReportIndex] = report
-      queue.schedule(.deviceReport(phone.nextReportIndex), at: report.instant, phase: .position, rank: report.region)
-      phone.nextReportIndex += 1
-    }
-    phone.reportBuffer.removeAll(keepingCapacity: true)
-  }
-
   // MARK: - Events
 
   mutating func handleEvents(notAfter horizon: SimulationInstant) {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       eventObserver?(event)
       handle(event)
-      if phone.tracksBadge { trackWaitingDoses(at: event.instant) }
+      if phone.tracksBadge { phone.trackWaitingDoses(in: self, at: event.instant) }
     }
   }
 
@@ -492,8 +467,6 @@ struct SimulationRun {
       changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
       let layer = appLayer
       layer.timeZoneChanged(from: previous, in: &self, at: now)
-    case .appAction(let index):
-      perform(scenario.actions[index].action, at: now)
     case .trackGap(let since, let newSegmentAt):
       let duration = since.duration(to: now)
       let longGap = duration > scenario.platform.trackGapLimit
@@ -501,18 +474,12 @@ struct SimulationRun {
       record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
     case .regionCrossing(let index, let entering, let afterGap, let visit):
       crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
-    case .deviceReport(let index):
-      if let report = phone.deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
-    case .timeTriggerDue(let id, let token):
-      deliverTimeTrigger(id, token: token, at: now)
     case .alarmDue(let tag, let token):
       alarmDue(tag, token: token, at: now)
     case .oemKill(let token):
       oemKill(token: token, at: now)
     case .workDue(let name, let token):
       workDue(name, token: token, at: now)
-    case .appChange(let index):
-      changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):
       let layer = appLayer
       layer.medicineChanged(index, in: &self, at: now)
@@ -539,15 +506,6 @@ struct SimulationRun {
       layer.lookDue(cause, in: &self, at: now)
     case .doseDue(let clock, let token):
       doseDue(clock: clock, token: token, at: now)
-    case .deviceChange(let index):
-      applyDeviceChange(index, at: now)
-    case .pushSent(let index):
-      sendPush(index, at: now)
-    case .pushDelayed(let index):
-      let transport = phone.pushTransport
-      transport.heldPushDue(index, in: &self, at: now)
-    case .summaryDue:
-      deliverSummary(at: now)
     case .standbyBucketChange(let index):
       standbyBucketChanged(index, at: now)
     case .dozeChange(let index, let on):
@@ -555,199 +513,10 @@ struct SimulationRun {
     case .server(let event):
       let layer = serverLayer
       layer.eventDue(event, in: &self, at: now)
+    case .phone(let event):
+      let phone = phone
+      phone.handle(event, in: &self, at: now)
     }
-  }
-
-  mutating func perform(_ action: AppAction, at now: SimulationInstant) {
-    switch action {
-    case .add(let request):
-      // A raw request counts for a medicine's doses when its identifier has
-      // the form of one of the app's (its identifier templates).
-      ledger.requestInfo[request.id] = rawRequestInfo(request.id)
-      add(request, at: now)
-    case .removePending(let id):
-      if let removed = phone.center.removePending(id) {
-        record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary)])
-      } else {
-        record(
-          .warning, id.rawValue, at: now,
-          [TimelineField("reason", "remove ignored: no pending request has this identifier (already delivered, dropped or never added)")])
-      }
-    }
-  }
-
-  /// `add(_:)` as the platform handles it; returns whether the request is pending afterwards.
-  @discardableResult
-  mutating func add(_ request: NotificationRequest, at now: SimulationInstant, reason: String? = nil) -> Bool {
-    if phone.installedApp.permission == .denied {
-      let why = "notification permission denied: add() succeeds but the platform keeps nothing"
-      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-      ledger.requestLost(request.id, "not kept: \(why) (\(format(now)))")
-      return false
-    }
-    var firstDelivery: SimulationInstant?
-    switch request.trigger {
-    case .calendar(let trigger):
-      firstDelivery = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
-      if firstDelivery == nil {
-        if let replaced = phone.center.removePending(request.id) {
-          record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
-        }
-        record(
-          .warning, request.id.rawValue, at: now,
-          [TimelineField("trigger", request.trigger.summary),
-           TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
-        ledger.requestLost(request.id, "never delivers: no date after \(format(now)) matches")
-        return false
-      }
-    case .interval(let trigger):
-      firstDelivery = now.advanced(by: trigger.interval)
-    case .posted:
-      firstDelivery = now
-    case .region:
-      firstDelivery = nil
-    }
-    let outcome = phone.center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: appLayer.appMonitoredRegions)
-
-    if let replaced = outcome.replaced {
-      record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
-    }
-    if let reason = outcome.rejectedReason {
-      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
-      ledger.requestLost(request.id, "dropped at \(format(now)): \(reason)")
-      if reason == phone.center.pendingLimitReason { notePendingLimitDrop(request.id, at: now) }
-      return false
-    }
-    var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
-    if let firstDelivery { fields.append(TimelineField("next", format(firstDelivery))) }
-    if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
-    if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
-    if let badge = request.badge { fields.append(TimelineField("badge", String(badge))) }
-    fields += request.userInfo
-    if let reason { fields.append(TimelineField("reason", reason)) }
-    record(.scheduled, request.id.rawValue, at: now, fields)
-    ledger.requestPending(request.id)
-    if case .region = request.trigger, let blocked = phone.installedApp.regionMonitoringBlockedReason {
-      warnNeverFires(request, reason: blocked, at: now)
-    }
-    if case .region = request.trigger { monitoringStartsInside(request, at: now) }
-    if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
-    for dropped in outcome.dropped {
-      record(.dropped, dropped.request.id.rawValue, at: now,
-             [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", phone.center.pendingLimitReason)])
-      ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(phone.center.pendingLimitReason)")
-      notePendingLimitDrop(dropped.request.id, at: now)
-    }
-    if phone.center.pending.count > phone.pendingPeak {
-      phone.pendingPeak = phone.center.pending.count
-      phone.pendingPeakAt = now
-    }
-    return true
-  }
-
-  mutating func scheduleDelivery(of pending: PendingRequest, at instant: SimulationInstant) {
-    guard instant <= end else { return }
-    queue.schedule(.timeTriggerDue(pending.request.id, token: pending.token), at: instant, phase: .timeTrigger, rank: pending.addOrdinal)
-  }
-
-  mutating func deliverTimeTrigger(_ id: NotificationID, token: Int, at now: SimulationInstant) {
-    guard let pending = phone.center.pending[id], pending.token == token else { return }  // replaced or removed since
-    var next: SimulationInstant?
-    defer {
-      if let next, let updated = phone.center.reschedule(id, nextDelivery: next) { scheduleDelivery(of: updated, at: next) }
-    }
-    if pending.request.trigger.repeats {
-      switch pending.request.trigger {
-      case .calendar(let trigger):
-        next = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
-      case .interval(let trigger):
-        next = now.advanced(by: trigger.interval)
-      case .region, .posted:
-        next = nil
-      }
-    }
-    guard phone.attention.phoneOn else {
-      holdWhileOff(pending, at: now, next: next)
-      return
-    }
-    if phone.attention.lockedSinceStart { consult(.deliveryBeforeFirstUnlock) }
-    if phone.attention.lockedSinceStart && scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
-      holdUntilFirstUnlock(pending, at: now)
-      return
-    }
-    deliver(pending, at: now, next: next)
-  }
-
-  /// Delivers a pending request. Returns whether it was shown (not suppressed).
-  @discardableResult
-  mutating func deliver(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) -> Bool {
-    let request = pending.request
-    var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
-    if let body = request.body { fields.append(TimelineField("body", body)) }
-    // A repeating time request stays pending while it has a next date; a
-    // repeating location request stays pending with no date.
-    let staysPending: Bool
-    if case .region = request.trigger { staysPending = request.trigger.repeats } else { staysPending = next != nil }
-    if let next {
-      fields.append(TimelineField("next", format(next)))
-    } else if request.trigger.repeats && !staysPending {
-      fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
-    }
-    if !request.trigger.repeats && !request.trigger.isPosted { fields.append(TimelineField("repeats", "no")) }
-    if let channel = request.channel { fields.append(TimelineField("channel", channel)) }
-    let delivery = DeliveryAttributes(
-      interruptionLevel: request.interruptionLevel, sound: request.sound, channel: request.channel, category: request.androidCategory)
-    let perception = phone.presenter.perception(of: delivery, in: attentionContext(at: now))
-    if case .notShown(let why, let cause) = perception {
-      recordNotShown(request, why, cause: cause, at: now)
-      phone.center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
-      return false
-    }
-    if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
-    if let catchUpDue = phone.catchUpDue {
-      let cause = phone.catchUpWhileOff ? "came due while the phone was off" : "came due after switch-on, before the first unlock"
-      fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", cause)]
-    }
-    fields += request.userInfo
-    let dose = doseOfDelivery(request.id, at: now)
-    if let dose, ledger.requestInfo[request.id]?.role.isMain == true {
-      fields.append(TimelineField("dose", dose.occurrenceLabel))
-    }
-    if ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", phone.installedApp.state.rawValue)) }
-    record(.fired, request.id.rawValue, at: now, fields)
-    forgetHeld(request.id)  // a new delivery replaces the one shown
-    guard let shown = phone.center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
-    if let dose { ledger.notificationShown(request.id, dose: dose) }
-    let layer = appLayer
-    let presentation = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
-    // The app's code may have removed or replaced this notification meanwhile.
-    guard phone.center.delivered[request.id]?.serial == shown.serial else { return false }
-    if presentation.appliesBadge, let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
-    if case .notShown(let why, let cause) = presentation.perception {
-      // The app's foreground will-present asked for no presentation: the platform shows nothing.
-      phone.center.removeDelivered(request.id)
-      ledger.notificationGone(request.id)
-      recordNotShown(request, why, cause: cause, at: now)
-      if let dose { ledger.deliveryNotShown(request.id, dose: dose) }
-      return false
-    }
-    present(
-      .local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: presentation.perception, at: now)
-    if !presentation.staysListed {
-      // A banner without `list`: once shown, nothing of it stays in Notification Center.
-      phone.center.removeDelivered(request.id)
-      forgetHeld(request.id)
-      ledger.notificationLeft(request.id, "shown as a banner only at \(format(now)) (will-present options without list)")
-    }
-    return true
-  }
-
-  /// A delivery the device does not show: the `suppressed` entry and the request's loss reason.
-  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, cause: SuppressionCause, at now: SimulationInstant) {
-    record(
-      .suppressed, request.id.rawValue, at: now,
-      [TimelineField("trigger", request.trigger.summary), TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
-    ledger.requestLost(request.id, "not shown at \(format(now)): \(why)")
   }
 
   /// The true path crossed a region's boundary: the `enter`/`exit` entry,
@@ -775,116 +544,12 @@ struct SimulationRun {
     if !scenario.placeSets.isEmpty && !ledger.medicines.isEmpty { openPlaceSetDoses(region: index, entering: entering, visit: visit, at: now) }
   }
 
-  /// The device reported a region event: a detection delivers the region's
-  /// pending location requests of that kind (when location authorization
-  /// lets the platform monitor regions); a crossing it did not detect is
-  /// explained. Reports about regions no pending location request monitors
-  /// add nothing.
-  ///
-  /// A detection whose condition held while location authorization blocked
-  /// region monitoring delivers nothing (`suppressed`), even once it is allowed again.
-  ///
-  /// A request monitors its region from its add on: a detection delivers
-  /// only the requests added at or before its condition instant (the device
-  /// already past the margin when monitoring starts gets no entry, as at the
-  /// first fix), so a condition before the clock's start delivers nothing.
-  mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
-    // A crossing before the clock's start (visit 0) is not explained, even when the explanation
-    // comes after the start (behind a detection still on its way): the timeline starts at the start.
-    if report.kind == .undetected && report.visit == 0 { return }
-    let region = scenario.regions[report.region]
-    let condition = report.kind == .detected ? report.conditionInstant : nil
-    var requests = phone.center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
-    // A DWELL (Android) is not a crossing: it delivers no location trigger and settles no dose.
-    let dwell = report.transition == .dwell
-    if dwell { requests = [] }
-    if let only = report.onlyRequest { requests.removeAll { $0.request.id != only } }
-    // A detection is shown for any region monitored at its condition (it
-    // changes the device's side); an undetected crossing only where a request
-    // of its kind, or of either kind when it changes what the next crossing
-    // means, is pending.
-    let monitored = report.kind == .detected || report.concernsBothKinds
-      ? phone.center.monitors(region.id, addedAtOrBefore: condition) || appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
-      : !requests.isEmpty
-    // Blocked now, or when the device decided: then the platform was monitoring nothing.
-    let blockedReason = phone.installedApp.regionMonitoringBlockedReason ?? phone.deviceSchedule.monitoringBlockedReason(at: now)
-      ?? condition.flatMap { condition in
-        regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
-      }
-    if monitored && blockedReason == nil && !report.coincidesWithCrossing {
-      var fields = [TimelineField("event", report.transition?.rawValue ?? (report.entering ? "enter" : "exit"))]
-      if let visit = report.visit { fields.append(TimelineField("visit", String(visit))) }
-      if let crossing = report.crossingInstant, report.kind == .detected {
-        fields.append(TimelineField("after", crossing.duration(to: now).description))
-      }
-      if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
-      record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
-      for id in phone.locationService.reportAssumptions { consult(id) }
-    }
-    switch report.kind {
-    case .undetected:
-      if let reason = report.reason, let visit = report.visit, monitored {
-        noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
-      }
-    case .detected:
-      // The device now holds the other side: a dose opened ahead of the true path on this one was a false firing.
-      if trialSeed != nil && !ledger.provisionalLocationDoses.isEmpty {
-        for side in ledger.provisionalLocationDoses.keys where side.region == report.region && side.entering != report.entering {
-          ledger.dropProvisional(side)
-        }
-      }
-      var shown: Set<NotificationID> = []
-      phone.locationReportContext = (report.region, report.visit, report.entering)
-      defer { phone.locationReportContext = nil }
-      for pending in requests {
-        if let blockedReason {
-          record(.suppressed, pending.request.id.rawValue, at: now,
-                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.regionMonitoring.rawValue),
-                  TimelineField("reason", blockedReason)])
-          ledger.requestLost(pending.request.id, "not delivered at \(format(now)): \(blockedReason)")
-          continue
-        }
-        if deliver(pending, at: now, next: nil) {
-          shown.insert(pending.request.id)
-          phone.locationLog?.deliveries.append(
-            LocationDelivery(
-              request: pending.request.id, region: report.region, entering: report.entering, visit: report.visit,
-              crossing: report.crossingInstant, at: now))
-        }
-      }
-      // An entry reported for one request that started monitoring inside is not the app's region event.
-      if blockedReason == nil && report.onlyRequest == nil {
-        let layer = appLayer
-        layer.regionDetected(report.region, entering: report.entering, transition: report.transition, condition: condition, in: &self, at: now)
-      }
-      if !dwell, !ledger.medicines.isEmpty, let visit = report.visit { settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
-    }
-  }
-
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
     let previous = deviceTimeZone
     deviceTimeZone = zone
     deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
-    let justBefore = now.advanced(byMilliseconds: -1)
-    for pending in phone.center.floatingCalendarRequests() {
-      guard case .calendar(let trigger) = pending.request.trigger else { continue }
-      let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)
-      guard next != pending.nextDelivery else { continue }
-      guard let next else {
-        // In the new zone no date matches any more (a one-shot whose local time has passed).
-        _ = phone.center.removePending(pending.request.id)
-        record(.warning, pending.request.id.rawValue, at: now,
-               [TimelineField("trigger", pending.request.trigger.summary),
-                TimelineField("reason", "never delivers: after the time-zone change no date matches; the platform drops it silently")])
-        continue
-      }
-      if let updated = phone.center.reschedule(pending.request.id, nextDelivery: next) {
-        record(.rescheduled, pending.request.id.rawValue, at: now,
-               [TimelineField("next", format(next)), TimelineField("previous", pending.nextDelivery.map(format) ?? "none")])
-        scheduleDelivery(of: updated, at: next)
-      }
-    }
+    phone.rescheduleFloatingRequests(for: zone, in: &self, at: now)
     if !ledger.doseClocks.isEmpty { warnMovedReminders(at: now) }
   }
 
@@ -966,7 +631,7 @@ struct SimulationRun {
       TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
       TimelineField("platform", scenario.platform.summary),
     ]
-    if let deviceHeader { header.append(deviceHeader) }
+    if let deviceHeader = phone.deviceHeader(in: self) { header.append(deviceHeader) }
     if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
     if scenario.server.isActive { header.append(TimelineField("server", scenario.server.summary)) }
     // A place set's regions are summed up in one line each (`placeSetHeader`).

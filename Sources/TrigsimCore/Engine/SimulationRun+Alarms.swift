@@ -383,7 +383,7 @@ extension SimulationRun {
     ledger.requestPending(request.id)
     // Inside onMessageReceived: FCM counts the message as one that showed a notification.
     if let posts = android?.fcm.postsDuringMessage { android?.fcm.postsDuringMessage = posts + 1 }
-    deliver(added, at: now, next: nil)
+    phone.deliver(added, in: &self, at: now, next: nil)
     // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
     if let firing = android?.firing, firing.late > .zero, ledger.requestInfo[request.id]?.role.isMain == true, let dose = ledger.shownDose[request.id] {
       let why = firing.reason.map { ": \($0)" } ?? ""

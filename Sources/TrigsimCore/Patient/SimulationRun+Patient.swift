@@ -18,13 +18,13 @@ extension SimulationRun {
     let listings = patient.unseen
     patient.unseen = []
     for listing in listings {
-      guard stillShown(listing.source) else { continue }
+      guard phone.stillShown(listing.source) else { continue }
       record(.looked, listing.subject, at: now, [
         TimelineField("how", listing.how), TimelineField("listed", format(listing.listedAt)), TimelineField("look", cause.description),
       ])
-      recordPerception(
-        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: pushType(of: listing.source),
-        at: now)
+      phone.recordPerception(
+        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: phone.pushType(of: listing.source),
+        in: &self, at: now)
       if case .push(let index) = listing.source {
         reminderServer.pushPerceived(index, kind: listing.kind, how: listing.how + ", seen at a look", in: &self, at: now)
       }

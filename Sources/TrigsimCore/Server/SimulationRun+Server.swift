@@ -293,12 +293,12 @@ extension SimulationRun {
         phone.remotePushes.append(push)
         let index = phone.remotePushes.count - 1
         server.attemptOfPush[index] = attempt
-        record(.sent, subject, at: now, pushFields(push) + doseFields(key, step: step))
+        record(.sent, subject, at: now, phone.pushFields(push, in: self) + doseFields(key, step: step))
         let transport = phone.pushTransport
         transport.sent(index, in: &self, at: now)
       } else {
         server.attempts[attempt].delivered = now
-        record(.sent, subject, at: now, pushFields(push) + doseFields(key, step: step) + [TimelineField("device", device.id)])
+        record(.sent, subject, at: now, phone.pushFields(push, in: self) + doseFields(key, step: step) + [TimelineField("device", device.id)])
         if let after = device.seenAfter, now.advanced(by: after) <= end {
           queue.schedule(.server(.seen(attempt)), at: now.advanced(by: after), phase: .look, rank: Self.serverRank)
         }
@@ -406,7 +406,7 @@ extension SimulationRun {
   mutating func deliverText(_ attempt: Int, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
     server.attempts[attempt].delivered = now
-    if let focus = focusInForce() {
+    if let focus = phone.focusInForce(in: self) {
       server.heldByFocus.append(attempt)
       record(.sms, subject, at: now, [
         TimelineField("status", "held"),
@@ -466,7 +466,7 @@ extension SimulationRun {
 
   /// A Focus ended or the phone came on: texts a Focus held are listed, for the next look.
   mutating func releaseTextsHeldByFocus(at now: SimulationInstant) {
-    guard focusInForce() == nil, !server.heldByFocus.isEmpty else { return }
+    guard phone.focusInForce(in: self) == nil, !server.heldByFocus.isEmpty else { return }
     server.listedTexts += server.heldByFocus
     server.heldByFocus = []
   }

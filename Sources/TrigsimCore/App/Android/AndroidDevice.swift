@@ -132,7 +132,7 @@ public final class NotificationManager: @unchecked Sendable {
   /// `cancel(id)`: removes the notification from the shade.
   public func cancel(_ id: NotificationID) {
     host.withRun("NotificationManager.cancel", otherwise: ()) { run, now in
-      run.clearDelivered(at: now, reason: host.removalReason ?? "cancelled by the app") { $0 == id }
+      run.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "cancelled by the app") { $0 == id }
     }
   }
 

@@ -165,7 +165,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       ])
       run.clearAlarms(reason: "force stop cancels the app's alarms", at: now)
       run.stopWorkJobs(reason: "force stop", at: now)
-      run.clearDelivered(at: now, reason: "force stop removes the app's notifications") { _ in true }
+      run.phone.clearDelivered(in: &run, at: now, reason: "force stop removes the app's notifications") { _ in true }
       // The process ends (a persistent app's one instance keeps its memory, as its model says).
       if configuration.processModel == .platform { endProcess(in: &run) }
     }
@@ -383,7 +383,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       // added while the device is inside fires ENTER at once, and DWELL after its loitering delay (unlike iOS).
       if run.firstFixInstant != nil, run.phone.locationService.believesInside(index) {
         run.phone.reportBuffer.append(run.phone.locationService.entryForMonitoringStartedInside(index, at: now))
-        run.queueDeviceReports()
+        run.phone.queueDeviceReports(in: &run)
       }
     }
     monitoredRegions.sort { $0.spec.identifier < $1.spec.identifier }

@@ -135,7 +135,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removePendingNotificationRequests(withIdentifiers identifiers: [NotificationID]) {
     host.withRun("UserNotificationCenter.removePendingNotificationRequests", otherwise: ()) { run, now in
       let reason = host.removalReason ?? "removed by the app"
-      for id in identifiers { run.removePending(id, reason: reason, at: now) }
+      for id in identifiers { run.phone.removePending(id, reason: reason, in: &run, at: now) }
     }
   }
 
@@ -143,7 +143,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removeAllPendingNotificationRequests() {
     host.withRun("UserNotificationCenter.removeAllPendingNotificationRequests", otherwise: ()) { run, now in
       let reason = host.removalReason ?? "removed by the app (all)"
-      for pending in run.phone.center.pendingInAddOrder() { run.removePending(pending.request.id, reason: reason, at: now) }
+      for pending in run.phone.center.pendingInAddOrder() { run.phone.removePending(pending.request.id, reason: reason, in: &run, at: now) }
     }
   }
 
@@ -151,14 +151,14 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationID]) {
     host.withRun("UserNotificationCenter.removeDeliveredNotifications", otherwise: ()) { run, now in
       let ids = Set(identifiers)
-      run.clearDelivered(at: now, reason: host.removalReason ?? "removed by the app") { ids.contains($0) }
+      run.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "removed by the app") { ids.contains($0) }
     }
   }
 
   /// `removeAllDeliveredNotifications()`.
   public func removeAllDeliveredNotifications() {
     host.withRun("UserNotificationCenter.removeAllDeliveredNotifications", otherwise: ()) { run, now in
-      run.clearDelivered(at: now, reason: host.removalReason ?? "removed by the app (all)") { _ in true }
+      run.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "removed by the app (all)") { _ in true }
     }
   }
 
@@ -193,7 +193,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
 
   /// `setBadgeCount(_:)` (shown when badges are allowed).
   public func setBadgeCount(_ count: Int) async throws {
-    host.withRun("UserNotificationCenter.setBadgeCount", otherwise: ()) { run, now in run.setBadge(count, by: "app code", at: now) }
+    host.withRun("UserNotificationCenter.setBadgeCount", otherwise: ()) { run, now in run.phone.setBadge(count, by: "app code", in: &run, at: now) }
   }
 }
 

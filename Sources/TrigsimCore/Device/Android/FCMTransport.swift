@@ -218,7 +218,7 @@ struct FCMTransport: PushTransport {
         TimelineField("until", release < run.end ? run.format(release) : "after the run"), TimelineField("reason", reason),
       ])
       run.android?.fcm.downgrades[index] = downgrade
-      if release < run.end { run.queue.schedule(.pushDelayed(index), at: release, phase: .remotePush, rank: index) }
+      if release < run.end { run.queue.schedule(.phone(.pushDelayed(index)), at: release, phase: .remotePush, rank: index) }
       return
     }
     receive(index, priority: priority, original: original, downgrade: downgrade, late: late, in: &run, at: now)
@@ -294,13 +294,13 @@ struct FCMTransport: PushTransport {
   func show(_ index: Int, channel: String, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
     let push = run.phone.remotePushes[index]
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound, channel: channel)
-    let perception = run.phone.presenter.perception(of: delivery, in: run.attentionContext(at: now))
+    let perception = run.phone.presenter.perception(of: delivery, in: run.phone.attentionContext(in: run, at: now))
     if case .notShown(let why, let cause) = perception {
       run.record(.suppressed, push.id.rawValue, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return false
     }
-    run.phone.attention.pushesShown[run.pushKey(push)] = index
-    run.present(.push(index), subject: push.id.rawValue, delivery: delivery, perception: perception, pushType: push.type, at: now)
+    run.phone.attention.pushesShown[run.phone.pushKey(push)] = index
+    run.phone.present(.push(index), subject: push.id.rawValue, delivery: delivery, perception: perception, pushType: push.type, in: &run, at: now)
     return true
   }
 
