@@ -4,16 +4,9 @@ import HeapModule
 struct ScheduledEvent: Comparable {
   enum Kind {
     case timeZoneChange(Int)
-    case appAction(Int)
     case trackGap(since: SimulationInstant, newSegmentAt: SimulationInstant?)
     /// The true path crossed a region's boundary (the world's view).
     case regionCrossing(region: Int, entering: Bool, afterGap: Bool, visit: Int)
-    /// The device's location service reports on a region (index into the run's pending reports).
-    case deviceReport(Int)
-    /// A calendar or interval request's delivery; `token` identifies the
-    /// pending request it was computed for, so a replaced or removed request's
-    /// stale deliveries are skipped.
-    case timeTriggerDue(NotificationID, token: Int)
     /// Android: the phone maker's killer stops the app (`token`: the app's
     /// background span it was queued for; coming to the foreground voids it).
     case oemKill(token: Int)
@@ -24,7 +17,6 @@ struct ScheduledEvent: Comparable {
     /// work's is skipped). Phase `timeTrigger`, ranked after the alarms at the
     /// same instant (`SimulationRun.workRankBase` + the enqueue order).
     case workDue(WorkName, token: Int)
-    case appChange(Int)
     /// The system launches a hosted app (`HostedAppLayer`) at the clock's start.
     case appLaunch
     /// The significant-change service reports to a hosted app (`HostedAppLayer.observe`).
@@ -44,14 +36,6 @@ struct ScheduledEvent: Comparable {
     case patient(PatientEvent)
     /// One of the dose ledger's own events (`DoseLedgerLayer`).
     case ledger(LedgerEvent)
-    /// A change of the device (index into the run's device changes).
-    case deviceChange(Int)
-    /// The server sends push `n` (index into `RemotePushes.pushes`).
-    case pushSent(Int)
-    /// The push service hands over push `n`, which it delayed (`apns-priority` 5 or 1).
-    case pushDelayed(Int)
-    /// Scheduled Summary time.
-    case summaryDue
     /// Android: the app's standby bucket changes (index into `AndroidDeviceState.bucketChanges`).
     /// Phase `.device`, rank `Int.max - 1`: after the scenario's own device changes and the app's
     /// state change at that instant (so an `app standby-bucket to=active` line follows the opening
@@ -65,6 +49,8 @@ struct ScheduledEvent: Comparable {
     case dozeChange(Int, on: Bool)
     /// One of the reminder server's own events (`ServerLayer`).
     case server(ServerEvent)
+    /// One of the phone's own events (`PhoneEvent`).
+    case phone(PhoneEvent)
   }
 
   var instant: SimulationInstant

@@ -106,10 +106,10 @@ public struct Simulation {
     summary.firstFixAt = run.firstFixInstant
     summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
     summary.coverageWarnings = run.coverageWarnings
-    summary.perceptions = run.attention.perceptions
+    summary.perceptions = run.phone.attention.perceptions
     summary.channelAttempts = run.serverLayer.channelAttempts
-    summary.badgeHistory = run.attention.badgeHistory
-    summary.waitingDosesHistory = run.attention.waitingDosesHistory
+    summary.badgeHistory = run.phone.attention.badgeHistory
+    summary.waitingDosesHistory = run.phone.attention.waitingDosesHistory
     summary.consultedAssumptions = run.assumptionLog.inRegistryOrder
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
@@ -132,6 +132,7 @@ extension Simulation {
       let kind = switch event.kind {
       case .patient(let patientEvent): "\(patientEvent)"
       case .ledger(let ledgerEvent): "\(ledgerEvent)"
+      case .phone(let phoneEvent): "\(phoneEvent)"
       default: "\(event.kind)"
       }
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(kind)")
@@ -161,7 +162,6 @@ struct SimulationRun {
   let scenario: Scenario
   let calendarEvaluator: CalendarTriggerEvaluator
   var queue = EventQueue()
-  var center: NotificationCenterModel
   var deviceTimeZone: TimeZone
   /// When the device last changed zones (nil: never yet): an instant before it
   /// is written in the zone in force then (`format`).
@@ -197,64 +197,23 @@ struct SimulationRun {
   /// The registry settings the run's decisions depended on (`AssumptionLog`).
   let assumptionLog: AssumptionLog
 
-  // Device: the location service and the presenter the platform profile provides.
-  var locationService: any LocationService
-  let presenter: any NotificationPresenter
-  /// Geometric crossings of the segment being replayed, for the location service.
+  /// Geometric crossings of the segment being replayed, for the phone's location service.
   var segmentCrossings: [GeometricCrossing] = []
-  var reportBuffer: [DeviceRegionReport] = []
-  /// Reports waiting in the queue, by the index their event carries.
-  var deviceReports: [Int: DeviceRegionReport] = [:]
-  var nextReportIndex = 0
-  /// When location authorization lets region monitoring start again after
-  /// blocking it, in handling order; the location service is restarted at
-  /// each (the segment split there), `nextMonitoringRestart` being the next.
-  let monitoringRestarts: [SimulationInstant]
-  var nextMonitoringRestart = 0
-  /// The spans during which region monitoring was blocked, with the reason.
-  var monitoringBlockedSpans: [(from: SimulationInstant, until: SimulationInstant?, reason: String)] = []
-  /// The report whose detection is being delivered: which visit a location
-  /// dose belongs to (none for a detection of a side the true path did not reach).
-  var locationReportContext: (region: Int, visit: Int?, entering: Bool)?
-  /// What a trial needs to know about location requests (nil outside trials: nothing is kept).
-  var locationLog: LocationRequestLog?
+
+  /// The phone the app runs on: it owns the device's state (`Phone`).
+  let phone: Phone
 
   /// The app under test, behind the app seam (`AppLayer`).
   let appLayer: any AppLayer
   /// The patient who perceives and acts (`PatientLayer`).
   let patientLayer: any PatientLayer
-  /// Whether the app layer sees every fix (a location service the app started: significant-change or standard updates).
-  var observesFixes = false
   /// Sees every event as it is handled, in the queue's order (the tests'
   /// event-trace oracle, `Simulation.eventTrace()`); nil in every real run.
   var eventObserver: ((ScheduledEvent) -> Void)?
-  /// The device's record of the app under test: its state and permissions.
-  var installedApp = InstalledAppState()
   /// The prescription and what became of each dose, whichever app runs (an observer: `DoseLedgerLayer`).
   let ledger: any DoseLedgerLayer = DoseLedger()
-  var pendingPeak = 0
-  var pendingPeakAt: SimulationInstant?
-
-  // Attention: between a delivery and the patient (see SimulationRun+Attention.swift).
-  let deviceSchedule: DeviceSchedule
-  var attention = AttentionState()
-  /// The push service between the app's server and the device (what it stores, when it hands over).
-  var pushService: PushService
-  /// How pushes reach the app on this platform (APNs or FCM).
-  let pushTransport: any PushTransport
-  /// Every push the app's server sends in this run: the scenario's scripted
-  /// `pushes:`, then those the reminder server (`server:`) sends as it goes.
-  /// Push events and the push service name pushes by their index here.
-  var remotePushes: [RemotePush]
   /// The app's reminder server (`server:`), an actor of the world beside the clock and the track.
   let serverLayer: any ServerLayer
-  /// Set while a catch-up delivery after power-on is made: when it came due.
-  var catchUpDue: SimulationInstant?
-  /// With `catchUpDue`: whether it came due while the phone was off (else
-  /// after switch-on, before the first unlock).
-  var catchUpWhileOff = true
-  /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
-  let tracksBadge: Bool
   /// The Android device's alarms, channels and permissions (nil on an iPhone).
   var android: AndroidDeviceState?
   /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
@@ -268,30 +227,36 @@ struct SimulationRun {
     self.appLayer = appLayer
     self.patientLayer = patientLayer
     self.sink = sink
-    self.locationService = scenario.platform.makeLocationService(regions: scenario.regions, variation: variation)
-    self.presenter = scenario.platform.makePresenter()
-    self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
-    self.pushTransport = scenario.platform.makePushTransport()
-    self.remotePushes = scenario.pushes.pushes
     self.serverLayer = serverLayer ?? scenario.server.makeServerLayer()
     self.trialSeed = variation?.seed
     self.assumptionLog = AssumptionLog(stated: scenario.statedAssumptions)
     self.calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
-    self.center = NotificationCenterModel(settings: scenario.platform)
+    self.phone = Phone(scenario, variation: variation, calendar: calendarEvaluator)
     self.deviceTimeZone = scenario.clock.timeZone
     self.visits = Array(repeating: 0, count: scenario.regions.count)
     self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
-    self.deviceSchedule = DeviceSchedule(scenario: scenario, calendar: calendarEvaluator)
-    self.monitoringRestarts = DeviceSchedule.monitoringRestarts(
-      appChanges: scenario.medicineApp.appChanges, powerBlocked: deviceSchedule.monitoringBlocked, until: scenario.clock.end)
-    self.tracksBadge = scenario.medicineApp.badge != .none || scenario.pushes.pushes.contains { $0.badge != nil }
-      || scenario.actions.contains { if case .add(let request) = $0.action { request.badge != nil } else { false } }
     stepCrossings.reserveCapacity(8)
   }
 
   var end: SimulationInstant { scenario.clock.end }
+
+  /// The scenario's app section: its app-state changes, medicine changes and scripted actions.
+  var medicineApp: MedicineApp { scenario.medicineApp }
+  /// The scenario's `policy:` (its identifier templates name the requests the dose ledger attributes).
+  var policy: AppPolicy { medicineApp.policy }
+
+  /// Queues the scenario's app-state changes and the patient's medicine changes.
+  mutating func scheduleAppAndMedicineChanges() {
+    for (index, change) in medicineApp.appChanges.enumerated() where change.instant <= end {
+      queue.schedule(.phone(.appChange(index)), at: change.instant, phase: .appChange, rank: index)
+    }
+    let rawActions = scenario.actions.count
+    for (index, change) in medicineApp.medicineChanges.enumerated() where change.instant <= end {
+      queue.schedule(.medicineChange(index), at: change.instant, phase: .appAction, rank: rawActions + index)
+    }
+  }
 
   mutating func execute() throws {
     if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
@@ -305,7 +270,7 @@ struct SimulationRun {
       ])
     } else {
       for (index, action) in scenario.actions.enumerated() where action.instant <= end {
-        queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
+        queue.schedule(.phone(.appAction(index)), at: action.instant, phase: .appAction, rank: index)
       }
     }
     android = makeAndroidState()
@@ -315,7 +280,7 @@ struct SimulationRun {
     leftForeground(at: scenario.clock.start)
     if let settings = scenario.platform.android {
       // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
-      installedApp.permission = initialNotificationPermission(
+      phone.installedApp.permission = initialNotificationPermission(
         androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
     }
     let layer = appLayer
@@ -324,8 +289,8 @@ struct SimulationRun {
     patientLayer.scheduleEvents(in: &self)
     let serverLayer = serverLayer
     serverLayer.scheduleEvents(in: &self)
-    scheduleDeviceEvents()
-    for warning in locationService.regionWarnings {
+    phone.scheduleDeviceEvents(in: &self)
+    for warning in phone.locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
     if let track = scenario.track {
@@ -338,9 +303,9 @@ struct SimulationRun {
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
     if let lastFix = previousFix {
-      while let restart = takeMonitoringRestart(upTo: end) { locationService.restartMonitoring(at: restart, into: &reportBuffer) }
-      locationService.finish(last: lastFix, until: end, into: &reportBuffer)
-      queueDeviceReports()
+      while let restart = phone.takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
+      phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
+      phone.queueDeviceReports(in: &self)
     }
     handleEvents(notAfter: end)
     layer.runEnded(in: &self)
@@ -356,7 +321,7 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if observesFixes {
+    if phone.observesFixes {
       let layer = appLayer
       layer.observe(sample, in: &self)
     }
@@ -383,17 +348,17 @@ struct SimulationRun {
         position += 1
         continue
       }
-      let taken = locationService.advanceQuietly(
-        from: previousFix!, through: block[position..<position + quiet], appInForeground: installedApp.state == .foreground,
-        into: &reportBuffer)
+      let taken = phone.locationService.advanceQuietly(
+        from: previousFix!, through: block[position..<position + quiet], appInForeground: phone.installedApp.state == .foreground,
+        into: &phone.reportBuffer)
       let last = block[position + taken - 1]
       fixesRead += taken
       quietStretchFixes += taken
       lastFixInstant = last.instant
       previousFix = last
       position += taken
-      if !reportBuffer.isEmpty {
-        queueDeviceReports()
+      if !phone.reportBuffer.isEmpty {
+        phone.queueDeviceReports(in: &self)
         handleEvents(notAfter: last.instant)
         guard stopReason == nil else { return false }
       }
@@ -408,11 +373,11 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, !observesFixes,
+    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
       let recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
-    if nextMonitoringRestart < monitoringRestarts.count { limit = min(limit, monitoringRestarts[nextMonitoringRestart]) }
+    if phone.nextMonitoringRestart < phone.monitoringRestarts.count { limit = min(limit, phone.monitoringRestarts[phone.nextMonitoringRestart]) }
     // Instants do not decrease: the fixes before `limit` are a prefix.
     var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: fixesRead), fixes.count)
     while low < high {
@@ -437,72 +402,36 @@ struct SimulationRun {
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = recordedGeometry != nil ? recordedGeometry!.step(index, into: &stepCrossings) : geometry.step(to: fix, into: &stepCrossings)
     if !segmentCrossings.isEmpty { segmentCrossings.removeAll(keepingCapacity: true) }
-    let foreground = installedApp.state == .foreground
+    let foreground = phone.installedApp.state == .foreground
     switch step {
     case .first(let inside):
       firstFixToWarn = fix.instant
       for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
-      locationService.start(at: fix, geometricInside: inside)
-      while takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
-      monitoringStartsInsideAtFirstFix(at: fix.instant)
+      phone.locationService.start(at: fix, geometricInside: inside)
+      while phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
+      phone.monitoringStartsInsideAtFirstFix(in: &self, at: fix.instant)
     case .gap(let since):
       queue.schedule(
         .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
       // Monitoring that starts again during the gap starts where the device was last known.
       var restartsAtFix = false
-      while let restart = takeMonitoringRestart(upTo: fix.instant) {
-        if restart < fix.instant { locationService.restartMonitoring(at: restart, into: &reportBuffer) } else { restartsAtFix = true }
+      while let restart = phone.takeMonitoringRestart(upTo: fix.instant) {
+        if restart < fix.instant { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) } else { restartsAtFix = true }
       }
-      locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
-      if restartsAtFix { locationService.restartMonitoring(at: fix.instant, into: &reportBuffer) }
-      queueDeviceReports()
+      phone.locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
+      if restartsAtFix { phone.locationService.restartMonitoring(at: fix.instant, into: &phone.reportBuffer) }
+      phone.queueDeviceReports(in: &self)
     case .segment:
       for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
-      if nextMonitoringRestart < monitoringRestarts.count && monitoringRestarts[nextMonitoringRestart] <= fix.instant {
-        advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground)
+      if phone.nextMonitoringRestart < phone.monitoringRestarts.count && phone.monitoringRestarts[phone.nextMonitoringRestart] <= fix.instant {
+        phone.advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground, in: &self)
       } else {
         // No restart in this segment (almost every fix): no copy of the crossings.
-        locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &reportBuffer)
+        phone.locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       }
-      if !reportBuffer.isEmpty { queueDeviceReports() }
+      if !phone.reportBuffer.isEmpty { phone.queueDeviceReports(in: &self) }
     }
-  }
-
-  /// Hands the segment to the location service, split at each instant region
-  /// monitoring starts again: the service is restarted where the device is then.
-  mutating func advanceLocationService(from previous: TrackSample, to fix: TrackSample, appInForeground: Bool) {
-    var from = previous
-    var crossings = segmentCrossings
-    while let restart = takeMonitoringRestart(upTo: fix.instant) {
-      var to = fix
-      if restart < fix.instant {
-        // Between the fixes the larger stated accuracy applies.
-        let accuracy = [previous.horizontalAccuracy, fix.horizontalAccuracy].compactMap { $0 }.max()
-        to = TrackSample(instant: restart, coordinate: DevicePath(from: previous, to: fix).position(at: restart), horizontalAccuracy: accuracy)
-      }
-      locationService.advance(
-        from: from, to: to, crossings: crossings.filter { $0.instant <= restart }, appInForeground: appInForeground, into: &reportBuffer)
-      crossings.removeAll { $0.instant <= restart }
-      locationService.restartMonitoring(at: restart, into: &reportBuffer)
-      if restart == fix.instant { return }
-      from = to
-    }
-    locationService.advance(from: from, to: fix, crossings: crossings, appInForeground: appInForeground, into: &reportBuffer)
-  }
-
-  /// The next instant region monitoring starts again, if it is at or before `instant`.
-  mutating func takeMonitoringRestart(upTo instant: SimulationInstant) -> SimulationInstant? {
-    guard nextMonitoringRestart < monitoringRestarts.count, monitoringRestarts[nextMonitoringRestart] <= instant else { return nil }
-    nextMonitoringRestart += 1
-    return monitoringRestarts[nextMonitoringRestart - 1]
-  }
-
-  /// Why region monitoring was blocked at `instant` (by the app's location
-  /// authorization or by the phone's power), if it was.
-  func regionMonitoringBlockedReason(at instant: SimulationInstant) -> String? {
-    monitoringBlockedSpans.last { $0.from <= instant && $0.until.map { instant < $0 } ?? true }?.reason
-      ?? deviceSchedule.monitoringBlockedReason(at: instant)
   }
 
   /// Queues a geometric crossing with its visit number and hands it to the
@@ -519,24 +448,13 @@ struct SimulationRun {
     segmentCrossings.append(GeometricCrossing(region: index, entering: entering, instant: instant, visit: visit))
   }
 
-  /// Queues what the location service reported, each at its instant.
-  mutating func queueDeviceReports() {
-    guard !reportBuffer.isEmpty else { return }
-    for report in reportBuffer where report.instant <= end {
-      deviceReports[nextReportIndex] = report
-      queue.schedule(.deviceReport(nextReportIndex), at: report.instant, phase: .position, rank: report.region)
-      nextReportIndex += 1
-    }
-    reportBuffer.removeAll(keepingCapacity: true)
-  }
-
   // MARK: - Events
 
   mutating func handleEvents(notAfter horizon: SimulationInstant) {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       eventObserver?(event)
       handle(event)
-      if tracksBadge { trackWaitingDoses(at: event.instant) }
+      if phone.tracksBadge { phone.trackWaitingDoses(in: self, at: event.instant) }
     }
   }
 
@@ -548,8 +466,6 @@ struct SimulationRun {
       changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
       let layer = appLayer
       layer.timeZoneChanged(from: previous, in: &self, at: now)
-    case .appAction(let index):
-      perform(scenario.actions[index].action, at: now)
     case .trackGap(let since, let newSegmentAt):
       let duration = since.duration(to: now)
       let longGap = duration > scenario.platform.trackGapLimit
@@ -557,18 +473,12 @@ struct SimulationRun {
       record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
     case .regionCrossing(let index, let entering, let afterGap, let visit):
       crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
-    case .deviceReport(let index):
-      if let report = deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
-    case .timeTriggerDue(let id, let token):
-      deliverTimeTrigger(id, token: token, at: now)
     case .alarmDue(let tag, let token):
       alarmDue(tag, token: token, at: now)
     case .oemKill(let token):
       oemKill(token: token, at: now)
     case .workDue(let name, let token):
       workDue(name, token: token, at: now)
-    case .appChange(let index):
-      changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):
       let layer = appLayer
       layer.medicineChanged(index, in: &self, at: now)
@@ -590,15 +500,6 @@ struct SimulationRun {
     case .ledger(let event):
       let ledger = ledger
       ledger.eventDue(event, in: &self, at: now)
-    case .deviceChange(let index):
-      applyDeviceChange(index, at: now)
-    case .pushSent(let index):
-      sendPush(index, at: now)
-    case .pushDelayed(let index):
-      let transport = pushTransport
-      transport.heldPushDue(index, in: &self, at: now)
-    case .summaryDue:
-      deliverSummary(at: now)
     case .standbyBucketChange(let index):
       standbyBucketChanged(index, at: now)
     case .dozeChange(let index, let on):
@@ -606,200 +507,10 @@ struct SimulationRun {
     case .server(let event):
       let layer = serverLayer
       layer.eventDue(event, in: &self, at: now)
+    case .phone(let event):
+      let phone = phone
+      phone.handle(event, in: &self, at: now)
     }
-  }
-
-  mutating func perform(_ action: AppAction, at now: SimulationInstant) {
-    switch action {
-    case .add(let request):
-      // A raw request counts for a medicine's doses when its identifier has
-      // the form of one of the app's (its identifier templates).
-      ledger.requestAttributed(request.id, to: ledger.rawRequestInfo(request.id, in: self))
-      add(request, at: now)
-    case .removePending(let id):
-      if let removed = center.removePending(id) {
-        record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary)])
-      } else {
-        record(
-          .warning, id.rawValue, at: now,
-          [TimelineField("reason", "remove ignored: no pending request has this identifier (already delivered, dropped or never added)")])
-      }
-    }
-  }
-
-  /// `add(_:)` as the platform handles it; returns whether the request is pending afterwards.
-  @discardableResult
-  mutating func add(_ request: NotificationRequest, at now: SimulationInstant, reason: String? = nil) -> Bool {
-    if installedApp.permission == .denied {
-      let why = "notification permission denied: add() succeeds but the platform keeps nothing"
-      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-      ledger.requestLost(request.id, "not kept: \(why) (\(format(now)))")
-      return false
-    }
-    var firstDelivery: SimulationInstant?
-    switch request.trigger {
-    case .calendar(let trigger):
-      firstDelivery = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
-      if firstDelivery == nil {
-        if let replaced = center.removePending(request.id) {
-          record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
-        }
-        record(
-          .warning, request.id.rawValue, at: now,
-          [TimelineField("trigger", request.trigger.summary),
-           TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
-        ledger.requestLost(request.id, "never delivers: no date after \(format(now)) matches")
-        return false
-      }
-    case .interval(let trigger):
-      firstDelivery = now.advanced(by: trigger.interval)
-    case .posted:
-      firstDelivery = now
-    case .region:
-      firstDelivery = nil
-    }
-    let outcome = center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: appLayer.appMonitoredRegions)
-
-    if let replaced = outcome.replaced {
-      record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
-    }
-    if let reason = outcome.rejectedReason {
-      record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
-      ledger.requestLost(request.id, "dropped at \(format(now)): \(reason)")
-      if reason == center.pendingLimitReason { ledger.notePendingLimitDrop(request.id, at: now) }
-      return false
-    }
-    var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
-    if let firstDelivery { fields.append(TimelineField("next", format(firstDelivery))) }
-    if !request.trigger.repeats { fields.append(TimelineField("repeats", "no")) }
-    if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
-    if let badge = request.badge { fields.append(TimelineField("badge", String(badge))) }
-    fields += request.userInfo
-    if let reason { fields.append(TimelineField("reason", reason)) }
-    record(.scheduled, request.id.rawValue, at: now, fields)
-    ledger.requestPending(request.id)
-    if case .region = request.trigger, let blocked = installedApp.regionMonitoringBlockedReason {
-      warnNeverFires(request, reason: blocked, at: now)
-    }
-    if case .region = request.trigger { monitoringStartsInside(request, at: now) }
-    if let added = outcome.added, let firstDelivery { scheduleDelivery(of: added, at: firstDelivery) }
-    for dropped in outcome.dropped {
-      record(.dropped, dropped.request.id.rawValue, at: now,
-             [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
-      ledger.requestLost(dropped.request.id, "dropped at \(format(now)): \(center.pendingLimitReason)")
-      ledger.notePendingLimitDrop(dropped.request.id, at: now)
-    }
-    if center.pending.count > pendingPeak {
-      pendingPeak = center.pending.count
-      pendingPeakAt = now
-    }
-    return true
-  }
-
-  mutating func scheduleDelivery(of pending: PendingRequest, at instant: SimulationInstant) {
-    guard instant <= end else { return }
-    queue.schedule(.timeTriggerDue(pending.request.id, token: pending.token), at: instant, phase: .timeTrigger, rank: pending.addOrdinal)
-  }
-
-  mutating func deliverTimeTrigger(_ id: NotificationID, token: Int, at now: SimulationInstant) {
-    guard let pending = center.pending[id], pending.token == token else { return }  // replaced or removed since
-    var next: SimulationInstant?
-    defer {
-      if let next, let updated = center.reschedule(id, nextDelivery: next) { scheduleDelivery(of: updated, at: next) }
-    }
-    if pending.request.trigger.repeats {
-      switch pending.request.trigger {
-      case .calendar(let trigger):
-        next = calendarEvaluator.nextDelivery(of: trigger, after: now, deviceTimeZone: deviceTimeZone)
-      case .interval(let trigger):
-        next = now.advanced(by: trigger.interval)
-      case .region, .posted:
-        next = nil
-      }
-    }
-    guard attention.phoneOn else {
-      holdWhileOff(pending, at: now, next: next)
-      return
-    }
-    if attention.lockedSinceStart { assumptionLog.consult(.deliveryBeforeFirstUnlock) }
-    if attention.lockedSinceStart && scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
-      holdUntilFirstUnlock(pending, at: now)
-      return
-    }
-    deliver(pending, at: now, next: next)
-  }
-
-  /// Delivers a pending request. Returns whether it was shown (not suppressed).
-  @discardableResult
-  mutating func deliver(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) -> Bool {
-    let request = pending.request
-    var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
-    if let body = request.body { fields.append(TimelineField("body", body)) }
-    // A repeating time request stays pending while it has a next date; a
-    // repeating location request stays pending with no date.
-    let staysPending: Bool
-    if case .region = request.trigger { staysPending = request.trigger.repeats } else { staysPending = next != nil }
-    if let next {
-      fields.append(TimelineField("next", format(next)))
-    } else if request.trigger.repeats && !staysPending {
-      fields.append(TimelineField("next", "none"))  // e.g. a repeating trigger pinned to a year that has ended
-    }
-    if !request.trigger.repeats && !request.trigger.isPosted { fields.append(TimelineField("repeats", "no")) }
-    if let channel = request.channel { fields.append(TimelineField("channel", channel)) }
-    let delivery = DeliveryAttributes(
-      interruptionLevel: request.interruptionLevel, sound: request.sound, channel: request.channel, category: request.androidCategory)
-    let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
-    if case .notShown(let why, let cause) = perception {
-      recordNotShown(request, why, cause: cause, at: now)
-      center.markDelivered(request.id, at: now, keepPending: staysPending, shown: false)
-      return false
-    }
-    if request.interruptionLevel != .active { fields.append(TimelineField("level", request.interruptionLevel.rawValue)) }
-    if let catchUpDue {
-      let cause = catchUpWhileOff ? "came due while the phone was off" : "came due after switch-on, before the first unlock"
-      fields += [TimelineField("due", format(catchUpDue)), TimelineField("cause", cause)]
-    }
-    fields += request.userInfo
-    let ledger = ledger
-    let dose = ledger.doseOfDelivery(request.id, in: &self, at: now)
-    if let dose, ledger.requestInfo[request.id]?.role.isMain == true {
-      fields.append(TimelineField("dose", dose.occurrenceLabel))
-    }
-    if ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", installedApp.state.rawValue)) }
-    record(.fired, request.id.rawValue, at: now, fields)
-    forgetHeld(request.id)  // a new delivery replaces the one shown
-    guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
-    if let dose { ledger.notificationShown(request.id, dose: dose) }
-    let layer = appLayer
-    let presentation = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &self, at: now)
-    // The app's code may have removed or replaced this notification meanwhile.
-    guard center.delivered[request.id]?.serial == shown.serial else { return false }
-    if presentation.appliesBadge, let badge = request.badge { setBadge(badge, by: "delivery of \(request.id)", at: now) }
-    if case .notShown(let why, let cause) = presentation.perception {
-      // The app's foreground will-present asked for no presentation: the platform shows nothing.
-      center.removeDelivered(request.id)
-      ledger.notificationGone(request.id)
-      recordNotShown(request, why, cause: cause, at: now)
-      if let dose { ledger.deliveryNotShown(request.id, dose: dose) }
-      return false
-    }
-    present(
-      .local(request.id, serial: shown.serial), subject: request.id.rawValue, delivery: delivery, perception: presentation.perception, at: now)
-    if !presentation.staysListed {
-      // A banner without `list`: once shown, nothing of it stays in Notification Center.
-      center.removeDelivered(request.id)
-      forgetHeld(request.id)
-      ledger.notificationLeft(request.id, "shown as a banner only at \(format(now)) (will-present options without list)")
-    }
-    return true
-  }
-
-  /// A delivery the device does not show: the `suppressed` entry and the request's loss reason.
-  mutating func recordNotShown(_ request: NotificationRequest, _ why: String, cause: SuppressionCause, at now: SimulationInstant) {
-    record(
-      .suppressed, request.id.rawValue, at: now,
-      [TimelineField("trigger", request.trigger.summary), TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
-    ledger.requestLost(request.id, "not shown at \(format(now)): \(why)")
   }
 
   /// The true path crossed a region's boundary: the `enter`/`exit` entry,
@@ -810,9 +521,9 @@ struct SimulationRun {
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
     if !ledger.medicines.isEmpty { ledger.regionCrossed(index, visit: visit, entering: entering, at: now) }
-    if locationLog != nil && now >= scenario.clock.start {
-      for pending in center.regionRequests(for: region.id, entering: entering) {
-        locationLog!.opportunities.append(
+    if phone.locationLog != nil && now >= scenario.clock.start {
+      for pending in phone.center.regionRequests(for: region.id, entering: entering) {
+        phone.locationLog!.opportunities.append(
           LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
       }
     }
@@ -822,143 +533,12 @@ struct SimulationRun {
     }
   }
 
-  /// The device reported a region event: a detection delivers the region's
-  /// pending location requests of that kind (when location authorization
-  /// lets the platform monitor regions); a crossing it did not detect is
-  /// explained. Reports about regions no pending location request monitors
-  /// add nothing.
-  ///
-  /// A detection whose condition held while location authorization blocked
-  /// region monitoring delivers nothing (`suppressed`), even once it is allowed again.
-  ///
-  /// A request monitors its region from its add on: a detection delivers
-  /// only the requests added at or before its condition instant (the device
-  /// already past the margin when monitoring starts gets no entry, as at the
-  /// first fix), so a condition before the clock's start delivers nothing.
-  mutating func handleDeviceReport(_ report: DeviceRegionReport, at now: SimulationInstant) {
-    // A crossing before the clock's start (visit 0) is not explained, even when the explanation
-    // comes after the start (behind a detection still on its way): the timeline starts at the start.
-    if report.kind == .undetected && report.visit == 0 { return }
-    let region = scenario.regions[report.region]
-    let condition = report.kind == .detected ? report.conditionInstant : nil
-    var requests = center.regionRequests(for: region.id, entering: report.entering, addedAtOrBefore: condition)
-    // A DWELL (Android) is not a crossing: it delivers no location trigger and settles no dose.
-    let dwell = report.transition == .dwell
-    if dwell { requests = [] }
-    if let only = report.onlyRequest { requests.removeAll { $0.request.id != only } }
-    // A detection is shown for any region monitored at its condition (it
-    // changes the device's side); an undetected crossing only where a request
-    // of its kind, or of either kind when it changes what the next crossing
-    // means, is pending.
-    let monitored = report.kind == .detected || report.concernsBothKinds
-      ? center.monitors(region.id, addedAtOrBefore: condition) || appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
-      : !requests.isEmpty
-    // Blocked now, or when the device decided: then the platform was monitoring nothing.
-    let blockedReason = installedApp.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
-      ?? condition.flatMap { condition in
-        regionMonitoringBlockedReason(at: condition).map { "the device's condition held at \(format(condition)), while \($0)" }
-      }
-    if monitored && blockedReason == nil && !report.coincidesWithCrossing {
-      var fields = [TimelineField("event", report.transition?.rawValue ?? (report.entering ? "enter" : "exit"))]
-      if let visit = report.visit { fields.append(TimelineField("visit", String(visit))) }
-      if let crossing = report.crossingInstant, report.kind == .detected {
-        fields.append(TimelineField("after", crossing.duration(to: now).description))
-      }
-      if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
-      record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
-      for id in locationService.reportAssumptions { assumptionLog.consult(id) }
-    }
-    switch report.kind {
-    case .undetected:
-      if let reason = report.reason, let visit = report.visit, monitored {
-        ledger.noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
-      }
-    case .detected:
-      // The device now holds the other side: a dose opened ahead of the true path on this one was a false firing.
-      if trialSeed != nil && !ledger.provisionalLocationDoses.isEmpty {
-        for side in ledger.provisionalLocationDoses.keys where side.region == report.region && side.entering != report.entering {
-          ledger.dropProvisional(side)
-        }
-      }
-      var shown: Set<NotificationID> = []
-      locationReportContext = (report.region, report.visit, report.entering)
-      defer { locationReportContext = nil }
-      for pending in requests {
-        if let blockedReason {
-          record(.suppressed, pending.request.id.rawValue, at: now,
-                 [TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.regionMonitoring.rawValue),
-                  TimelineField("reason", blockedReason)])
-          ledger.requestLost(pending.request.id, "not delivered at \(format(now)): \(blockedReason)")
-          continue
-        }
-        if deliver(pending, at: now, next: nil) {
-          shown.insert(pending.request.id)
-          locationLog?.deliveries.append(
-            LocationDelivery(
-              request: pending.request.id, region: report.region, entering: report.entering, visit: report.visit,
-              crossing: report.crossingInstant, at: now))
-        }
-      }
-      // An entry reported for one request that started monitoring inside is not the app's region event.
-      if blockedReason == nil && report.onlyRequest == nil {
-        let layer = appLayer
-        layer.regionDetected(report.region, entering: report.entering, transition: report.transition, condition: condition, in: &self, at: now)
-      }
-      if !dwell, !ledger.medicines.isEmpty, let visit = report.visit {
-        ledger.settleLocationDoses(region: report.region, entering: report.entering, visit: visit, in: self, at: now)
-      }
-    }
-  }
-
-  /// A location request that notifies on entry starts monitoring its region
-  /// (its add, or the first fix for one added before it) while the device
-  /// believes it is inside: Core Location reports no entry, and nothing
-  /// documents what `UNLocationNotificationTrigger` does (`locationAlreadyInside`).
-  /// Under `entered` the device reports an entry for this request alone.
-  mutating func monitoringStartsInside(_ request: NotificationRequest, at now: SimulationInstant) {
-    guard case .region(let trigger) = request.trigger, trigger.notifyOnEntry, firstFixInstant != nil,
-      installedApp.regionMonitoringBlockedReason == nil,
-      let region = scenario.regions.firstIndex(where: { $0.id == trigger.region }), locationService.believesInside(region)
-    else { return }
-    assumptionLog.consult(.locationAlreadyInside)
-    guard scenario.platform.locationAlreadyInside == .entered else { return }
-    var report = locationService.entryForMonitoringStartedInside(region, at: now)
-    report.onlyRequest = request.id
-    reportBuffer.append(report)
-    queueDeviceReports()
-  }
-
-  /// The first fix: every pending entry request whose region the device is inside.
-  mutating func monitoringStartsInsideAtFirstFix(at now: SimulationInstant) {
-    for (index, region) in scenario.regions.enumerated() where locationService.believesInside(index) {
-      for pending in center.regionRequests(for: region.id, entering: true) { monitoringStartsInside(pending.request, at: now) }
-    }
-  }
-
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
     let previous = deviceTimeZone
     deviceTimeZone = zone
     deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
-    let justBefore = now.advanced(byMilliseconds: -1)
-    for pending in center.floatingCalendarRequests() {
-      guard case .calendar(let trigger) = pending.request.trigger else { continue }
-      let next = calendarEvaluator.nextDelivery(of: trigger, after: justBefore, deviceTimeZone: zone)
-      guard next != pending.nextDelivery else { continue }
-      guard let next else {
-        // In the new zone no date matches any more (a one-shot whose local time has passed).
-        _ = center.removePending(pending.request.id)
-        record(.warning, pending.request.id.rawValue, at: now,
-               [TimelineField("trigger", pending.request.trigger.summary),
-                TimelineField("reason", "never delivers: after the time-zone change no date matches; the platform drops it silently")])
-        continue
-      }
-      if let updated = center.reschedule(pending.request.id, nextDelivery: next) {
-        record(.rescheduled, pending.request.id.rawValue, at: now,
-               [TimelineField("next", format(next)), TimelineField("previous", pending.nextDelivery.map(format) ?? "none")])
-        scheduleDelivery(of: updated, at: next)
-      }
-    }
+    phone.rescheduleFloatingRequests(for: zone, in: &self, at: now)
     if !ledger.doseClocks.isEmpty {
       let ledger = ledger
       ledger.warnMovedReminders(in: &self, at: now)
@@ -1063,7 +643,7 @@ struct SimulationRun {
       TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
       TimelineField("platform", scenario.platform.summary),
     ]
-    if let deviceHeader { header.append(deviceHeader) }
+    if let deviceHeader = phone.deviceHeader(in: self) { header.append(deviceHeader) }
     if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
     if scenario.server.isActive { header.append(TimelineField("server", scenario.server.summary)) }
     // A place set's regions are summed up in one line each (`placeSetHeader`).

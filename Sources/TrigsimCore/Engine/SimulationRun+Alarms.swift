@@ -130,7 +130,7 @@ extension SimulationRun {
     var instants = scenario.patientAttention.looks.map(\.instant)
     instants += scenario.device.power.filter { $0.kind == .unlock }.map(\.instant)
     // Every switch-on, the end of a reboot's included: the phone boots to its lock screen.
-    for change in deviceSchedule.changes {
+    for change in phone.deviceSchedule.changes {
       if case .power(.switchOn, _) = change.change { instants.append(change.instant) }
     }
     // The app in the foreground keeps the screen on: from its opening to the moment it leaves.
@@ -249,7 +249,7 @@ extension SimulationRun {
     device.alarms[tag] = nil
     device.dispatcher.fired(pending.alarm, at: now)
     android = device
-    guard attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
+    guard phone.attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
     var fields = [TimelineField("change", "fired"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", format(pending.alarm.triggerAt))]
     if now != pending.alarm.triggerAt {
       fields.append(TimelineField("late", pending.alarm.triggerAt.duration(to: now).description))
@@ -333,7 +333,7 @@ extension SimulationRun {
   }
 
   mutating func oemKill(token: Int, at now: SimulationInstant) {
-    guard let device = android, device.backgroundSpan == token, !device.forceStopped, installedApp.state != .foreground else { return }
+    guard let device = android, device.backgroundSpan == token, !device.forceStopped, phone.installedApp.state != .foreground else { return }
     android?.forceStopped = true
     record(.app, "oem-kill", at: now, [
       TimelineField("preset", device.settings.oemKiller.preset.rawValue),
@@ -375,7 +375,7 @@ extension SimulationRun {
   mutating func post(_ request: NotificationRequest, at now: SimulationInstant) {
     var request = request
     request.trigger = .posted
-    let outcome = center.add(request, firstDelivery: now, at: now, appMonitored: [])
+    let outcome = phone.center.add(request, firstDelivery: now, at: now, appMonitored: [])
     guard let added = outcome.added else {
       record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", outcome.rejectedReason ?? "not kept")])
       return
@@ -383,7 +383,7 @@ extension SimulationRun {
     ledger.requestPending(request.id)
     // Inside onMessageReceived: FCM counts the message as one that showed a notification.
     if let posts = android?.fcm.postsDuringMessage { android?.fcm.postsDuringMessage = posts + 1 }
-    deliver(added, at: now, next: nil)
+    phone.deliver(added, in: &self, at: now, next: nil)
     // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
     if let firing = android?.firing, firing.late > .zero, ledger.requestInfo[request.id]?.role.isMain == true, let dose = ledger.shownDose[request.id] {
       let why = firing.reason.map { ": \($0)" } ?? ""

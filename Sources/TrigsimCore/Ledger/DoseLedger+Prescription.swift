@@ -59,7 +59,7 @@ extension DoseLedger {
   /// (another dose's follow-up, the daily reminder) is replaced, and the dose
   /// or reminder that loses it says so.
   func claim(_ id: NotificationID, for info: MedicineRequestInfo, in run: SimulationRun, at now: SimulationInstant) {
-    guard run.center.pending[id] != nil, let previous = requestInfo[id] else { return }
+    guard run.phone.center.pending[id] != nil, let previous = requestInfo[id] else { return }
     let what = info.role.description
     switch previous.role {
     case .reminder, .location:
@@ -178,7 +178,7 @@ extension DoseLedger {
         entering ? location.onEntry : location.onExit, locationArmed[id] == true
       else { continue }
       let side = LocationSide(medicine: id, region: index, entering: entering)
-      if let key = provisionalLocationDoses[side], run.locationService.believesInside(index) == entering, var adopted = doses[key] {
+      if let key = provisionalLocationDoses[side], run.phone.locationService.believesInside(index) == entering, var adopted = doses[key] {
         // The device detected this crossing ahead of the true path (GPS error, or a region below the minimum radius) and still holds its side: the dose it opened is this visit's.
         provisionalLocationDoses[side] = nil
         let early = adopted.scheduled.duration(to: now)
@@ -240,9 +240,9 @@ extension DoseLedger {
   /// `droppedByPendingLimit` in runs of one instant, counted by kind of request and medicine.
   func pendingLimitDropGroups() -> [PendingLimitDropGroup] {
     var groups: [PendingLimitDropGroup] = []
-    for (index, drop) in droppedByPendingLimit.enumerated() {
+    for (index, drop) in phone.droppedByPendingLimit.enumerated() {
       if groups.last?.at != drop.at { groups.append(PendingLimitDropGroup(at: drop.at)) }
-      let info = droppedRequestRoles[index]
+      let info = phone.droppedRequestRoles[index]
       groups[groups.count - 1].add(kind: info.map { PendingLimitDropGroup.kind(of: $0.role) } ?? "other request", medicine: info?.medicine)
     }
     return groups
@@ -254,8 +254,8 @@ extension DoseLedger {
   /// (asked through `run`) and the scenario's visit expectations.
   func summary(of run: SimulationRun) -> RunSummary {
     var summary = RunSummary()
-    summary.pendingPeak = run.pendingPeak
-    summary.pendingPeakAt = run.pendingPeakAt
+    summary.pendingPeak = run.phone.pendingPeak
+    summary.pendingPeakAt = run.phone.pendingPeakAt
     summary.droppedByPendingLimit = droppedByPendingLimit
     summary.pendingLimitDropGroups = pendingLimitDropGroups()
     summary.clock = run.scenario.clock

@@ -93,7 +93,7 @@ final class ScriptedPatient: PatientLayer {
   func look(_ cause: LookCause, in run: inout SimulationRun, at now: SimulationInstant) {
     let reminderServer = run.serverLayer
     reminderServer.patientLooked(in: &run, at: now)
-    guard run.attention.phoneOn, !unseen.isEmpty else { return }
+    guard run.phone.attention.phoneOn, !unseen.isEmpty else { return }
     let listings = unseen
     unseen = []
     for listing in listings {
@@ -198,11 +198,11 @@ final class ScriptedPatient: PatientLayer {
   /// A scripted action is due: the app acts on it, unless the phone is off
   /// or its notification is not in Notification Center (then it is rejected).
   func performScriptedAction(_ action: ScheduledUserAction, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.attention.phoneOn else {
+    guard run.phone.attention.phoneOn else {
       reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", in: run, at: now)
       return
     }
-    guard run.center.delivered[action.notification] != nil, run.appLayer.canAct(on: action.notification, in: run) else {
+    guard run.phone.center.delivered[action.notification] != nil, run.appLayer.canAct(on: action.notification, in: run) else {
       let why = run.ledger.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
         ?? run.ledger.lossReason[action.notification].map { "it was never delivered: \($0)" }
         ?? "it was never delivered before this instant"
@@ -231,10 +231,10 @@ final class ScriptedPatient: PatientLayer {
     let plan = responsePlans[index]
     let rule = run.scenario.medicineApp.responseRules[plan.rule]
     let shown = run.ledger.shownDose.compactMap { id, dose in
-      dose == plan.dose && rule.pattern.matches(id.rawValue) ? run.center.delivered[id] : nil
+      dose == plan.dose && rule.pattern.matches(id.rawValue) ? run.phone.center.delivered[id] : nil
     }
     guard let target = shown.max(by: { $0.serial < $1.serial }) else { return }
-    guard run.attention.phoneOn else {
+    guard run.phone.attention.phoneOn else {
       run.record(.warning, target.id.rawValue, at: now, [TimelineField("reason", "the planned response was not made: the phone is off")])
       return
     }

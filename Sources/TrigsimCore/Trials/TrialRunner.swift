@@ -157,9 +157,9 @@ public struct TrialRunner {
     var run = SimulationRun(
       scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer.make(app, for: scenario), patientLayer: Self.patient(of: variation))
     run.recordedGeometry = geometry
-    run.locationLog = LocationRequestLog()
+    run.phone.locationLog = LocationRequestLog()
     try run.execute()
-    tally.add(log: run.locationLog!, doses: run.summary().doses, trial: index)
+    tally.add(log: run.phone.locationLog!, doses: run.summary().doses, trial: index)
   }
 }
 

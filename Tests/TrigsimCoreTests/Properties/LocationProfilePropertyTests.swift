@@ -112,7 +112,7 @@ import TrigsimMedicineApp
     }
     let log = ReportLog()
     var run = SimulationRun(scenario)
-    run.locationService = RecordingLocationService(recorded: run.locationService, log: log)
+    run.phone.locationService = RecordingLocationService(recorded: run.phone.locationService, log: log)
     try run.execute()
     for region in scenario.regions.indices {
       let instants = log.reports.filter { $0.region == region }.map(\.instant)
@@ -146,17 +146,17 @@ extension LocationProfilePropertyTests {
       service.usesFastPath = fastPath
       let log = ReportLog()
       var run = SimulationRun(scenario, variation: variation)
-      run.locationService = RecordingLocationService(recorded: service, log: log)
+      run.phone.locationService = RecordingLocationService(recorded: service, log: log)
       try run.execute()
       outcomes.append((log.reports, run.timeline().entries))
     }
     // The comparison is not vacuous: the fast path ran.
     var plain = SimulationRun(scenario, variation: variation)
-    plain.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
+    plain.phone.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
     try plain.execute()
     #expect(outcomes[0].entries == outcomes[1].entries, "seed \(seed)")
     #expect(outcomes[0].reports.map(\.summary) == outcomes[1].reports.map(\.summary), "seed \(seed)")
-    return (plain.locationService as! RegionMonitoringService).fastPathSegments
+    return (plain.phone.locationService as! RegionMonitoringService).fastPathSegments
   }
 }
 

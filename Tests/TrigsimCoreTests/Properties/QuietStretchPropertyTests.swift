@@ -128,11 +128,11 @@ import TrigsimMedicineApp
     for sample in samples { recorder.record(sample) }
     run.recordedGeometry = recorder.recorded
     run.usesQuietStretches = quiet
-    run.locationLog = LocationRequestLog()
+    run.phone.locationLog = LocationRequestLog()
     try run.execute()
-    let service = try #require(run.locationService as? RegionMonitoringService)
+    let service = try #require(run.phone.locationService as? RegionMonitoringService)
     return (
-      run.timeline().entries.map(\.canonicalLine), "\(run.locationLog!)", run.summary().text, run.quietStretchFixes,
+      run.timeline().entries.map(\.canonicalLine), "\(run.phone.locationLog!)", run.summary().text, run.quietStretchFixes,
       service.quietAnchorMoves, service.quietCoarseFixes
     )
   }
@@ -193,7 +193,7 @@ import TrigsimMedicineApp
         run.usesQuietStretches = quiet
         try run.execute()
         outcomes.append(run.timeline().entries.map(\.canonicalLine))
-        if quiet { coarseFixes += try #require(run.locationService as? RegionMonitoringService).quietCoarseFixes }
+        if quiet { coarseFixes += try #require(run.phone.locationService as? RegionMonitoringService).quietCoarseFixes }
       }
       #expect(outcomes[outcomes.count - 2] == outcomes[outcomes.count - 1], "seed \(seed)")
       #expect(outcomes.last!.contains { $0.contains(" detected ") && $0.contains("event=enter") }, "seed \(seed)")

@@ -83,7 +83,7 @@ public final class NotificationManager: @unchecked Sendable {
 
   /// `areNotificationsEnabled()`.
   public func areNotificationsEnabled() -> Bool {
-    host.withRun("NotificationManager.areNotificationsEnabled", otherwise: false) { run, _ in run.installedApp.permission == .granted }
+    host.withRun("NotificationManager.areNotificationsEnabled", otherwise: false) { run, _ in run.phone.installedApp.permission == .granted }
   }
 
   /// Asks for `POST_NOTIFICATIONS` (Android 13 and later) when it has not
@@ -132,14 +132,14 @@ public final class NotificationManager: @unchecked Sendable {
   /// `cancel(id)`: removes the notification from the shade.
   public func cancel(_ id: NotificationID) {
     host.withRun("NotificationManager.cancel", otherwise: ()) { run, now in
-      run.clearDelivered(at: now, reason: host.removalReason ?? "cancelled by the app") { $0 == id }
+      run.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "cancelled by the app") { $0 == id }
     }
   }
 
   /// `getActiveNotifications()`, oldest first.
   public var activeNotifications: [NotificationID] {
     host.withRun("NotificationManager.activeNotifications", otherwise: []) { run, _ in
-      run.center.delivered.values.sorted { $0.serial < $1.serial }.map(\.id)
+      run.phone.center.delivered.values.sorted { $0.serial < $1.serial }.map(\.id)
     }
   }
 }

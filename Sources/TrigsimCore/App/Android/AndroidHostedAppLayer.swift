@@ -49,13 +49,13 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   override func launch(in run: inout SimulationRun, at now: SimulationInstant) {
     // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
     // at the start (the patient opened it).
-    guard !run.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
+    guard !run.phone.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
     guard configuration.makeAndroid != nil else {
       stop(&run, "HostedApp.makeAndroid", at: now, "the scenario runs on android and the app has no Android build (HostedApp.makeAndroid is nil)")
       return
     }
     startProcess(.initial, in: &run, at: now)
-    if run.installedApp.state == .foreground, let androidApp {
+    if run.phone.installedApp.state == .foreground, let androidApp {
       call("onActivityResumed", [], in: &run, at: now) { await androidApp.onActivityResumed() }
     }
   }
@@ -100,7 +100,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   }
 
   override func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let request = deliveredContent[id], run.center.delivered[id] != nil else { return }
+    guard let request = deliveredContent[id], run.phone.center.delivered[id] != nil else { return }
     androidPatientActed(action, on: id, request: request, by: source, in: &run, at: now)
   }
 
@@ -165,7 +165,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       ])
       run.clearAlarms(reason: "force stop cancels the app's alarms", at: now)
       run.stopWorkJobs(reason: "force stop", at: now)
-      run.clearDelivered(at: now, reason: "force stop removes the app's notifications") { _ in true }
+      run.phone.clearDelivered(in: &run, at: now, reason: "force stop removes the app's notifications") { _ in true }
       // The process ends (a persistent app's one instance keeps its memory, as its model says).
       if configuration.processModel == .platform { endProcess(in: &run) }
     }
@@ -178,7 +178,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
       run.rescheduleWorkAtProcessStart(at: now)
     }
-    if run.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
+    if run.phone.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
     guard let app = androidApp else { return }
     call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
       await app.patientChangedMedicine(edit)
@@ -236,12 +236,12 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     }
     // Android 10 and later: geofences fire in the background only with "Allow all the time"
     // (ACCESS_BACKGROUND_LOCATION; geofencing guide, "Request background location").
-    guard run.installedApp.state == .foreground || run.installedApp.locationAuthorization == .always else {
+    guard run.phone.installedApp.state == .foreground || run.phone.installedApp.locationAuthorization == .always else {
       let why =
-        "the app has location '\(run.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)"
+        "the app has location '\(run.phone.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)"
       notRun("onGeofenceTransition", fields, why, in: &run, at: now)
       regionCallbackLoss[id] = refused(
-        "the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has '\(run.installedApp.locationAuthorization.rawValue)'), which Android 10 and later require to deliver a geofence transition to an app in the background")
+        "the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has '\(run.phone.installedApp.locationAuthorization.rawValue)'), which Android 10 and later require to deliver a geofence transition to an app in the background")
       return
     }
     wake(.location, in: &run, at: now)
@@ -256,7 +256,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   /// required"); turned on again, the app's `PROVIDERS_CHANGED` receiver may
   /// add them back.
   func androidLocationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
-    let off = run.installedApp.regionMonitoringBlockedReason != nil
+    let off = run.phone.installedApp.regionMonitoringBlockedReason != nil
     defer { androidLocationOff = off }
     if off && !androidLocationOff {
       removeAllGeofences(reason: "location is off: GEOFENCE_NOT_AVAILABLE removes every geofence", in: &run, at: now)
@@ -324,13 +324,13 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     }
     if action == .open {
       // A tap on the body opens the app's activity.
-      if run.installedApp.state != .foreground {
+      if run.phone.installedApp.state != .foreground {
         run.record(.app, "state", at: now, [
-          TimelineField("to", AppState.foreground.rawValue), TimelineField("from", run.installedApp.state.rawValue),
+          TimelineField("to", AppState.foreground.rawValue), TimelineField("from", run.phone.installedApp.state.rawValue),
           TimelineField("reason", "the patient tapped the notification"),
         ])
-        let previous = run.installedApp.state
-        run.installedApp.state = .foreground
+        let previous = run.phone.installedApp.state
+        run.phone.installedApp.state = .foreground
         androidAppStateChanged(from: previous, to: .foreground, in: &run, at: now)
       }
     } else {
@@ -346,10 +346,10 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   /// `GeofencingClient.addGeofences`.
   func addGeofences(_ geofences: [Geofence], in run: inout SimulationRun, at now: SimulationInstant) throws {
     guard let rules = run.android?.settings.geofencing else { return }
-    if let blocked = run.installedApp.regionMonitoringBlockedReason {
+    if let blocked = run.phone.installedApp.regionMonitoringBlockedReason {
       throw GeofencingError.notAvailable(blocked)
     }
-    if !run.attention.phoneOn || run.attention.airplane { throw GeofencingError.notAvailable("location is off") }
+    if !run.phone.attention.phoneOn || run.phone.attention.airplane { throw GeofencingError.notAvailable("location is off") }
     var indices: [Int] = []
     for geofence in geofences {
       guard let index = run.scenario.regions.firstIndex(where: { $0.id == geofence.id }),
@@ -372,9 +372,9 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
         notifyOnExit: geofence.options.transitions.contains(.exit))
       monitoredRegions.append(AppMonitoredRegion(spec: spec, since: now))
       geofenceOptions[geofence.id] = geofence.options
-      if var service = run.locationService as? GeofencingService {
+      if var service = run.phone.locationService as? GeofencingService {
         service.setOptions(geofence.options, forRegion: index)
-        run.locationService = service
+        run.phone.locationService = service
       }
       if configuration.recordsAppCalls {
         run.record(.app, "geofence", at: now, [
@@ -384,9 +384,9 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       }
       // The initial trigger (GeofencingRequest.setInitialTrigger, the scenario's `initialTrigger`): a geofence
       // added while the device is inside fires ENTER at once, and DWELL after its loitering delay (unlike iOS).
-      if run.firstFixInstant != nil, run.locationService.believesInside(index) {
-        run.reportBuffer.append(run.locationService.entryForMonitoringStartedInside(index, at: now))
-        run.queueDeviceReports()
+      if run.firstFixInstant != nil, run.phone.locationService.believesInside(index) {
+        run.phone.reportBuffer.append(run.phone.locationService.entryForMonitoringStartedInside(index, at: now))
+        run.phone.queueDeviceReports(in: &run)
       }
     }
     monitoredRegions.sort { $0.spec.identifier < $1.spec.identifier }

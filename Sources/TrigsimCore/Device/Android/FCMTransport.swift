@@ -44,8 +44,8 @@ struct FCMTransport: PushTransport {
 
   func sent(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.android != nil else { return }
-    let push = run.remotePushes[index]
-    if let unreachable = run.attention.unreachableReason {
+    let push = run.phone.remotePushes[index]
+    if let unreachable = run.phone.attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
         run.record(.discarded, push.id.rawValue, at: now, [
           TimelineField("reason", "\(unreachable) and the message's time to live is 0: FCM delivers it now or never (\"Setting the lifespan of a message\")")
@@ -63,7 +63,7 @@ struct FCMTransport: PushTransport {
     run.android?.fcm.stored = []
     for index in stored {
       if expiry(index, in: run) < now {
-        run.record(.discarded, run.remotePushes[index].id.rawValue, at: now, [
+        run.record(.discarded, run.phone.remotePushes[index].id.rawValue, at: now, [
           TimelineField("reason", "its time to live ended at \(run.format(expiry(index, in: run))) while the phone was unreachable")
         ])
         continue
@@ -78,14 +78,14 @@ struct FCMTransport: PushTransport {
   }
 
   func heldPushDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    let push = run.remotePushes[index]
+    let push = run.phone.remotePushes[index]
     if expiry(index, in: run) < now {
       run.record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "its time to live ended at \(run.format(expiry(index, in: run))) before FCM delivered it")
       ])
       return
     }
-    if let unreachable = run.attention.unreachableReason {
+    if let unreachable = run.phone.attention.unreachableReason {
       store(index, unreachable: unreachable, in: &run, at: now)
       return
     }
@@ -96,7 +96,7 @@ struct FCMTransport: PushTransport {
 
   /// The last instant FCM keeps message `index`.
   func expiry(_ index: Int, in run: SimulationRun) -> SimulationInstant {
-    let push = run.remotePushes[index]
+    let push = run.phone.remotePushes[index]
     return push.expiration ?? push.instant.advanced(by: run.android?.settings.fcm.defaultTimeToLive ?? .zero)
   }
 
@@ -104,7 +104,7 @@ struct FCMTransport: PushTransport {
   /// by the collapse and storage rules ("Non-collapsible and collapsible messages").
   func store(_ index: Int, unreachable: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let rules = run.android?.settings.fcm, var stored = run.android?.fcm.stored else { return }
-    let pushes = run.remotePushes
+    let pushes = run.phone.remotePushes
     let push = pushes[index]
     // Expired ones first: they no longer count.
     for old in stored where expiry(old, in: run) < now {
@@ -180,7 +180,7 @@ struct FCMTransport: PushTransport {
   /// at normal priority without being held again).
   func handOver(_ index: Int, late: Bool, held: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let device = run.android else { return }
-    let push = run.remotePushes[index]
+    let push = run.phone.remotePushes[index]
     if device.forceStopped {
       run.record(.suppressed, push.id.rawValue, at: now, [
         TimelineField("cause", SuppressionCause.forceStopped.rawValue),
@@ -199,7 +199,7 @@ struct FCMTransport: PushTransport {
     }
     if held { priority = .normal }
     let power = device.dispatcher.power
-    if priority == .normal && !held && run.installedApp.state != .foreground && power.isDozing(at: now), let period = power.dozePeriod(at: now) {
+    if priority == .normal && !held && run.phone.installedApp.state != .foreground && power.isDozing(at: now), let period = power.dozePeriod(at: now) {
       let rules = device.settings.fcm
       // The two Google pages disagree on how long it waits (the registry's `normalPriorityInDoze`).
       if let window = power.nextRelease(after: now)?.at, window < period.end { run.assumptionLog.consult(.normalPriorityInDoze) }
@@ -218,7 +218,7 @@ struct FCMTransport: PushTransport {
         TimelineField("until", release < run.end ? run.format(release) : "after the run"), TimelineField("reason", reason),
       ])
       run.android?.fcm.downgrades[index] = downgrade
-      if release < run.end { run.queue.schedule(.pushDelayed(index), at: release, phase: .remotePush, rank: index) }
+      if release < run.end { run.queue.schedule(.phone(.pushDelayed(index)), at: release, phase: .remotePush, rank: index) }
       return
     }
     receive(index, priority: priority, original: original, downgrade: downgrade, late: late, in: &run, at: now)
@@ -256,16 +256,16 @@ struct FCMTransport: PushTransport {
   func receive(
     _ index: Int, priority: FCMPriority, original: FCMPriority, downgrade: String?, late: Bool, in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    let push = run.remotePushes[index]
+    let push = run.phone.remotePushes[index]
     if priority == .high { run.android?.fcm.highPriorityDeliveries.append(now) }
-    let foreground = run.installedApp.state == .foreground
+    let foreground = run.phone.installedApp.state == .foreground
     let bySystem = push.hasAlert && !foreground
     var fields: [TimelineField] = []
     if late { fields.append(TimelineField("sent", run.format(push.instant))) }
     if let type = push.type { fields.append(TimelineField("type", type)) }
     fields.append(TimelineField("fcm-priority", priority.rawValue))
     if priority != original { fields.append(TimelineField("sent-as", original.rawValue)) }
-    fields.append(TimelineField("app", run.installedApp.state.rawValue))
+    fields.append(TimelineField("app", run.phone.installedApp.state.rawValue))
     fields.append(TimelineField("to", bySystem ? "system-tray" : "onMessageReceived"))
     let channel = bySystem ? channel(for: push, in: run) : nil
     if let channel { fields.append(TimelineField("channel", channel.id)) }
@@ -293,15 +293,15 @@ struct FCMTransport: PushTransport {
 
   /// The system shows a notification message in its channel. Returns whether the patient can see it.
   func show(_ index: Int, channel: String, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
-    let push = run.remotePushes[index]
+    let push = run.phone.remotePushes[index]
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound, channel: channel)
-    let perception = run.presenter.perception(of: delivery, in: run.attentionContext(at: now))
+    let perception = run.phone.presenter.perception(of: delivery, in: run.phone.attentionContext(in: run, at: now))
     if case .notShown(let why, let cause) = perception {
       run.record(.suppressed, push.id.rawValue, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return false
     }
-    run.attention.pushesShown[run.pushKey(push)] = index
-    run.present(.push(index), subject: push.id.rawValue, delivery: delivery, perception: perception, pushType: push.type, at: now)
+    run.phone.attention.pushesShown[run.phone.pushKey(push)] = index
+    run.phone.present(.push(index), subject: push.id.rawValue, delivery: delivery, perception: perception, pushType: push.type, in: &run, at: now)
     return true
   }
 

@@ -61,11 +61,11 @@ final class PushChannel: ServerChannel {
         id: PushID(subject), instant: now, type: "dose-reminder", title: "Time for \(medicine?.name ?? key.medicine.rawValue)",
         body: medicine.map { "\($0.body), due at \(key.slotLabel)" }, sound: true, priority: 10)
       if device.isSimulatedPhone {
-        run.remotePushes.append(push)
-        let index = run.remotePushes.count - 1
+        run.phone.remotePushes.append(push)
+        let index = run.phone.remotePushes.count - 1
         attemptOfPush[index] = attempt
         run.record(.sent, subject, at: now, run.pushFields(push) + server.doseFields(key, step: step))
-        let transport = run.pushTransport
+        let transport = run.phone.pushTransport
         transport.sent(index, in: &run, at: now)
       } else {
         server.attempts[attempt].delivered = now

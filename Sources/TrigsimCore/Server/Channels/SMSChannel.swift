@@ -34,7 +34,7 @@ final class SMSChannel: ServerChannel {
   /// A text reaches the phone, or the carrier while the phone cannot receive it.
   func arrives(_ attempt: Int, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
-    if let unreachable = run.attention.unreachableReason {
+    if let unreachable = run.phone.attention.unreachableReason {
       atCarrier.append(attempt)
       let givesUp = (server.attempts[attempt].sent ?? now).advanced(by: model.carrierStorage)
       server.scheduleDeadline(.carrierGivesUp, of: attempt, in: &run, at: givesUp)
@@ -100,7 +100,7 @@ final class SMSChannel: ServerChannel {
 
   /// The patient looks at the phone: texts listed after a Focus are seen now.
   func patientLooked(server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.attention.phoneOn, !listedTexts.isEmpty else { return }
+    guard run.phone.attention.phoneOn, !listedTexts.isEmpty else { return }
     let texts = listedTexts
     listedTexts = []
     for attempt in texts { server.attemptPerceived(attempt, kind: .afterFocus, how: "sms, lock-screen, seen at a look", in: &run, at: now) }

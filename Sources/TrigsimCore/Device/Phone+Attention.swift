@@ -73,131 +73,131 @@ struct AttentionState {
   }
 }
 
-extension SimulationRun {
+extension Phone {
   // MARK: - Scheduling
 
-  mutating func scheduleDeviceEvents() {
+  func scheduleDeviceEvents(in run: inout SimulationRun) {
     for (index, change) in deviceSchedule.changes.enumerated() {
-      queue.schedule(.deviceChange(index), at: change.instant, phase: .device, rank: change.change.rank)
+      run.queue.schedule(.phone(.deviceChange(index)), at: change.instant, phase: .device, rank: change.change.rank)
     }
-    for (index, push) in remotePushes.enumerated() where push.instant <= end {
-      queue.schedule(.pushSent(index), at: push.instant, phase: .remotePush, rank: index)
+    for (index, push) in remotePushes.enumerated() where push.instant <= run.end {
+      run.queue.schedule(.phone(.pushSent(index)), at: push.instant, phase: .remotePush, rank: index)
     }
   }
 
   /// The device's state that decides presentation now.
-  func attentionContext(at now: SimulationInstant) -> AttentionContext {
+  func attentionContext(in run: SimulationRun, at now: SimulationInstant) -> AttentionContext {
     var summaryAt: SimulationInstant?
-    if let summary = scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary) }
+    if let summary = run.scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary, in: run) }
     return AttentionContext(
-      authorization: installedApp.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
-      focus: focusInForce(), nextSummary: summaryAt, channels: android?.channels ?? [:])
+      authorization: installedApp.permission, settings: attention.settings, entitlements: run.scenario.device.entitlements,
+      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.android?.channels ?? [:])
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
   /// (the latest start; of equal starts, the one listed last).
-  func focusInForce() -> ActiveFocus? {
+  func focusInForce(in run: SimulationRun) -> ActiveFocus? {
     guard let index = attention.focusInForce.last else { return nil }
     let interval = deviceSchedule.focusIntervals[index]
-    let period = scenario.device.focus[interval.period]
+    let period = run.scenario.device.focus[interval.period]
     return ActiveFocus(
       name: period.name, allowsApp: period.allowsApp,
-      allowsTimeSensitive: period.allowsTimeSensitive(unstated: scenario.platform.attention.focusTimeSensitiveDefault),
-      until: interval.to <= end ? interval.to : nil)
+      allowsTimeSensitive: period.allowsTimeSensitive(unstated: run.scenario.platform.attention.focusTimeSensitiveDefault),
+      until: interval.to <= run.end ? interval.to : nil)
   }
 
   /// The first summary time at or after `instant`, in the device zone now.
-  func nextSummary(atOrAfter instant: SimulationInstant, _ summary: ScheduledSummary) -> SimulationInstant? {
-    summary.times.compactMap { nextLocal($0, atOrAfter: instant) }.min()
+  func nextSummary(atOrAfter instant: SimulationInstant, _ summary: ScheduledSummary, in run: SimulationRun) -> SimulationInstant? {
+    summary.times.compactMap { run.nextLocal($0, atOrAfter: instant) }.min()
   }
 
   // MARK: - Device changes
 
-  mutating func applyDeviceChange(_ index: Int, at now: SimulationInstant) {
+  func applyDeviceChange(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     switch deviceSchedule.changes[index].change {
     case .focusStart(let interval):
-      let rule = scenario.platform.attention.focusResumes
+      let rule = run.scenario.platform.attention.focusResumes
       // A Focus that starts while another is on replaces it: whether the other comes back is a reading.
-      if !attention.focusInForce.isEmpty { assumptionLog.consult(.focusResumes) }
+      if !attention.focusInForce.isEmpty { run.assumptionLog.consult(.focusResumes) }
       let started = rule.start(interval, inForce: attention.focusInForce)
       attention.focusInForce = started.inForce
-      let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      let period = run.scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
       for replaced in started.replaced {
         attention.focusReplaced.insert(replaced)
-        let name = scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
-        record(.focus, name, at: now, [
+        let name = run.scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
+        run.record(.focus, name, at: now, [
           TimelineField("state", "off"),
           TimelineField("reason", "replaced by Focus '\(period.name)'; it does not come back when that one ends (platform focusResumes: no)"),
         ])
       }
       let until = deviceSchedule.focusIntervals[interval].to
-      let timeSensitive = period.allowsTimeSensitive(unstated: scenario.platform.attention.focusTimeSensitiveDefault)
-      record(.focus, period.name, at: now, [
-        TimelineField("state", "on"), TimelineField("until", format(until)),
+      let timeSensitive = period.allowsTimeSensitive(unstated: run.scenario.platform.attention.focusTimeSensitiveDefault)
+      run.record(.focus, period.name, at: now, [
+        TimelineField("state", "on"), TimelineField("until", run.format(until)),
         TimelineField("app", period.allowsApp ? "allowed" : "silenced"),
         TimelineField("time-sensitive", timeSensitive ? "allowed" : "silenced"),
       ])
       if let replaced = started.replaced.last {
-        let name = scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
-        releaseHeld(at: now, cause: "Focus '\(name)' was replaced by '\(period.name)'")
+        let name = run.scenario.device.focus[deviceSchedule.focusIntervals[replaced].period].name
+        releaseHeld(in: &run, at: now, cause: "Focus '\(name)' was replaced by '\(period.name)'")
       }
     case .focusEnd(let interval):
       // A Focus replaced for good already ended when it was replaced.
       guard attention.focusReplaced.remove(interval) == nil else { return }
       let place = attention.focusInForce.partitioningIndex { $0 >= interval }
       if place < attention.focusInForce.count && attention.focusInForce[place] == interval { attention.focusInForce.remove(at: place) }
-      let period = scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
-      record(.focus, period.name, at: now, [TimelineField("state", "off")])
-      releaseHeld(at: now, cause: "Focus '\(period.name)' ended")
+      let period = run.scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
+      run.record(.focus, period.name, at: now, [TimelineField("state", "off")])
+      releaseHeld(in: &run, at: now, cause: "Focus '\(period.name)' ended")
     case .power(let kind, let afterReboot):
-      changePower(kind, afterReboot: afterReboot, at: now)
+      changePower(kind, afterReboot: afterReboot, in: &run, at: now)
     case .network(let online):
       guard online != attention.online else { return }
       attention.online = online
-      record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
-      if attention.reachable { pushesReachable(at: now) }
+      run.record(.network, "phone", at: now, [TimelineField("state", online ? "online" : "offline")])
+      if attention.reachable { pushesReachable(in: &run, at: now) }
     case .settings(let position):
-      let change = scenario.device.settingsChanges[position]
+      let change = run.scenario.device.settingsChanges[position]
       let settings = change.applied(to: attention.settings)
       guard settings != attention.settings else { return }
       attention.settings = settings
-      record(.settings, "notifications", at: now, [TimelineField("now", settings.summary)])
+      run.record(.settings, "notifications", at: now, [TimelineField("now", settings.summary)])
     case .preferences(let position):
-      let change = scenario.pushes.preferenceChanges[position]
+      let change = run.scenario.pushes.preferenceChanges[position]
       let preferences = change.applied(to: attention.preferences)
       guard preferences != attention.preferences else { return }
       attention.preferences = preferences
       var fields = [TimelineField("types-off", preferences.typesOff.isEmpty ? "none" : preferences.typesOff.sorted().joined(separator: ","))]
       fields.append(TimelineField("quiet-hours", preferences.quietHours.map { "\($0.from)-\($0.to)" } ?? "off"))
-      record(.preferences, "app", at: now, fields)
+      run.record(.preferences, "app", at: now, fields)
     }
   }
 
-  mutating func changePower(_ kind: PowerEvent.Kind, afterReboot: Bool, at now: SimulationInstant) {
+  func changePower(_ kind: PowerEvent.Kind, afterReboot: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
     switch kind {
     case .switchOff, .batteryEmpty, .reboot:
       guard attention.phoneOn else {
-        record(.warning, "phone", at: now, [TimelineField("reason", "'\(kind.rawValue)' while the phone is already off: nothing changes")])
+        run.record(.warning, "phone", at: now, [TimelineField("reason", "'\(kind.rawValue)' while the phone is already off: nothing changes")])
         return
       }
       attention.phoneOn = false
       attention.lockedSinceStart = false
-      record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
-      androidSwitchedOff(at: now)
+      run.record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
+      run.androidSwitchedOff(at: now)
       if !installedApp.state.isTerminated {
-        record(.app, "state", at: now, [
+        run.record(.app, "state", at: now, [
           TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
           TimelineField("reason", "the phone switched off"),
         ])
         let previous = installedApp.state
         installedApp.state = .terminated
         // The app's process ends with the phone.
-        let layer = appLayer
-        layer.appStateChanged(from: previous, to: .terminated, in: &self, at: now)
+        let layer = run.appLayer
+        layer.appStateChanged(from: previous, to: .terminated, in: &run, at: now)
       }
     case .switchOn:
       guard !attention.phoneOn else {
-        record(.warning, "phone", at: now, [TimelineField("reason", "'switch-on' while the phone is already on: nothing changes")])
+        run.record(.warning, "phone", at: now, [TimelineField("reason", "'switch-on' while the phone is already on: nothing changes")])
         return
       }
       attention.phoneOn = true
@@ -205,69 +205,69 @@ extension SimulationRun {
       attention.switchedOnAt = now
       var fields = [TimelineField("event", afterReboot ? "switch-on (end of reboot)" : kind.rawValue), TimelineField("state", "on")]
       fields.append(TimelineField("locked", "until the first unlock"))
-      let holdsUntilUnlock = scenario.platform.attention.deliveryBeforeFirstUnlock == .held
-      if !attention.catchUp.isEmpty { assumptionLog.consult(.deliveryBeforeFirstUnlock) }
+      let holdsUntilUnlock = run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held
+      if !attention.catchUp.isEmpty { run.assumptionLog.consult(.deliveryBeforeFirstUnlock) }
       if holdsUntilUnlock && !attention.catchUp.isEmpty {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
-      record(.power, "phone", at: now, fields)
-      androidBooted(at: now)
-      if !holdsUntilUnlock { deliverCatchUp(at: now) }
-      releaseHeld(at: now, cause: "the phone was switched on")
-      if attention.reachable { pushesReachable(at: now) }
+      run.record(.power, "phone", at: now, fields)
+      run.androidBooted(at: now)
+      if !holdsUntilUnlock { deliverCatchUp(in: &run, at: now) }
+      releaseHeld(in: &run, at: now, cause: "the phone was switched on")
+      if attention.reachable { pushesReachable(in: &run, at: now) }
     case .unlock:
       guard attention.phoneOn else {
-        record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
+        run.record(.warning, "phone", at: now, [TimelineField("reason", "'unlock' while the phone is off: nothing changes")])
         return
       }
       var fields = [TimelineField("event", kind.rawValue)]
       let firstUnlock = attention.lockedSinceStart
       if firstUnlock {
-        let held = scenario.platform.attention.deliveryBeforeFirstUnlock == .held && !attention.catchUp.isEmpty
+        let held = run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held && !attention.catchUp.isEmpty
         fields.append(TimelineField("reason", "first unlock since the phone started: region monitoring resumes" + (held ? "; held deliveries deliver now" : "")))
       }
       attention.lockedSinceStart = false
-      record(.power, "phone", at: now, fields)
-      if firstUnlock && scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(at: now) }
-      if firstUnlock { androidFirstUnlock(at: now) }
+      run.record(.power, "phone", at: now, fields)
+      if firstUnlock && run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(in: &run, at: now) }
+      if firstUnlock { run.androidFirstUnlock(at: now) }
       // Unlocking is looking: the patient sees what is listed.
-      let patientLayer = patientLayer
-      patientLayer.lookDue(.unlock, in: &self, at: now)
+      let patientLayer = run.patientLayer
+      patientLayer.lookDue(.unlock, in: &run, at: now)
     case .lowPowerOn, .lowPowerOff:
       let on = kind == .lowPowerOn
       guard on != attention.lowPower else { return }
       // Low Power Mode pauses region monitoring or leaves it: a reading, where there are regions to monitor.
-      if on && !scenario.regions.isEmpty { assumptionLog.consult(.lowPowerRegionMonitoring) }
+      if on && !run.scenario.regions.isEmpty { run.assumptionLog.consult(.lowPowerRegionMonitoring) }
       attention.lowPower = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")]
-      if scenario.platform.attention.lowPowerRegionMonitoring == .paused {
+      if run.scenario.platform.attention.lowPowerRegionMonitoring == .paused {
         fields.append(TimelineField("reason", on
           ? "Background App Refresh stops; region monitoring pauses (platform lowPowerRegionMonitoring: paused)"
           : "Background App Refresh and region monitoring run again"))
       } else if on {
         fields.append(TimelineField("reason", "Background App Refresh stops; region monitoring goes on (platform lowPowerRegionMonitoring: unaffected)"))
       }
-      record(.power, "phone", at: now, fields)
+      run.record(.power, "phone", at: now, fields)
     case .airplaneModeOn, .airplaneModeOff:
       let on = kind == .airplaneModeOn
       guard on != attention.airplane else { return }
       attention.airplane = on
-      record(.power, "phone", at: now, [
+      run.record(.power, "phone", at: now, [
         TimelineField("event", kind.rawValue), TimelineField("airplane", on ? "on" : "off"),
         TimelineField("reason", on
           ? "no network: pushes wait at the push service; region monitoring is unavailable (the device cannot power up its radios)"
           : "network and region monitoring are back"),
       ])
-      if !on && attention.reachable { pushesReachable(at: now) }
+      if !on && attention.reachable { pushesReachable(in: &run, at: now) }
     case .chargingOn, .chargingOff:
       let on = kind == .chargingOn
       guard on != attention.charging else { return }
       attention.charging = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
-      if android != nil {
+      if run.android != nil {
         fields.append(TimelineField("reason", on ? "plugged in: no Doze and no App Standby limits while charging" : "unplugged: Doze can begin once the screen has been off long enough"))
       }
-      record(.power, "phone", at: now, fields)
+      run.record(.power, "phone", at: now, fields)
     }
   }
 
@@ -276,65 +276,65 @@ extension SimulationRun {
   /// A calendar or interval request came due while the phone was off: it
   /// waits for the phone to come on (or is lost, per `powerOffCatchUp`); a
   /// repeating request waits once however often it comes due.
-  mutating func holdWhileOff(_ pending: PendingRequest, at now: SimulationInstant, next: SimulationInstant?) {
+  func holdWhileOff(_ pending: PendingRequest, in run: inout SimulationRun, at now: SimulationInstant, next: SimulationInstant?) {
     let id = pending.request.id
-    assumptionLog.consult(.powerOffCatchUp)
-    let rule = scenario.platform.attention.powerOffCatchUp
+    run.assumptionLog.consult(.powerOffCatchUp)
+    let rule = run.scenario.platform.attention.powerOffCatchUp
     if rule == .never {
-      record(.suppressed, id.rawValue, at: now, [
+      run.record(.suppressed, id.rawValue, at: now, [
         TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
         TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
       ])
-      ledger.requestLost(id, "not delivered at \(format(now)): the phone was off")
+      run.ledger.requestLost(id, "not delivered at \(run.format(now)): the phone was off")
       if next == nil { center.markDelivered(id, at: now, keepPending: false, shown: false) }
       return
     }
     let waiting = attention.catchUp.contains { $0.id == id }
     if !waiting { attention.catchUp.append((id, now, true)) }
-    record(.held, id.rawValue, at: now, [
+    run.record(.held, id.rawValue, at: now, [
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the phone is on"),
       TimelineField("reason", waiting ? "the phone is off; already waiting to deliver once when it is on" : "the phone is off; delivered when it is switched on (platform powerOffCatchUp: \(rule))"),
     ])
-    ledger.requestLost(id, "the phone was off at \(format(now))")
+    run.ledger.requestLost(id, "the phone was off at \(run.format(now))")
   }
 
   /// A calendar or interval request came due after switch-on and before the
   /// first unlock, with `deliveryBeforeFirstUnlock: held`: it waits for the
   /// first unlock (once, however often a repeating one comes due).
-  mutating func holdUntilFirstUnlock(_ pending: PendingRequest, at now: SimulationInstant) {
+  func holdUntilFirstUnlock(_ pending: PendingRequest, in run: inout SimulationRun, at now: SimulationInstant) {
     let id = pending.request.id
     let waiting = attention.catchUp.contains { $0.id == id }
     if !waiting { attention.catchUp.append((id, now, false)) }
-    record(.held, id.rawValue, at: now, [
+    run.record(.held, id.rawValue, at: now, [
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the first unlock"),
       TimelineField("reason", waiting
         ? "the phone has not been unlocked since it was switched on; already waiting to deliver once at the first unlock"
         : "the phone has not been unlocked since it was switched on: delivered at the first unlock (platform deliveryBeforeFirstUnlock: held)"),
     ])
-    ledger.requestLost(id, "the phone had not been unlocked since it was switched on at \(format(now))")
+    run.ledger.requestLost(id, "the phone had not been unlocked since it was switched on at \(run.format(now))")
   }
 
   /// The phone is on (or, with `deliveryBeforeFirstUnlock: held`, unlocked
   /// for the first time since): every request that came due while off, or
   /// while locked since switch-on, delivers once, in the order they came due
   /// (those due while off within the catch-up span before switch-on, if limited).
-  mutating func deliverCatchUp(at now: SimulationInstant) {
+  func deliverCatchUp(in run: inout SimulationRun, at now: SimulationInstant) {
     let waiting = attention.catchUp
     attention.catchUp = []
     for (id, due, whileOff) in waiting {
       guard let pending = center.pending[id] else { continue }  // removed meanwhile
-      if whileOff, case .recent(let span) = scenario.platform.attention.powerOffCatchUp, due.duration(to: attention.switchedOnAt ?? now) > span {
-        record(.suppressed, id.rawValue, at: now, [
+      if whileOff, case .recent(let span) = run.scenario.platform.attention.powerOffCatchUp, due.duration(to: attention.switchedOnAt ?? now) > span {
+        run.record(.suppressed, id.rawValue, at: now, [
           TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
-          TimelineField("reason", "came due at \(format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
+          TimelineField("reason", "came due at \(run.format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
         ])
-        ledger.requestLost(id, "not delivered: due at \(format(due)) while the phone was off")
+        run.ledger.requestLost(id, "not delivered: due at \(run.format(due)) while the phone was off")
         if !pending.request.trigger.repeats { center.markDelivered(id, at: now, keepPending: false, shown: false) }
         continue
       }
       catchUpDue = due
       catchUpWhileOff = whileOff
-      deliver(pending, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
+      run.phone.deliver(pending, in: &run, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
       catchUpDue = nil
     }
   }
@@ -344,46 +344,46 @@ extension SimulationRun {
   /// Records how a delivery (already recorded as `fired` or `received`) is
   /// presented, and tells the patient: an alert is perceived now; anything
   /// else is listed for the patient's next look, or held.
-  mutating func present(
+  func present(
     _ source: HeldNotification.Source, subject: String, delivery: DeliveryAttributes, perception: Perception,
-    pushType: String? = nil, at now: SimulationInstant
+    pushType: String? = nil, in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    consultFocusTimeSensitiveSwitch(delivery)
+    consultFocusTimeSensitiveSwitch(delivery, in: &run)
     switch perception {
     case .alert(let style, let note):
-      if catchUpDue != nil { assumptionLog.consult(.catchUpPresentation) }
-      if catchUpDue != nil, scenario.platform.attention.catchUpPresentation == .listed {
+      if catchUpDue != nil { run.assumptionLog.consult(.catchUpPresentation) }
+      if catchUpDue != nil, run.scenario.platform.attention.catchUpPresentation == .listed {
         let why = "came due while the phone was off; listed without sound when it came on"
-        record(.presented, subject, at: now, [
+        run.record(.presented, subject, at: now, [
           TimelineField("how", "lock-screen"),
           TimelineField("reason", "\(why), seen at the patient's next look (platform catchUpPresentation: listed)"),
         ])
-        listed(source, subject: subject, kind: .catchUp, how: "lock-screen", why: why, pushType: pushType, at: now)
+        listed(source, subject: subject, kind: .catchUp, how: "lock-screen", why: why, pushType: pushType, in: &run, at: now)
         return
       }
       if style != .full || note != nil || pushType != nil || isPush(source) {
         var fields = [TimelineField("how", style.description)]
         if let note { fields.append(TimelineField("reason", note)) }
-        record(.presented, subject, at: now, fields)
+        run.record(.presented, subject, at: now, fields)
       }
-      perceived(source, subject: subject, kind: .alert, audible: style.sound, how: style.description, pushType: pushType, at: now)
+      perceived(source, subject: subject, kind: .alert, audible: style.sound, how: style.description, pushType: pushType, in: &run, at: now)
     case .heldByFocus(let focus, let reason):
-      record(.held, subject, at: now, [TimelineField("until", focus.until.map(format) ?? "after the run"), TimelineField("reason", reason)])
+      run.record(.held, subject, at: now, [TimelineField("until", focus.until.map(run.format) ?? "after the run"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
-      noteHeld(source, "held by Focus '\(focus.name)' at \(format(now))", at: now)
-      assumptionLog.consult(.focusSilencedOnLockScreen)
-      if scenario.platform.attention.focusSilencedOnLockScreen == .shown {
+      noteHeld(source, "held by Focus '\(focus.name)' at \(run.format(now))", in: &run, at: now)
+      run.assumptionLog.consult(.focusSilencedOnLockScreen)
+      if run.scenario.platform.attention.focusSilencedOnLockScreen == .shown {
         let why = "silenced by Focus '\(focus.name)', shown on the lock screen (platform focusSilencedOnLockScreen: shown)"
-        listed(source, subject: subject, kind: .afterFocus, how: "lock-screen", why: why, pushType: pushType, at: now)
+        listed(source, subject: subject, kind: .afterFocus, how: "lock-screen", why: why, pushType: pushType, in: &run, at: now)
       }
     case .heldForSummary(let at, let reason):
-      record(.held, subject, at: now, [TimelineField("until", "summary at \(format(at))"), TimelineField("reason", reason)])
+      run.record(.held, subject, at: now, [TimelineField("until", "summary at \(run.format(at))"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: at))
-      if at <= end && attention.summariesQueued.insert(at).inserted { queue.schedule(.summaryDue, at: at, phase: .summary, rank: 0) }
-      noteHeld(source, "held for the summary at \(format(at))", at: now)
+      if at <= run.end && attention.summariesQueued.insert(at).inserted { run.queue.schedule(.phone(.summaryDue), at: at, phase: .summary, rank: 0) }
+      noteHeld(source, "held for the summary at \(run.format(at))", in: &run, at: now)
     case .quiet(let reason):
-      record(.presented, subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", reason)])
-      listed(source, subject: subject, kind: .quiet, how: "notification-center", why: "delivered quietly to Notification Center, no alert", pushType: pushType, at: now)
+      run.record(.presented, subject, at: now, [TimelineField("how", "notification-center"), TimelineField("reason", reason)])
+      listed(source, subject: subject, kind: .quiet, how: "notification-center", why: "delivered quietly to Notification Center, no alert", pushType: pushType, in: &run, at: now)
     case .notShown:
       preconditionFailure("a delivery that is not shown is recorded as suppressed before it is presented")
     }
@@ -391,10 +391,10 @@ extension SimulationRun {
 
   /// A time-sensitive delivery meets a Focus that silences the app and does
   /// not state its "Time Sensitive" switch: the platform's default decides.
-  mutating func consultFocusTimeSensitiveSwitch(_ delivery: DeliveryAttributes) {
+  func consultFocusTimeSensitiveSwitch(_ delivery: DeliveryAttributes, in run: inout SimulationRun) {
     guard delivery.interruptionLevel == .timeSensitive, let index = attention.focusInForce.last else { return }
-    let period = scenario.device.focus[deviceSchedule.focusIntervals[index].period]
-    if !period.allowsApp && !period.timeSensitiveStated { assumptionLog.consult(.focusTimeSensitiveDefault) }
+    let period = run.scenario.device.focus[deviceSchedule.focusIntervals[index].period]
+    if !period.allowsApp && !period.timeSensitiveStated { run.assumptionLog.consult(.focusTimeSensitiveDefault) }
   }
 
   func isPush(_ source: HeldNotification.Source) -> Bool {
@@ -403,52 +403,52 @@ extension SimulationRun {
   }
 
   /// What the patient could perceive or was shown, for the assertions and the report.
-  mutating func recordPerception(
+  func recordPerception(
     _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, byLook: Bool = false, pushType: String?,
-    at now: SimulationInstant
+    in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    guard now >= scenario.clock.start else { return }
+    guard now >= run.scenario.clock.start else { return }
     attention.perceptions.append(
       PerceptionRecord(
-        subject: subject, instant: now, utcOffsetSeconds: deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
+        subject: subject, instant: now, utcOffsetSeconds: run.deviceTimeZone.secondsFromGMT(for: now.date), kind: kind, audible: audible,
         pushType: pushType, pushTypeOff: pushType.map { attention.preferences.typesOff.contains($0) } ?? false, byLook: byLook))
   }
 
   /// The patient perceives an alert now: for a medicine notification, the
   /// dose is notified and the patient's response rules plan an answer.
-  mutating func perceived(
+  func perceived(
     _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, audible: Bool, how: String, pushType: String?,
-    at now: SimulationInstant
+    in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    recordPerception(source, subject: subject, kind: kind, audible: audible, pushType: pushType, at: now)
+    recordPerception(source, subject: subject, kind: kind, audible: audible, pushType: pushType, in: &run, at: now)
     if case .push(let index) = source {
-      let reminderServer = serverLayer
-      reminderServer.pushPerceived(index, kind: kind, how: how, in: &self, at: now)
+      let reminderServer = run.serverLayer
+      reminderServer.pushPerceived(index, kind: kind, how: how, in: &run, at: now)
     }
-    guard case .local(let id, let serial) = source, let dose = ledger.shownDose[id] else { return }
-    ledger.perceived(dose, by: DosePerception(notification: id, role: ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
-    let patientLayer = patientLayer
-    patientLayer.perceived(id, serial: serial, in: &self, at: now)
+    guard case .local(let id, let serial) = source, let dose = run.ledger.shownDose[id] else { return }
+    run.ledger.perceived(dose, by: DosePerception(notification: id, role: run.ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
+    let patientLayer = run.patientLayer
+    patientLayer.perceived(id, serial: serial, in: &run, at: now)
   }
 
   /// The device lists a notification without an alert (after a Focus, in a
   /// summary, quietly in Notification Center, a silent catch-up): nothing
   /// draws the patient's eye; they see it at their next look.
-  mutating func listed(
+  func listed(
     _ source: HeldNotification.Source, subject: String, kind: PerceptionRecord.Kind, how: String, why: String, pushType: String?,
-    at now: SimulationInstant
+    in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    recordPerception(source, subject: subject, kind: kind, audible: false, pushType: pushType, at: now)
-    if case .local(let id, _) = source, let dose = ledger.shownDose[id] {
-      ledger.listed(dose, note: "listed at \(format(now)) (\(why))")
+    recordPerception(source, subject: subject, kind: kind, audible: false, pushType: pushType, in: &run, at: now)
+    if case .local(let id, _) = source, let dose = run.ledger.shownDose[id] {
+      run.ledger.listed(dose, note: "listed at \(run.format(now)) (\(why))")
     }
-    let patientLayer = patientLayer
-    patientLayer.listed(Listing(source: source, subject: subject, kind: kind, how: how, listedAt: now, why: why), in: &self, at: now)
+    let patientLayer = run.patientLayer
+    patientLayer.listed(Listing(source: source, subject: subject, kind: kind, how: how, listedAt: now, why: why), in: &run, at: now)
   }
 
-  mutating func noteHeld(_ source: HeldNotification.Source, _ note: String, at now: SimulationInstant) {
-    guard case .local(let id, _) = source, let dose = ledger.shownDose[id] else { return }
-    ledger.held(dose, note: note)
+  func noteHeld(_ source: HeldNotification.Source, _ note: String, in run: inout SimulationRun, at now: SimulationInstant) {
+    guard case .local(let id, _) = source, let dose = run.ledger.shownDose[id] else { return }
+    run.ledger.held(dose, note: note)
   }
 
   /// Whether a held notification is still in Notification Center.
@@ -466,17 +466,17 @@ extension SimulationRun {
   /// holds now is listed on the lock screen, silently (only in Notification
   /// Center when lock-screen alerts are off), for the patient's next look;
   /// summaries already due are shown.
-  mutating func releaseHeld(at now: SimulationInstant, cause: String) {
-    let reminderServer = serverLayer
-    reminderServer.focusReleased(in: &self, at: now)
+  func releaseHeld(in run: inout SimulationRun, at now: SimulationInstant, cause: String) {
+    let reminderServer = run.serverLayer
+    reminderServer.focusReleased(in: &run, at: now)
     guard attention.phoneOn, !attention.held.isEmpty else { return }
-    let focus = focusInForce()
-    let alreadyListed = scenario.platform.attention.focusSilencedOnLockScreen == .shown
+    let focus = focusInForce(in: run)
+    let alreadyListed = run.scenario.platform.attention.focusSilencedOnLockScreen == .shown
     var kept: [HeldNotification] = []
     for held in attention.held {
       guard stillShown(held) else { continue }
       if let summaryAt = held.summaryAt {
-        if summaryAt <= now { showInSummary(held, at: now) } else { kept.append(held) }
+        if summaryAt <= now { showInSummary(held, in: &run, at: now) } else { kept.append(held) }
         continue
       }
       if let focus, !focus.allowsApp {
@@ -486,37 +486,37 @@ extension SimulationRun {
       if alreadyListed { continue }
       let pushType = pushType(of: held.source)
       if attention.settings.lockScreen {
-        record(.presented, held.subject, at: now, [
+        run.record(.presented, held.subject, at: now, [
           TimelineField("how", "lock-screen"), TimelineField("reason", "\(cause): listed on the lock screen without sound, seen at the patient's next look"),
         ])
-        listed(held.source, subject: held.subject, kind: .afterFocus, how: "lock-screen", why: cause, pushType: pushType, at: now)
+        listed(held.source, subject: held.subject, kind: .afterFocus, how: "lock-screen", why: cause, pushType: pushType, in: &run, at: now)
       } else {
-        record(.presented, held.subject, at: now, [
+        run.record(.presented, held.subject, at: now, [
           TimelineField("how", "notification-center"),
           TimelineField("reason", "\(cause); lock screen alerts are off, so it is only listed in Notification Center, seen at the patient's next look"),
         ])
-        listed(held.source, subject: held.subject, kind: .afterFocus, how: "notification-center", why: cause, pushType: pushType, at: now)
+        listed(held.source, subject: held.subject, kind: .afterFocus, how: "notification-center", why: cause, pushType: pushType, in: &run, at: now)
       }
     }
     attention.held = kept
   }
 
   /// Scheduled Summary time: everything held for it is shown together.
-  mutating func deliverSummary(at now: SimulationInstant) {
+  func deliverSummary(in run: inout SimulationRun, at now: SimulationInstant) {
     guard attention.phoneOn else { return }  // shown when the phone comes on
     var kept: [HeldNotification] = []
     for held in attention.held {
       guard stillShown(held) else { continue }
-      if let summaryAt = held.summaryAt, summaryAt <= now { showInSummary(held, at: now) } else { kept.append(held) }
+      if let summaryAt = held.summaryAt, summaryAt <= now { showInSummary(held, in: &run, at: now) } else { kept.append(held) }
     }
     attention.held = kept
   }
 
-  mutating func showInSummary(_ held: HeldNotification, at now: SimulationInstant) {
-    record(.presented, held.subject, at: now, [
+  func showInSummary(_ held: HeldNotification, in run: inout SimulationRun, at now: SimulationInstant) {
+    run.record(.presented, held.subject, at: now, [
       TimelineField("how", "summary"), TimelineField("reason", "shown in the Scheduled Summary, without sound; seen at the patient's next look"),
     ])
-    listed(held.source, subject: held.subject, kind: .summary, how: "summary", why: "in the Scheduled Summary", pushType: pushType(of: held.source), at: now)
+    listed(held.source, subject: held.subject, kind: .summary, how: "summary", why: "in the Scheduled Summary", pushType: pushType(of: held.source), in: &run, at: now)
   }
 
   func pushType(of source: HeldNotification.Source) -> String? {
@@ -525,17 +525,17 @@ extension SimulationRun {
   }
 
   /// A delivery's notification left Notification Center: nothing of it is held any more.
-  mutating func forgetHeld(_ id: NotificationID) {
+  func forgetHeld(_ id: NotificationID) {
     attention.held.removeAll { if case .local(id, _) = $0.source { true } else { false } }
   }
 
   // MARK: - Badge
 
   /// The app's badge is set to `value` (when badges are allowed).
-  mutating func setBadge(_ value: Int, by cause: String, at now: SimulationInstant) {
+  func setBadge(_ value: Int, by cause: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard attention.settings.badges, installedApp.permission == .granted || installedApp.permission == .ephemeral else { return }
     guard value != attention.badge else { return }
-    record(.badge, "app", at: now, [TimelineField("to", String(value)), TimelineField("from", String(attention.badge)), TimelineField("by", cause)])
+    run.record(.badge, "app", at: now, [TimelineField("to", String(value)), TimelineField("from", String(attention.badge)), TimelineField("by", cause)])
     attention.badge = value
     if let last = attention.badgeHistory.last, last.instant == now {
       attention.badgeHistory[attention.badgeHistory.count - 1].value = value
@@ -545,11 +545,11 @@ extension SimulationRun {
   }
 
   /// The doses with a notification in Notification Center (`badgeCountsDoses`).
-  var waitingDoseCount: Int { Set(ledger.shownDose.values).count }
+  func waitingDoseCount(in run: SimulationRun) -> Int { Set(run.ledger.shownDose.values).count }
 
   /// After each event: the doses waiting, for `badgeCountsDoses`.
-  mutating func trackWaitingDoses(at now: SimulationInstant) {
-    let count = waitingDoseCount
+  func trackWaitingDoses(in run: SimulationRun, at now: SimulationInstant) {
+    let count = waitingDoseCount(in: run)
     guard count != (attention.waitingDosesHistory.last?.count ?? 0) else { return }
     if let last = attention.waitingDosesHistory.last, last.instant == now {
       attention.waitingDosesHistory[attention.waitingDosesHistory.count - 1].count = count
@@ -562,7 +562,7 @@ extension SimulationRun {
 
   func pushKey(_ push: RemotePush) -> String { push.collapseID.map { "collapse:" + $0 } ?? "id:" + push.id.rawValue }
 
-  func pushFields(_ push: RemotePush) -> [TimelineField] {
+  func pushFields(_ push: RemotePush, in run: SimulationRun) -> [TimelineField] {
     var fields: [TimelineField] = []
     if let type = push.type { fields.append(TimelineField("type", type)) }
     if let title = push.title { fields.append(TimelineField("title", title)) }
@@ -574,43 +574,43 @@ extension SimulationRun {
     if push.interruptionLevel != .active { fields.append(TimelineField("level", push.interruptionLevel.rawValue)) }
     fields.append(TimelineField("priority", String(push.priority)))
     if let collapse = push.collapseID { fields.append(TimelineField("collapse-id", collapse)) }
-    if let expiration = push.expiration { fields.append(TimelineField("expires", expiration <= push.instant ? "at once" : format(expiration))) }
+    if let expiration = push.expiration { fields.append(TimelineField("expires", expiration <= push.instant ? "at once" : run.format(expiration))) }
     return fields
   }
 
   /// The app's server sends a push.
-  mutating func sendPush(_ index: Int, at now: SimulationInstant) {
+  func sendPush(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let push = remotePushes[index]
-    if scenario.pushes.filter == .server, let why = appPreferenceBlock(push, at: now) {
-      record(.filtered, push.id.rawValue, at: now, pushFields(push) + [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
+    if run.scenario.pushes.filter == .server, let why = appPreferenceBlock(push, in: run, at: now) {
+      run.record(.filtered, push.id.rawValue, at: now, pushFields(push, in: run) + [TimelineField("where", "server"), TimelineField("reason", "not sent: \(why)")])
       return
     }
-    record(.sent, push.id.rawValue, at: now, pushFields(push))
+    run.record(.sent, push.id.rawValue, at: now, pushFields(push, in: run))
     let transport = pushTransport
-    transport.sent(index, in: &self, at: now)
+    transport.sent(index, in: &run, at: now)
   }
 
   /// The phone can receive pushes again: the transport hands over what it kept.
-  mutating func pushesReachable(at now: SimulationInstant) {
+  func pushesReachable(in run: inout SimulationRun, at now: SimulationInstant) {
     let transport = pushTransport
-    transport.reachableAgain(in: &self, at: now)
-    let reminderServer = serverLayer
-    reminderServer.phoneReachable(in: &self, at: now)
+    transport.reachableAgain(in: &run, at: now)
+    let reminderServer = run.serverLayer
+    reminderServer.phoneReachable(in: &run, at: now)
   }
 
   /// The push service tries to deliver push `index` now: it stores it while
   /// the device is unreachable, and hands it over otherwise.
-  mutating func routePush(_ index: Int, at now: SimulationInstant) {
+  func routePush(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let push = remotePushes[index]
     if let unreachable = attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
-        record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
+        run.record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(unreachable) and the push expires at once (apns-expiration 0): the push service does not store it")])
         return
       }
-      storePush(index, unreachable: unreachable, at: now)
+      storePush(index, unreachable: unreachable, in: &run, at: now)
       return
     }
-    handOver(index, at: now, late: now > push.instant, uncertain: nil)
+    handOver(index, in: &run, at: now, late: now > push.instant, uncertain: nil)
   }
 
   /// The `uncertain` field of a push the push service chose among several.
@@ -618,75 +618,75 @@ extension SimulationRun {
     "uncertain", "APNs keeps one push per app while the device is unreachable and chooses which non-deterministically (Apple DTS, forum thread 775455)")
 
   /// The last instant the push service keeps push `index`.
-  func pushExpiry(_ index: Int) -> SimulationInstant {
+  func pushExpiry(_ index: Int, in run: SimulationRun) -> SimulationInstant {
     let push = remotePushes[index]
-    return push.expiration ?? push.instant.advanced(by: scenario.platform.attention.pushStorageLimit)
+    return push.expiration ?? push.instant.advanced(by: run.scenario.platform.attention.pushStorageLimit)
   }
 
   /// Push `index` reaches the push service while the device is unreachable:
   /// it keeps one push per app (`PushService`).
-  mutating func storePush(_ index: Int, unreachable: String, at now: SimulationInstant) {
+  func storePush(_ index: Int, unreachable: String, in run: inout SimulationRun, at now: SimulationInstant) {
     let push = remotePushes[index]
-    let outcome = pushService.store(index, at: now, expires: pushExpiry)
-    let rule = "platform storedPush: \(scenario.platform.attention.storedPush.rawValue)"
+    let outcome = pushService.store(index, at: now, expires: { pushExpiry($0, in: run) })
+    let rule = "platform storedPush: \(run.scenario.platform.attention.storedPush.rawValue)"
     if let expired = outcome.expired {
-      record(.discarded, remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(format(pushExpiry(expired))) while the phone was unreachable")])
+      run.record(.discarded, remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(run.format(pushExpiry(expired, in: run))) while the phone was unreachable")])
     }
     if let replaced = outcome.replacing {
-      assumptionLog.consult(.storedPush)
-      record(.discarded, remotePushes[replaced].id.rawValue, at: now, [
+      run.assumptionLog.consult(.storedPush)
+      run.record(.discarded, remotePushes[replaced].id.rawValue, at: now, [
         TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
       ])
     }
     if let instead = outcome.keptInstead {
-      assumptionLog.consult(.storedPush)
-      record(.discarded, push.id.rawValue, at: now, [
+      run.assumptionLog.consult(.storedPush)
+      run.record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(remotePushes[instead].id)' (\(rule))"),
         Self.storedPushUncertainty,
       ])
       return
     }
-    var reason = "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(format($0))" } ?? "")
+    var reason = "\(unreachable): the push service keeps it until the phone is reachable" + (push.expiration.map { " or it expires at \(run.format($0))" } ?? "")
     if case .drawn = pushService.keeping { reason += "; of the pushes it holds, the one delivered is drawn when the phone is reachable (trial)" }
     var fields = [TimelineField("reason", reason)]
     if outcome.choiceAmongSeveral {
       fields.append(Self.storedPushUncertainty)
-      assumptionLog.consult(.storedPush)
+      run.assumptionLog.consult(.storedPush)
     }
-    record(.stored, push.id.rawValue, at: now, fields)
+    run.record(.stored, push.id.rawValue, at: now, fields)
   }
 
   /// The phone is reachable again: the push the service kept is delivered, unless it expired.
-  mutating func deliverStoredPushes(at now: SimulationInstant) {
-    let release = pushService.release(at: now, expires: pushExpiry)
+  func deliverStoredPushes(in run: inout SimulationRun, at now: SimulationInstant) {
+    let release = pushService.release(at: now, expires: { pushExpiry($0, in: run) })
     for index in release.expired {
       let push = remotePushes[index]
-      let expiration = pushExpiry(index)
-      let why = push.expiration == nil ? "the push service's storage limit of \(scenario.platform.attention.pushStorageLimit) ran out at \(format(expiration))" : "expired at \(format(expiration))"
-      record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(why) while the phone was unreachable")])
+      let expiration = pushExpiry(index, in: run)
+      let why = push.expiration == nil ? "the push service's storage limit of \(run.scenario.platform.attention.pushStorageLimit) ran out at \(run.format(expiration))" : "expired at \(run.format(expiration))"
+      run.record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "\(why) while the phone was unreachable")])
     }
     guard let index = release.delivered else { return }
     for other in release.notChosen {
-      record(.discarded, remotePushes[other].id.rawValue, at: now, [
+      run.record(.discarded, remotePushes[other].id.rawValue, at: now, [
         TimelineField("reason", "the push service kept '\(remotePushes[index].id)' of the \(release.notChosen.count + 1) pushes it held (drawn uniformly in this trial)"),
         Self.storedPushUncertainty,
       ])
     }
-    handOver(index, at: now, late: true, uncertain: release.choiceAmongSeveral ? Self.storedPushUncertainty : nil)
+    handOver(index, in: &run, at: now, late: true, uncertain: release.choiceAmongSeveral ? Self.storedPushUncertainty : nil)
   }
 
   /// The push service hands push `index` to the device, unless it is of low
   /// priority and the service's power rule (decided once per push) drops or
   /// delays it. `late`: it arrives after it was sent.
-  mutating func handOver(_ index: Int, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
+  func handOver(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
     let push = remotePushes[index]
     if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
-      assumptionLog.consult(.priority5Alerts)
-      let setting = "platform priority5Alerts: \(scenario.platform.attention.priority5Alerts.scenarioSpelling)"
+      run.assumptionLog.consult(.priority5Alerts)
+      let setting = "platform priority5Alerts: \(run.scenario.platform.attention.priority5Alerts.scenarioSpelling)"
       let source = "apns-priority \(push.priority) is sent when the device's power allows and is in some cases not delivered (Apple, \"Sending notification requests to APNs\")"
       let inTrial = pushService.lowPrioritySeed != nil
       let rule = inTrial
-        ? "drawn in this trial: delivered with probability \(scenario.platform.attention.priority5DeliveryProbability), after up to \(scenario.platform.attention.priority5MaxDelay)"
+        ? "drawn in this trial: delivered with probability \(run.scenario.platform.attention.priority5DeliveryProbability), after up to \(run.scenario.platform.attention.priority5MaxDelay)"
         : setting
       switch pushService.lowPriorityFate(of: index) {
       case .atOnce:
@@ -694,52 +694,52 @@ extension SimulationRun {
       case .dropped:
         var fields = [TimelineField("reason", "\(source); trigsim assumes it is not delivered (\(rule))")]
         if !inTrial { fields.append(TimelineField("other-readings", "priority5Alerts: delayed <span> or at-once")) }
-        record(.discarded, push.id.rawValue, at: now, fields)
+        run.record(.discarded, push.id.rawValue, at: now, fields)
         return
       case .delayed(let span):
         let at = now.advanced(by: span)
-        record(.stored, push.id.rawValue, at: now, [
-          TimelineField("until", at <= end ? format(at) : "after the run"),
+        run.record(.stored, push.id.rawValue, at: now, [
+          TimelineField("until", at <= run.end ? run.format(at) : "after the run"),
           TimelineField("reason", "\(source); trigsim delays it \(span) (\(rule))"),
         ])
-        if at <= end { queue.schedule(.pushDelayed(index), at: at, phase: .remotePush, rank: index) }
+        if at <= run.end { run.queue.schedule(.phone(.pushDelayed(index)), at: at, phase: .remotePush, rank: index) }
         return
       }
     }
-    receivePush(index, at: now, stored: late, uncertain: uncertain)
+    receivePush(index, in: &run, at: now, stored: late, uncertain: uncertain)
   }
 
   /// A low-priority push the push service delayed is due: it tries to deliver it now, unless it expired meanwhile.
-  mutating func deliverDelayedPush(_ index: Int, at now: SimulationInstant) {
+  func deliverDelayedPush(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let push = remotePushes[index]
     if let expiration = push.expiration, expiration < now {
-      let when = expiration <= push.instant ? "at once (apns-expiration 0)" : "at \(format(expiration))"
-      record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired \(when), before the push service delivered it")])
+      let when = expiration <= push.instant ? "at once (apns-expiration 0)" : "at \(run.format(expiration))"
+      run.record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", "expired \(when), before the push service delivered it")])
       return
     }
-    routePush(index, at: now)
+    routePush(index, in: &run, at: now)
   }
 
   /// Why the app's own settings do not want this push now, if they do not.
-  func appPreferenceBlock(_ push: RemotePush, at now: SimulationInstant) -> String? {
-    attention.preferences.blockReason(type: push.type, at: now, in: deviceTimeZone)
+  func appPreferenceBlock(_ push: RemotePush, in run: SimulationRun, at now: SimulationInstant) -> String? {
+    attention.preferences.blockReason(type: push.type, at: now, in: run.deviceTimeZone)
   }
 
   /// The device receives a push: a background push wakes the app (when the
   /// system lets it); an alert push goes through the app's filter and the
   /// same presentation as a local notification.
-  mutating func receivePush(_ index: Int, at now: SimulationInstant, stored: Bool, uncertain: TimelineField? = nil) {
+  func receivePush(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant, stored: Bool, uncertain: TimelineField? = nil) {
     let push = remotePushes[index]
     let id = push.id.rawValue
     if push.contentAvailable && !push.hasAlert {
-      receiveBackgroundPush(push, at: now, stored: stored, uncertain: uncertain)
+      receiveBackgroundPush(push, in: &run, at: now, stored: stored, uncertain: uncertain)
       return
     }
     var fields: [TimelineField] = []
-    if stored { fields.append(TimelineField("sent", format(push.instant))) }
+    if stored { fields.append(TimelineField("sent", run.format(push.instant))) }
     if let type = push.type { fields.append(TimelineField("type", type)) }
     if let category = push.category {
-      fields.append(TimelineField("actions", (scenario.pushes.categories[category] ?? []).joined(separator: ",")))
+      fields.append(TimelineField("actions", (run.scenario.pushes.categories[category] ?? []).joined(separator: ",")))
     }
     fields.append(TimelineField("app", installedApp.state.rawValue))
     let key = pushKey(push)
@@ -747,26 +747,25 @@ extension SimulationRun {
       fields.append(TimelineField("replaces", remotePushes[previous].id.rawValue))
     }
     if let uncertain { fields.append(uncertain) }
-    record(.received, id, at: now, fields)
-    let reminderServer = serverLayer
-    reminderServer.pushReceived(index, in: &self, at: now)
-    if scenario.pushes.filter == .app, let why = appPreferenceBlock(push, at: now) {
-      record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
+    run.record(.received, id, at: now, fields)
+    run.serverPushReceived(index, at: now)
+    if run.scenario.pushes.filter == .app, let why = appPreferenceBlock(push, in: run, at: now) {
+      run.record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
       return
     }
-    if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
+    if let badge = push.badge { setBadge(badge, by: "push \(id)", in: &run, at: now) }
     guard push.hasAlert else { return }
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound)
-    let perception = presenter.perception(of: delivery, in: attentionContext(at: now))
+    let perception = presenter.perception(of: delivery, in: attentionContext(in: run, at: now))
     if case .notShown(let why, let cause) = perception {
-      record(.suppressed, id, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
+      run.record(.suppressed, id, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return
     }
     attention.pushesShown[key] = index
-    present(.push(index), subject: id, delivery: delivery, perception: perception, pushType: push.type, at: now)
+    present(.push(index), subject: id, delivery: delivery, perception: perception, pushType: push.type, in: &run, at: now)
   }
 
-  mutating func receiveBackgroundPush(_ push: RemotePush, at now: SimulationInstant, stored: Bool, uncertain: TimelineField?) {
+  func receiveBackgroundPush(_ push: RemotePush, in run: inout SimulationRun, at now: SimulationInstant, stored: Bool, uncertain: TimelineField?) {
     let id = push.id.rawValue
     let why: String?
     let recent = attention.backgroundPushes.filter { $0.duration(to: now) < .seconds(3600) }
@@ -774,36 +773,36 @@ extension SimulationRun {
       why = "the patient force-quit the app: the system does not launch it for background pushes"
     } else if attention.lowPower {
       why = "Low Power Mode: the system does not hand background pushes to the app"
-    } else if recent.count >= scenario.platform.attention.backgroundPushesPerHour {
-      why = "throttled: the app already had \(recent.count) background push\(recent.count == 1 ? "" : "es") in the last hour (platform backgroundPushesPerHour: \(scenario.platform.attention.backgroundPushesPerHour))"
+    } else if recent.count >= run.scenario.platform.attention.backgroundPushesPerHour {
+      why = "throttled: the app already had \(recent.count) background push\(recent.count == 1 ? "" : "es") in the last hour (platform backgroundPushesPerHour: \(run.scenario.platform.attention.backgroundPushesPerHour))"
     } else {
       why = nil
     }
     if let why {
-      record(.suppressed, id, at: now, [TimelineField("cause", SuppressionCause.backgroundPush.rawValue), TimelineField("reason", "background push not delivered: \(why)")])
+      run.record(.suppressed, id, at: now, [TimelineField("cause", SuppressionCause.backgroundPush.rawValue), TimelineField("reason", "background push not delivered: \(why)")])
       return
     }
     attention.backgroundPushes = recent + [now]
     var fields = [TimelineField("background", "yes")]
-    if stored { fields.append(TimelineField("sent", format(push.instant))) }
+    if stored { fields.append(TimelineField("sent", run.format(push.instant))) }
     fields.append(TimelineField("app", installedApp.state.rawValue))
     if let uncertain { fields.append(uncertain) }
-    record(.received, id, at: now, fields)
-    if let badge = push.badge { setBadge(badge, by: "push \(id)", at: now) }
-    let layer = appLayer
-    layer.silentPushReceived(push, in: &self, at: now)
+    run.record(.received, id, at: now, fields)
+    if let badge = push.badge { setBadge(badge, by: "push \(id)", in: &run, at: now) }
+    let layer = run.appLayer
+    layer.silentPushReceived(push, in: &run, at: now)
   }
 
   // MARK: - Header
 
   /// The `device` header line, for scenarios that use the attention model.
-  var deviceHeader: TimelineField? {
-    let device = scenario.device
-    guard !device.isDefault || !scenario.pushes.pushes.isEmpty || scenario.platform.attention != AttentionRules() else { return nil }
+  func deviceHeader(in run: SimulationRun) -> TimelineField? {
+    let device = run.scenario.device
+    guard !device.isDefault || !run.scenario.pushes.pushes.isEmpty || run.scenario.platform.attention != AttentionRules() else { return nil }
     // Android: of these rules only the boot time applies (its push rules are FCM's, on the platform line;
     // it has no power-off catch-up, background-push budget, entitlements or Scheduled Summary).
-    if scenario.platform.android != nil { return TimelineField("device", "boot=\(scenario.platform.attention.bootDuration)") }
-    var words = [scenario.platform.attention.summary]
+    if run.scenario.platform.android != nil { return TimelineField("device", "boot=\(run.scenario.platform.attention.bootDuration)") }
+    var words = [run.scenario.platform.attention.summary]
     let entitlements = [("time-sensitive", device.entitlements.timeSensitive), ("critical-alerts", device.entitlements.criticalAlerts)]
       .filter(\.1).map(\.0)
     words.append("entitlements=" + (entitlements.isEmpty ? "none" : entitlements.joined(separator: ",")))
