@@ -748,7 +748,8 @@ extension Phone {
     }
     if let uncertain { fields.append(uncertain) }
     run.record(.received, id, at: now, fields)
-    run.serverPushReceived(index, at: now)
+    let server = run.serverLayer
+    server.pushReceived(index, in: &run, at: now)
     if run.scenario.pushes.filter == .app, let why = appPreferenceBlock(push, in: run, at: now) {
       run.record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
       return

@@ -6,7 +6,7 @@ extension Phone {
     case .add(let request):
       // A raw request counts for a medicine's doses when its identifier has
       // the form of one of the app's (its identifier templates).
-      run.ledger.requestInfo[request.id] = run.rawRequestInfo(request.id)
+      run.ledger.requestAttributed(request.id, to: run.ledger.rawRequestInfo(request.id, in: run))
       add(request, in: &run, at: now)
     case .removePending(let id):
       if let removed = center.removePending(id) {
@@ -58,7 +58,7 @@ extension Phone {
     if let reason = outcome.rejectedReason {
       run.record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
       run.ledger.requestLost(request.id, "dropped at \(run.format(now)): \(reason)")
-      if reason == center.pendingLimitReason { run.notePendingLimitDrop(request.id, at: now) }
+      if reason == center.pendingLimitReason { run.ledger.notePendingLimitDrop(request.id, at: now) }
       return false
     }
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
@@ -79,7 +79,7 @@ extension Phone {
       run.record(.dropped, dropped.request.id.rawValue, at: now,
              [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
       run.ledger.requestLost(dropped.request.id, "dropped at \(run.format(now)): \(center.pendingLimitReason)")
-      run.notePendingLimitDrop(dropped.request.id, at: now)
+      run.ledger.notePendingLimitDrop(dropped.request.id, at: now)
     }
     if center.pending.count > pendingPeak {
       pendingPeak = center.pending.count
@@ -113,7 +113,7 @@ extension Phone {
       holdWhileOff(pending, in: &run, at: now, next: next)
       return
     }
-    if attention.lockedSinceStart { run.consult(.deliveryBeforeFirstUnlock) }
+    if attention.lockedSinceStart { run.assumptionLog.consult(.deliveryBeforeFirstUnlock) }
     if attention.lockedSinceStart && run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
       holdUntilFirstUnlock(pending, in: &run, at: now)
       return
@@ -152,7 +152,8 @@ extension Phone {
       fields += [TimelineField("due", run.format(catchUpDue)), TimelineField("cause", cause)]
     }
     fields += request.userInfo
-    let dose = run.doseOfDelivery(request.id, at: now)
+    let ledger = run.ledger
+    let dose = ledger.doseOfDelivery(request.id, in: &run, at: now)
     if let dose, run.ledger.requestInfo[request.id]?.role.isMain == true {
       fields.append(TimelineField("dose", dose.occurrenceLabel))
     }

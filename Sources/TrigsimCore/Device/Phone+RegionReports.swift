@@ -45,12 +45,12 @@ extension Phone {
       }
       if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
       run.record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
-      for id in locationService.reportAssumptions { run.consult(id) }
+      for id in locationService.reportAssumptions { run.assumptionLog.consult(id) }
     }
     switch report.kind {
     case .undetected:
       if let reason = report.reason, let visit = report.visit, monitored {
-        run.noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
+        run.ledger.noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
       }
     case .detected:
       // The device now holds the other side: a dose opened ahead of the true path on this one was a false firing.
@@ -83,7 +83,7 @@ extension Phone {
         let layer = run.appLayer
         layer.regionDetected(report.region, entering: report.entering, transition: report.transition, condition: condition, in: &run, at: now)
       }
-      if !dwell, !run.ledger.medicines.isEmpty, let visit = report.visit { run.settleLocationDoses(region: report.region, entering: report.entering, visit: visit, at: now) }
+      if !dwell, !run.ledger.medicines.isEmpty, let visit = report.visit { run.ledger.settleLocationDoses(region: report.region, entering: report.entering, visit: visit, in: run, at: now) }
     }
   }
 

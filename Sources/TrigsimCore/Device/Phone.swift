@@ -15,9 +15,6 @@ final class Phone {
   /// The most requests pending at once, and when that was first reached.
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?
-  var droppedByPendingLimit: [(id: NotificationID, at: SimulationInstant)] = []
-  /// What each request of `droppedByPendingLimit` was to the app when it was dropped (nil: no dose attribution).
-  var droppedRequestRoles: [MedicineRequestInfo?] = []
 
   // MARK: - Location
 

@@ -240,9 +240,9 @@ extension DoseLedger {
   /// `droppedByPendingLimit` in runs of one instant, counted by kind of request and medicine.
   func pendingLimitDropGroups() -> [PendingLimitDropGroup] {
     var groups: [PendingLimitDropGroup] = []
-    for (index, drop) in phone.droppedByPendingLimit.enumerated() {
+    for (index, drop) in droppedByPendingLimit.enumerated() {
       if groups.last?.at != drop.at { groups.append(PendingLimitDropGroup(at: drop.at)) }
-      let info = phone.droppedRequestRoles[index]
+      let info = droppedRequestRoles[index]
       groups[groups.count - 1].add(kind: info.map { PendingLimitDropGroup.kind(of: $0.role) } ?? "other request", medicine: info?.medicine)
     }
     return groups

@@ -97,13 +97,13 @@ final class ScriptedPatient: PatientLayer {
     let listings = unseen
     unseen = []
     for listing in listings {
-      guard run.stillShown(listing.source) else { continue }
+      guard run.phone.stillShown(listing.source) else { continue }
       run.record(.looked, listing.subject, at: now, [
         TimelineField("how", listing.how), TimelineField("listed", run.format(listing.listedAt)), TimelineField("look", cause.description),
       ])
-      run.recordPerception(
-        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: run.pushType(of: listing.source),
-        at: now)
+      run.phone.recordPerception(
+        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: run.phone.pushType(of: listing.source),
+        in: &run, at: now)
       if case .push(let index) = listing.source {
         reminderServer.pushPerceived(index, kind: listing.kind, how: listing.how + ", seen at a look", in: &run, at: now)
       }

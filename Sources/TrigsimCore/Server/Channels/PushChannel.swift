@@ -64,12 +64,12 @@ final class PushChannel: ServerChannel {
         run.phone.remotePushes.append(push)
         let index = run.phone.remotePushes.count - 1
         attemptOfPush[index] = attempt
-        run.record(.sent, subject, at: now, run.pushFields(push) + server.doseFields(key, step: step))
+        run.record(.sent, subject, at: now, run.phone.pushFields(push, in: run) + server.doseFields(key, step: step))
         let transport = run.phone.pushTransport
         transport.sent(index, in: &run, at: now)
       } else {
         server.attempts[attempt].delivered = now
-        run.record(.sent, subject, at: now, run.pushFields(push) + server.doseFields(key, step: step) + [TimelineField("device", device.id)])
+        run.record(.sent, subject, at: now, run.phone.pushFields(push, in: run) + server.doseFields(key, step: step) + [TimelineField("device", device.id)])
         if let after = device.seenAfter { server.scheduleSeen(attempt, in: &run, at: now.advanced(by: after)) }
       }
     }

@@ -50,7 +50,7 @@ final class SMSChannel: ServerChannel {
   func deliver(_ attempt: Int, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
     server.attempts[attempt].delivered = now
-    if let focus = run.focusInForce() {
+    if let focus = run.phone.focusInForce(in: run) {
       heldByFocus.append(attempt)
       run.record(.sms, subject, at: now, [
         TimelineField("status", "held"),
@@ -93,7 +93,7 @@ final class SMSChannel: ServerChannel {
 
   /// A Focus ended or the phone came on: texts a Focus held are listed, for the next look.
   func focusReleased(server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.focusInForce() == nil, !heldByFocus.isEmpty else { return }
+    guard run.phone.focusInForce(in: run) == nil, !heldByFocus.isEmpty else { return }
     listedTexts += heldByFocus
     heldByFocus = []
   }
