@@ -128,7 +128,7 @@ extension Simulation {
     let trace = Lines()
     var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
     run.eventObserver = { event in
-      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.kind)")
+      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase) \(event.rank) \(event.traceText)")
     }
     try run.execute()
     return trace.lines
@@ -256,8 +256,9 @@ struct SimulationRun {
   var catchUpWhileOff = true
   /// Whether the run keeps the badge and waiting-dose histories (a badge can change).
   let tracksBadge: Bool
-  /// The Android device's alarms, channels and permissions (nil on an iPhone).
-  var android: AndroidDeviceState?
+  /// The phone's own scheduling of the app (`PhoneScheduler`): none until
+  /// the run starts, then the platform's.
+  var phoneScheduler: any PhoneScheduler = IPhoneScheduler()
   /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
   let trialSeed: UInt64?
 
@@ -298,26 +299,16 @@ struct SimulationRun {
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
       queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
     }
-    if scenario.platform.android != nil && !scenario.actions.isEmpty {
-      // The scenario's own requests are UNUserNotificationCenter requests: Android has no notification triggers.
-      record(.warning, "notifications", at: scenario.clock.start, [
-        TimelineField("reason", "the scenario's 'notifications:' are iOS notification requests (calendar, interval and location triggers); Android has no notification triggers, so on android they are not added: reminders come from the app's alarms"),
-      ])
+    phoneScheduler = scenario.platform.makePhoneScheduler(startingIn: self)
+    let phone = phoneScheduler
+    if !scenario.actions.isEmpty, let refusal = phone.scenarioRequestsRefusal {
+      record(.warning, "notifications", at: scenario.clock.start, [TimelineField("reason", refusal)])
     } else {
       for (index, action) in scenario.actions.enumerated() where action.instant <= end {
         queue.schedule(.appAction(index), at: action.instant, phase: .appAction, rank: index)
       }
     }
-    android = makeAndroidState()
-    scheduleStandbyBucketChanges()
-    scheduleDozeChanges()
-    // The app starts out of the foreground: the maker's killer counts from the start.
-    leftForeground(at: scenario.clock.start)
-    if let settings = scenario.platform.android {
-      // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
-      installedApp.permission = initialNotificationPermission(
-        androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
-    }
+    phone.runStarts(in: &self)
     let layer = appLayer
     layer.scheduleEvents(in: &self)
     let patientLayer = patientLayer
@@ -560,12 +551,6 @@ struct SimulationRun {
       if let report = deviceReports.removeValue(forKey: index) { handleDeviceReport(report, at: now) }
     case .timeTriggerDue(let id, let token):
       deliverTimeTrigger(id, token: token, at: now)
-    case .alarmDue(let tag, let token):
-      alarmDue(tag, token: token, at: now)
-    case .oemKill(let token):
-      oemKill(token: token, at: now)
-    case .workDue(let name, let token):
-      workDue(name, token: token, at: now)
     case .appChange(let index):
       changeApp(scenario.medicineApp.appChanges[index], at: now)
     case .medicineChange(let index):
@@ -603,10 +588,9 @@ struct SimulationRun {
       transport.heldPushDue(index, in: &self, at: now)
     case .summaryDue:
       deliverSummary(at: now)
-    case .standbyBucketChange(let index):
-      standbyBucketChanged(index, at: now)
-    case .dozeChange(let index, let on):
-      dozeChanged(index, on: on, at: now)
+    case .android(let event):
+      let phone = phoneScheduler
+      phone.eventDue(event, in: &self, at: now)
     case .server(let event):
       let layer = serverLayer
       layer.eventDue(event, in: &self, at: now)

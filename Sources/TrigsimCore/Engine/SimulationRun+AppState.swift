@@ -20,6 +20,25 @@ extension SimulationRun {
     }
   }
 
+  /// The app's spans in the foreground, known before the run: from each
+  /// `app:` change to the foreground to the next change out of it.
+  func foregroundSpans() -> [Range<SimulationInstant>] {
+    var spans: [Range<SimulationInstant>] = []
+    var since: SimulationInstant?
+    // In time order (of equal instants, as listed), as the queue applies them.
+    let ordered = scenario.medicineApp.appChanges.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
+    for change in ordered.map(\.element) {
+      guard let state = change.state else { continue }
+      if state == .foreground, since == nil { since = change.instant }
+      if state != .foreground, let start = since {
+        spans.append(start..<max(start, change.instant))
+        since = nil
+      }
+    }
+    if let start = since { spans.append(start..<max(start, end)) }
+    return spans
+  }
+
   // MARK: - App state
 
   mutating func changeApp(_ change: AppChange, at now: SimulationInstant) {
@@ -30,8 +49,8 @@ extension SimulationRun {
       let layer = appLayer
       layer.appStateChanged(from: previous, to: state, in: &self, at: now)
     }
-    if let granted = change.exactAlarms { changeExactAlarmPermission(granted: granted, at: now) }
-    if let channel = change.channel { changeChannel(channel.id, to: channel.importance, at: now) }
+    let phone = phoneScheduler
+    phone.appChanged(change, in: &self, at: now)
     if change.backgroundRefresh {
       let layer = appLayer
       layer.backgroundRefresh(in: &self, at: now)

@@ -91,7 +91,7 @@ extension SimulationRun {
     if let summary = scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary) }
     return AttentionContext(
       authorization: installedApp.permission, settings: attention.settings, entitlements: scenario.device.entitlements,
-      focus: focusInForce(), nextSummary: summaryAt, channels: android?.channels ?? [:])
+      focus: focusInForce(), nextSummary: summaryAt, channels: phoneScheduler.notificationChannels)
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
@@ -183,7 +183,8 @@ extension SimulationRun {
       attention.phoneOn = false
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
-      androidSwitchedOff(at: now)
+      let phone = phoneScheduler
+      phone.switchedOff(in: &self, at: now)
       if !installedApp.state.isTerminated {
         record(.app, "state", at: now, [
           TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
@@ -211,7 +212,8 @@ extension SimulationRun {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
       record(.power, "phone", at: now, fields)
-      androidBooted(at: now)
+      let phone = phoneScheduler
+      phone.switchedOn(in: &self, at: now)
       if !holdsUntilUnlock { deliverCatchUp(at: now) }
       releaseHeld(at: now, cause: "the phone was switched on")
       if attention.reachable { pushesReachable(at: now) }
@@ -229,7 +231,10 @@ extension SimulationRun {
       attention.lockedSinceStart = false
       record(.power, "phone", at: now, fields)
       if firstUnlock && scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(at: now) }
-      if firstUnlock { androidFirstUnlock(at: now) }
+      if firstUnlock {
+        let phone = phoneScheduler
+        phone.firstUnlock(in: &self, at: now)
+      }
       // Unlocking is looking: the patient sees what is listed.
       let patientLayer = patientLayer
       patientLayer.lookDue(.unlock, in: &self, at: now)
@@ -264,9 +269,7 @@ extension SimulationRun {
       guard on != attention.charging else { return }
       attention.charging = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
-      if android != nil {
-        fields.append(TimelineField("reason", on ? "plugged in: no Doze and no App Standby limits while charging" : "unplugged: Doze can begin once the screen has been off long enough"))
-      }
+      if let reason = phoneScheduler.chargingReason(pluggedIn: on) { fields.append(TimelineField("reason", reason)) }
       record(.power, "phone", at: now, fields)
     }
   }
