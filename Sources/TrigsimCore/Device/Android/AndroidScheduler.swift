@@ -408,7 +408,7 @@ final class AndroidScheduler: PhoneScheduler {
     backgroundSpan += 1
     let at = now.advanced(by: settings.oemKiller.after)
     guard at <= run.end else { return }
-    run.queue.schedule(.android(.oemKill(token: backgroundSpan + 1)), at: at, phase: .device, rank: Int.max)
+    run.queue.schedule(.android(.oemKill(token: backgroundSpan)), at: at, phase: .device, rank: Int.max)
   }
 
   /// The app came to the foreground: a pending kill is void.
