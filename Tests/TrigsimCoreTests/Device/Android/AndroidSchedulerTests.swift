@@ -23,7 +23,8 @@ import TrigsimTestSupport
     let scheduler = AndroidScheduler(settings: try #require(run.scenario.platform.android), startingIn: run)
     try scheduler.setAlarm("dose", Self.alarm(.inexact, at: "2026-05-04T08:00:00Z"), extras: [:], in: &run, at: Build.instant("2026-05-04T07:30:00Z"))
 
-    let event = try #require(run.queue.popNext(notAfter: run.end))
+    let queued = run.queue.popNext(notAfter: run.end)
+    let event = try #require(queued)
     #expect(event.instant == Build.instant("2026-05-04T09:00:00Z"))
     #expect(event.phase == .timeTrigger)
     guard case .android(.alarmDue(let tag, let token)) = event.kind else {
