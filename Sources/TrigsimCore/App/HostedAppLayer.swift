@@ -759,8 +759,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
     let closes = dose.due.advanced(by: clock.prescription.after)
     let slot = ReminderSlot(medicine: clock.medicine, time: clock.time)
-    if run.android != nil, let reason = androidAlarmReason(slot, opens: opens, closes: closes, window: window, in: run) { return reason }
-    if run.android != nil, reminderRequests[slot] == nil {
+    if run.phoneScheduler.android != nil, let reason = androidAlarmReason(slot, opens: opens, closes: closes, window: window, in: run) { return reason }
+    if run.phoneScheduler.android != nil, reminderRequests[slot] == nil {
       return androidEarlierAlarmHeld(slot, before: opens, window: window, in: run)
         ?? "no alarm of the app was set for \(window) and it posted no notification for the \(clock.time) reminder of medicine \(clock.medicine)"
     }
@@ -776,7 +776,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let id = ids.last(where: { run.phone.center.pending[$0] != nil }), let next = run.phone.center.pending[id]?.nextDelivery {
       return "the reminder \(id) next fires \(run.format(next)), outside \(window)"
     }
-    if run.android != nil, let reason = androidEarlierAlarmHeld(slot, before: opens, window: window, in: run) { return reason }
+    if run.phoneScheduler.android != nil, let reason = androidEarlierAlarmHeld(slot, before: opens, window: window, in: run) { return reason }
     return "no request the app attributes to the \(clock.time) reminder fires in \(window)"
       + (run.ledger.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
   }
@@ -818,11 +818,11 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// it attributed to nothing, never another dose's), or one the device held
   /// past the window. nil: no alarm for the window says why.
   func androidAlarmReason(_ slot: ReminderSlot, opens: SimulationInstant, closes: SimulationInstant, window: String, in run: SimulationRun) -> String? {
-    let losses = run.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
+    let losses = run.phoneScheduler.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
     if let loss = losses.last(where: { $0.attribution?.dailySlot == slot }) ?? losses.last(where: { $0.attribution == nil }) {
       return "the app's alarm '\(loss.tag)' for \(run.format(loss.triggerAt)) was \(loss.what) at \(run.format(loss.at)): \(loss.reason)"
     }
-    let held = run.android?.alarmsInSetOrder.first {
+    let held = run.phoneScheduler.android?.alarmsInSetOrder.first {
       $0.attribution?.dailySlot == slot && $0.alarm.triggerAt >= opens && $0.alarm.triggerAt <= closes
     }
     return held.map {
@@ -833,7 +833,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Android: the alarm of an earlier occurrence of `slot` that the device
   /// still holds (the app sets the next day's alarm when one fires), if any.
   func androidEarlierAlarmHeld(_ slot: ReminderSlot, before opens: SimulationInstant, window: String, in run: SimulationRun) -> String? {
-    let earlier = run.android?.alarmsInSetOrder.last { $0.attribution?.dailySlot == slot && $0.alarm.triggerAt < opens }
+    let earlier = run.phoneScheduler.android?.alarmsInSetOrder.last { $0.attribution?.dailySlot == slot && $0.alarm.triggerAt < opens }
     return earlier.map {
       "no alarm of the app was set for \(window): its alarm '\($0.tag)' for \(run.format($0.alarm.triggerAt)), whose receiver sets the next one, was still held by the device: \($0.heldReason ?? "deferred by the system")"
     }

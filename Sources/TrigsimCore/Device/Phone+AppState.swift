@@ -14,8 +14,8 @@ extension Phone {
       let layer = run.appLayer
       layer.appStateChanged(from: previous, to: state, in: &run, at: now)
     }
-    if let granted = change.exactAlarms { run.changeExactAlarmPermission(granted: granted, at: now) }
-    if let channel = change.channel { run.changeChannel(channel.id, to: channel.importance, at: now) }
+    let scheduler = run.phoneScheduler
+    scheduler.appChanged(change, in: &run, at: now)
     if change.backgroundRefresh {
       let layer = run.appLayer
       layer.backgroundRefresh(in: &run, at: now)

@@ -91,7 +91,7 @@ extension Phone {
     if let summary = run.scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary, in: run) }
     return AttentionContext(
       authorization: installedApp.permission, settings: attention.settings, entitlements: run.scenario.device.entitlements,
-      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.android?.channels ?? [:])
+      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.phoneScheduler.notificationChannels)
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
@@ -183,7 +183,8 @@ extension Phone {
       attention.phoneOn = false
       attention.lockedSinceStart = false
       run.record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
-      run.androidSwitchedOff(at: now)
+      let scheduler = run.phoneScheduler
+      scheduler.switchedOff(in: &run, at: now)
       if !installedApp.state.isTerminated {
         run.record(.app, "state", at: now, [
           TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
@@ -211,7 +212,8 @@ extension Phone {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
       run.record(.power, "phone", at: now, fields)
-      run.androidBooted(at: now)
+      let scheduler = run.phoneScheduler
+      scheduler.switchedOn(in: &run, at: now)
       if !holdsUntilUnlock { deliverCatchUp(in: &run, at: now) }
       releaseHeld(in: &run, at: now, cause: "the phone was switched on")
       if attention.reachable { pushesReachable(in: &run, at: now) }
@@ -229,7 +231,10 @@ extension Phone {
       attention.lockedSinceStart = false
       run.record(.power, "phone", at: now, fields)
       if firstUnlock && run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(in: &run, at: now) }
-      if firstUnlock { run.androidFirstUnlock(at: now) }
+      if firstUnlock {
+        let scheduler = run.phoneScheduler
+        scheduler.firstUnlock(in: &run, at: now)
+      }
       // Unlocking is looking: the patient sees what is listed.
       let patientLayer = run.patientLayer
       patientLayer.lookDue(.unlock, in: &run, at: now)
@@ -264,9 +269,7 @@ extension Phone {
       guard on != attention.charging else { return }
       attention.charging = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
-      if run.android != nil {
-        fields.append(TimelineField("reason", on ? "plugged in: no Doze and no App Standby limits while charging" : "unplugged: Doze can begin once the screen has been off long enough"))
-      }
+      if let reason = run.phoneScheduler.chargingReason(pluggedIn: on) { fields.append(TimelineField("reason", reason)) }
       run.record(.power, "phone", at: now, fields)
     }
   }

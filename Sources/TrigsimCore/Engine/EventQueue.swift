@@ -7,16 +7,6 @@ struct ScheduledEvent: Comparable {
     case trackGap(since: SimulationInstant, newSegmentAt: SimulationInstant?)
     /// The true path crossed a region's boundary (the world's view).
     case regionCrossing(region: Int, entering: Bool, afterGap: Bool, visit: Int)
-    /// Android: the phone maker's killer stops the app (`token`: the app's
-    /// background span it was queued for; coming to the foreground voids it).
-    case oemKill(token: Int)
-    /// An Android alarm's instant (`token`: the setting it was queued for; a replaced or cancelled alarm's is skipped).
-    case alarmDue(AlarmTag, token: Int)
-    /// Android: a piece of WorkManager work's planned instant (`token`: the
-    /// schedule it was queued for; cancelled, replaced, stopped or re-planned
-    /// work's is skipped). Phase `timeTrigger`, ranked after the alarms at the
-    /// same instant (`SimulationRun.workRankBase` + the enqueue order).
-    case workDue(WorkName, token: Int)
     /// The system launches a hosted app (`HostedAppLayer`) at the clock's start.
     case appLaunch
     /// The significant-change service reports to a hosted app (`HostedAppLayer.observe`).
@@ -36,17 +26,8 @@ struct ScheduledEvent: Comparable {
     case patient(PatientEvent)
     /// One of the dose ledger's own events (`DoseLedgerLayer`).
     case ledger(LedgerEvent)
-    /// Android: the app's standby bucket changes (index into `AndroidDeviceState.bucketChanges`).
-    /// Phase `.device`, rank `Int.max - 1`: after the scenario's own device changes and the app's
-    /// state change at that instant (so an `app standby-bucket to=active` line follows the opening
-    /// it answers), before the OEM killer (`Int.max`) and every alarm due then (`.timeTrigger`).
-    case standbyBucketChange(Int)
-    /// Android: the phone enters (`on`) or leaves deep Doze (index into the
-    /// power timeline's `dozePeriods`). Phase `.device`, rank `Int.max - 2`:
-    /// after the scenario's own device changes at that instant (the unlock
-    /// that ends it is written first), before the standby bucket, the OEM
-    /// killer and every alarm due then.
-    case dozeChange(Int, on: Bool)
+    /// One of the Android phone's own events (`AndroidScheduler`), with the phases and ranks it gives them.
+    case android(AndroidEvent)
     /// One of the reminder server's own events (`ServerLayer`).
     case server(ServerEvent)
     /// One of the phone's own events (`PhoneEvent`).
@@ -58,6 +39,15 @@ struct ScheduledEvent: Comparable {
   var rank: Int
   var sequence: Int
   var kind: Kind
+
+  /// How the event trace (`Simulation.eventTrace()`) names the event: a
+  /// layer's own event by itself, as it was named before it moved to its layer.
+  var traceText: String {
+    switch kind {
+    case .android(let event): "\(event)"
+    default: "\(kind)"
+    }
+  }
 
   static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.instant, lhs.phase, lhs.rank, lhs.sequence) < (rhs.instant, rhs.phase, rhs.rank, rhs.sequence)

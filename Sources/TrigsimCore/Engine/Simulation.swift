@@ -133,6 +133,7 @@ extension Simulation {
       case .patient(let patientEvent): "\(patientEvent)"
       case .ledger(let ledgerEvent): "\(ledgerEvent)"
       case .phone(let phoneEvent): "\(phoneEvent)"
+      case .android(let androidEvent): "\(androidEvent)"
       default: "\(event.kind)"
       }
       trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(kind)")
@@ -214,8 +215,9 @@ struct SimulationRun {
   let ledger: any DoseLedgerLayer = DoseLedger()
   /// The app's reminder server (`server:`), an actor of the world beside the clock and the track.
   let serverLayer: any ServerLayer
-  /// The Android device's alarms, channels and permissions (nil on an iPhone).
-  var android: AndroidDeviceState?
+  /// The phone's own scheduling of the app (`PhoneScheduler`): none until
+  /// the run starts, then the platform's.
+  var phoneScheduler: any PhoneScheduler = IPhoneScheduler()
   /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
   let trialSeed: UInt64?
 
@@ -263,26 +265,16 @@ struct SimulationRun {
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
       queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
     }
-    if scenario.platform.android != nil && !scenario.actions.isEmpty {
-      // The scenario's own requests are UNUserNotificationCenter requests: Android has no notification triggers.
-      record(.warning, "notifications", at: scenario.clock.start, [
-        TimelineField("reason", "the scenario's 'notifications:' are iOS notification requests (calendar, interval and location triggers); Android has no notification triggers, so on android they are not added: reminders come from the app's alarms"),
-      ])
+    phoneScheduler = scenario.platform.makePhoneScheduler(startingIn: self)
+    let scheduler = phoneScheduler
+    if !scenario.actions.isEmpty, let refusal = scheduler.scenarioRequestsRefusal {
+      record(.warning, "notifications", at: scenario.clock.start, [TimelineField("reason", refusal)])
     } else {
       for (index, action) in scenario.actions.enumerated() where action.instant <= end {
         queue.schedule(.phone(.appAction(index)), at: action.instant, phase: .appAction, rank: index)
       }
     }
-    android = makeAndroidState()
-    scheduleStandbyBucketChanges()
-    scheduleDozeChanges()
-    // The app starts out of the foreground: the maker's killer counts from the start.
-    leftForeground(at: scenario.clock.start)
-    if let settings = scenario.platform.android {
-      // Android 13 and later: a fresh install has not been asked for POST_NOTIFICATIONS.
-      phone.installedApp.permission = initialNotificationPermission(
-        androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
-    }
+    scheduler.runStarts(in: &self)
     let layer = appLayer
     layer.scheduleEvents(in: &self)
     let patientLayer = patientLayer
@@ -473,12 +465,6 @@ struct SimulationRun {
       record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
     case .regionCrossing(let index, let entering, let afterGap, let visit):
       crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
-    case .alarmDue(let tag, let token):
-      alarmDue(tag, token: token, at: now)
-    case .oemKill(let token):
-      oemKill(token: token, at: now)
-    case .workDue(let name, let token):
-      workDue(name, token: token, at: now)
     case .medicineChange(let index):
       let layer = appLayer
       layer.medicineChanged(index, in: &self, at: now)
@@ -500,10 +486,9 @@ struct SimulationRun {
     case .ledger(let event):
       let ledger = ledger
       ledger.eventDue(event, in: &self, at: now)
-    case .standbyBucketChange(let index):
-      standbyBucketChanged(index, at: now)
-    case .dozeChange(let index, let on):
-      dozeChanged(index, on: on, at: now)
+    case .android(let event):
+      let scheduler = phoneScheduler
+      scheduler.eventDue(event, in: &self, at: now)
     case .server(let event):
       let layer = serverLayer
       layer.eventDue(event, in: &self, at: now)
@@ -543,6 +528,27 @@ struct SimulationRun {
       let ledger = ledger
       ledger.warnMovedReminders(in: &self, at: now)
     }
+  }
+
+  // MARK: - The app's foreground spans
+
+  /// The app's spans in the foreground, known before the run: from each
+  /// `app:` change to the foreground to the next change out of it.
+  func foregroundSpans() -> [Range<SimulationInstant>] {
+    var spans: [Range<SimulationInstant>] = []
+    var since: SimulationInstant?
+    // In time order (of equal instants, as listed), as the queue applies them.
+    let ordered = scenario.medicineApp.appChanges.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
+    for change in ordered.map(\.element) {
+      guard let state = change.state else { continue }
+      if state == .foreground, since == nil { since = change.instant }
+      if state != .foreground, let start = since {
+        spans.append(start..<max(start, change.instant))
+        since = nil
+      }
+    }
+    if let start = since { spans.append(start..<max(start, end)) }
+    return spans
   }
 
   // MARK: - Device-local time

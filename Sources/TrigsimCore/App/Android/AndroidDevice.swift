@@ -30,7 +30,7 @@ public final class AndroidDevice: @unchecked Sendable {
 
   /// `Build.VERSION.SDK_INT`'s release: the scenario's `android: version:`.
   public var androidVersion: Int {
-    host.withRun("AndroidDevice.androidVersion", otherwise: 0) { run, _ in run.android?.settings.alarms.androidVersion ?? 0 }
+    host.withRun("AndroidDevice.androidVersion", otherwise: 0) { run, _ in run.phoneScheduler.android?.settings.alarms.androidVersion ?? 0 }
   }
 }
 
@@ -42,7 +42,7 @@ public final class AlarmManager: @unchecked Sendable {
 
   /// `canScheduleExactAlarms()`: whether exact and alarm-clock alarms are allowed.
   public func canScheduleExactAlarms() -> Bool {
-    host.withRun("AlarmManager.canScheduleExactAlarms", otherwise: false) { run, _ in run.android?.exactAlarmsAllowed ?? false }
+    host.withRun("AlarmManager.canScheduleExactAlarms", otherwise: false) { run, _ in run.phoneScheduler.android?.exactAlarmsAllowed ?? false }
   }
 
   /// Sets an alarm of `kind` at `date` (`setExact`, `setExactAndAllowWhileIdle`,
@@ -60,19 +60,23 @@ public final class AlarmManager: @unchecked Sendable {
       let alarm = AndroidAlarm(
         kind: kind, triggerAt: SimulationInstant(date), window: window.map { SimulationDuration(milliseconds: Int64(($0 * 1000).rounded())) },
         windowPosition: nil)
-      try run.setAlarm(tag, alarm, extras: extras, attribution: attribution, at: now)
+      guard let android = run.phoneScheduler.android else { return }
+      try android.setAlarm(tag, alarm, extras: extras, attribution: attribution, in: &run, at: now)
     }
   }
 
   /// `cancel(PendingIntent)`.
   public func cancel(_ tag: AlarmTag) {
-    host.withRun("AlarmManager.cancel", otherwise: ()) { run, now in run.cancelAlarm(tag, reason: host.removalReason ?? "cancelled by the app", at: now) }
+    host.withRun("AlarmManager.cancel", otherwise: ()) { run, now in
+      let android = run.phoneScheduler.android
+      android?.cancelAlarm(tag, reason: host.removalReason ?? "cancelled by the app", in: &run, at: now)
+    }
   }
 
   /// The alarms the device keeps for the app, in the order set (a
   /// simulator view: the platform offers only `getNextAlarmClock()`).
   public var pendingAlarms: [AlarmTag] {
-    host.withRun("AlarmManager.pendingAlarms", otherwise: []) { run, _ in run.android?.alarmsInSetOrder.map(\.tag) ?? [] }
+    host.withRun("AlarmManager.pendingAlarms", otherwise: []) { run, _ in run.phoneScheduler.android?.alarmsInSetOrder.map(\.tag) ?? [] }
   }
 }
 
@@ -100,15 +104,13 @@ public final class NotificationManager: @unchecked Sendable {
   /// Do Not Disturb bypass after creating it; `NotificationChannel` reference).
   public func createNotificationChannel(_ channel: AndroidChannel) {
     host.withRun("NotificationManager.createNotificationChannel", otherwise: ()) { run, now in
-      guard var device = run.android else { return }
+      guard let device = run.phoneScheduler.android else { return }
       if var existing = device.channels[channel.id] {
         existing.name = channel.name
         device.channels[channel.id] = existing
-        run.android = device
         return
       }
       device.channels[channel.id] = channel
-      run.android = device
       if host.configuration.recordsAppCalls {
         run.record(.app, "channel", at: now, [
           TimelineField("id", channel.id), TimelineField("importance", channel.importance.rawValue),
@@ -120,7 +122,7 @@ public final class NotificationManager: @unchecked Sendable {
 
   /// The channel as the patient left it, or nil.
   public func notificationChannel(_ id: String) -> AndroidChannel? {
-    host.withRun("NotificationManager.notificationChannel", otherwise: nil) { run, _ in run.android?.channels[id] }
+    host.withRun("NotificationManager.notificationChannel", otherwise: nil) { run, _ in run.phoneScheduler.android?.channels[id] }
   }
 
   /// `notify(id, notification)`: shown at once by its channel's rules,

@@ -132,22 +132,25 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   }
 
   /// Whether the app is force-stopped: then nothing but the patient opening it runs its code.
-  func forceStopped(_ run: SimulationRun) -> Bool { run.android?.forceStopped ?? false }
+  func forceStopped(_ run: SimulationRun) -> Bool { run.phoneScheduler.android?.forceStopped ?? false }
 
   /// Why a receiver of a force-stopped app did not run.
   static let forceStoppedReason = "the app is force-stopped: nothing reaches it until the patient opens it"
 
   func androidAppStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
-    switch to {
-    case .foreground: run.cameToForeground()
-    case .background, .terminated, .forceQuit: if from == .foreground { run.leftForeground(at: now) }
+    if let android = run.phoneScheduler.android {
+      switch to {
+      case .foreground: android.cameToForeground()
+      case .background, .terminated, .forceQuit: if from == .foreground { android.leftForeground(in: &run, at: now) }
+      }
     }
     switch to {
     case .foreground:
       if forceStopped(run) {
-        run.android?.forceStopped = false
+        run.phoneScheduler.android?.forceStopped = false
         run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
-        run.rescheduleWorkAtProcessStart(at: now)
+        let android = run.phoneScheduler.android
+        android?.rescheduleWorkAtProcessStart(in: &run, at: now)
       }
       if androidApp == nil || (from.isTerminated && configuration.processModel == .platform) { launchAndroid(.patient, in: &run, at: now) }
       guard let app = androidApp else { return }
@@ -158,13 +161,15 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     case .terminated:
       if configuration.processModel == .platform { endProcess(in: &run) }
     case .forceQuit:
-      run.android?.forceStopped = true
+      run.phoneScheduler.android?.forceStopped = true
       run.record(.app, "force-stop", at: now, [
         TimelineField("state", "on"),
         TimelineField("reason", "Settings › Force stop: the app's alarms are cancelled and its notifications removed; nothing reaches it until the patient opens it"),
       ])
-      run.clearAlarms(reason: "force stop cancels the app's alarms", at: now)
-      run.stopWorkJobs(reason: "force stop", at: now)
+      if let android = run.phoneScheduler.android {
+        android.clearAlarms(reason: "force stop cancels the app's alarms", in: &run, at: now)
+        android.stopWorkJobs(reason: "force stop", in: &run, at: now)
+      }
       run.phone.clearDelivered(in: &run, at: now, reason: "force stop removes the app's notifications") { _ in true }
       // The process ends (a persistent app's one instance keeps its memory, as its model says).
       if configuration.processModel == .platform { endProcess(in: &run) }
@@ -174,9 +179,10 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   func androidMedicineChanged(_ index: Int, _ edit: MedicineEdit, in run: inout SimulationRun, at now: SimulationInstant) {
     // The patient uses the app's screens: that opens it (a force stop ends).
     if forceStopped(run) {
-      run.android?.forceStopped = false
+      run.phoneScheduler.android?.forceStopped = false
       run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
-      run.rescheduleWorkAtProcessStart(at: now)
+      let android = run.phoneScheduler.android
+      android?.rescheduleWorkAtProcessStart(in: &run, at: now)
     }
     if run.phone.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
     guard let app = androidApp else { return }
@@ -273,7 +279,8 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     request.doseAttribution = notification.doseAttribution
     androidContent[id] = notification
     attribute(request, in: &run, at: now)
-    run.post(request, at: now)
+    let android = run.phoneScheduler.android
+    android?.post(request, in: &run, at: now)
   }
 
   /// The patient acts on a posted notification: a tap or an action button
@@ -345,7 +352,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
 
   /// `GeofencingClient.addGeofences`.
   func addGeofences(_ geofences: [Geofence], in run: inout SimulationRun, at now: SimulationInstant) throws {
-    guard let rules = run.android?.settings.geofencing else { return }
+    guard let rules = run.phoneScheduler.android?.settings.geofencing else { return }
     if let blocked = run.phone.installedApp.regionMonitoringBlockedReason {
       throw GeofencingError.notAvailable(blocked)
     }

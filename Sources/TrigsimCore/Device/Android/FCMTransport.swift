@@ -1,5 +1,5 @@
 /// What Firebase Cloud Messaging keeps for the app on the Android device
-/// (`AndroidDeviceState.fcm`).
+/// (`AndroidScheduler.fcm`).
 struct FCMState {
   /// Messages held for an unreachable phone, in the order sent.
   var stored: [Int] = []
@@ -43,7 +43,7 @@ struct FCMTransport: PushTransport {
   static let fallbackChannel = "fcm_fallback_notification_channel"
 
   func sent(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.android != nil else { return }
+    guard run.phoneScheduler.android != nil else { return }
     let push = run.phone.remotePushes[index]
     if let unreachable = run.phone.attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
@@ -59,8 +59,8 @@ struct FCMTransport: PushTransport {
   }
 
   func reachableAgain(in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let stored = run.android?.fcm.stored else { return }
-    run.android?.fcm.stored = []
+    guard let stored = run.phoneScheduler.android?.fcm.stored else { return }
+    run.phoneScheduler.android?.fcm.stored = []
     for index in stored {
       if expiry(index, in: run) < now {
         run.record(.discarded, run.phone.remotePushes[index].id.rawValue, at: now, [
@@ -70,8 +70,8 @@ struct FCMTransport: PushTransport {
       }
       handOver(index, late: true, held: false, in: &run, at: now)
     }
-    if run.android?.fcm.deletedMessagesDue == true {
-      run.android?.fcm.deletedMessagesDue = false
+    if run.phoneScheduler.android?.fcm.deletedMessagesDue == true {
+      run.phoneScheduler.android?.fcm.deletedMessagesDue = false
       let layer = run.appLayer
       layer.fcmMessagesDeleted(in: &run, at: now)
     }
@@ -97,13 +97,13 @@ struct FCMTransport: PushTransport {
   /// The last instant FCM keeps message `index`.
   func expiry(_ index: Int, in run: SimulationRun) -> SimulationInstant {
     let push = run.phone.remotePushes[index]
-    return push.expiration ?? push.instant.advanced(by: run.android?.settings.fcm.defaultTimeToLive ?? .zero)
+    return push.expiration ?? push.instant.advanced(by: run.phoneScheduler.android?.settings.fcm.defaultTimeToLive ?? .zero)
   }
 
   /// Message `index` reaches FCM while the phone is unreachable: it is stored
   /// by the collapse and storage rules ("Non-collapsible and collapsible messages").
   func store(_ index: Int, unreachable: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let rules = run.android?.settings.fcm, var stored = run.android?.fcm.stored else { return }
+    guard let rules = run.phoneScheduler.android?.settings.fcm, var stored = run.phoneScheduler.android?.fcm.stored else { return }
     let pushes = run.phone.remotePushes
     let push = pushes[index]
     // Expired ones first: they no longer count.
@@ -129,9 +129,9 @@ struct FCMTransport: PushTransport {
         let candidates = keys + [key]
         let dropped: String
         let how: String
-        if var random = run.android?.fcm.random {
+        if var random = run.phoneScheduler.android?.fcm.random {
           dropped = candidates[Int(random.next(below: Int64(candidates.count)))]
-          run.android?.fcm.random = random
+          run.phoneScheduler.android?.fcm.random = random
           how = "this trial draws the one discarded among the \(candidates.count) keys"
         } else {
           dropped = rules.collapseKeysKept == .oldest ? key : keys[0]
@@ -144,7 +144,7 @@ struct FCMTransport: PushTransport {
           run.record(.discarded, push.id.rawValue, at: now, [
             TimelineField("reason", "\(limit); it keeps the \(rules.storedCollapseKeys) it holds (\(how))"), uncertain,
           ])
-          run.android?.fcm.stored = stored
+          run.phoneScheduler.android?.fcm.stored = stored
           return
         }
         if let position = stored.firstIndex(where: { pushes[$0].collapseID == dropped }) {
@@ -162,12 +162,12 @@ struct FCMTransport: PushTransport {
       }
       run.record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", reason)])
       stored.removeAll { pushes[$0].collapseID == nil }
-      run.android?.fcm.stored = stored
-      run.android?.fcm.deletedMessagesDue = true
+      run.phoneScheduler.android?.fcm.stored = stored
+      run.phoneScheduler.android?.fcm.deletedMessagesDue = true
       return
     }
     stored.append(index)
-    run.android?.fcm.stored = stored
+    run.phoneScheduler.android?.fcm.stored = stored
     run.record(.stored, push.id.rawValue, at: now, [
       TimelineField("reason", "\(unreachable): FCM keeps it until the phone is reachable or its time to live ends at \(run.format(expiry(index, in: run)))")
     ])
@@ -179,7 +179,7 @@ struct FCMTransport: PushTransport {
   /// whether Doze holds it. `held`: Doze held it until now (it is delivered
   /// at normal priority without being held again).
   func handOver(_ index: Int, late: Bool, held: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let device = run.android else { return }
+    guard let device = run.phoneScheduler.android else { return }
     let push = run.phone.remotePushes[index]
     if device.forceStopped {
       run.record(.suppressed, push.id.rawValue, at: now, [
@@ -217,8 +217,8 @@ struct FCMTransport: PushTransport {
       run.record(.stored, push.id.rawValue, at: now, [
         TimelineField("until", release < run.end ? run.format(release) : "after the run"), TimelineField("reason", reason),
       ])
-      run.android?.fcm.downgrades[index] = downgrade
-      if release < run.end { run.queue.schedule(.phone(.pushDelayed(index)), at: release, phase: .remotePush, rank: index) }
+      run.phoneScheduler.android?.fcm.downgrades[index] = downgrade
+      if release < run.end { run.queue.schedule(.pushDelayed(index), at: release, phase: .remotePush, rank: index) }
       return
     }
     receive(index, priority: priority, original: original, downgrade: downgrade, late: late, in: &run, at: now)
@@ -226,7 +226,7 @@ struct FCMTransport: PushTransport {
 
   /// Why FCM deprioritizes the app's high-priority messages now, if it does:
   /// enough of them in the window showed no notification.
-  func deprioritization(_ device: AndroidDeviceState, at now: SimulationInstant) -> String? {
+  func deprioritization(_ device: AndroidScheduler, at now: SimulationInstant) -> String? {
     let rules = device.settings.fcm
     guard rules.deprioritizeAfterUnnotified > 0 else { return nil }
     let since = now.advanced(by: SimulationDuration(milliseconds: -rules.deprioritizationWindow.milliseconds))
@@ -237,7 +237,7 @@ struct FCMTransport: PushTransport {
   }
 
   /// Why the standby bucket's daily high-priority quota turns this message into a normal one, if it does.
-  func bucketQuotaExhausted(_ device: AndroidDeviceState, at now: SimulationInstant) -> String? {
+  func bucketQuotaExhausted(_ device: AndroidScheduler, at now: SimulationInstant) -> String? {
     let power = device.dispatcher.power
     guard !power.isCharging(at: now) else { return nil }
     let bucket = power.bucket(at: now)
@@ -257,7 +257,7 @@ struct FCMTransport: PushTransport {
     _ index: Int, priority: FCMPriority, original: FCMPriority, downgrade: String?, late: Bool, in run: inout SimulationRun, at now: SimulationInstant
   ) {
     let push = run.phone.remotePushes[index]
-    if priority == .high { run.android?.fcm.highPriorityDeliveries.append(now) }
+    if priority == .high { run.phoneScheduler.android?.fcm.highPriorityDeliveries.append(now) }
     let foreground = run.phone.installedApp.state == .foreground
     let bySystem = push.hasAlert && !foreground
     var fields: [TimelineField] = []
@@ -278,17 +278,17 @@ struct FCMTransport: PushTransport {
       if let why = channel.fallback { createFallbackChannel(because: why, in: &run, at: now) }
       notified = show(index, channel: channel.id, in: &run, at: now)
     } else {
-      run.android?.fcm.postsDuringMessage = 0
+      run.phoneScheduler.android?.fcm.postsDuringMessage = 0
       let message = RemoteMessage(
         messageID: push.id.rawValue, data: ["id": push.id.rawValue].merging(push.type.map { ["type": $0] } ?? [:]) { first, _ in first },
         title: push.title, body: push.body, channel: push.channel, collapseKey: push.collapseID, priority: priority, originalPriority: original,
         sentTime: push.instant.date)
       let layer = run.appLayer
       layer.fcmMessageReceived(message, in: &run, at: now)
-      notified = (run.android?.fcm.postsDuringMessage ?? 0) > 0
-      run.android?.fcm.postsDuringMessage = nil
+      notified = (run.phoneScheduler.android?.fcm.postsDuringMessage ?? 0) > 0
+      run.phoneScheduler.android?.fcm.postsDuringMessage = nil
     }
-    if priority == .high && !notified { run.android?.fcm.unnotifiedHighPriority.append(now) }
+    if priority == .high && !notified { run.phoneScheduler.android?.fcm.unnotifiedHighPriority.append(now) }
   }
 
   /// The system shows a notification message in its channel. Returns whether the patient can see it.
@@ -309,7 +309,7 @@ struct FCMTransport: PushTransport {
   /// app created it; else the manifest's default, if created; else FCM's
   /// fallback channel (`fallback`: why, when its library must create it now).
   func channel(for push: RemotePush, in run: SimulationRun) -> (id: String, fallback: String?) {
-    let channels = run.android?.channels ?? [:]
+    let channels = run.phoneScheduler.android?.channels ?? [:]
     if let named = push.channel, channels[named] != nil { return (named, nil) }
     if let manifest = run.appLayer.fcmDefaultChannel, channels[manifest] != nil { return (manifest, nil) }
     if channels[Self.fallbackChannel] != nil { return (Self.fallbackChannel, nil) }
@@ -319,7 +319,7 @@ struct FCMTransport: PushTransport {
 
   /// The FCM library creates its fallback channel, "Miscellaneous", with default importance.
   func createFallbackChannel(because why: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.android?.channels[Self.fallbackChannel] = AndroidChannel(id: Self.fallbackChannel, name: "Miscellaneous")
+    run.phoneScheduler.android?.channels[Self.fallbackChannel] = AndroidChannel(id: Self.fallbackChannel, name: "Miscellaneous")
     run.record(.app, "channel", at: now, [
       TimelineField("id", Self.fallbackChannel), TimelineField("importance", ChannelImportance.default.rawValue),
       TimelineField("reason", "\(why): the FCM library creates its fallback channel \"Miscellaneous\""),
