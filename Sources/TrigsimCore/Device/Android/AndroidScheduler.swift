@@ -314,7 +314,7 @@ final class AndroidScheduler: PhoneScheduler {
   func alarmDue(_ tag: AlarmTag, token: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let pending = alarms[tag], pending.token == token else { return }
     let plan = dispatcher.plan(pending.alarm, notBefore: now)
-    for id in AssumptionRegistry.inRegistryOrder(plan.consulted) { run.consult(id) }
+    for id in AssumptionRegistry.inRegistryOrder(plan.consulted) { run.assumptionLog.consult(id) }
     if plan.instant > now {
       // Once per cause (`AlarmDeferralCause`): held again by the rule the timeline already named, it waits on without an entry.
       if plan.cause == nil || plan.cause != pending.deferredBy {
@@ -468,7 +468,8 @@ final class AndroidScheduler: PhoneScheduler {
     run.ledger.requestPending(request.id)
     // Inside onMessageReceived: FCM counts the message as one that showed a notification.
     if let posts = fcm.postsDuringMessage { fcm.postsDuringMessage = posts + 1 }
-    run.deliver(added, at: now, next: nil)
+    let phone = run.phone
+    phone.deliver(added, in: &run, at: now, next: nil)
     // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
     if let firing, firing.late > .zero, run.ledger.requestInfo[request.id]?.role.isMain == true, let dose = run.ledger.shownDose[request.id] {
       let why = firing.reason.map { ": \($0)" } ?? ""

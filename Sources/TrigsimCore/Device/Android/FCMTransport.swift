@@ -218,7 +218,7 @@ struct FCMTransport: PushTransport {
         TimelineField("until", release < run.end ? run.format(release) : "after the run"), TimelineField("reason", reason),
       ])
       run.phoneScheduler.android?.fcm.downgrades[index] = downgrade
-      if release < run.end { run.queue.schedule(.pushDelayed(index), at: release, phase: .remotePush, rank: index) }
+      if release < run.end { run.queue.schedule(.phone(.pushDelayed(index)), at: release, phase: .remotePush, rank: index) }
       return
     }
     receive(index, priority: priority, original: original, downgrade: downgrade, late: late, in: &run, at: now)
