@@ -1054,7 +1054,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     lastSignificantChange = nil
     locationServiceChanged("significant-changes", on: on, in: &run, at: now)
     // The fix the device has: read before the events up to its instant, it may lie ahead of now; then it comes at its instant.
-    if on, let last = run.previousFix, last.instant <= run.end {
+    if on, let last = run.replay.previousFix, last.instant <= run.end {
       lastSignificantChange = (last.coordinate, last.instant)
       run.queue.schedule(.significantLocationChange(last.coordinate), at: max(now, last.instant), phase: .position, rank: Int.max)
     }
@@ -1072,7 +1072,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     lastStandardUpdate = nil
     locationServiceChanged("location-updates", on: on, in: &run, at: now)
     // The fix the device has: read before the events up to its instant, it may lie ahead of now; then it comes at its instant.
-    if on, run.phone.installedApp.state == .foreground, run.phone.installedApp.locationAuthorization.allowsRegionMonitoring, let last = run.previousFix,
+    if on, run.phone.installedApp.state == .foreground, run.phone.installedApp.locationAuthorization.allowsRegionMonitoring, let last = run.replay.previousFix,
       last.instant <= run.end
     {
       lastStandardUpdate = last.coordinate

@@ -116,7 +116,7 @@ extension Phone {
   /// monitoring starts again: the service is restarted where the device is then.
   func advanceLocationService(from previous: TrackSample, to fix: TrackSample, appInForeground: Bool, in run: inout SimulationRun) {
     var from = previous
-    var crossings = run.segmentCrossings
+    var crossings = run.replay.segmentCrossings
     while let restart = takeMonitoringRestart(upTo: fix.instant) {
       var to = fix
       if restart < fix.instant {
@@ -140,7 +140,7 @@ extension Phone {
   /// documents what `UNLocationNotificationTrigger` does (`locationAlreadyInside`).
   /// Under `entered` the device reports an entry for this request alone.
   func monitoringStartsInside(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard case .region(let trigger) = request.trigger, trigger.notifyOnEntry, run.firstFixInstant != nil,
+    guard case .region(let trigger) = request.trigger, trigger.notifyOnEntry, run.replay.firstFixInstant != nil,
       installedApp.regionMonitoringBlockedReason == nil,
       let region = run.scenario.regions.firstIndex(where: { $0.id == trigger.region }), locationService.believesInside(region)
     else { return }

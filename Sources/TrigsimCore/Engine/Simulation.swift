@@ -103,9 +103,9 @@ public struct Simulation {
     defer { sink = run.sink as! Sink }
     try run.execute()
     var summary = run.summary()
-    summary.firstFixAt = run.firstFixInstant
-    summary.regionsInsideAtFirstFix = run.regionsInsideAtFirstFix
-    summary.coverageWarnings = run.coverageWarnings
+    summary.firstFixAt = run.replay.firstFixInstant
+    summary.regionsInsideAtFirstFix = run.replay.regionsInsideAtFirstFix
+    summary.coverageWarnings = run.replay.coverageWarnings
     summary.perceptions = run.phone.attention.perceptions
     summary.channelAttempts = run.serverLayer.channelAttempts
     summary.badgeHistory = run.phone.attention.badgeHistory
@@ -174,32 +174,10 @@ struct SimulationRun {
   /// failed): no event is handled and no entry made after it; `execute()` throws it.
   var stopReason: (any Error)?
 
-  // Track replay.
-  var previousFix: TrackSample?
-  /// The exact geometry of the true path, computed as the fixes come...
-  var geometry: PathGeometry
-  /// ... or replayed from a recording (trials: the same track in every trial).
-  var recordedGeometry: RecordedPathGeometry?
-  /// Off, a replayed recording goes fix by fix too (the reference the property tests compare with).
-  var usesQuietStretches = true
-  /// Fixes replayed in quiet stretches (for the tests: proof that they ran).
-  private(set) var quietStretchFixes = 0
-  var stepCrossings: [StepCrossing] = []
-  var fixesRead = 0
-  var firstFixInstant: SimulationInstant?
-  /// The regions the device was inside at the first fix (no `enter` is recorded for them).
-  var regionsInsideAtFirstFix: [RegionID] = []
-  var lastFixInstant: SimulationInstant?
-  /// What the track does not cover of the clock (`coverage(at:_:)`), in the order said.
-  var coverageWarnings: [String] = []
-  /// The first fix, until its coverage warning is said.
-  var firstFixToWarn: SimulationInstant?
-  var visits: [Int]
+  /// Where the replay of the track stands (`TrackReplay`).
+  var replay: TrackReplay
   /// The registry settings the run's decisions depended on (`AssumptionLog`).
   let assumptionLog: AssumptionLog
-
-  /// Geometric crossings of the segment being replayed, for the phone's location service.
-  var segmentCrossings: [GeometricCrossing] = []
 
   /// The phone the app runs on: it owns the device's state (`Phone`).
   let phone: Phone
@@ -237,9 +215,7 @@ struct SimulationRun {
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
     self.phone = Phone(scenario, variation: variation, calendar: calendarEvaluator)
     self.deviceTimeZone = scenario.clock.timeZone
-    self.visits = Array(repeating: 0, count: scenario.regions.count)
-    self.geometry = PathGeometry(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
-    stepCrossings.reserveCapacity(8)
+    self.replay = TrackReplay(scenario)
   }
 
   var end: SimulationInstant { scenario.clock.end }
@@ -286,7 +262,7 @@ struct SimulationRun {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
     if let track = scenario.track {
-      if usesQuietStretches, recordedGeometry != nil, let blocks = track as? any SampleBlockSource {
+      if replay.usesQuietStretches, replay.recordedGeometry != nil, let blocks = track as? any SampleBlockSource {
         try blocks.readSampleBlocks { replay(block: $0) }
       } else {
         try track.readSamples { replayAndHandle($0) }
@@ -294,7 +270,7 @@ struct SimulationRun {
     }
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
-    if let lastFix = previousFix {
+    if let lastFix = replay.previousFix {
       while let restart = phone.takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
       phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
       phone.queueDeviceReports(in: &self)
@@ -319,8 +295,8 @@ struct SimulationRun {
     }
     handleEvents(notAfter: min(sample.instant, end))
     // Said once the events before the first fix are in the timeline.
-    if let first = firstFixToWarn {
-      firstFixToWarn = nil
+    if let first = replay.firstFixToWarn {
+      replay.firstFixToWarn = nil
       warnTrackStartsLate(first)
     }
     return sample.instant < end && stopReason == nil
@@ -341,13 +317,13 @@ struct SimulationRun {
         continue
       }
       let taken = phone.locationService.advanceQuietly(
-        from: previousFix!, through: block[position..<position + quiet], appInForeground: phone.installedApp.state == .foreground,
+        from: replay.previousFix!, through: block[position..<position + quiet], appInForeground: phone.installedApp.state == .foreground,
         into: &phone.reportBuffer)
       let last = block[position + taken - 1]
-      fixesRead += taken
-      quietStretchFixes += taken
-      lastFixInstant = last.instant
-      previousFix = last
+      replay.fixesRead += taken
+      replay.quietStretchFixes += taken
+      replay.lastFixInstant = last.instant
+      replay.previousFix = last
       position += taken
       if !phone.reportBuffer.isEmpty {
         phone.queueDeviceReports(in: &self)
@@ -365,13 +341,13 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard previousFix != nil, firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
-      let recordedGeometry
+    guard replay.previousFix != nil, replay.firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
+      let recordedGeometry = replay.recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
     if phone.nextMonitoringRestart < phone.monitoringRestarts.count { limit = min(limit, phone.monitoringRestarts[phone.nextMonitoringRestart]) }
     // Instants do not decrease: the fixes before `limit` are a prefix.
-    var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: fixesRead), fixes.count)
+    var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: replay.fixesRead), fixes.count)
     while low < high {
       let middle = (low + high) / 2
       if fixes[middle].instant < limit { low = middle + 1 } else { high = middle }
@@ -385,42 +361,42 @@ struct SimulationRun {
   /// fix of the track sets the sides and reports nothing (a device already
   /// inside a region gets no entry).
   mutating func replay(_ fix: TrackSample) {
-    let index = fixesRead
-    fixesRead += 1
-    if firstFixInstant == nil { firstFixInstant = fix.instant }
-    lastFixInstant = fix.instant
-    defer { previousFix = fix }
-    if !stepCrossings.isEmpty { stepCrossings.removeAll(keepingCapacity: true) }
+    let index = replay.fixesRead
+    replay.fixesRead += 1
+    if replay.firstFixInstant == nil { replay.firstFixInstant = fix.instant }
+    replay.lastFixInstant = fix.instant
+    defer { replay.previousFix = fix }
+    if !replay.stepCrossings.isEmpty { replay.stepCrossings.removeAll(keepingCapacity: true) }
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
-    let step = recordedGeometry != nil ? recordedGeometry!.step(index, into: &stepCrossings) : geometry.step(to: fix, into: &stepCrossings)
-    if !segmentCrossings.isEmpty { segmentCrossings.removeAll(keepingCapacity: true) }
+    let step = replay.recordedGeometry != nil ? replay.recordedGeometry!.step(index, into: &replay.stepCrossings) : replay.geometry.step(to: fix, into: &replay.stepCrossings)
+    if !replay.segmentCrossings.isEmpty { replay.segmentCrossings.removeAll(keepingCapacity: true) }
     let foreground = phone.installedApp.state == .foreground
     switch step {
     case .first(let inside):
-      firstFixToWarn = fix.instant
-      for (region, isInside) in zip(scenario.regions, inside) where isInside { regionsInsideAtFirstFix.append(region.id) }
+      replay.firstFixToWarn = fix.instant
+      for (region, isInside) in zip(scenario.regions, inside) where isInside { replay.regionsInsideAtFirstFix.append(region.id) }
       phone.locationService.start(at: fix, geometricInside: inside)
       while phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
       phone.monitoringStartsInsideAtFirstFix(in: &self, at: fix.instant)
     case .gap(let since):
       queue.schedule(
         .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
-      for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
+      for crossing in replay.stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
       // Monitoring that starts again during the gap starts where the device was last known.
       var restartsAtFix = false
       while let restart = phone.takeMonitoringRestart(upTo: fix.instant) {
         if restart < fix.instant { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) } else { restartsAtFix = true }
       }
-      phone.locationService.resume(after: previousFix!, at: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
+      phone.locationService.resume(after: replay.previousFix!, at: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       if restartsAtFix { phone.locationService.restartMonitoring(at: fix.instant, into: &phone.reportBuffer) }
       phone.queueDeviceReports(in: &self)
     case .segment:
-      for crossing in stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
+      for crossing in replay.stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
       if phone.nextMonitoringRestart < phone.monitoringRestarts.count && phone.monitoringRestarts[phone.nextMonitoringRestart] <= fix.instant {
-        phone.advanceLocationService(from: previousFix!, to: fix, appInForeground: foreground, in: &self)
+        phone.advanceLocationService(from: replay.previousFix!, to: fix, appInForeground: foreground, in: &self)
       } else {
         // No restart in this segment (almost every fix): no copy of the crossings.
-        phone.locationService.advance(from: previousFix!, to: fix, crossings: segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
+        phone.locationService.advance(from: replay.previousFix!, to: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       }
       if !phone.reportBuffer.isEmpty { phone.queueDeviceReports(in: &self) }
     }
@@ -431,13 +407,13 @@ struct SimulationRun {
   /// with no entry seen since then ends the visit the device was already on: visit 1.
   mutating func queueCrossing(_ index: Int, entering: Bool, afterGap: Bool, at instant: SimulationInstant) {
     if instant >= scenario.clock.start {
-      if entering { visits[index] += 1 } else if visits[index] == 0 { visits[index] = 1 }
+      if entering { replay.visits[index] += 1 } else if replay.visits[index] == 0 { replay.visits[index] = 1 }
     }
-    let visit = visits[index]
+    let visit = replay.visits[index]
     queue.schedule(
       .regionCrossing(region: index, entering: entering, afterGap: afterGap, visit: visit), at: instant, phase: .position,
       rank: index)
-    segmentCrossings.append(GeometricCrossing(region: index, entering: entering, instant: instant, visit: visit))
+    replay.segmentCrossings.append(GeometricCrossing(region: index, entering: entering, instant: instant, visit: visit))
   }
 
   // MARK: - Events
@@ -588,7 +564,7 @@ struct SimulationRun {
   /// entered or left. Said at the last fix (or at the clock's start when the
   /// track ends before it). Nothing is said without fixes (the reader rejects an empty track).
   mutating func warnTrackEndsEarly() {
-    guard let last = lastFixInstant, last < end, let first = firstFixInstant, first <= end else { return }
+    guard let last = replay.lastFixInstant, last < end, let first = replay.firstFixInstant, first <= end else { return }
     if last < scenario.clock.start {
       coverage(at: scenario.clock.start, "the track ends at \(format(last)), before the clock starts: the device stays at its last fix for the whole run, so no region is entered or left")
     } else {
@@ -599,7 +575,7 @@ struct SimulationRun {
   /// A coverage warning: in the timeline (subject `track`) and in the summary, for standard error.
   mutating func coverage(at instant: SimulationInstant, _ reason: String) {
     record(.warning, "track", at: instant, [TimelineField("reason", reason)])
-    coverageWarnings.append(reason)
+    replay.coverageWarnings.append(reason)
   }
 
   // MARK: - Recording
@@ -663,8 +639,8 @@ struct SimulationRun {
     }
     if !legends.isEmpty { header.append(TimelineField("day labels", legends.joined(separator: "; "))) }
     if let label = scenario.trackLabel {
-      var track = "\(label), \(fixesRead) \(fixesRead == 1 ? "fix" : "fixes") read"
-      if let first = firstFixInstant, let last = lastFixInstant {
+      var track = "\(label), \(replay.fixesRead) \(replay.fixesRead == 1 ? "fix" : "fixes") read"
+      if let first = replay.firstFixInstant, let last = replay.lastFixInstant {
         track += " from \(InstantFormatter.utc.string(for: first)) to \(InstantFormatter.utc.string(for: last))"
       }
       header.append(TimelineField("track", track))

@@ -156,7 +156,7 @@ public struct TrialRunner {
     let variation = variation(trial: index, seed: seed, profile: scenario.platform.location)
     var run = SimulationRun(
       scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer.make(app, for: scenario), patientLayer: Self.patient(of: variation))
-    run.recordedGeometry = geometry
+    run.replay.recordedGeometry = geometry
     run.phone.locationLog = LocationRequestLog()
     try run.execute()
     tally.add(log: run.phone.locationLog!, doses: run.summary().doses, trial: index)

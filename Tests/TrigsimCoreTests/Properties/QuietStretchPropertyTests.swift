@@ -126,13 +126,13 @@ import TrigsimMedicineApp
     var run = SimulationRun(scenario, variation: variation)
     var recorder = RecordedPathGeometry.Recorder(shapes: scenario.regions.map(\.shape), gapLimit: scenario.platform.trackGapLimit)
     for sample in samples { recorder.record(sample) }
-    run.recordedGeometry = recorder.recorded
-    run.usesQuietStretches = quiet
+    run.replay.recordedGeometry = recorder.recorded
+    run.replay.usesQuietStretches = quiet
     run.phone.locationLog = LocationRequestLog()
     try run.execute()
     let service = try #require(run.phone.locationService as? RegionMonitoringService)
     return (
-      run.timeline().entries.map(\.canonicalLine), "\(run.phone.locationLog!)", run.summary().text, run.quietStretchFixes,
+      run.timeline().entries.map(\.canonicalLine), "\(run.phone.locationLog!)", run.summary().text, run.replay.quietStretchFixes,
       service.quietAnchorMoves, service.quietCoarseFixes
     )
   }
@@ -189,8 +189,8 @@ import TrigsimMedicineApp
     for seed in 0..<6 as Range<UInt64> {
       for quiet in [true, false] {
         var run = SimulationRun(scenario, variation: DeviceVariation(gridPhase: phaseSeconds * 1000, seed: seed))
-        run.recordedGeometry = recorder.recorded
-        run.usesQuietStretches = quiet
+        run.replay.recordedGeometry = recorder.recorded
+        run.replay.usesQuietStretches = quiet
         try run.execute()
         outcomes.append(run.timeline().entries.map(\.canonicalLine))
         if quiet { coarseFixes += try #require(run.phone.locationService as? RegionMonitoringService).quietCoarseFixes }

@@ -391,7 +391,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       }
       // The initial trigger (GeofencingRequest.setInitialTrigger, the scenario's `initialTrigger`): a geofence
       // added while the device is inside fires ENTER at once, and DWELL after its loitering delay (unlike iOS).
-      if run.firstFixInstant != nil, run.phone.locationService.believesInside(index) {
+      if run.replay.firstFixInstant != nil, run.phone.locationService.believesInside(index) {
         run.phone.reportBuffer.append(run.phone.locationService.entryForMonitoringStartedInside(index, at: now))
         run.phone.queueDeviceReports(in: &run)
       }

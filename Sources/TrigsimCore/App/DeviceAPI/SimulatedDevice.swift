@@ -235,7 +235,7 @@ public final class LocationManager: @unchecked Sendable {
   /// between two fixes this is the later one (at most one track step ahead);
   /// it does not depend on location permission or power.
   public var location: Coordinate? {
-    host.withRun("LocationManager.location", otherwise: nil) { run, _ in run.previousFix?.coordinate }
+    host.withRun("LocationManager.location", otherwise: nil) { run, _ in run.replay.previousFix?.coordinate }
   }
 
   /// The most regions one app may monitor (20 on iOS, shared with pending location triggers).
