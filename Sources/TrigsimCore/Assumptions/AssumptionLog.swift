@@ -2,7 +2,7 @@
 /// depended on: an observer of the run that changes nothing in the world.
 ///
 /// Each layer tells it at the decision point where a setting's reading
-/// could change what happens (`run.assumptionLog.consult(.powerOffCatchUp)`).
+/// could change what happens (`run.layers.assumptionLog.consult(.powerOffCatchUp)`).
 /// A setting the scenario states is the scenario's choice, not trigsim's
 /// assumption, so it is never logged. One log per run: the run's summary
 /// lists what it holds (`RunSummary.consultedAssumptions`).

@@ -6,7 +6,7 @@
 /// 1. an `Assumption` in `entries` (its `id` is the setting's key in the
 ///    mapping its `place` names, dotted when deeper;
 ///    the scenario reader then records when a scenario states it), and
-/// 2. `run.assumptionLog.consult(.yourSetting)` (`AssumptionLog`) at the
+/// 2. `run.layers.assumptionLog.consult(.yourSetting)` (`AssumptionLog`) at the
 ///    decision point where the reading could change what happens.
 public enum AssumptionRegistry {
   public static let entries: [Assumption] = [

@@ -11,13 +11,13 @@ extension Phone {
       run.record(.app, "state", at: now, [TimelineField("to", state.rawValue), TimelineField("from", installedApp.state.rawValue)])
       let previous = installedApp.state
       installedApp.state = state
-      let layer = run.appLayer
+      let layer = run.layers.app
       layer.appStateChanged(from: previous, to: state, in: &run, at: now)
     }
-    let scheduler = run.phoneScheduler
+    let scheduler = run.layers.phone.scheduler
     scheduler.appChanged(change, in: &run, at: now)
     if change.backgroundRefresh {
-      let layer = run.appLayer
+      let layer = run.layers.app
       layer.backgroundRefresh(in: &run, at: now)
     }
     let locationBefore = (installedApp.locationAuthorization, installedApp.locationAccuracy)
@@ -48,7 +48,7 @@ extension Phone {
       assert(blocked != nil || monitoringRestarts.contains(now) || deviceSchedule.monitoringBlockedReason(at: now) != nil)
     }
     if locationBefore != (installedApp.locationAuthorization, installedApp.locationAccuracy) {
-      let layer = run.appLayer
+      let layer = run.layers.app
       layer.locationAuthorizationChanged(in: &run, at: now)
     }
   }
@@ -62,7 +62,7 @@ extension Phone {
   func removePending(_ id: NotificationID, reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let removed = center.removePending(id) else { return }
     run.record(.removed, id.rawValue, at: now, [TimelineField("trigger", removed.request.trigger.summary), TimelineField("reason", reason)])
-    run.ledger.requestLost(id, "removed at \(run.format(now)): \(reason)")
+    run.layers.ledger.requestLost(id, "removed at \(run.format(now)): \(reason)")
   }
 
   /// `removeDeliveredNotifications` for the shown medicine notifications that
@@ -72,7 +72,7 @@ extension Phone {
     for notification in shown {
       center.removeDelivered(notification.id)
       forgetHeld(notification.id)
-      run.ledger.notificationLeft(notification.id, "cleared by the app at \(run.format(now)) (\(reason))")
+      run.layers.ledger.notificationLeft(notification.id, "cleared by the app at \(run.format(now)) (\(reason))")
       run.record(.cleared, notification.id.rawValue, at: now, [TimelineField("reason", reason)])
     }
   }
@@ -81,6 +81,6 @@ extension Phone {
   func takeOutOfNotificationCenter(_ id: NotificationID, chosen action: UserAction, in run: inout SimulationRun, at now: SimulationInstant) {
     center.removeDelivered(id)
     forgetHeld(id)
-    run.ledger.notificationLeft(id, "the user chose '\(action)' at \(run.format(now))")
+    run.layers.ledger.notificationLeft(id, "the user chose '\(action)' at \(run.format(now))")
   }
 }

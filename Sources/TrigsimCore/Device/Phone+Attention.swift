@@ -91,7 +91,7 @@ extension Phone {
     if let summary = run.scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary, in: run) }
     return AttentionContext(
       authorization: installedApp.permission, settings: attention.settings, entitlements: run.scenario.device.entitlements,
-      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.phoneScheduler.notificationChannels)
+      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.layers.phone.scheduler.notificationChannels)
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
@@ -118,7 +118,7 @@ extension Phone {
     case .focusStart(let interval):
       let rule = run.scenario.platform.attention.focusResumes
       // A Focus that starts while another is on replaces it: whether the other comes back is a reading.
-      if !attention.focusInForce.isEmpty { run.assumptionLog.consult(.focusResumes) }
+      if !attention.focusInForce.isEmpty { run.layers.assumptionLog.consult(.focusResumes) }
       let started = rule.start(interval, inForce: attention.focusInForce)
       attention.focusInForce = started.inForce
       let period = run.scenario.device.focus[deviceSchedule.focusIntervals[interval].period]
@@ -183,7 +183,7 @@ extension Phone {
       attention.phoneOn = false
       attention.lockedSinceStart = false
       run.record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
-      let scheduler = run.phoneScheduler
+      let scheduler = run.layers.phone.scheduler
       scheduler.switchedOff(in: &run, at: now)
       if !installedApp.state.isTerminated {
         run.record(.app, "state", at: now, [
@@ -193,7 +193,7 @@ extension Phone {
         let previous = installedApp.state
         installedApp.state = .terminated
         // The app's process ends with the phone.
-        let layer = run.appLayer
+        let layer = run.layers.app
         layer.appStateChanged(from: previous, to: .terminated, in: &run, at: now)
       }
     case .switchOn:
@@ -207,12 +207,12 @@ extension Phone {
       var fields = [TimelineField("event", afterReboot ? "switch-on (end of reboot)" : kind.rawValue), TimelineField("state", "on")]
       fields.append(TimelineField("locked", "until the first unlock"))
       let holdsUntilUnlock = run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held
-      if !attention.catchUp.isEmpty { run.assumptionLog.consult(.deliveryBeforeFirstUnlock) }
+      if !attention.catchUp.isEmpty { run.layers.assumptionLog.consult(.deliveryBeforeFirstUnlock) }
       if holdsUntilUnlock && !attention.catchUp.isEmpty {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
       run.record(.power, "phone", at: now, fields)
-      let scheduler = run.phoneScheduler
+      let scheduler = run.layers.phone.scheduler
       scheduler.switchedOn(in: &run, at: now)
       if !holdsUntilUnlock { deliverCatchUp(in: &run, at: now) }
       releaseHeld(in: &run, at: now, cause: "the phone was switched on")
@@ -232,17 +232,17 @@ extension Phone {
       run.record(.power, "phone", at: now, fields)
       if firstUnlock && run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(in: &run, at: now) }
       if firstUnlock {
-        let scheduler = run.phoneScheduler
+        let scheduler = run.layers.phone.scheduler
         scheduler.firstUnlock(in: &run, at: now)
       }
       // Unlocking is looking: the patient sees what is listed.
-      let patientLayer = run.patientLayer
+      let patientLayer = run.layers.patient
       patientLayer.lookDue(.unlock, in: &run, at: now)
     case .lowPowerOn, .lowPowerOff:
       let on = kind == .lowPowerOn
       guard on != attention.lowPower else { return }
       // Low Power Mode pauses region monitoring or leaves it: a reading, where there are regions to monitor.
-      if on && !run.scenario.regions.isEmpty { run.assumptionLog.consult(.lowPowerRegionMonitoring) }
+      if on && !run.scenario.regions.isEmpty { run.layers.assumptionLog.consult(.lowPowerRegionMonitoring) }
       attention.lowPower = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("low-power", on ? "on" : "off")]
       if run.scenario.platform.attention.lowPowerRegionMonitoring == .paused {
@@ -269,7 +269,7 @@ extension Phone {
       guard on != attention.charging else { return }
       attention.charging = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
-      if let reason = run.phoneScheduler.chargingReason(pluggedIn: on) { fields.append(TimelineField("reason", reason)) }
+      if let reason = run.layers.phone.scheduler.chargingReason(pluggedIn: on) { fields.append(TimelineField("reason", reason)) }
       run.record(.power, "phone", at: now, fields)
     }
   }
@@ -281,14 +281,14 @@ extension Phone {
   /// repeating request waits once however often it comes due.
   func holdWhileOff(_ pending: PendingRequest, in run: inout SimulationRun, at now: SimulationInstant, next: SimulationInstant?) {
     let id = pending.request.id
-    run.assumptionLog.consult(.powerOffCatchUp)
+    run.layers.assumptionLog.consult(.powerOffCatchUp)
     let rule = run.scenario.platform.attention.powerOffCatchUp
     if rule == .never {
       run.record(.suppressed, id.rawValue, at: now, [
         TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
         TimelineField("reason", "the phone is off; nothing due while off is delivered (platform powerOffCatchUp: none)"),
       ])
-      run.ledger.requestLost(id, "not delivered at \(run.format(now)): the phone was off")
+      run.layers.ledger.requestLost(id, "not delivered at \(run.format(now)): the phone was off")
       if next == nil { center.markDelivered(id, at: now, keepPending: false, shown: false) }
       return
     }
@@ -298,7 +298,7 @@ extension Phone {
       TimelineField("trigger", pending.request.trigger.summary), TimelineField("until", "the phone is on"),
       TimelineField("reason", waiting ? "the phone is off; already waiting to deliver once when it is on" : "the phone is off; delivered when it is switched on (platform powerOffCatchUp: \(rule))"),
     ])
-    run.ledger.requestLost(id, "the phone was off at \(run.format(now))")
+    run.layers.ledger.requestLost(id, "the phone was off at \(run.format(now))")
   }
 
   /// A calendar or interval request came due after switch-on and before the
@@ -314,7 +314,7 @@ extension Phone {
         ? "the phone has not been unlocked since it was switched on; already waiting to deliver once at the first unlock"
         : "the phone has not been unlocked since it was switched on: delivered at the first unlock (platform deliveryBeforeFirstUnlock: held)"),
     ])
-    run.ledger.requestLost(id, "the phone had not been unlocked since it was switched on at \(run.format(now))")
+    run.layers.ledger.requestLost(id, "the phone had not been unlocked since it was switched on at \(run.format(now))")
   }
 
   /// The phone is on (or, with `deliveryBeforeFirstUnlock: held`, unlocked
@@ -331,13 +331,13 @@ extension Phone {
           TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.phoneOff.rawValue),
           TimelineField("reason", "came due at \(run.format(due)) while the phone was off, more than \(span) before it came on (platform powerOffCatchUp: recent \(span))"),
         ])
-        run.ledger.requestLost(id, "not delivered: due at \(run.format(due)) while the phone was off")
+        run.layers.ledger.requestLost(id, "not delivered: due at \(run.format(due)) while the phone was off")
         if !pending.request.trigger.repeats { center.markDelivered(id, at: now, keepPending: false, shown: false) }
         continue
       }
       catchUpDue = due
       catchUpWhileOff = whileOff
-      run.phone.deliver(pending, in: &run, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
+      run.layers.phone.deliver(pending, in: &run, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
       catchUpDue = nil
     }
   }
@@ -354,7 +354,7 @@ extension Phone {
     consultFocusTimeSensitiveSwitch(delivery, in: &run)
     switch perception {
     case .alert(let style, let note):
-      if catchUpDue != nil { run.assumptionLog.consult(.catchUpPresentation) }
+      if catchUpDue != nil { run.layers.assumptionLog.consult(.catchUpPresentation) }
       if catchUpDue != nil, run.scenario.platform.attention.catchUpPresentation == .listed {
         let why = "came due while the phone was off; listed without sound when it came on"
         run.record(.presented, subject, at: now, [
@@ -374,7 +374,7 @@ extension Phone {
       run.record(.held, subject, at: now, [TimelineField("until", focus.until.map(run.format) ?? "after the run"), TimelineField("reason", reason)])
       attention.held.append(HeldNotification(source: source, subject: subject, delivery: delivery, summaryAt: nil))
       noteHeld(source, "held by Focus '\(focus.name)' at \(run.format(now))", in: &run, at: now)
-      run.assumptionLog.consult(.focusSilencedOnLockScreen)
+      run.layers.assumptionLog.consult(.focusSilencedOnLockScreen)
       if run.scenario.platform.attention.focusSilencedOnLockScreen == .shown {
         let why = "silenced by Focus '\(focus.name)', shown on the lock screen (platform focusSilencedOnLockScreen: shown)"
         listed(source, subject: subject, kind: .afterFocus, how: "lock-screen", why: why, pushType: pushType, in: &run, at: now)
@@ -397,7 +397,7 @@ extension Phone {
   func consultFocusTimeSensitiveSwitch(_ delivery: DeliveryAttributes, in run: inout SimulationRun) {
     guard delivery.interruptionLevel == .timeSensitive, let index = attention.focusInForce.last else { return }
     let period = run.scenario.device.focus[deviceSchedule.focusIntervals[index].period]
-    if !period.allowsApp && !period.timeSensitiveStated { run.assumptionLog.consult(.focusTimeSensitiveDefault) }
+    if !period.allowsApp && !period.timeSensitiveStated { run.layers.assumptionLog.consult(.focusTimeSensitiveDefault) }
   }
 
   func isPush(_ source: HeldNotification.Source) -> Bool {
@@ -425,12 +425,12 @@ extension Phone {
   ) {
     recordPerception(source, subject: subject, kind: kind, audible: audible, pushType: pushType, in: &run, at: now)
     if case .push(let index) = source {
-      let reminderServer = run.serverLayer
+      let reminderServer = run.layers.server
       reminderServer.pushPerceived(index, kind: kind, how: how, in: &run, at: now)
     }
-    guard case .local(let id, let serial) = source, let dose = run.ledger.shownDose[id] else { return }
-    run.ledger.perceived(dose, by: DosePerception(notification: id, role: run.ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
-    let patientLayer = run.patientLayer
+    guard case .local(let id, let serial) = source, let dose = run.layers.ledger.shownDose[id] else { return }
+    run.layers.ledger.perceived(dose, by: DosePerception(notification: id, role: run.layers.ledger.requestInfo[id]?.role.description, kind: kind, how: how), at: now)
+    let patientLayer = run.layers.patient
     patientLayer.perceived(id, serial: serial, in: &run, at: now)
   }
 
@@ -442,16 +442,16 @@ extension Phone {
     in run: inout SimulationRun, at now: SimulationInstant
   ) {
     recordPerception(source, subject: subject, kind: kind, audible: false, pushType: pushType, in: &run, at: now)
-    if case .local(let id, _) = source, let dose = run.ledger.shownDose[id] {
-      run.ledger.listed(dose, note: "listed at \(run.format(now)) (\(why))")
+    if case .local(let id, _) = source, let dose = run.layers.ledger.shownDose[id] {
+      run.layers.ledger.listed(dose, note: "listed at \(run.format(now)) (\(why))")
     }
-    let patientLayer = run.patientLayer
+    let patientLayer = run.layers.patient
     patientLayer.listed(Listing(source: source, subject: subject, kind: kind, how: how, listedAt: now, why: why), in: &run, at: now)
   }
 
   func noteHeld(_ source: HeldNotification.Source, _ note: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard case .local(let id, _) = source, let dose = run.ledger.shownDose[id] else { return }
-    run.ledger.held(dose, note: note)
+    guard case .local(let id, _) = source, let dose = run.layers.ledger.shownDose[id] else { return }
+    run.layers.ledger.held(dose, note: note)
   }
 
   /// Whether a held notification is still in Notification Center.
@@ -470,7 +470,7 @@ extension Phone {
   /// Center when lock-screen alerts are off), for the patient's next look;
   /// summaries already due are shown.
   func releaseHeld(in run: inout SimulationRun, at now: SimulationInstant, cause: String) {
-    let reminderServer = run.serverLayer
+    let reminderServer = run.layers.server
     reminderServer.focusReleased(in: &run, at: now)
     guard attention.phoneOn, !attention.held.isEmpty else { return }
     let focus = focusInForce(in: run)
@@ -548,7 +548,7 @@ extension Phone {
   }
 
   /// The doses with a notification in Notification Center (`badgeCountsDoses`).
-  func waitingDoseCount(in run: SimulationRun) -> Int { Set(run.ledger.shownDose.values).count }
+  func waitingDoseCount(in run: SimulationRun) -> Int { Set(run.layers.ledger.shownDose.values).count }
 
   /// After each event: the doses waiting, for `badgeCountsDoses`.
   func trackWaitingDoses(in run: SimulationRun, at now: SimulationInstant) {
@@ -597,7 +597,7 @@ extension Phone {
   func pushesReachable(in run: inout SimulationRun, at now: SimulationInstant) {
     let transport = pushTransport
     transport.reachableAgain(in: &run, at: now)
-    let reminderServer = run.serverLayer
+    let reminderServer = run.layers.server
     reminderServer.phoneReachable(in: &run, at: now)
   }
 
@@ -636,13 +636,13 @@ extension Phone {
       run.record(.discarded, remotePushes[expired].id.rawValue, at: now, [TimelineField("reason", "expired at \(run.format(pushExpiry(expired, in: run))) while the phone was unreachable")])
     }
     if let replaced = outcome.replacing {
-      run.assumptionLog.consult(.storedPush)
+      run.layers.assumptionLog.consult(.storedPush)
       run.record(.discarded, remotePushes[replaced].id.rawValue, at: now, [
         TimelineField("reason", "replaced at the push service by '\(push.id)': it keeps one notification per app while the device is unreachable, here the latest (\(rule))")
       ])
     }
     if let instead = outcome.keptInstead {
-      run.assumptionLog.consult(.storedPush)
+      run.layers.assumptionLog.consult(.storedPush)
       run.record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "\(unreachable): the push service keeps one notification per app, here the earliest, '\(remotePushes[instead].id)' (\(rule))"),
         Self.storedPushUncertainty,
@@ -654,7 +654,7 @@ extension Phone {
     var fields = [TimelineField("reason", reason)]
     if outcome.choiceAmongSeveral {
       fields.append(Self.storedPushUncertainty)
-      run.assumptionLog.consult(.storedPush)
+      run.layers.assumptionLog.consult(.storedPush)
     }
     run.record(.stored, push.id.rawValue, at: now, fields)
   }
@@ -684,7 +684,7 @@ extension Phone {
   func handOver(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant, late: Bool, uncertain: TimelineField?) {
     let push = remotePushes[index]
     if PushService.isLowPriorityVisible(push), attention.lowPriorityDecided.insert(index).inserted {
-      run.assumptionLog.consult(.priority5Alerts)
+      run.layers.assumptionLog.consult(.priority5Alerts)
       let setting = "platform priority5Alerts: \(run.scenario.platform.attention.priority5Alerts.scenarioSpelling)"
       let source = "apns-priority \(push.priority) is sent when the device's power allows and is in some cases not delivered (Apple, \"Sending notification requests to APNs\")"
       let inTrial = pushService.lowPrioritySeed != nil
@@ -751,7 +751,7 @@ extension Phone {
     }
     if let uncertain { fields.append(uncertain) }
     run.record(.received, id, at: now, fields)
-    let server = run.serverLayer
+    let server = run.layers.server
     server.pushReceived(index, in: &run, at: now)
     if run.scenario.pushes.filter == .app, let why = appPreferenceBlock(push, in: run, at: now) {
       run.record(.filtered, id, at: now, [TimelineField("where", "app"), TimelineField("reason", "received, not shown: \(why) (the app's notification service extension drops it, which needs Apple's notification-filtering entitlement)")])
@@ -793,7 +793,7 @@ extension Phone {
     if let uncertain { fields.append(uncertain) }
     run.record(.received, id, at: now, fields)
     if let badge = push.badge { setBadge(badge, by: "push \(id)", in: &run, at: now) }
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.silentPushReceived(push, in: &run, at: now)
   }
 

@@ -6,7 +6,7 @@ extension Phone {
     case .add(let request):
       // A raw request counts for a medicine's doses when its identifier has
       // the form of one of the app's (its identifier templates).
-      run.ledger.requestAttributed(request.id, to: run.ledger.rawRequestInfo(request.id, in: run))
+      run.layers.ledger.requestAttributed(request.id, to: run.layers.ledger.rawRequestInfo(request.id, in: run))
       add(request, in: &run, at: now)
     case .removePending(let id):
       if let removed = center.removePending(id) {
@@ -25,7 +25,7 @@ extension Phone {
     if installedApp.permission == .denied {
       let why = "notification permission denied: add() succeeds but the platform keeps nothing"
       run.record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", why)])
-      run.ledger.requestLost(request.id, "not kept: \(why) (\(run.format(now)))")
+      run.layers.ledger.requestLost(request.id, "not kept: \(why) (\(run.format(now)))")
       return false
     }
     var firstDelivery: SimulationInstant?
@@ -40,7 +40,7 @@ extension Phone {
           .warning, request.id.rawValue, at: now,
           [TimelineField("trigger", request.trigger.summary),
            TimelineField("reason", "never delivers: no date after this instant matches; the platform accepts the request silently and does not keep it pending")])
-        run.ledger.requestLost(request.id, "never delivers: no date after \(run.format(now)) matches")
+        run.layers.ledger.requestLost(request.id, "never delivers: no date after \(run.format(now)) matches")
         return false
       }
     case .interval(let trigger):
@@ -50,15 +50,15 @@ extension Phone {
     case .region:
       firstDelivery = nil
     }
-    let outcome = center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: run.appLayer.appMonitoredRegions)
+    let outcome = center.add(request, firstDelivery: firstDelivery, at: now, appMonitored: run.layers.app.appMonitoredRegions)
 
     if let replaced = outcome.replaced {
       run.record(.replaced, request.id.rawValue, at: now, [TimelineField("previous", replaced.request.trigger.summary)])
     }
     if let reason = outcome.rejectedReason {
       run.record(.dropped, request.id.rawValue, at: now, [TimelineField("trigger", request.trigger.summary), TimelineField("reason", reason)])
-      run.ledger.requestLost(request.id, "dropped at \(run.format(now)): \(reason)")
-      if reason == center.pendingLimitReason { run.ledger.notePendingLimitDrop(request.id, at: now) }
+      run.layers.ledger.requestLost(request.id, "dropped at \(run.format(now)): \(reason)")
+      if reason == center.pendingLimitReason { run.layers.ledger.notePendingLimitDrop(request.id, at: now) }
       return false
     }
     var fields = [TimelineField("trigger", request.trigger.summary), TimelineField("title", request.title)]
@@ -69,7 +69,7 @@ extension Phone {
     fields += request.userInfo
     if let reason { fields.append(TimelineField("reason", reason)) }
     run.record(.scheduled, request.id.rawValue, at: now, fields)
-    run.ledger.requestPending(request.id)
+    run.layers.ledger.requestPending(request.id)
     if case .region = request.trigger, let blocked = installedApp.regionMonitoringBlockedReason {
       warnNeverFires(request, reason: blocked, in: &run, at: now)
     }
@@ -78,8 +78,8 @@ extension Phone {
     for dropped in outcome.dropped {
       run.record(.dropped, dropped.request.id.rawValue, at: now,
              [TimelineField("trigger", dropped.request.trigger.summary), TimelineField("reason", center.pendingLimitReason)])
-      run.ledger.requestLost(dropped.request.id, "dropped at \(run.format(now)): \(center.pendingLimitReason)")
-      run.ledger.notePendingLimitDrop(dropped.request.id, at: now)
+      run.layers.ledger.requestLost(dropped.request.id, "dropped at \(run.format(now)): \(center.pendingLimitReason)")
+      run.layers.ledger.notePendingLimitDrop(dropped.request.id, at: now)
     }
     if center.pending.count > pendingPeak {
       pendingPeak = center.pending.count
@@ -113,7 +113,7 @@ extension Phone {
       holdWhileOff(pending, in: &run, at: now, next: next)
       return
     }
-    if attention.lockedSinceStart { run.assumptionLog.consult(.deliveryBeforeFirstUnlock) }
+    if attention.lockedSinceStart { run.layers.assumptionLog.consult(.deliveryBeforeFirstUnlock) }
     if attention.lockedSinceStart && run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held {
       holdUntilFirstUnlock(pending, in: &run, at: now)
       return
@@ -152,17 +152,17 @@ extension Phone {
       fields += [TimelineField("due", run.format(catchUpDue)), TimelineField("cause", cause)]
     }
     fields += request.userInfo
-    let ledger = run.ledger
+    let ledger = run.layers.ledger
     let dose = ledger.doseOfDelivery(request.id, in: &run, at: now)
-    if let dose, run.ledger.requestInfo[request.id]?.role.isMain == true {
+    if let dose, run.layers.ledger.requestInfo[request.id]?.role.isMain == true {
       fields.append(TimelineField("dose", dose.occurrenceLabel))
     }
-    if run.ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", installedApp.state.rawValue)) }
+    if run.layers.ledger.requestInfo[request.id] != nil { fields.append(TimelineField("app", installedApp.state.rawValue)) }
     run.record(.fired, request.id.rawValue, at: now, fields)
     forgetHeld(request.id)  // a new delivery replaces the one shown
     guard let shown = center.markDelivered(request.id, at: now, keepPending: staysPending) else { return false }
-    if let dose { run.ledger.notificationShown(request.id, dose: dose) }
-    let layer = run.appLayer
+    if let dose { run.layers.ledger.notificationShown(request.id, dose: dose) }
+    let layer = run.layers.app
     let presentation = layer.delivered(shown, request: request, dose: dose, perception: perception, in: &run, at: now)
     // The app's code may have removed or replaced this notification meanwhile.
     guard center.delivered[request.id]?.serial == shown.serial else { return false }
@@ -170,9 +170,9 @@ extension Phone {
     if case .notShown(let why, let cause) = presentation.perception {
       // The app's foreground will-present asked for no presentation: the platform shows nothing.
       center.removeDelivered(request.id)
-      run.ledger.notificationGone(request.id)
+      run.layers.ledger.notificationGone(request.id)
       recordNotShown(request, why, cause: cause, in: &run, at: now)
-      if let dose { run.ledger.deliveryNotShown(request.id, dose: dose) }
+      if let dose { run.layers.ledger.deliveryNotShown(request.id, dose: dose) }
       return false
     }
     present(
@@ -181,7 +181,7 @@ extension Phone {
       // A banner without `list`: once shown, nothing of it stays in Notification Center.
       center.removeDelivered(request.id)
       forgetHeld(request.id)
-      run.ledger.notificationLeft(request.id, "shown as a banner only at \(run.format(now)) (will-present options without list)")
+      run.layers.ledger.notificationLeft(request.id, "shown as a banner only at \(run.format(now)) (will-present options without list)")
     }
     return true
   }
@@ -191,7 +191,7 @@ extension Phone {
     run.record(
       .suppressed, request.id.rawValue, at: now,
       [TimelineField("trigger", request.trigger.summary), TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
-    run.ledger.requestLost(request.id, "not shown at \(run.format(now)): \(why)")
+    run.layers.ledger.requestLost(request.id, "not shown at \(run.format(now)): \(why)")
   }
 
   /// The device's zone changed: each floating calendar request (one without

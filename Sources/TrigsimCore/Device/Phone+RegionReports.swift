@@ -30,7 +30,7 @@ extension Phone {
     // of its kind, or of either kind when it changes what the next crossing
     // means, is pending.
     let monitored = report.kind == .detected || report.concernsBothKinds
-      ? center.monitors(region.id, addedAtOrBefore: condition) || run.appLayer.monitorsRegion(region.id, addedAtOrBefore: condition)
+      ? center.monitors(region.id, addedAtOrBefore: condition) || run.layers.app.monitorsRegion(region.id, addedAtOrBefore: condition)
       : !requests.isEmpty
     // Blocked now, or when the device decided: then the platform was monitoring nothing.
     let blockedReason = installedApp.regionMonitoringBlockedReason ?? deviceSchedule.monitoringBlockedReason(at: now)
@@ -45,18 +45,18 @@ extension Phone {
       }
       if let reason = report.reason { fields.append(TimelineField("reason", reason)) }
       run.record(report.kind == .detected ? .detected : .undetected, region.id.rawValue, at: now, fields)
-      for id in locationService.reportAssumptions { run.assumptionLog.consult(id) }
+      for id in locationService.reportAssumptions { run.layers.assumptionLog.consult(id) }
     }
     switch report.kind {
     case .undetected:
       if let reason = report.reason, let visit = report.visit, monitored {
-        run.ledger.noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
+        run.layers.ledger.noteUndetectedLocationDoses(region: report.region, entering: report.entering, visit: visit, reason: "the device did not detect the \(report.entering ? "entry" : "exit") of visit \(visit): \(reason)")
       }
     case .detected:
       // The device now holds the other side: a dose opened ahead of the true path on this one was a false firing.
-      if run.trialSeed != nil && !run.ledger.provisionalLocationDoses.isEmpty {
-        for side in run.ledger.provisionalLocationDoses.keys where side.region == report.region && side.entering != report.entering {
-          run.ledger.dropProvisional(side)
+      if run.trialSeed != nil && !run.layers.ledger.provisionalLocationDoses.isEmpty {
+        for side in run.layers.ledger.provisionalLocationDoses.keys where side.region == report.region && side.entering != report.entering {
+          run.layers.ledger.dropProvisional(side)
         }
       }
       var shown: Set<NotificationID> = []
@@ -67,7 +67,7 @@ extension Phone {
           run.record(.suppressed, pending.request.id.rawValue, at: now,
                  [TimelineField("trigger", pending.request.trigger.summary), TimelineField("cause", SuppressionCause.regionMonitoring.rawValue),
                   TimelineField("reason", blockedReason)])
-          run.ledger.requestLost(pending.request.id, "not delivered at \(run.format(now)): \(blockedReason)")
+          run.layers.ledger.requestLost(pending.request.id, "not delivered at \(run.format(now)): \(blockedReason)")
           continue
         }
         if deliver(pending, in: &run, at: now, next: nil) {
@@ -80,10 +80,10 @@ extension Phone {
       }
       // An entry reported for one request that started monitoring inside is not the app's region event.
       if blockedReason == nil && report.onlyRequest == nil {
-        let layer = run.appLayer
+        let layer = run.layers.app
         layer.regionDetected(report.region, entering: report.entering, transition: report.transition, condition: condition, in: &run, at: now)
       }
-      if !dwell, !run.ledger.medicines.isEmpty, let visit = report.visit { run.ledger.settleLocationDoses(region: report.region, entering: report.entering, visit: visit, in: run, at: now) }
+      if !dwell, !run.layers.ledger.medicines.isEmpty, let visit = report.visit { run.layers.ledger.settleLocationDoses(region: report.region, entering: report.entering, visit: visit, in: run, at: now) }
     }
   }
 
@@ -144,7 +144,7 @@ extension Phone {
       installedApp.regionMonitoringBlockedReason == nil,
       let region = run.scenario.regions.firstIndex(where: { $0.id == trigger.region }), locationService.believesInside(region)
     else { return }
-    run.assumptionLog.consult(.locationAlreadyInside)
+    run.layers.assumptionLog.consult(.locationAlreadyInside)
     guard run.scenario.platform.locationAlreadyInside == .entered else { return }
     var report = locationService.entryForMonitoringStartedInside(region, at: now)
     report.onlyRequest = request.id

@@ -12,6 +12,10 @@ final class Phone {
   var center: NotificationCenterModel
   /// Decides what the patient can perceive of a delivery (Focus, settings, interruption levels).
   let presenter: any NotificationPresenter
+  /// The platform's own scheduling of the app (`PhoneScheduler`: the Android
+  /// phone's alarms, work, Doze and standby buckets; nothing on an iPhone),
+  /// made when the run starts.
+  var scheduler: any PhoneScheduler = IPhoneScheduler()
   /// The most requests pending at once, and when that was first reached.
   var pendingPeak = 0
   var pendingPeakAt: SimulationInstant?

@@ -106,11 +106,11 @@ public struct Simulation {
     summary.firstFixAt = run.replay.firstFixInstant
     summary.regionsInsideAtFirstFix = run.replay.regionsInsideAtFirstFix
     summary.coverageWarnings = run.replay.coverageWarnings
-    summary.perceptions = run.phone.attention.perceptions
-    summary.channelAttempts = run.serverLayer.channelAttempts
-    summary.badgeHistory = run.phone.attention.badgeHistory
-    summary.waitingDosesHistory = run.phone.attention.waitingDosesHistory
-    summary.consultedAssumptions = run.assumptionLog.inRegistryOrder
+    summary.perceptions = run.layers.phone.attention.perceptions
+    summary.channelAttempts = run.layers.server.channelAttempts
+    summary.badgeHistory = run.layers.phone.attention.badgeHistory
+    summary.waitingDosesHistory = run.layers.phone.attention.waitingDosesHistory
+    summary.consultedAssumptions = run.layers.assumptionLog.inRegistryOrder
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }
 }
@@ -176,26 +176,12 @@ struct SimulationRun {
 
   /// Where the replay of the track stands (`TrackReplay`).
   var replay: TrackReplay
-  /// The registry settings the run's decisions depended on (`AssumptionLog`).
-  let assumptionLog: AssumptionLog
 
-  /// The phone the app runs on: it owns the device's state (`Phone`).
-  let phone: Phone
-
-  /// The app under test, behind the app seam (`AppLayer`).
-  let appLayer: any AppLayer
-  /// The patient who perceives and acts (`PatientLayer`).
-  let patientLayer: any PatientLayer
+  /// The simulated world's layers, each owning its state (`SimulationLayers`).
+  let layers: SimulationLayers
   /// Sees every event as it is handled, in the queue's order (the tests'
   /// event-trace oracle, `Simulation.eventTrace()`); nil in every real run.
   var eventObserver: ((ScheduledEvent) -> Void)?
-  /// The prescription and what became of each dose, whichever app runs (an observer: `DoseLedgerLayer`).
-  let ledger: any DoseLedgerLayer = DoseLedger()
-  /// The app's reminder server (`server:`), an actor of the world beside the clock and the track.
-  let serverLayer: any ServerLayer
-  /// The phone's own scheduling of the app (`PhoneScheduler`): none until
-  /// the run starts, then the platform's.
-  var phoneScheduler: any PhoneScheduler = IPhoneScheduler()
   /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
   let trialSeed: UInt64?
 
@@ -204,16 +190,16 @@ struct SimulationRun {
     appLayer: any AppLayer, patientLayer: any PatientLayer = ScriptedPatient(), serverLayer: (any ServerLayer)? = nil
   ) {
     self.scenario = scenario
-    self.appLayer = appLayer
-    self.patientLayer = patientLayer
     self.sink = sink
-    self.serverLayer = serverLayer ?? scenario.server.makeServerLayer()
     self.trialSeed = variation?.seed
-    self.assumptionLog = AssumptionLog(stated: scenario.statedAssumptions)
-    self.calendarEvaluator = CalendarTriggerEvaluator(
+    let calendarEvaluator = CalendarTriggerEvaluator(
       dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
       impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
-    self.phone = Phone(scenario, variation: variation, calendar: calendarEvaluator)
+    self.calendarEvaluator = calendarEvaluator
+    self.layers = SimulationLayers(
+      phone: Phone(scenario, variation: variation, calendar: calendarEvaluator), app: appLayer, patient: patientLayer,
+      server: serverLayer ?? scenario.server.makeServerLayer(), ledger: DoseLedger(),
+      assumptionLog: AssumptionLog(stated: scenario.statedAssumptions))
     self.deviceTimeZone = scenario.clock.timeZone
     self.replay = TrackReplay(scenario)
   }
@@ -241,8 +227,8 @@ struct SimulationRun {
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
       queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
     }
-    phoneScheduler = scenario.platform.makePhoneScheduler(startingIn: self)
-    let scheduler = phoneScheduler
+    layers.phone.scheduler = scenario.platform.makePhoneScheduler(startingIn: self)
+    let scheduler = layers.phone.scheduler
     if !scenario.actions.isEmpty, let refusal = scheduler.scenarioRequestsRefusal {
       record(.warning, "notifications", at: scenario.clock.start, [TimelineField("reason", refusal)])
     } else {
@@ -251,14 +237,15 @@ struct SimulationRun {
       }
     }
     scheduler.runStarts(in: &self)
-    let layer = appLayer
+    let layer = layers.app
     layer.scheduleEvents(in: &self)
-    let patientLayer = patientLayer
-    patientLayer.scheduleEvents(in: &self)
-    let serverLayer = serverLayer
-    serverLayer.scheduleEvents(in: &self)
+    let patient = layers.patient
+    patient.scheduleEvents(in: &self)
+    let server = layers.server
+    server.scheduleEvents(in: &self)
+    let phone = layers.phone
     phone.scheduleDeviceEvents(in: &self)
-    for warning in phone.locationService.regionWarnings {
+    for warning in layers.phone.locationService.regionWarnings {
       record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
     if let track = scenario.track {
@@ -271,15 +258,15 @@ struct SimulationRun {
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
     if let lastFix = replay.previousFix {
-      while let restart = phone.takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
-      phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
-      phone.queueDeviceReports(in: &self)
+      while let restart = layers.phone.takeMonitoringRestart(upTo: end) { layers.phone.locationService.restartMonitoring(at: restart, into: &layers.phone.reportBuffer) }
+      layers.phone.locationService.finish(last: lastFix, until: end, into: &layers.phone.reportBuffer)
+      layers.phone.queueDeviceReports(in: &self)
     }
     handleEvents(notAfter: end)
     layer.runEnded(in: &self)
-    patientLayer.runEnded(in: &self)
+    layers.patient.runEnded(in: &self)
     if let stopReason { throw stopReason }
-    let rejectedActions = patientLayer.rejectedActions
+    let rejectedActions = layers.patient.rejectedActions
     if !rejectedActions.isEmpty { throw InputError(rejectedActions) }
   }
 
@@ -289,8 +276,8 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if phone.observesFixes {
-      let layer = appLayer
+    if layers.phone.observesFixes {
+      let layer = layers.app
       layer.observe(sample, in: &self)
     }
     handleEvents(notAfter: min(sample.instant, end))
@@ -316,17 +303,17 @@ struct SimulationRun {
         position += 1
         continue
       }
-      let taken = phone.locationService.advanceQuietly(
-        from: replay.previousFix!, through: block[position..<position + quiet], appInForeground: phone.installedApp.state == .foreground,
-        into: &phone.reportBuffer)
+      let taken = layers.phone.locationService.advanceQuietly(
+        from: replay.previousFix!, through: block[position..<position + quiet], appInForeground: layers.phone.installedApp.state == .foreground,
+        into: &layers.phone.reportBuffer)
       let last = block[position + taken - 1]
       replay.fixesRead += taken
       replay.quietStretchFixes += taken
       replay.lastFixInstant = last.instant
       replay.previousFix = last
       position += taken
-      if !phone.reportBuffer.isEmpty {
-        phone.queueDeviceReports(in: &self)
+      if !layers.phone.reportBuffer.isEmpty {
+        layers.phone.queueDeviceReports(in: &self)
         handleEvents(notAfter: last.instant)
         guard stopReason == nil else { return false }
       }
@@ -341,11 +328,11 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard replay.previousFix != nil, replay.firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
+    guard replay.previousFix != nil, replay.firstFixToWarn == nil, stopReason == nil, !layers.phone.observesFixes,
       let recordedGeometry = replay.recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
-    if phone.nextMonitoringRestart < phone.monitoringRestarts.count { limit = min(limit, phone.monitoringRestarts[phone.nextMonitoringRestart]) }
+    if layers.phone.nextMonitoringRestart < layers.phone.monitoringRestarts.count { limit = min(limit, layers.phone.monitoringRestarts[layers.phone.nextMonitoringRestart]) }
     // Instants do not decrease: the fixes before `limit` are a prefix.
     var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: replay.fixesRead), fixes.count)
     while low < high {
@@ -370,35 +357,35 @@ struct SimulationRun {
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = replay.recordedGeometry != nil ? replay.recordedGeometry!.step(index, into: &replay.stepCrossings) : replay.geometry.step(to: fix, into: &replay.stepCrossings)
     if !replay.segmentCrossings.isEmpty { replay.segmentCrossings.removeAll(keepingCapacity: true) }
-    let foreground = phone.installedApp.state == .foreground
+    let foreground = layers.phone.installedApp.state == .foreground
     switch step {
     case .first(let inside):
       replay.firstFixToWarn = fix.instant
       for (region, isInside) in zip(scenario.regions, inside) where isInside { replay.regionsInsideAtFirstFix.append(region.id) }
-      phone.locationService.start(at: fix, geometricInside: inside)
-      while phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
-      phone.monitoringStartsInsideAtFirstFix(in: &self, at: fix.instant)
+      layers.phone.locationService.start(at: fix, geometricInside: inside)
+      while layers.phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
+      layers.phone.monitoringStartsInsideAtFirstFix(in: &self, at: fix.instant)
     case .gap(let since):
       queue.schedule(
         .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
       for crossing in replay.stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
       // Monitoring that starts again during the gap starts where the device was last known.
       var restartsAtFix = false
-      while let restart = phone.takeMonitoringRestart(upTo: fix.instant) {
-        if restart < fix.instant { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) } else { restartsAtFix = true }
+      while let restart = layers.phone.takeMonitoringRestart(upTo: fix.instant) {
+        if restart < fix.instant { layers.phone.locationService.restartMonitoring(at: restart, into: &layers.phone.reportBuffer) } else { restartsAtFix = true }
       }
-      phone.locationService.resume(after: replay.previousFix!, at: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
-      if restartsAtFix { phone.locationService.restartMonitoring(at: fix.instant, into: &phone.reportBuffer) }
-      phone.queueDeviceReports(in: &self)
+      layers.phone.locationService.resume(after: replay.previousFix!, at: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &layers.phone.reportBuffer)
+      if restartsAtFix { layers.phone.locationService.restartMonitoring(at: fix.instant, into: &layers.phone.reportBuffer) }
+      layers.phone.queueDeviceReports(in: &self)
     case .segment:
       for crossing in replay.stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
-      if phone.nextMonitoringRestart < phone.monitoringRestarts.count && phone.monitoringRestarts[phone.nextMonitoringRestart] <= fix.instant {
-        phone.advanceLocationService(from: replay.previousFix!, to: fix, appInForeground: foreground, in: &self)
+      if layers.phone.nextMonitoringRestart < layers.phone.monitoringRestarts.count && layers.phone.monitoringRestarts[layers.phone.nextMonitoringRestart] <= fix.instant {
+        layers.phone.advanceLocationService(from: replay.previousFix!, to: fix, appInForeground: foreground, in: &self)
       } else {
         // No restart in this segment (almost every fix): no copy of the crossings.
-        phone.locationService.advance(from: replay.previousFix!, to: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
+        layers.phone.locationService.advance(from: replay.previousFix!, to: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &layers.phone.reportBuffer)
       }
-      if !phone.reportBuffer.isEmpty { phone.queueDeviceReports(in: &self) }
+      if !layers.phone.reportBuffer.isEmpty { layers.phone.queueDeviceReports(in: &self) }
     }
   }
 
@@ -422,7 +409,7 @@ struct SimulationRun {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       eventObserver?(event)
       handle(event)
-      if phone.tracksBadge { phone.trackWaitingDoses(in: self, at: event.instant) }
+      if layers.phone.tracksBadge { layers.phone.trackWaitingDoses(in: self, at: event.instant) }
     }
   }
 
@@ -432,7 +419,7 @@ struct SimulationRun {
     case .timeZoneChange(let index):
       let previous = deviceTimeZone
       changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
-      let layer = appLayer
+      let layer = layers.app
       layer.timeZoneChanged(from: previous, in: &self, at: now)
     case .trackGap(let since, let newSegmentAt):
       let duration = since.duration(to: now)
@@ -442,34 +429,34 @@ struct SimulationRun {
     case .regionCrossing(let index, let entering, let afterGap, let visit):
       crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
     case .medicineChange(let index):
-      let layer = appLayer
+      let layer = layers.app
       layer.medicineChanged(index, in: &self, at: now)
     case .appLaunch:
-      let layer = appLayer
+      let layer = layers.app
       layer.launch(in: &self, at: now)
     case .significantLocationChange(let position):
-      let layer = appLayer
+      let layer = layers.app
       layer.significantLocationChange(position, in: &self, at: now)
     case .timeChange(let cause, let token):
-      let layer = appLayer
+      let layer = layers.app
       layer.timeChangeDue(cause, token: token, in: &self, at: now)
     case .locationUpdate(let position, let service):
-      let layer = appLayer
+      let layer = layers.app
       layer.locationUpdate(position, service: service, in: &self, at: now)
     case .patient(let event):
-      let layer = patientLayer
+      let layer = layers.patient
       layer.eventDue(event, in: &self, at: now)
     case .ledger(let event):
-      let ledger = ledger
-      ledger.eventDue(event, in: &self, at: now)
+      let ledger = layers.ledger
+      layers.ledger.eventDue(event, in: &self, at: now)
     case .android(let event):
-      let scheduler = phoneScheduler
+      let scheduler = layers.phone.scheduler
       scheduler.eventDue(event, in: &self, at: now)
     case .server(let event):
-      let layer = serverLayer
+      let layer = layers.server
       layer.eventDue(event, in: &self, at: now)
     case .phone(let event):
-      let phone = phone
+      let phone = layers.phone
       phone.handle(event, in: &self, at: now)
     }
   }
@@ -481,16 +468,16 @@ struct SimulationRun {
     var fields = [TimelineField("visit", String(visit))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
-    if !ledger.medicines.isEmpty { ledger.regionCrossed(index, visit: visit, entering: entering, at: now) }
-    if phone.locationLog != nil && now >= scenario.clock.start {
-      for pending in phone.center.regionRequests(for: region.id, entering: entering) {
-        phone.locationLog!.opportunities.append(
+    if !layers.ledger.medicines.isEmpty { layers.ledger.regionCrossed(index, visit: visit, entering: entering, at: now) }
+    if layers.phone.locationLog != nil && now >= scenario.clock.start {
+      for pending in layers.phone.center.regionRequests(for: region.id, entering: entering) {
+        layers.phone.locationLog!.opportunities.append(
           LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
       }
     }
-    if !ledger.medicines.isEmpty { ledger.openLocationDoses(region: index, entering: entering, visit: visit, in: self, at: now) }
-    if !scenario.placeSets.isEmpty && !ledger.medicines.isEmpty {
-      ledger.openPlaceSetDoses(region: index, entering: entering, visit: visit, in: self, at: now)
+    if !layers.ledger.medicines.isEmpty { layers.ledger.openLocationDoses(region: index, entering: entering, visit: visit, in: self, at: now) }
+    if !scenario.placeSets.isEmpty && !layers.ledger.medicines.isEmpty {
+      layers.ledger.openPlaceSetDoses(region: index, entering: entering, visit: visit, in: self, at: now)
     }
   }
 
@@ -499,10 +486,10 @@ struct SimulationRun {
     deviceTimeZone = zone
     deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
-    phone.rescheduleFloatingRequests(for: zone, in: &self, at: now)
-    if !ledger.doseClocks.isEmpty {
-      let ledger = ledger
-      ledger.warnMovedReminders(in: &self, at: now)
+    layers.phone.rescheduleFloatingRequests(for: zone, in: &self, at: now)
+    if !layers.ledger.doseClocks.isEmpty {
+      let ledger = layers.ledger
+      layers.ledger.warnMovedReminders(in: &self, at: now)
     }
   }
 
@@ -614,7 +601,7 @@ struct SimulationRun {
   }
 
   /// The run's summary, as the dose ledger builds it from what it is handed (`DoseLedgerLayer.summary(of:)`).
-  func summary() -> RunSummary { ledger.summary(of: self) }
+  func summary() -> RunSummary { layers.ledger.summary(of: self) }
 
   /// The timeline header: the scenario, zone, clock, platform rules,
   /// regions, and the track with the fixes read (known once the run is over).
@@ -625,7 +612,7 @@ struct SimulationRun {
       TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
       TimelineField("platform", scenario.platform.summary),
     ]
-    if let deviceHeader = phone.deviceHeader(in: self) { header.append(deviceHeader) }
+    if let deviceHeader = layers.phone.deviceHeader(in: self) { header.append(deviceHeader) }
     if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
     if scenario.server.isActive { header.append(TimelineField("server", scenario.server.summary)) }
     // A place set's regions are summed up in one line each (`placeSetHeader`).
@@ -634,7 +621,7 @@ struct SimulationRun {
     }
     header += placeSetHeader()
     // `+N` day labels are explained before the first entry that carries one.
-    let legends = ledger.doseClocks.flatMap { clock in
+    let legends = layers.ledger.doseClocks.flatMap { clock in
       clock.doses.filter { $0.due >= scenario.clock.start && $0.due <= end }.compactMap { clock.key($0).dayLabelLegend }
     }
     if !legends.isEmpty { header.append(TimelineField("day labels", legends.joined(separator: "; "))) }

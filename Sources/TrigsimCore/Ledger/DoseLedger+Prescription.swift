@@ -59,7 +59,7 @@ extension DoseLedger {
   /// (another dose's follow-up, the daily reminder) is replaced, and the dose
   /// or reminder that loses it says so.
   func claim(_ id: NotificationID, for info: MedicineRequestInfo, in run: SimulationRun, at now: SimulationInstant) {
-    guard run.phone.center.pending[id] != nil, let previous = requestInfo[id] else { return }
+    guard run.layers.phone.center.pending[id] != nil, let previous = requestInfo[id] else { return }
     let what = info.role.description
     switch previous.role {
     case .reminder, .location:
@@ -93,7 +93,7 @@ extension DoseLedger {
         doses: schedule.doses(after: now, through: run.end.advanced(by: .seconds(3 * 86_400))))
       doseClocks.append(clock)
       scheduleDoseClock(doseClocks.count - 1, in: &run)
-      let reminderServer = run.serverLayer
+      let reminderServer = run.layers.server
       reminderServer.doseClockStarted(doseClocks.count - 1, in: &run, at: now)
     }
   }
@@ -155,7 +155,7 @@ extension DoseLedger {
     let key = clock.key(dose)
     if doses[key] == nil {
       var missed = newDose(key, medicine: medicine, reminder: clock.time.description, scheduled: dose.due)
-      missed.reason = run.appLayer.missedReason(clock, dose, in: run)
+      missed.reason = run.layers.app.missedReason(clock, dose, in: run)
       doses[key] = missed
     }
     if let remark = dose.remark, doses[key]?.notes.contains(remark) == false { doses[key]?.notes.append(remark) }
@@ -178,7 +178,7 @@ extension DoseLedger {
         entering ? location.onEntry : location.onExit, locationArmed[id] == true
       else { continue }
       let side = LocationSide(medicine: id, region: index, entering: entering)
-      if let key = provisionalLocationDoses[side], run.phone.locationService.believesInside(index) == entering, var adopted = doses[key] {
+      if let key = provisionalLocationDoses[side], run.layers.phone.locationService.believesInside(index) == entering, var adopted = doses[key] {
         // The device detected this crossing ahead of the true path (GPS error, or a region below the minimum radius) and still holds its side: the dose it opened is this visit's.
         provisionalLocationDoses[side] = nil
         let early = adopted.scheduled.duration(to: now)
@@ -193,7 +193,7 @@ extension DoseLedger {
       let key = nextLocationDose(id)
       var dose = newDose(key, medicine: medicine, reminder: location.summary, scheduled: now)
       dose.visit = DoseVisit(region: region, number: visit, entering: entering)
-      if let obstacle = run.appLayer.locationDoseObstacle(id, region: region, in: run) {
+      if let obstacle = run.layers.app.locationDoseObstacle(id, region: region, in: run) {
         dose.reason = obstacle
         if !location.repeats { locationArmed[id] = false }
       } else {
@@ -212,8 +212,8 @@ extension DoseLedger {
         doses[key]?.notified == nil
       else { continue }
       let region = run.scenario.regions[index].id
-      if let reason = run.appLayer.locationDetectionLoss(id, region: region, in: run) { doses[key]?.reason = reason }
-      if medicines[id]?.location?.repeats == false && run.appLayer.locationDoseObstacle(id, region: region, in: run) != nil {
+      if let reason = run.layers.app.locationDetectionLoss(id, region: region, in: run) { doses[key]?.reason = reason }
+      if medicines[id]?.location?.repeats == false && run.layers.app.locationDoseObstacle(id, region: region, in: run) != nil {
         locationArmed[id] = false
       }
     }
@@ -254,8 +254,8 @@ extension DoseLedger {
   /// (asked through `run`) and the scenario's visit expectations.
   func summary(of run: SimulationRun) -> RunSummary {
     var summary = RunSummary()
-    summary.pendingPeak = run.phone.pendingPeak
-    summary.pendingPeakAt = run.phone.pendingPeakAt
+    summary.pendingPeak = run.layers.phone.pendingPeak
+    summary.pendingPeakAt = run.layers.phone.pendingPeakAt
     summary.droppedByPendingLimit = droppedByPendingLimit
     summary.pendingLimitDropGroups = pendingLimitDropGroups()
     summary.clock = run.scenario.clock
@@ -271,7 +271,7 @@ extension DoseLedger {
       }
       .map { withAccountingRemarks($0, in: run) }
       .map { withVisitExpectations($0, in: run) }
-      .map { run.serverLayer.accountedDose($0, in: run) }
+      .map { run.layers.server.accountedDose($0, in: run) }
     return summary
   }
 
@@ -299,8 +299,8 @@ extension DoseLedger {
   func withAccountingRemarks(_ dose: DoseRecord, in run: SimulationRun) -> DoseRecord {
     var dose = dose
     for note in doseNotes[dose.key] ?? [] where !dose.notes.contains(note) { dose.notes.append(note) }
-    if let remark = run.appLayer.noFollowUpsRemark(dose, in: run) { dose.notes.append(remark) }
-    dose.notes += run.patientLayer.doseRemarks(dose, in: run)
+    if let remark = run.layers.app.noFollowUpsRemark(dose, in: run) { dose.notes.append(remark) }
+    dose.notes += run.layers.patient.doseRemarks(dose, in: run)
     return dose
   }
 
@@ -312,7 +312,7 @@ extension DoseLedger {
   func recordPatientAct(_ action: UserAction, on dose: DoseKey, in run: inout SimulationRun, at now: SimulationInstant) {
     record(action, on: dose, at: now)
     guard action == .complete || action == .dismiss else { return }
-    let reminderServer = run.serverLayer
+    let reminderServer = run.layers.server
     reminderServer.doseAnswered(dose, in: &run, at: now)
   }
 

@@ -5,7 +5,7 @@
 /// sound or banner: `perceived`) and what it lists without an alert
 /// (`listed`: held by a Focus, in a summary, quietly in Notification Center,
 /// a silent catch-up), which the patient sees only at their next look
-/// (`lookDue`). The patient acts through the device (`run.appLayer`'s
+/// (`lookDue`). The patient acts through the device (`run.layers.app`'s
 /// `patientActed`, which removes the notification and runs the app's
 /// handler). One patient sits behind it today, `ScriptedPatient` (the
 /// scenario's `patient:` looks, `actions:` and `respond:` rules); another

@@ -91,30 +91,30 @@ final class ScriptedPatient: PatientLayer {
   /// notified now, and the run's patient layer (this patient, or one that
   /// wraps it) perceives it. A look at a phone that is off sees nothing.
   func look(_ cause: LookCause, in run: inout SimulationRun, at now: SimulationInstant) {
-    let reminderServer = run.serverLayer
+    let reminderServer = run.layers.server
     reminderServer.patientLooked(in: &run, at: now)
-    guard run.phone.attention.phoneOn, !unseen.isEmpty else { return }
+    guard run.layers.phone.attention.phoneOn, !unseen.isEmpty else { return }
     let listings = unseen
     unseen = []
     for listing in listings {
-      guard run.phone.stillShown(listing.source) else { continue }
+      guard run.layers.phone.stillShown(listing.source) else { continue }
       run.record(.looked, listing.subject, at: now, [
         TimelineField("how", listing.how), TimelineField("listed", run.format(listing.listedAt)), TimelineField("look", cause.description),
       ])
-      run.phone.recordPerception(
-        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: run.phone.pushType(of: listing.source),
+      run.layers.phone.recordPerception(
+        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: run.layers.phone.pushType(of: listing.source),
         in: &run, at: now)
       if case .push(let index) = listing.source {
         reminderServer.pushPerceived(index, kind: listing.kind, how: listing.how + ", seen at a look", in: &run, at: now)
       }
-      guard case .local(let id, let serial) = listing.source, let dose = run.ledger.shownDose[id] else { continue }
+      guard case .local(let id, let serial) = listing.source, let dose = run.layers.ledger.shownDose[id] else { continue }
       let seen = DosePerception(
-        notification: id, role: run.ledger.requestInfo[id]?.role.description, kind: listing.kind, how: listing.how + ", seen at a look")
-      if run.ledger.doses[dose]?.notified == nil {
-        run.ledger.note(dose, "seen at the patient's \(cause) look at \(run.format(now))")
+        notification: id, role: run.layers.ledger.requestInfo[id]?.role.description, kind: listing.kind, how: listing.how + ", seen at a look")
+      if run.layers.ledger.doses[dose]?.notified == nil {
+        run.layers.ledger.note(dose, "seen at the patient's \(cause) look at \(run.format(now))")
       }
-      run.ledger.perceived(dose, by: seen, at: now)
-      let patientLayer = run.patientLayer
+      run.layers.ledger.perceived(dose, by: seen, at: now)
+      let patientLayer = run.layers.patient
       patientLayer.perceived(id, serial: serial, in: &run, at: now)
     }
   }
@@ -180,7 +180,7 @@ final class ScriptedPatient: PatientLayer {
   /// dose per perception instant (a burst of a dose's notifications seen at
   /// one look is answered once).
   func planRuleResponse(_ id: NotificationID, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let dose = run.ledger.shownDose[id] else { return }
+    guard let dose = run.layers.ledger.shownDose[id] else { return }
     let key = PlanKey(dose: dose, perceivedAt: now)
     guard !planned.contains(key) else { return }
     let app = run.scenario.medicineApp
@@ -198,13 +198,13 @@ final class ScriptedPatient: PatientLayer {
   /// A scripted action is due: the app acts on it, unless the phone is off
   /// or its notification is not in Notification Center (then it is rejected).
   func performScriptedAction(_ action: ScheduledUserAction, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.phone.attention.phoneOn else {
+    guard run.layers.phone.attention.phoneOn else {
       reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", in: run, at: now)
       return
     }
-    guard run.phone.center.delivered[action.notification] != nil, run.appLayer.canAct(on: action.notification, in: run) else {
-      let why = run.ledger.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
-        ?? run.ledger.lossReason[action.notification].map { "it was never delivered: \($0)" }
+    guard run.layers.phone.center.delivered[action.notification] != nil, run.layers.app.canAct(on: action.notification, in: run) else {
+      let why = run.layers.ledger.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
+        ?? run.layers.ledger.lossReason[action.notification].map { "it was never delivered: \($0)" }
         ?? "it was never delivered before this instant"
       reject(
         action, ", which is not in Notification Center: \(why)",
@@ -212,7 +212,7 @@ final class ScriptedPatient: PatientLayer {
         in: run, at: now)
       return
     }
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.patientActed(action.action, on: action.notification, by: "script", in: &run, at: now)
   }
 
@@ -230,11 +230,11 @@ final class ScriptedPatient: PatientLayer {
   func respond(plan index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let plan = responsePlans[index]
     let rule = run.scenario.medicineApp.responseRules[plan.rule]
-    let shown = run.ledger.shownDose.compactMap { id, dose in
-      dose == plan.dose && rule.pattern.matches(id.rawValue) ? run.phone.center.delivered[id] : nil
+    let shown = run.layers.ledger.shownDose.compactMap { id, dose in
+      dose == plan.dose && rule.pattern.matches(id.rawValue) ? run.layers.phone.center.delivered[id] : nil
     }
     guard let target = shown.max(by: { $0.serial < $1.serial }) else { return }
-    guard run.phone.attention.phoneOn else {
+    guard run.layers.phone.attention.phoneOn else {
       run.record(.warning, target.id.rawValue, at: now, [TimelineField("reason", "the planned response was not made: the phone is off")])
       return
     }
@@ -242,7 +242,7 @@ final class ScriptedPatient: PatientLayer {
     let step = ruleSteps[stepKey, default: 0]
     guard step < rule.actions.count else { return }
     ruleSteps[stepKey] = step + 1
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.patientActed(rule.actions[step], on: target.id, by: "rule \(rule.pattern) step \(step + 1)/\(rule.actions.count)", in: &run, at: now)
   }
 
@@ -262,7 +262,7 @@ final class ScriptedPatient: PatientLayer {
 
   /// At the end of the run: a warning for every response-rule step that no dose used.
   func warnUnusedRuleSteps(in run: inout SimulationRun) {
-    guard !run.ledger.creationOrder.isEmpty else { return }
+    guard !run.layers.ledger.creationOrder.isEmpty else { return }
     for (index, rule) in run.scenario.medicineApp.responseRules.enumerated() {
       let used = ruleSteps.filter { $0.key.rule == index }.map(\.value).max() ?? 0
       guard used < rule.actions.count else { continue }

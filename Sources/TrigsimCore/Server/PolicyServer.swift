@@ -139,7 +139,7 @@ final class PolicyServer: ServerLayer {
       preferences.quietHours[channel] = hours
       run.record(.server, "settings", at: now, [TimelineField("\(channel.rawValue)-quiet-hours", hours.map { "\($0.from)-\($0.to)" } ?? "off")])
     case .signIn(let device):
-      if device == ServerDevice.phone, let unreachable = run.phone.attention.unreachableReason {
+      if device == ServerDevice.phone, let unreachable = run.layers.phone.attention.unreachableReason {
         // Signing in and sending the token both need the network: the registration waits for it.
         signInsWaiting.append((device, now))
         run.record(.server, device, at: now, [
@@ -192,7 +192,7 @@ final class PolicyServer: ServerLayer {
   /// The doses of a dose clock just started get the policy's first step.
   func scheduleFirstSteps(of position: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let first = settings.policy.first else { return }
-    let clock = run.ledger.doseClocks[position]
+    let clock = run.layers.ledger.doseClocks[position]
     for (index, dose) in clock.doses.enumerated() {
       let at = dose.due.advanced(by: first.after)
       guard at <= run.end else { break }
@@ -215,7 +215,7 @@ final class PolicyServer: ServerLayer {
   /// then the next step is queued. `resumed`: a step that waited for quiet
   /// hours to end (the next step is already queued).
   func stepDue(clock position: Int, dose index: Int, step: Int, resumed: Bool = false, in run: inout SimulationRun, at now: SimulationInstant) {
-    let clock = run.ledger.doseClocks[position]
+    let clock = run.layers.ledger.doseClocks[position]
     guard clock.active else { return }
     let dose = clock.doses[index]
     let key = clock.key(dose)
@@ -231,7 +231,7 @@ final class PolicyServer: ServerLayer {
       run.record(.server, label, at: now, stepFields + [TimelineField("status", "skipped"), TimelineField("reason", reason)])
     }
     if rule.condition != .always, let known = answered[key] {
-      let answer = run.ledger.doses[key]?.completed != nil ? "taken" : "skipped"
+      let answer = run.layers.ledger.doses[key]?.completed != nil ? "taken" : "skipped"
       skip("the server knows the dose was \(answer) (it heard at \(run.format(known)))")
       return
     }
@@ -272,7 +272,7 @@ final class PolicyServer: ServerLayer {
   func markSent(_ attempt: Int, in run: SimulationRun, at now: SimulationInstant) {
     attempts[attempt].sent = now
     let key = attempts[attempt].dose
-    if let answered = run.ledger.doses[key].flatMap({ $0.resolved }), answered <= now { attempts[attempt].answeredBeforeSend = answered }
+    if let answered = run.layers.ledger.doses[key].flatMap({ $0.resolved }), answered <= now { attempts[attempt].answeredBeforeSend = answered }
   }
 
   /// The `dose` and `step` fields of an attempt's first entry.
@@ -345,14 +345,14 @@ final class PolicyServer: ServerLayer {
     }
     guard now >= run.scenario.clock.start else { return }
     ensureDose(item.dose, in: &run)
-    run.ledger.perceived(
+    run.layers.ledger.perceived(
       item.dose, by: DosePerception(notification: NotificationID(item.subject), role: "server step \(item.step)", kind: kind, how: how, channel: item.channel),
       at: now)
   }
 
   /// The dose's row exists once the server has a message of it perceived.
   func ensureDose(_ key: DoseKey, in run: inout SimulationRun) {
-    run.ledger.serverMessagePerceived(of: key, otherwise: run.scenario.clock.start)
+    run.layers.ledger.serverMessagePerceived(of: key, otherwise: run.scenario.clock.start)
   }
 
   // MARK: - The dose table
@@ -395,7 +395,7 @@ final class PolicyServer: ServerLayer {
   /// server at once when the phone can reach it, else when it can again.
   func learnAnswer(_ dose: DoseKey, in run: inout SimulationRun, at now: SimulationInstant) {
     guard answered[dose] == nil else { return }
-    if run.phone.attention.unreachableReason == nil {
+    if run.layers.phone.attention.unreachableReason == nil {
       answered[dose] = now
     } else if !unsyncedAnswers.contains(where: { $0.dose == dose }) {
       unsyncedAnswers.append((dose, now))

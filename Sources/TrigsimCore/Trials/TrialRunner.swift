@@ -157,9 +157,9 @@ public struct TrialRunner {
     var run = SimulationRun(
       scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer.make(app, for: scenario), patientLayer: Self.patient(of: variation))
     run.replay.recordedGeometry = geometry
-    run.phone.locationLog = LocationRequestLog()
+    run.layers.phone.locationLog = LocationRequestLog()
     try run.execute()
-    tally.add(log: run.phone.locationLog!, doses: run.summary().doses, trial: index)
+    tally.add(log: run.layers.phone.locationLog!, doses: run.summary().doses, trial: index)
   }
 }
 

@@ -22,7 +22,7 @@ private typealias F = MedicineFixture
 
   @Test func withNotificationPermissionDeniedTheAddSucceedsButThePhoneKeepsNothing() throws {
     var run = idleRun()
-    let phone = run.phone
+    let phone = run.layers.phone
     phone.installedApp.permission = .denied
     #expect(!phone.add(request("pill", seconds: 300), in: &run, at: F.at("06:00")))
     #expect(phone.center.pending.isEmpty)
@@ -32,7 +32,7 @@ private typealias F = MedicineFixture
 
   @Test func aDeliveryQueuedForARequestReplacedSinceIsSkipped() throws {
     var run = idleRun()
-    let phone = run.phone
+    let phone = run.layers.phone
     phone.add(request("pill", seconds: 300), in: &run, at: F.at("06:00"))
     let replacedToken = try #require(phone.center.pending["pill"]).token
     phone.add(request("pill", seconds: 600), in: &run, at: F.at("06:01"))

@@ -29,7 +29,7 @@ private typealias F = MedicineFixture
       perceivedAt.append("\(id) \(InstantFormatter.format(now, offsetSeconds: 0))")
       // Plans the scenario's response rules as the scripted patient does, to see them come due here.
       script.planRuleResponse(id, in: &run, at: now)
-      let app = run.appLayer
+      let app = run.layers.app
       app.patientActed(.complete, on: id, by: "patient on sight", in: &run, at: now)
     }
     func listed(_ listing: Listing, in run: inout SimulationRun, at now: SimulationInstant) {

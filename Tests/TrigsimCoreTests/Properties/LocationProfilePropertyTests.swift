@@ -112,7 +112,7 @@ import TrigsimMedicineApp
     }
     let log = ReportLog()
     var run = SimulationRun(scenario)
-    run.phone.locationService = RecordingLocationService(recorded: run.phone.locationService, log: log)
+    run.layers.phone.locationService = RecordingLocationService(recorded: run.layers.phone.locationService, log: log)
     try run.execute()
     for region in scenario.regions.indices {
       let instants = log.reports.filter { $0.region == region }.map(\.instant)
@@ -146,7 +146,7 @@ extension LocationProfilePropertyTests {
       service.usesFastPath = fastPath
       let log = ReportLog()
       var run = SimulationRun(scenario, variation: variation)
-      run.phone.locationService = RecordingLocationService(recorded: service, log: log)
+      run.layers.phone.locationService = RecordingLocationService(recorded: service, log: log)
       try run.execute()
       outcomes.append((log.reports, run.timeline().entries))
     }

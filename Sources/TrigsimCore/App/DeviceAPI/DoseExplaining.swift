@@ -75,22 +75,22 @@ public struct SimulationFacts {
 
   /// The pending request `id`, and when it next fires (nil: never, a location trigger).
   public func pending(_ id: NotificationID) -> (request: NotificationRequest, nextDelivery: SimulationInstant?)? {
-    run.phone.center.pending[id].map { ($0.request, $0.nextDelivery) }
+    run.layers.phone.center.pending[id].map { ($0.request, $0.nextDelivery) }
   }
 
   /// Why request `id` is not pending (dropped, removed, not kept), as the
   /// dose table says it, or nil when nothing took it away.
-  public func lossReason(_ id: NotificationID) -> String? { run.ledger.lossReason[id] }
+  public func lossReason(_ id: NotificationID) -> String? { run.layers.ledger.lossReason[id] }
 
   /// Why the daily or location request under `id` is gone though the app
   /// added nothing wrong: a request of another kind the app added under the
   /// same identifier replaced it ("replaced at … by the snoozed alert the app
   /// added under the same identifier"); nil when it was not replaced.
-  public func replacement(of id: NotificationID) -> String? { run.ledger.replacedMain[id] }
+  public func replacement(of id: NotificationID) -> String? { run.layers.ledger.replacedMain[id] }
 
   /// `instant` as the timeline writes it, in the device's zone now.
   public func timestamp(_ instant: SimulationInstant) -> String { run.format(instant) }
 
   /// The dose table's record of `dose`, if it has one.
-  public func record(of dose: DoseKey) -> DoseRecord? { run.ledger.doses[dose] }
+  public func record(of dose: DoseKey) -> DoseRecord? { run.layers.ledger.doses[dose] }
 }

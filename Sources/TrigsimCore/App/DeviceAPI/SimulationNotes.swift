@@ -27,8 +27,8 @@ public final class SimulationNotes: @unchecked Sendable {
   @discardableResult
   public func remark(_ remark: String, onDoseOf id: NotificationID) -> Bool {
     host.withRun("SimulationNotes.remark", otherwise: false) { run, _ in
-      guard let dose = host.dose(answeredBy: id, in: run), run.ledger.doses[dose] != nil else { return false }
-      run.ledger.note(dose, remark)
+      guard let dose = host.dose(answeredBy: id, in: run), run.layers.ledger.doses[dose] != nil else { return false }
+      run.layers.ledger.note(dose, remark)
       return true
     }
   }
@@ -38,8 +38,8 @@ public final class SimulationNotes: @unchecked Sendable {
   @discardableResult
   public func remark(_ remark: String, on dose: DoseKey) -> Bool {
     host.withRun("SimulationNotes.remark", otherwise: false) { run, _ in
-      guard run.ledger.doses[dose] != nil else { return false }
-      run.ledger.note(dose, remark)
+      guard run.layers.ledger.doses[dose] != nil else { return false }
+      run.layers.ledger.note(dose, remark)
       return true
     }
   }
@@ -62,7 +62,7 @@ public final class SimulationNotes: @unchecked Sendable {
   /// What the dose table knows of `dose` now (when it was due, the patient's
   /// snoozes, whether it was completed), or nil when it has no record yet.
   public func record(of dose: DoseKey) -> DoseRecord? {
-    host.withRun("SimulationNotes.record", otherwise: nil) { run, _ in run.ledger.doses[dose] }
+    host.withRun("SimulationNotes.record", otherwise: nil) { run, _ in run.layers.ledger.doses[dose] }
   }
 
   /// The dose of `medicine`'s daily `time` that a reminder firing at `date`
@@ -70,7 +70,7 @@ public final class SimulationNotes: @unchecked Sendable {
   /// unprescribed one (`DoseKey.isPrescribed` false) when none does.
   public func prescribedDose(of medicine: MedicineID, at time: DailyTime, firingAt date: Date) -> DoseKey {
     host.withRun("SimulationNotes.prescribedDose", otherwise: DoseKey(medicine: medicine, slot: .time(time), occurrence: 0)) { run, _ in
-      run.ledger.doseKey(medicine, time, fire: SimulationInstant(date), in: run)
+      run.layers.ledger.doseKey(medicine, time, fire: SimulationInstant(date), in: run)
     }
   }
 
@@ -89,8 +89,8 @@ public final class SimulationNotes: @unchecked Sendable {
           "SimulationNotes.countAsTaken(\(dose.medicine) \(dose.occurrenceLabel)) was called outside didReceive for a response to a notification of that dose: only the patient's response can count as taking it")
         return
       }
-      if run.ledger.countedAsTaken(dose, at: now) {
-        let reminderServer = run.serverLayer
+      if run.layers.ledger.countedAsTaken(dose, at: now) {
+        let reminderServer = run.layers.server
         reminderServer.doseAnswered(dose, in: &run, at: now)
       }
     }

@@ -149,7 +149,7 @@ extension AndroidScheduler {
       work[name] = nil
     }
     run.record(.work, name.rawValue, at: now, fields)
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.workRan(info, in: &run, at: now)
     // The next period, unless the app cancelled or replaced the work in `doWork`.
     if pending.kind == .periodic, let current = work[name], current.token == pending.token {

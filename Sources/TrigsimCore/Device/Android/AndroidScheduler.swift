@@ -124,7 +124,7 @@ final class AndroidScheduler: PhoneScheduler {
     var instants = scenario.patientAttention.looks.map(\.instant)
     instants += scenario.device.power.filter { $0.kind == .unlock }.map(\.instant)
     // Every switch-on, the end of a reboot's included: the phone boots to its lock screen.
-    for change in run.phone.deviceSchedule.changes {
+    for change in run.layers.phone.deviceSchedule.changes {
       if case .power(.switchOn, _) = change.change { instants.append(change.instant) }
     }
     // The app in the foreground keeps the screen on: from its opening to the moment it leaves.
@@ -163,7 +163,7 @@ final class AndroidScheduler: PhoneScheduler {
     scheduleStandbyBucketChanges(in: &run)
     scheduleDozeChanges(in: &run)
     leftForeground(in: &run, at: run.scenario.clock.start)
-    run.phone.installedApp.permission = initialNotificationPermission(
+    run.layers.phone.installedApp.permission = initialNotificationPermission(
       androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
   }
 
@@ -314,7 +314,7 @@ final class AndroidScheduler: PhoneScheduler {
   func alarmDue(_ tag: AlarmTag, token: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     guard let pending = alarms[tag], pending.token == token else { return }
     let plan = dispatcher.plan(pending.alarm, notBefore: now)
-    for id in AssumptionRegistry.inRegistryOrder(plan.consulted) { run.assumptionLog.consult(id) }
+    for id in AssumptionRegistry.inRegistryOrder(plan.consulted) { run.layers.assumptionLog.consult(id) }
     if plan.instant > now {
       // Once per cause (`AlarmDeferralCause`): held again by the rule the timeline already named, it waits on without an entry.
       if plan.cause == nil || plan.cause != pending.deferredBy {
@@ -332,7 +332,7 @@ final class AndroidScheduler: PhoneScheduler {
     let why = plan.reason ?? pending.heldReason
     alarms[tag] = nil
     dispatcher.fired(pending.alarm, at: now)
-    guard run.phone.attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
+    guard run.layers.phone.attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
     var fields = [
       TimelineField("change", "fired"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", run.format(pending.alarm.triggerAt)),
     ]
@@ -342,7 +342,7 @@ final class AndroidScheduler: PhoneScheduler {
     }
     run.record(.alarm, tag.rawValue, at: now, fields)
     firing = (pending, pending.alarm.triggerAt.duration(to: now), why)
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.alarmFired(pending, in: &run, at: now)
     firing = nil
   }
@@ -357,7 +357,7 @@ final class AndroidScheduler: PhoneScheduler {
   /// again from its boot receiver.
   func switchedOff(in run: inout SimulationRun, at now: SimulationInstant) {
     clearAlarms(reason: "the phone switched off: Android clears registered alarms at a reboot (AlarmManager)", in: &run, at: now)
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.geofencesRemoved(reason: "the phone switched off: Android removes every geofence at a reboot", in: &run, at: now)
     holdWorkForReboot(in: &run, at: now)
     bootCompletedDue = true
@@ -365,7 +365,7 @@ final class AndroidScheduler: PhoneScheduler {
 
   /// Android at switch-on: direct-boot-aware receivers get `LOCKED_BOOT_COMPLETED` before the first unlock.
   func switchedOn(in run: inout SimulationRun, at now: SimulationInstant) {
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.systemBroadcast(.lockedBootCompleted, in: &run, at: now)
   }
 
@@ -374,7 +374,7 @@ final class AndroidScheduler: PhoneScheduler {
     guard bootCompletedDue else { return }
     bootCompletedDue = false
     rescheduleWorkAfterBoot(in: &run, at: now)
-    let layer = run.appLayer
+    let layer = run.layers.app
     layer.systemBroadcast(.bootCompleted, in: &run, at: now)
   }
 
@@ -390,7 +390,7 @@ final class AndroidScheduler: PhoneScheduler {
     exactAlarmsAllowed = granted
     run.record(.app, "exact-alarms", at: now, [TimelineField("to", granted ? "granted" : "revoked")])
     if granted {
-      let layer = run.appLayer
+      let layer = run.layers.app
       layer.systemBroadcast(.exactAlarmPermissionGranted, in: &run, at: now)
     } else {
       clearAlarms(
@@ -417,7 +417,7 @@ final class AndroidScheduler: PhoneScheduler {
   }
 
   func oemKill(token: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard backgroundSpan == token, !forceStopped, run.phone.installedApp.state != .foreground else { return }
+    guard backgroundSpan == token, !forceStopped, run.layers.phone.installedApp.state != .foreground else { return }
     forceStopped = true
     run.record(.app, "oem-kill", at: now, [
       TimelineField("preset", settings.oemKiller.preset.rawValue),
@@ -458,22 +458,22 @@ final class AndroidScheduler: PhoneScheduler {
   func post(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) {
     var request = request
     request.trigger = .posted
-    let outcome = run.phone.center.add(request, firstDelivery: now, at: now, appMonitored: [])
+    let outcome = run.layers.phone.center.add(request, firstDelivery: now, at: now, appMonitored: [])
     guard let added = outcome.added else {
       run.record(.dropped, request.id.rawValue, at: now, [
         TimelineField("trigger", request.trigger.summary), TimelineField("reason", outcome.rejectedReason ?? "not kept"),
       ])
       return
     }
-    run.ledger.requestPending(request.id)
+    run.layers.ledger.requestPending(request.id)
     // Inside onMessageReceived: FCM counts the message as one that showed a notification.
     if let posts = fcm.postsDuringMessage { fcm.postsDuringMessage = posts + 1 }
-    let phone = run.phone
+    let phone = run.layers.phone
     phone.deliver(added, in: &run, at: now, next: nil)
     // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
-    if let firing, firing.late > .zero, run.ledger.requestInfo[request.id]?.role.isMain == true, let dose = run.ledger.shownDose[request.id] {
+    if let firing, firing.late > .zero, run.layers.ledger.requestInfo[request.id]?.role.isMain == true, let dose = run.layers.ledger.shownDose[request.id] {
       let why = firing.reason.map { ": \($0)" } ?? ""
-      run.ledger.note(dose, "posted at \(run.format(now)) from the app's alarm '\(firing.alarm.tag)' for \(run.format(firing.alarm.alarm.triggerAt)), \(firing.late) late\(why)")
+      run.layers.ledger.note(dose, "posted at \(run.format(now)) from the app's alarm '\(firing.alarm.tag)' for \(run.format(firing.alarm.alarm.triggerAt)), \(firing.late) late\(why)")
     }
   }
 }

@@ -26,12 +26,12 @@ final class PushChannel: ServerChannel {
       return
     }
     var reached = false
-    let medicine = run.ledger.medicines[key.medicine]
+    let medicine = run.layers.ledger.medicines[key.medicine]
     for device in devices {
       let subject = "\(label).s\(step + 1).\(device.id)"
       let attempt = server.newAttempt(subject, key, step: step, channel: .push, device: device.id, at: now)
       // No one says how soon the push service answers "unregistered" (the registry's `push.unregisteredAfter`).
-      if server.appDeleted[device.id] != nil { run.assumptionLog.consult(.pushUnregisteredAfter) }
+      if server.appDeleted[device.id] != nil { run.layers.assumptionLog.consult(.pushUnregisteredAfter) }
       if let deleted = server.appDeleted[device.id], now < deleted.advanced(by: model.unregisteredAfter) {
         server.markSent(attempt, in: run, at: now)
         reached = true
@@ -61,15 +61,15 @@ final class PushChannel: ServerChannel {
         id: PushID(subject), instant: now, type: "dose-reminder", title: "Time for \(medicine?.name ?? key.medicine.rawValue)",
         body: medicine.map { "\($0.body), due at \(key.slotLabel)" }, sound: true, priority: 10)
       if device.isSimulatedPhone {
-        run.phone.remotePushes.append(push)
-        let index = run.phone.remotePushes.count - 1
+        run.layers.phone.remotePushes.append(push)
+        let index = run.layers.phone.remotePushes.count - 1
         attemptOfPush[index] = attempt
-        run.record(.sent, subject, at: now, run.phone.pushFields(push, in: run) + server.doseFields(key, step: step))
-        let transport = run.phone.pushTransport
+        run.record(.sent, subject, at: now, run.layers.phone.pushFields(push, in: run) + server.doseFields(key, step: step))
+        let transport = run.layers.phone.pushTransport
         transport.sent(index, in: &run, at: now)
       } else {
         server.attempts[attempt].delivered = now
-        run.record(.sent, subject, at: now, run.phone.pushFields(push, in: run) + server.doseFields(key, step: step) + [TimelineField("device", device.id)])
+        run.record(.sent, subject, at: now, run.layers.phone.pushFields(push, in: run) + server.doseFields(key, step: step) + [TimelineField("device", device.id)])
         if let after = device.seenAfter { server.scheduleSeen(attempt, in: &run, at: now.advanced(by: after)) }
       }
     }

@@ -25,7 +25,7 @@ final class SMSChannel: ServerChannel {
       return
     }
     // No one publishes how long a text takes (the registry's `sms.latency`); a trial draws it.
-    if run.trialSeed == nil { run.assumptionLog.consult(.smsLatency) }
+    if run.trialSeed == nil { run.layers.assumptionLog.consult(.smsLatency) }
     server.dispatch(
       attempt, as: .sms, fields: server.doseFields(key, step: step), failureRate: model.failureRate, latency: model.latency, spread: model.latencySpread,
       failure: "the carrier reported it undelivered (drawn in this trial: sms failureRate \(model.failureRate))", in: &run, at: now)
@@ -34,7 +34,7 @@ final class SMSChannel: ServerChannel {
   /// A text reaches the phone, or the carrier while the phone cannot receive it.
   func arrives(_ attempt: Int, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
-    if let unreachable = run.phone.attention.unreachableReason {
+    if let unreachable = run.layers.phone.attention.unreachableReason {
       atCarrier.append(attempt)
       let givesUp = (server.attempts[attempt].sent ?? now).advanced(by: model.carrierStorage)
       server.scheduleDeadline(.carrierGivesUp, of: attempt, in: &run, at: givesUp)
@@ -50,7 +50,7 @@ final class SMSChannel: ServerChannel {
   func deliver(_ attempt: Int, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
     server.attempts[attempt].delivered = now
-    if let focus = run.phone.focusInForce(in: run) {
+    if let focus = run.layers.phone.focusInForce(in: run) {
       heldByFocus.append(attempt)
       run.record(.sms, subject, at: now, [
         TimelineField("status", "held"),
@@ -67,7 +67,7 @@ final class SMSChannel: ServerChannel {
     guard deadline == .carrierGivesUp, let position = atCarrier.firstIndex(of: attempt) else { return }
     atCarrier.remove(at: position)
     // Operators keep texts 24 to 72 hours (the registry's `sms.carrierStorage`).
-    run.assumptionLog.consult(.smsCarrierStorage)
+    run.layers.assumptionLog.consult(.smsCarrierStorage)
     let why = "the carrier gave up after \(model.carrierStorage) (sms carrierStorage): the phone could not receive it"
     server.attempts[attempt].failure = why
     run.record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])
@@ -81,7 +81,7 @@ final class SMSChannel: ServerChannel {
       let sent = server.attempts[attempt].sent ?? now
       let storage = model.carrierStorage
       if sent.advanced(by: storage) < now {
-        run.assumptionLog.consult(.smsCarrierStorage)
+        run.layers.assumptionLog.consult(.smsCarrierStorage)
         let why = "the carrier gave up after \(storage) (sms carrierStorage): the phone could not receive it"
         server.attempts[attempt].failure = why
         run.record(.sms, server.attempts[attempt].subject, at: now, [TimelineField("status", "failed"), TimelineField("reason", why)])
@@ -93,14 +93,14 @@ final class SMSChannel: ServerChannel {
 
   /// A Focus ended or the phone came on: texts a Focus held are listed, for the next look.
   func focusReleased(server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.phone.focusInForce(in: run) == nil, !heldByFocus.isEmpty else { return }
+    guard run.layers.phone.focusInForce(in: run) == nil, !heldByFocus.isEmpty else { return }
     listedTexts += heldByFocus
     heldByFocus = []
   }
 
   /// The patient looks at the phone: texts listed after a Focus are seen now.
   func patientLooked(server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.phone.attention.phoneOn, !listedTexts.isEmpty else { return }
+    guard run.layers.phone.attention.phoneOn, !listedTexts.isEmpty else { return }
     let texts = listedTexts
     listedTexts = []
     for attempt in texts { server.attemptPerceived(attempt, kind: .afterFocus, how: "sms, lock-screen, seen at a look", in: &run, at: now) }
