@@ -105,3 +105,18 @@ struct Presentation {
   var staysListed = true
 }
 
+
+extension AppLayer {
+  /// Queues the scenario's app-state changes (the phone's) and the patient's
+  /// medicine changes (the app's), which every app host hears of.
+  func scheduleScenarioAppChanges(in run: inout SimulationRun) {
+    let medicineApp = run.scenario.medicineApp
+    for (index, change) in medicineApp.appChanges.enumerated() where change.instant <= run.end {
+      run.queue.schedule(.phone(.appChange(index)), at: change.instant, phase: .appChange, rank: index)
+    }
+    let rawActions = run.scenario.actions.count
+    for (index, change) in medicineApp.medicineChanges.enumerated() where change.instant <= run.end {
+      run.queue.schedule(.medicineChange(index), at: change.instant, phase: .appAction, rank: rawActions + index)
+    }
+  }
+}

@@ -281,7 +281,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func scheduleEvents(in run: inout SimulationRun) {
     // The scenario's app changes and medicine changes are the world's (the patient's actions are the patient layer's).
-    run.scheduleAppAndMedicineChanges()
+    scheduleScenarioAppChanges(in: &run)
     // After the scenario's app changes at the start: they are the state the app starts in.
     run.queue.schedule(.appLaunch, at: run.scenario.clock.start, phase: .appChange, rank: Int.max)
   }
@@ -351,7 +351,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func medicineChanged(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
     let (edit, dueBeforeEdit) = HostedMedicineChange.record(index, in: &run, at: now, showingChains: configuration.medicineEntriesShowChains)
-    if run.medicineApp.medicineChanges[index].appOpen {
+    if run.scenario.medicineApp.medicineChanges[index].appOpen {
       bringToForeground(.patient, reason: "the patient opened the app to enter medicine '\(edit.medicineID)'", in: &run, at: now)
     }
     if run.layers.phone.installedApp.state.isTerminated || app == nil {
@@ -362,7 +362,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
         await app.patientChangedMedicine(edit)
       }
     }
-    let changes = run.medicineApp.medicineChanges
+    let changes = run.scenario.medicineApp.medicineChanges
     if let app, index + 1 == changes.count || changes[index + 1].instant != changes[index].instant {
       // Simulator-only (no platform callback): no `app` entry.
       call("patientFinishedChangingMedicines", [], recorded: false, in: &run, at: now) { await app.patientFinishedChangingMedicines() }
@@ -1147,7 +1147,7 @@ enum HostedMedicineChange {
   static func record(
     _ index: Int, in run: inout SimulationRun, at now: SimulationInstant, showingChains: Bool
   ) -> (MedicineEdit, dueBeforeEdit: [(time: DailyTime, due: SimulationInstant, key: DoseKey)]?) {
-    let change = run.medicineApp.medicineChanges[index]
+    let change = run.scenario.medicineApp.medicineChanges[index]
     let ledger = run.layers.ledger
     switch change.kind {
     case .create(let medicine):

@@ -71,9 +71,14 @@ final class Phone {
   var remotePushes: [RemotePush]
 
   /// The phone of `scenario`'s platform profile, varied for a trial by `variation`.
-  init(_ scenario: Scenario, variation: DeviceVariation?, calendar: CalendarTriggerEvaluator) {
+  /// The phone of `scenario`'s platform; `presenter`, when given, replaces
+  /// the platform's notification rule (another phone's presentation, behind
+  /// the `NotificationPresenter` seam).
+  init(
+    _ scenario: Scenario, variation: DeviceVariation?, calendar: CalendarTriggerEvaluator, presenter: (any NotificationPresenter)? = nil
+  ) {
     self.locationService = scenario.platform.makeLocationService(regions: scenario.regions, variation: variation)
-    self.presenter = scenario.platform.makePresenter()
+    self.presenter = presenter ?? scenario.platform.makePresenter()
     self.pushService = PushService(rules: scenario.platform.attention, trialSeed: variation?.seed)
     self.pushTransport = scenario.platform.makePushTransport()
     self.remotePushes = scenario.pushes.pushes

@@ -145,7 +145,7 @@ extension DoseLedger {
   /// identifier has the form of one of the app's: it counts for that
   /// medicine's doses. Nil for any other identifier.
   func rawRequestInfo(_ id: NotificationID, in run: SimulationRun) -> MedicineRequestInfo? {
-    let templates = run.policy.identifiers
+    let templates = run.scenario.medicineApp.policy.identifiers
     for medicineID in creationOrder {
       guard let medicine = medicines[medicineID] else { continue }
       if let values = templates.reminder.match(id.rawValue), values.medicine == medicineID, let index = values.reminder,
@@ -212,8 +212,8 @@ extension DoseLedger {
   func mainIdentifier(of dose: DoseKey, in run: SimulationRun) -> NotificationID {
     switch dose.slot {
     case .time(let time):
-      run.policy.identifiers.reminder(dose.medicine, medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
-    case .location: run.policy.identifiers.location(dose.medicine)
+      run.scenario.medicineApp.policy.identifiers.reminder(dose.medicine, medicines[dose.medicine]?.times.firstIndex(of: time) ?? -1)
+    case .location: run.scenario.medicineApp.policy.identifiers.location(dose.medicine)
     }
   }
 
@@ -221,7 +221,7 @@ extension DoseLedger {
   /// reminder no longer answers gets a warning now (the floating time moved past its day).
   func warnMovedReminders(in run: inout SimulationRun, at now: SimulationInstant) {
     for clock in doseClocks where clock.active {
-      let id = run.policy.identifiers.reminder(clock.medicine, clock.index)
+      let id = run.scenario.medicineApp.policy.identifiers.reminder(clock.medicine, clock.index)
       guard let pending = run.layers.phone.center.pending[id], requestInfo[id]?.role == .reminder(clock.index, clock.time),
         let dose = clock.doses.first(where: { $0.due.advanced(by: clock.prescription.after) >= now })
       else { continue }

@@ -16,7 +16,7 @@ extension DoseLedger {
       guard let medicine = medicines[id], let location = medicine.location, location.places == set.id,
         entering ? location.onEntry : location.onExit, locationArmed[id] == true
       else { continue }
-      let requestID = run.policy.identifiers.placeLocation(id, place.id)
+      let requestID = run.scenario.medicineApp.policy.identifiers.placeLocation(id, place.id)
       let key = nextLocationDose(id, place: place.id)
       var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
       dose.visit = DoseVisit(region: run.scenario.regions[index].id, number: visit, entering: entering)

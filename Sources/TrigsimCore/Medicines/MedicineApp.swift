@@ -294,3 +294,25 @@ public struct IdentifierPattern: Sendable, CustomStringConvertible {
     return p == characters.count
   }
 }
+
+extension MedicineApp {
+  /// The app's spans in the foreground, known before the run: from each
+  /// `app:` change to the foreground to the next change out of it (the last
+  /// one open until `end`).
+  func foregroundSpans(until end: SimulationInstant) -> [Range<SimulationInstant>] {
+    var spans: [Range<SimulationInstant>] = []
+    var since: SimulationInstant?
+    // In time order (of equal instants, as listed), as the queue applies them.
+    let ordered = appChanges.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
+    for change in ordered.map(\.element) {
+      guard let state = change.state else { continue }
+      if state == .foreground, since == nil { since = change.instant }
+      if state != .foreground, let start = since {
+        spans.append(start..<max(start, change.instant))
+        since = nil
+      }
+    }
+    if let start = since { spans.append(start..<max(start, end)) }
+    return spans
+  }
+}

@@ -155,7 +155,8 @@ public struct TrialRunner {
     // A trial's outcome is its summary and location log: its entries are counted (and bounded) but not kept.
     let variation = variation(trial: index, seed: seed, profile: scenario.platform.location)
     var run = SimulationRun(
-      scenario, variation: variation, sink: TimelineEntryCounter(), appLayer: HostedAppLayer.make(app, for: scenario), patientLayer: Self.patient(of: variation))
+      scenario, variation: variation, sink: TimelineEntryCounter(),
+      layers: SimulationLayers(scenario, variation: variation, app: HostedAppLayer.make(app, for: scenario), patient: Self.patient(of: variation)))
     run.replay.recordedGeometry = geometry
     run.layers.phone.locationLog = LocationRequestLog()
     try run.execute()

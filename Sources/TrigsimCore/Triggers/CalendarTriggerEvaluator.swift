@@ -180,3 +180,12 @@ public enum RepeatedTimeChoice: String, Sendable, CaseIterable {
 
   var foundationPolicy: Calendar.RepeatedTimePolicy { self == .first ? .first : .last }
 }
+
+extension CalendarTriggerEvaluator {
+  /// The evaluator with `platform`'s rules for daylight-saving gaps, repeated times, impossible dates and its calendar.
+  init(_ platform: PlatformSettings) {
+    self.init(
+      dstGapPolicy: platform.dstGapPolicy, repeatedTimePolicy: platform.repeatedTimePolicy,
+      impossibleDatePolicy: platform.impossibleDatePolicy, calendar: platform.calendar)
+  }
+}

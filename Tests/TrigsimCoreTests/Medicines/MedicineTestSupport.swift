@@ -92,6 +92,9 @@ func followUpIDs(_ medicine: MedicineID = "1", _ range: ClosedRange<Int>) -> [St
 extension SimulationRun {
   /// A run of `scenario` with the scenario's medicine app (`MedicineReminderApp`), for tests that look inside the run.
   init(_ scenario: Scenario, variation: DeviceVariation? = nil, patientLayer: any PatientLayer = ScriptedPatient()) {
-    self.init(scenario, variation: variation, appLayer: HostedAppLayer.make(MedicineReminderApp.hosted(for: scenario), for: scenario), patientLayer: patientLayer)
+    self.init(
+      scenario, variation: variation,
+      layers: SimulationLayers(
+        scenario, variation: variation, app: HostedAppLayer.make(MedicineReminderApp.hosted(for: scenario), for: scenario), patient: patientLayer))
   }
 }

@@ -44,7 +44,7 @@ private typealias S = ServerFixture
     let server = PolicyServer(scenario.server)
     for channel in channels { server.register(channel) }
     let app = HostedAppLayer.make(MedicineReminderApp.hosted(for: scenario), for: scenario)
-    var run = SimulationRun(scenario, appLayer: app, serverLayer: server)
+    var run = SimulationRun(scenario, layers: SimulationLayers(scenario, variation: nil, app: app, server: server))
     try run.execute()
     return (try #require(run.sink as? Timeline), run.summary(), server.channelAttempts)
   }

@@ -189,7 +189,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
       await app.patientChangedMedicine(edit)
     }
-    let changes = run.medicineApp.medicineChanges
+    let changes = run.scenario.medicineApp.medicineChanges
     if index + 1 == changes.count || changes[index + 1].instant != changes[index].instant {
       call("patientFinishedChangingMedicines", [], recorded: false, in: &run, at: now) { await app.patientFinishedChangingMedicines() }
     }

@@ -68,7 +68,7 @@ final class AndroidScheduler: PhoneScheduler {
     // A maker that puts unused apps to sleep holds them in the restricted bucket meanwhile.
     let bucketChanges = StandbyBucketSchedule.withMakerSleep(
       scheduled, base: settings.alarms.standbyBucket, start: start,
-      sleeping: settings.oemKiller.sleepingSpans(start: start, end: run.end, foreground: run.foregroundSpans()),
+      sleeping: settings.oemKiller.sleepingSpans(start: start, end: run.end, foreground: run.scenario.medicineApp.foregroundSpans(until: run.end)),
       sleepAfter: settings.oemKiller.sleepAfter ?? .zero)
     let power = AndroidPowerTimeline(
       rules: settings.doze, start: start, end: run.end, screenOn: Self.screenOnInstants(of: run),
@@ -128,7 +128,7 @@ final class AndroidScheduler: PhoneScheduler {
       if case .power(.switchOn, _) = change.change { instants.append(change.instant) }
     }
     // The app in the foreground keeps the screen on: from its opening to the moment it leaves.
-    for span in run.foregroundSpans() { instants += [span.lowerBound, span.upperBound] }
+    for span in run.scenario.medicineApp.foregroundSpans(until: run.end) { instants += [span.lowerBound, span.upperBound] }
     if let day = scenario.patientAttention.day {
       var cursor = run.previousLocal(day.wake, before: scenario.clock.start) ?? scenario.clock.start
       while cursor <= end, let sleep = run.nextLocal(day.sleep, atOrAfter: cursor.advanced(byMilliseconds: 1)) {

@@ -25,7 +25,7 @@ final class InboxChannel: ServerChannel {
   /// foreground, fetches its inbox: at each opening (`fetchOnOpen`) and every `pollInterval` from it.
   func nextFetch(after instant: SimulationInstant, in run: SimulationRun) -> SimulationInstant? {
     let interval = max(model.pollInterval.milliseconds, 1)
-    for span in run.foregroundSpans() {
+    for span in run.scenario.medicineApp.foregroundSpans(until: run.end) {
       // The opening itself (a momentary one too), when the app fetches then.
       if model.fetchOnOpen && span.lowerBound >= instant { return span.lowerBound }
       // The polls: every interval from the opening, while the app is still open.

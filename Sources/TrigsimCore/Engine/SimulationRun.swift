@@ -1,158 +1,5 @@
 import Foundation
 
-/// Runs a scenario: replays the track and the virtual clock through the
-/// geofence, calendar and interval triggers and the notification center, and
-/// returns the timeline.
-///
-/// ```swift
-/// let timeline = try Simulation(scenario).run()   // the scenario's medicine app (import TrigsimMedicineApp)
-/// print(timeline.canonicalText)
-/// ```
-///
-/// The run is a discrete-event simulation. Fixes are read one at a time; the
-/// boundary crossings of the path from the previous fix are queued as events,
-/// then every queued event up to the new fix's instant is handled in
-/// `(instant, phase, rank, sequence)` order (see `EventPhase`). Nothing reads
-/// the wall clock or a random source, so identical input gives an identical
-/// timeline.
-///
-/// Entries go to a `TimelineEntrySink` as they are made: `run()` and
-/// `report()` collect them in a `Timeline`; `run(into:)` hands them to any
-/// sink, so a caller that writes them out holds none. Every run is bounded
-/// by the scenario's `limits` (`RunLimits`).
-public struct Simulation {
-  public let scenario: Scenario
-  /// The app under test: a team's app, or the scenario's medicine app
-  /// (`MedicineReminderApp` in `TrigsimMedicineApp`, which `Simulation(scenario)` runs).
-  public let app: HostedApp
-
-  /// Runs `scenario` with `app`, a team's app or the scenario's medicine app
-  /// (`HostedApp`): the scenario's world, device and patient, and the app's
-  /// own code against the simulated device (the manual, "Your app in the loop").
-  public init(_ scenario: Scenario, app: HostedApp) {
-    self.scenario = scenario
-    self.app = app
-  }
-
-  /// A scenario written for a Swift app (`appUnderTest: swift`) runs only with one, not the scenario's medicine app.
-  static func checkAppUnderTest(of scenario: Scenario, app: HostedApp) throws {
-    guard scenario.appUnderTest == .swift, app.isScenarioMedicineApp else { return }
-    throw InputError(
-      Diagnostic(
-        at: scenario.appUnderTestOrigin ?? InputLocation(file: scenario.name, line: 1, column: 1),
-        "this scenario is written for a team's Swift app ('appUnderTest: swift'); the scenario's medicine app cannot run it",
-        notes: [
-          "run it from Swift: Simulation(scenario, app: HostedApp { device in YourApp(device) }), or with the TrigsimTesting helpers (the manual, \"Your app in the loop\")"
-        ]))
-  }
-
-  /// Runs the scenario from `clock.start` to `clock.end` inclusive.
-  ///
-  /// - Throws: `InputError` when the track file has bad input.
-  public func run() throws -> Timeline {
-    try report().timeline
-  }
-
-  /// Runs the scenario and returns the timeline with its summary: every
-  /// dose's outcome and the pending-slot accounting.
-  ///
-  /// - Throws: `InputError` when the track file has bad input, when a
-  ///   scripted user action names a notification that is not in Notification
-  ///   Center at its instant (every such action is reported at once), or
-  ///   when the run exceeds one of the scenario's `limits`.
-  public func report() throws -> SimulationReport {
-    try report(variation: nil)
-  }
-
-  /// Runs trial `index` of a trial run seeded with `seed` (see
-  /// `TrialRunner`): the timeline behind one line of a trial report, to see
-  /// why a dose was missed in that trial.
-  public func report(trial index: Int, seed: UInt64) throws -> SimulationReport {
-    try report(variation: TrialRunner.variation(trial: index, seed: seed, profile: scenario.platform.location))
-  }
-
-  /// Runs the scenario, handing each entry to `sink` as it is made, and
-  /// returns what is known only at the end: the header (it counts the fixes
-  /// read) and the summary. The entries `sink` received, with this header,
-  /// are the timeline `report()` returns.
-  ///
-  /// - Throws: as `report()`, and any error `sink` throws (the run stops at
-  ///   once). Entries already appended stay in `sink`.
-  public func run<Sink: TimelineEntrySink>(into sink: inout Sink) throws -> StreamedReport {
-    try run(variation: nil, into: &sink)
-  }
-
-  /// Runs trial `index` of a trial run seeded with `seed`, handing each
-  /// entry to `sink` as it is made (see `run(into:)` and `report(trial:seed:)`).
-  public func run<Sink: TimelineEntrySink>(trial index: Int, seed: UInt64, into sink: inout Sink) throws -> StreamedReport {
-    try run(variation: TrialRunner.variation(trial: index, seed: seed, profile: scenario.platform.location), into: &sink)
-  }
-
-  private func report(variation: DeviceVariation?) throws -> SimulationReport {
-    var timeline = Timeline()
-    let end = try run(variation: variation, into: &timeline)
-    timeline.header = end.header
-    return SimulationReport(timeline: timeline, summary: end.summary)
-  }
-
-  private func run<Sink: TimelineEntrySink>(variation: DeviceVariation?, into sink: inout Sink) throws -> StreamedReport {
-    try Self.checkAppUnderTest(of: scenario, app: app)
-    var run = SimulationRun(
-      scenario, variation: variation, sink: sink, appLayer: HostedAppLayer.make(app, for: scenario), patientLayer: TrialRunner.patient(of: variation))
-    // The run holds the sink it was given: always a `Sink`.
-    defer { sink = run.sink as! Sink }
-    try run.execute()
-    var summary = run.summary()
-    summary.firstFixAt = run.replay.firstFixInstant
-    summary.regionsInsideAtFirstFix = run.replay.regionsInsideAtFirstFix
-    summary.coverageWarnings = run.replay.coverageWarnings
-    summary.perceptions = run.layers.phone.attention.perceptions
-    summary.channelAttempts = run.layers.server.channelAttempts
-    summary.badgeHistory = run.layers.phone.attention.badgeHistory
-    summary.waitingDosesHistory = run.layers.phone.attention.waitingDosesHistory
-    summary.consultedAssumptions = run.layers.assumptionLog.inRegistryOrder
-    return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
-  }
-}
-
-extension Simulation {
-  /// Every event the run handles, in order, one line each: the instant in
-  /// milliseconds, the phase, the rank and the event (its kind and values).
-  /// Some events write no timeline entry (a dose check, a stale delivery), so
-  /// this sees what the timeline cannot; it does not see the entries an event
-  /// writes or their order, so it complements the timeline for a refactoring
-  /// that must not change behaviour. For tests.
-  func eventTrace() throws -> [String] {
-    try Self.checkAppUnderTest(of: scenario, app: app)
-    final class Lines { var lines: [String] = [] }
-    let trace = Lines()
-    var run = SimulationRun(scenario, variation: nil, sink: Timeline(), appLayer: HostedAppLayer.make(app, for: scenario))
-    run.eventObserver = { event in
-      // A layer's event prints as its own (`look(wake)`), as it did when it was one of the engine's kinds.
-      let kind = switch event.kind {
-      case .patient(let patientEvent): "\(patientEvent)"
-      case .ledger(let ledgerEvent): "\(ledgerEvent)"
-      case .phone(let phoneEvent): "\(phoneEvent)"
-      case .android(let androidEvent): "\(androidEvent)"
-      default: "\(event.kind)"
-      }
-      trace.lines.append("\(event.instant.millisecondsSinceEpoch) \(event.phase.traceName) \(event.rank) \(kind)")
-    }
-    try run.execute()
-    return trace.lines
-  }
-}
-
-/// The end of a run whose entries went to a sink: the timeline's header and
-/// the run's summary, both known only once the run is over.
-public struct StreamedReport: Sendable {
-  /// The timeline header (scenario, zone, clock, platform, regions, track).
-  public var header: [TimelineField]
-  public var summary: RunSummary
-  /// How many entries the sink received.
-  public var entryCount: Int
-}
-
 /// The mutable state of one run; entries go to `sink`.
 ///
 /// Not generic over the sink: the engine would then run as unspecialized
@@ -185,69 +32,28 @@ struct SimulationRun {
   /// The trial's seed (`DeviceVariation.seed`), nil in a single run.
   let trialSeed: UInt64?
 
-  init(
-    _ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(),
-    appLayer: any AppLayer, patientLayer: any PatientLayer = ScriptedPatient(), serverLayer: (any ServerLayer)? = nil
-  ) {
+  /// A run of `scenario` in which `layers` act (`SimulationLayers`:
+  /// assembled for the scenario, or with a team's app or a test's own
+  /// layer); entries go to `sink`. `variation` is the
+  /// trial's draw (nil: the deterministic run).
+  init(_ scenario: Scenario, variation: DeviceVariation? = nil, sink: any TimelineEntrySink = Timeline(), layers: SimulationLayers) {
     self.scenario = scenario
     self.sink = sink
     self.trialSeed = variation?.seed
-    let calendarEvaluator = CalendarTriggerEvaluator(
-      dstGapPolicy: scenario.platform.dstGapPolicy, repeatedTimePolicy: scenario.platform.repeatedTimePolicy,
-      impossibleDatePolicy: scenario.platform.impossibleDatePolicy, calendar: scenario.platform.calendar)
-    self.calendarEvaluator = calendarEvaluator
-    self.layers = SimulationLayers(
-      phone: Phone(scenario, variation: variation, calendar: calendarEvaluator), app: appLayer, patient: patientLayer,
-      server: serverLayer ?? scenario.server.makeServerLayer(), ledger: DoseLedger(),
-      assumptionLog: AssumptionLog(stated: scenario.statedAssumptions))
+    self.calendarEvaluator = CalendarTriggerEvaluator(scenario.platform)
+    self.layers = layers
     self.deviceTimeZone = scenario.clock.timeZone
     self.replay = TrackReplay(scenario)
   }
 
   var end: SimulationInstant { scenario.clock.end }
 
-  /// The scenario's app section: its app-state changes, medicine changes and scripted actions.
-  var medicineApp: MedicineApp { scenario.medicineApp }
-  /// The scenario's `policy:` (its identifier templates name the requests the dose ledger attributes).
-  var policy: AppPolicy { medicineApp.policy }
-
-  /// Queues the scenario's app-state changes and the patient's medicine changes.
-  mutating func scheduleAppAndMedicineChanges() {
-    for (index, change) in medicineApp.appChanges.enumerated() where change.instant <= end {
-      queue.schedule(.phone(.appChange(index)), at: change.instant, phase: .appChange, rank: index)
-    }
-    let rawActions = scenario.actions.count
-    for (index, change) in medicineApp.medicineChanges.enumerated() where change.instant <= end {
-      queue.schedule(.medicineChange(index), at: change.instant, phase: .appAction, rank: rawActions + index)
-    }
-  }
-
   mutating func execute() throws {
     if let problem = scenario.limits.clockSpanProblem(scenario.clock) { throw InputError(problem) }
     for (index, change) in scenario.clock.timeZoneChanges.enumerated() where change.instant <= end {
       queue.schedule(.timeZoneChange(index), at: change.instant, phase: .timeZoneChange, rank: index)
     }
-    layers.phone.scheduler = scenario.platform.makePhoneScheduler(startingIn: self)
-    let scheduler = layers.phone.scheduler
-    if !scenario.actions.isEmpty, let refusal = scheduler.scenarioRequestsRefusal {
-      record(.warning, "notifications", at: scenario.clock.start, [TimelineField("reason", refusal)])
-    } else {
-      for (index, action) in scenario.actions.enumerated() where action.instant <= end {
-        queue.schedule(.phone(.appAction(index)), at: action.instant, phase: .appAction, rank: index)
-      }
-    }
-    scheduler.runStarts(in: &self)
-    let layer = layers.app
-    layer.scheduleEvents(in: &self)
-    let patient = layers.patient
-    patient.scheduleEvents(in: &self)
-    let server = layers.server
-    server.scheduleEvents(in: &self)
-    let phone = layers.phone
-    phone.scheduleDeviceEvents(in: &self)
-    for warning in layers.phone.locationService.regionWarnings {
-      record(.warning, scenario.regions[warning.region].id.rawValue, at: scenario.clock.start, [TimelineField("reason", warning.reason)])
-    }
+    SimulationLayers.start(in: &self)
     if let track = scenario.track {
       if replay.usesQuietStretches, replay.recordedGeometry != nil, let blocks = track as? any SampleBlockSource {
         try blocks.readSampleBlocks { replay(block: $0) }
@@ -263,11 +69,7 @@ struct SimulationRun {
       layers.phone.queueDeviceReports(in: &self)
     }
     handleEvents(notAfter: end)
-    layer.runEnded(in: &self)
-    layers.patient.runEnded(in: &self)
-    if let stopReason { throw stopReason }
-    let rejectedActions = layers.patient.rejectedActions
-    if !rejectedActions.isEmpty { throw InputError(rejectedActions) }
+    try SimulationLayers.finish(in: &self)
   }
 
   // MARK: - Track replay
@@ -409,7 +211,7 @@ struct SimulationRun {
     while stopReason == nil, let event = queue.popNext(notAfter: horizon) {
       eventObserver?(event)
       handle(event)
-      if layers.phone.tracksBadge { layers.phone.trackWaitingDoses(in: self, at: event.instant) }
+      SimulationLayers.eventHandled(in: self, at: event.instant)
     }
   }
 
@@ -419,8 +221,7 @@ struct SimulationRun {
     case .timeZoneChange(let index):
       let previous = deviceTimeZone
       changeTimeZone(to: scenario.clock.timeZoneChanges[index].timeZone, at: now)
-      let layer = layers.app
-      layer.timeZoneChanged(from: previous, in: &self, at: now)
+      SimulationLayers.timeZoneChanged(from: previous, in: &self, at: now)
     case .trackGap(let since, let newSegmentAt):
       let duration = since.duration(to: now)
       let longGap = duration > scenario.platform.trackGapLimit
@@ -428,57 +229,19 @@ struct SimulationRun {
       record(.gap, "track", at: now, [TimelineField("since", format(since)), TimelineField("reason", reason)])
     case .regionCrossing(let index, let entering, let afterGap, let visit):
       crossRegion(index, entering: entering, afterGap: afterGap, visit: visit, at: now)
-    case .medicineChange(let index):
-      let layer = layers.app
-      layer.medicineChanged(index, in: &self, at: now)
-    case .appLaunch:
-      let layer = layers.app
-      layer.launch(in: &self, at: now)
-    case .significantLocationChange(let position):
-      let layer = layers.app
-      layer.significantLocationChange(position, in: &self, at: now)
-    case .timeChange(let cause, let token):
-      let layer = layers.app
-      layer.timeChangeDue(cause, token: token, in: &self, at: now)
-    case .locationUpdate(let position, let service):
-      let layer = layers.app
-      layer.locationUpdate(position, service: service, in: &self, at: now)
-    case .patient(let event):
-      let layer = layers.patient
-      layer.eventDue(event, in: &self, at: now)
-    case .ledger(let event):
-      let ledger = layers.ledger
-      layers.ledger.eventDue(event, in: &self, at: now)
-    case .android(let event):
-      let scheduler = layers.phone.scheduler
-      scheduler.eventDue(event, in: &self, at: now)
-    case .server(let event):
-      let layer = layers.server
-      layer.eventDue(event, in: &self, at: now)
-    case .phone(let event):
-      let phone = layers.phone
-      phone.handle(event, in: &self, at: now)
+    case .layer(let event):
+      SimulationLayers.handle(event, in: &self, at: now)
     }
   }
 
   /// The true path crossed a region's boundary: the `enter`/`exit` entry,
-  /// and the location doses this crossing makes due.
+  /// then the layers hear of it (`SimulationLayers.regionCrossed`).
   mutating func crossRegion(_ index: Int, entering: Bool, afterGap: Bool, visit: Int, at now: SimulationInstant) {
     let region = scenario.regions[index]
     var fields = [TimelineField("visit", String(visit))]
     if afterGap { fields.append(TimelineField("cause", "position known again after a gap")) }
     record(entering ? .enter : .exit, region.id.rawValue, at: now, fields)
-    if !layers.ledger.medicines.isEmpty { layers.ledger.regionCrossed(index, visit: visit, entering: entering, at: now) }
-    if layers.phone.locationLog != nil && now >= scenario.clock.start {
-      for pending in layers.phone.center.regionRequests(for: region.id, entering: entering) {
-        layers.phone.locationLog!.opportunities.append(
-          LocationOpportunity(request: pending.request.id, region: index, entering: entering, visit: visit, crossing: now))
-      }
-    }
-    if !layers.ledger.medicines.isEmpty { layers.ledger.openLocationDoses(region: index, entering: entering, visit: visit, in: self, at: now) }
-    if !scenario.placeSets.isEmpty && !layers.ledger.medicines.isEmpty {
-      layers.ledger.openPlaceSetDoses(region: index, entering: entering, visit: visit, in: self, at: now)
-    }
+    SimulationLayers.regionCrossed(index, entering: entering, visit: visit, in: &self, at: now)
   }
 
   mutating func changeTimeZone(to zone: TimeZone, at now: SimulationInstant) {
@@ -486,32 +249,6 @@ struct SimulationRun {
     deviceTimeZone = zone
     deviceZoneChangedAt = now
     record(.timezone, scenario.clock.name(of: zone), at: now, [TimelineField("from", scenario.clock.name(of: previous))])
-    layers.phone.rescheduleFloatingRequests(for: zone, in: &self, at: now)
-    if !layers.ledger.doseClocks.isEmpty {
-      let ledger = layers.ledger
-      layers.ledger.warnMovedReminders(in: &self, at: now)
-    }
-  }
-
-  // MARK: - The app's foreground spans
-
-  /// The app's spans in the foreground, known before the run: from each
-  /// `app:` change to the foreground to the next change out of it.
-  func foregroundSpans() -> [Range<SimulationInstant>] {
-    var spans: [Range<SimulationInstant>] = []
-    var since: SimulationInstant?
-    // In time order (of equal instants, as listed), as the queue applies them.
-    let ordered = scenario.medicineApp.appChanges.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
-    for change in ordered.map(\.element) {
-      guard let state = change.state else { continue }
-      if state == .foreground, since == nil { since = change.instant }
-      if state != .foreground, let start = since {
-        spans.append(start..<max(start, change.instant))
-        since = nil
-      }
-    }
-    if let start = since { spans.append(start..<max(start, end)) }
-    return spans
   }
 
   // MARK: - Device-local time
@@ -600,40 +337,12 @@ struct SimulationRun {
     return InstantFormatter.format(instant, offsetSeconds: deviceTimeZone.secondsFromGMT(for: instant.date))
   }
 
-  /// The run's summary, as the dose ledger builds it from what it is handed (`DoseLedgerLayer.summary(of:)`).
-  func summary() -> RunSummary { layers.ledger.summary(of: self) }
+  /// The run's summary, as the layers build it (`SimulationLayers.summary(of:)`).
+  func summary() -> RunSummary { SimulationLayers.summary(of: self) }
 
   /// The timeline header: the scenario, zone, clock, platform rules,
   /// regions, and the track with the fixes read (known once the run is over).
-  func header() -> [TimelineField] {
-    var header = [
-      TimelineField("scenario", scenario.name),
-      TimelineField("time zone", scenario.clock.name(of: scenario.clock.timeZone)),
-      TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
-      TimelineField("platform", scenario.platform.summary),
-    ]
-    if let deviceHeader = layers.phone.deviceHeader(in: self) { header.append(deviceHeader) }
-    if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
-    if scenario.server.isActive { header.append(TimelineField("server", scenario.server.summary)) }
-    // A place set's regions are summed up in one line each (`placeSetHeader`).
-    for region in scenario.regions.prefix(scenario.placeSetRegions.first?.lowerBound ?? scenario.regions.count) {
-      header.append(TimelineField("region \(region.id)", region.shape.summary))
-    }
-    header += placeSetHeader()
-    // `+N` day labels are explained before the first entry that carries one.
-    let legends = layers.ledger.doseClocks.flatMap { clock in
-      clock.doses.filter { $0.due >= scenario.clock.start && $0.due <= end }.compactMap { clock.key($0).dayLabelLegend }
-    }
-    if !legends.isEmpty { header.append(TimelineField("day labels", legends.joined(separator: "; "))) }
-    if let label = scenario.trackLabel {
-      var track = "\(label), \(replay.fixesRead) \(replay.fixesRead == 1 ? "fix" : "fixes") read"
-      if let first = replay.firstFixInstant, let last = replay.lastFixInstant {
-        track += " from \(InstantFormatter.utc.string(for: first)) to \(InstantFormatter.utc.string(for: last))"
-      }
-      header.append(TimelineField("track", track))
-    }
-    return header
-  }
+  func header() -> [TimelineField] { SimulationLayers.header(of: self) }
 }
 
 extension SimulationRun {
