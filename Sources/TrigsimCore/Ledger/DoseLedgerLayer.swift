@@ -1,7 +1,7 @@
 import Foundation
 
 /// The dose ledger as the run and the other layers reach it
-/// (`SimulationRun.ledger`): an observer of deliveries, perceptions, acts and
+/// (`SimulationLayers.ledger`): an observer of deliveries, perceptions, acts and
 /// decisions that keeps the prescription and what became of each dose, and
 /// changes nothing in the world but its own records, its warnings about
 /// doses and the dose checks it schedules for itself (`LedgerEvent`).

@@ -17,8 +17,8 @@ import TrigsimTestSupport
     var order: [String] = []
     while let event = queue.popNext(notAfter: t1) {
       switch event.kind {
-      case .phone(.appAction(let index)): order.append("action\(index)@\(event.instant.millisecondsSinceEpoch)")
-      case .phone(.timeTriggerDue(let id, _)): order.append("due-\(id)")
+      case .layer(.phone(.appAction(let index))): order.append("action\(index)@\(event.instant.millisecondsSinceEpoch)")
+      case .layer(.phone(.timeTriggerDue(let id, _))): order.append("due-\(id)")
       case .timeZoneChange: order.append("zone")
       default: order.append("other")
       }

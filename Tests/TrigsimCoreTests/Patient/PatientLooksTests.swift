@@ -25,7 +25,7 @@ private typealias F = MedicineFixture
     scenario.patientAttention.day = DailyRoutine(wake: F.time("07:40"), sleep: F.time("11:40"), pickupsPerDay: 4)
     var run = SimulationRun(scenario)
     var looks: [String] = []
-    run.eventObserver = { event in if case .patient(.look(let cause)) = event.kind { looks.append("\(cause) \(InstantFormatter.format(event.instant, offsetSeconds: 0))") } }
+    run.eventObserver = { event in if case .layer(.patient(.look(let cause))) = event.kind { looks.append("\(cause) \(InstantFormatter.format(event.instant, offsetSeconds: 0))") } }
     try run.execute()
     #expect(looks == ["wake 2026-03-28T07:40:00.000+00:00", "pickup 2026-03-28T08:40:00.000+00:00", "pickup 2026-03-28T09:40:00.000+00:00",
                       "pickup 2026-03-28T10:40:00.000+00:00"])

@@ -31,7 +31,7 @@ private typealias F = MedicineFixture
     #expect(next.instant == F.at("08:40"))
     #expect(next.phase == .look)
     #expect(next.rank == 0)
-    guard case .patient(.look(.pickup)) = next.kind else {
+    guard case .layer(.patient(.look(.pickup))) = next.kind else {
       Issue.record("queued \(next.kind), not a pickup look")
       return
     }

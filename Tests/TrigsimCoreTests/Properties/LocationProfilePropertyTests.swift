@@ -152,11 +152,11 @@ extension LocationProfilePropertyTests {
     }
     // The comparison is not vacuous: the fast path ran.
     var plain = SimulationRun(scenario, variation: variation)
-    plain.phone.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
+    plain.layers.phone.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
     try plain.execute()
     #expect(outcomes[0].entries == outcomes[1].entries, "seed \(seed)")
     #expect(outcomes[0].reports.map(\.summary) == outcomes[1].reports.map(\.summary), "seed \(seed)")
-    return (plain.phone.locationService as! RegionMonitoringService).fastPathSegments
+    return (plain.layers.phone.locationService as! RegionMonitoringService).fastPathSegments
   }
 }
 

@@ -27,7 +27,7 @@ import TrigsimTestSupport
     let event = try #require(queued)
     #expect(event.instant == Build.instant("2026-05-04T09:00:00Z"))
     #expect(event.phase == .timeTrigger)
-    guard case .android(.alarmDue(let tag, let token)) = event.kind else {
+    guard case .layer(.android(.alarmDue(let tag, let token))) = event.kind else {
       Issue.record("queued \(event.kind), not the alarm")
       return
     }

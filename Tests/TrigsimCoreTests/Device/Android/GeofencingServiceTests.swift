@@ -338,10 +338,10 @@ import TrigsimMedicineApp
       if foreground { scenario.medicineApp.appChanges = [AppChange(instant: scenario.clock.start, state: .foreground)] }
       let idealLog = ReportLog(), androidLog = ReportLog()
       var ideal = SimulationRun(scenario)
-      ideal.phone.locationService = RecordingLocationService(recorded: ideal.phone.locationService, log: idealLog)
+      ideal.layers.phone.locationService = RecordingLocationService(recorded: ideal.layers.phone.locationService, log: idealLog)
       try ideal.execute()
       var android = SimulationRun(scenario)
-      android.phone.locationService = RecordingLocationService(
+      android.layers.phone.locationService = RecordingLocationService(
         recorded: GeofencingService(rules: .exact, regions: scenario.regions, variation: nil), log: androidLog)
       try android.execute()
       #expect(android.timeline().entries == ideal.timeline().entries, "seed \(seed) foreground \(foreground)")
