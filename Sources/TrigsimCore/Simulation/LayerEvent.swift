@@ -3,7 +3,9 @@
 /// hands it back to `SimulationLayers.handle(_:in:at:)`.
 ///
 /// Each case keeps the name and shape the event had when it was one of the
-/// engine's own kinds, so the event trace reads as it did (`traceText`).
+/// engine's own kinds, so the event trace reads as it did (`traceText`):
+/// the server's events were always wrapped (`server(step(…))`), the others
+/// were the engine's own cases.
 enum LayerEvent {
   /// The app under test's inputs and callbacks (`AppLayer`).
   case app(AppEvent)
@@ -26,7 +28,7 @@ enum LayerEvent {
     case .android(let event): "\(event)"
     case .patient(let event): "\(event)"
     case .ledger(let event): "\(event)"
-    case .server(let event): "\(event)"
+    case .server(let event): "server(\(event))"
     }
   }
 }
