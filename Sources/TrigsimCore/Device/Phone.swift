@@ -1,6 +1,6 @@
 /// The phone the app runs on: its notification center, presenter, location
 /// service, power and attention, push service, and its record of the app
-/// under test. It owns this state; the engine reaches it through `SimulationRun.phone`.
+/// under test. It owns this state; the run reaches it through `SimulationLayers.phone`.
 ///
 /// The world (the track, its geometry and crossings, the clock and its
 /// time-zone changes) stays in the engine; the phone is told what the world

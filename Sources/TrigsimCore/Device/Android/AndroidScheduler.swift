@@ -4,7 +4,7 @@
 /// permission, decides when each alarm fires and each work runs (the alarm
 /// model: Doze, while-idle limits, windows), and runs the app's code when it
 /// does; the app posts its notification from there. It owns that state: the
-/// run reaches it only through `SimulationRun.phoneScheduler`, and it acts on
+/// run reaches it only through the phone (`Phone.scheduler`), and it acts on
 /// the world (the timeline, the queue, the notification center, the app)
 /// through the run it is handed.
 final class AndroidScheduler: PhoneScheduler {
