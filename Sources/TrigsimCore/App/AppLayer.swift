@@ -72,7 +72,7 @@ protocol AppLayer: AnyObject {
   /// requests it delivers).
   func regionDetected(
     _ region: Int, entering: Bool, transition: GeofenceTransition?, condition: SimulationInstant?, in run: inout SimulationRun, at now: SimulationInstant)
-  /// A fix, while `run.layers.phone.observesFixes` (the app started the significant-change or the standard location service).
+  /// A fix, while `run.layers.phone.core.observesFixes` (the app started the significant-change or the standard location service).
   func observe(_ fix: TrackSample, in run: inout SimulationRun)
   /// Why place `place` of set `set` was not monitored at a crossing, when the
   /// app's last choice of nearest places left it out (nil: it was chosen).

@@ -182,7 +182,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> T? {
     guard run.stopReason == nil else { return nil }
     if configuration.recordsCallbacks && recorded {
-      run.record(.app, name, at: now, fields() + [TimelineField("state", run.layers.phone.installedApp.state.rawValue)])
+      run.record(.app, name, at: now, fields() + [TimelineField("state", run.layers.phone.core.installedApp.state.rawValue)])
     }
     let (result, completed): (T?, Bool) = attach(&run, at: now) {
       let executor = CallbackExecutor()
@@ -245,7 +245,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       standardUpdates = false
       standardService += 1
       lastStandardUpdate = nil
-      run.layers.phone.observesFixes = significantChanges
+      run.layers.phone.core.observesFixes = significantChanges
     }
     distanceFilter = 0
   }
@@ -261,13 +261,13 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       if !running { startProcess(reason, in: &run, at: now) }
       return
     }
-    guard run.layers.phone.installedApp.state.isTerminated || !running else { return }
-    if run.layers.phone.installedApp.state.isTerminated {
+    guard run.layers.phone.core.installedApp.state.isTerminated || !running else { return }
+    if run.layers.phone.core.installedApp.state.isTerminated {
       run.record(.app, "state", at: now, [
-        TimelineField("to", AppState.background.rawValue), TimelineField("from", run.layers.phone.installedApp.state.rawValue),
+        TimelineField("to", AppState.background.rawValue), TimelineField("from", run.layers.phone.core.installedApp.state.rawValue),
         TimelineField("reason", "the system launched the app (\(reason.rawValue))"),
       ])
-      run.layers.phone.installedApp.state = .background
+      run.layers.phone.core.installedApp.state = .background
     }
     startProcess(reason, in: &run, at: now)
   }
@@ -289,9 +289,9 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   func launch(in run: inout SimulationRun, at now: SimulationInstant) {
     // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
     // at the start (the patient opened it).
-    guard !run.layers.phone.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
+    guard !run.layers.phone.core.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
     startProcess(.initial, in: &run, at: now)
-    if run.layers.phone.installedApp.state == .foreground, let app {
+    if run.layers.phone.core.installedApp.state == .foreground, let app {
       call("didBecomeActive", [], in: &run, at: now) { await app.didBecomeActive() }
     }
   }
@@ -313,8 +313,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   }
 
   func locationAuthorizationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
-    guard !run.layers.phone.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
-    let fields = [TimelineField("location", run.layers.phone.installedApp.locationAuthorization.rawValue)]
+    guard !run.layers.phone.core.installedApp.state.isTerminated, app != nil, let delegate = device.locationManager.delegate else { return }
+    let fields = [TimelineField("location", run.layers.phone.core.installedApp.locationAuthorization.rawValue)]
     call("didChangeAuthorization", fields, in: &run, at: now) {
       await delegate.didChangeAuthorization()
     }
@@ -324,10 +324,10 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let name = "background-refresh"
     // Low Power Mode turns Background App Refresh off (Apple, Energy
     // Efficiency Guide for iOS Apps, "React to Low Power Mode").
-    if run.layers.phone.installedApp.state == .forceQuit || !run.layers.phone.attention.phoneOn || run.layers.phone.attention.lowPower {
-      let why = run.layers.phone.installedApp.state == .forceQuit
+    if run.layers.phone.core.installedApp.state == .forceQuit || !run.layers.phone.core.attention.phoneOn || run.layers.phone.core.attention.lowPower {
+      let why = run.layers.phone.core.installedApp.state == .forceQuit
         ? "the patient force-quit the app: the system does not launch it for background refresh"
-        : !run.layers.phone.attention.phoneOn ? "the phone is off"
+        : !run.layers.phone.core.attention.phoneOn ? "the phone is off"
         : "Low Power Mode: Background App Refresh does not run while it is on"
       run.record(.app, name, at: now, [TimelineField("ran", "no"), TimelineField("reason", why)])
       return
@@ -343,7 +343,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     wake(.backgroundRefresh, in: &run, at: now)
     guard let app else { return }
     // The device's account: the system ran the app's refresh task (its callback entry is the app's).
-    run.record(.app, name, at: now, [TimelineField("ran", "yes"), TimelineField("app", run.layers.phone.installedApp.state.rawValue)])
+    run.record(.app, name, at: now, [TimelineField("ran", "yes"), TimelineField("app", run.layers.phone.core.installedApp.state.rawValue)])
     call("performBackgroundRefresh", [TimelineField("request", request.identifier)], in: &run, at: now) {
       await app.performBackgroundRefresh(request)
     }
@@ -354,7 +354,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if run.scenario.medicineApp.medicineChanges[index].appOpen {
       bringToForeground(.patient, reason: "the patient opened the app to enter medicine '\(edit.medicineID)'", in: &run, at: now)
     }
-    if run.layers.phone.installedApp.state.isTerminated || app == nil {
+    if run.layers.phone.core.installedApp.state.isTerminated || app == nil {
       wake(.patient, in: &run, at: now)
     }
     if let app {
@@ -417,7 +417,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   private func tell(_ change: SignificantTimeChange, in run: inout SimulationRun, at now: SimulationInstant) {
     guard run.stopReason == nil, let observer = timeChangeObserver else { return }
     let fields = timeChangeFields(change, in: run)
-    switch run.layers.phone.installedApp.state {
+    switch run.layers.phone.core.installedApp.state {
     case .foreground:
       call("significantTimeChange", fields, in: &run, at: now) { await observer.significantTimeChange(change) }
     case .background:
@@ -425,7 +425,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       notRun("significantTimeChange", fields + [TimelineField("state", AppState.background.rawValue)],
              "the app is suspended: iOS queues the change until the app returns to the foreground (only the latest is delivered)", in: &run, at: now)
     case .terminated, .forceQuit:
-      notRun("significantTimeChange", fields + [TimelineField("state", run.layers.phone.installedApp.state.rawValue)],
+      notRun("significantTimeChange", fields + [TimelineField("state", run.layers.phone.core.installedApp.state.rawValue)],
              "the app is not running: the system does not launch it for a time change", in: &run, at: now)
     }
   }
@@ -453,10 +453,10 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   ) -> Presentation {
     deliveredContent[shown.id] = request
     deliveredDose[shown.id] = dose
-    guard run.layers.phone.installedApp.state == .foreground, app != nil else {
+    guard run.layers.phone.core.installedApp.state == .foreground, app != nil else {
       if let explainer, let dose {
         let notification = UserNotification(date: now.date, request: request)
-        let state = run.layers.phone.installedApp.state
+        let state = run.layers.phone.core.installedApp.state
         // No app code runs now: the hook may only tell the simulator (SimulationNotes); any other device call is a misuse.
         explaining = true
         attach(&run, at: now) { explainer.deliveredWithoutAppCode(notification, dose: dose, state: state, notes: device.simulation) }
@@ -509,7 +509,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     var fields = [TimelineField("action", action.description), TimelineField("by", source)]
     if let dose { fields.append(TimelineField("dose", dose.occurrenceLabel)) }
     if action != .ignore {
-      run.layers.phone.takeOutOfNotificationCenter(id, chosen: action, in: &run, at: now)
+      run.layers.phone.core.takeOutOfNotificationCenter(id, chosen: action, in: &run, at: now)
       deliveredContent[id] = nil
     }
     return fields
@@ -518,7 +518,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   func canAct(on id: NotificationID, in run: SimulationRun) -> Bool { deliveredContent[id] != nil }
 
   func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let request = deliveredContent[id], let shown = run.layers.phone.center.delivered[id] else { return }
+    guard let request = deliveredContent[id], let shown = run.layers.phone.core.center.delivered[id] else { return }
     let dose = run.layers.ledger.shownDose[id]
     let category = request.categoryIdentifier.flatMap { categories[$0] }
     let identifier = configuration.actionIdentifier(action)
@@ -545,13 +545,13 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
         note: "dismissed at \(run.format(now)) without telling the app (no custom dismiss action)")
       return
     }
-    if action != .ignore && run.layers.phone.installedApp.state.isTerminated && run.scenario.platform.terminatedActions == .lost {
+    if action != .ignore && run.layers.phone.core.installedApp.state.isTerminated && run.scenario.platform.terminatedActions == .lost {
       notHandled(
         TimelineField("handled", "no"), "the app is terminated and its action handler did not run (platform terminatedActions: lost)",
         note: "'\(action)' at \(run.format(now)) lost: the app was terminated")
       return
     }
-    let state = run.layers.phone.installedApp.state
+    let state = run.layers.phone.core.installedApp.state
     let chosen = category?.actions.first { $0.identifier == identifier }
     let typed = chosen?.textInput != nil ? configuration.typedText(id, identifier) : nil
     var extra = explainer?.actionEntryFields(id, actionIdentifier: identifier, state: state) ?? []
@@ -568,7 +568,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let chosen, chosen.options.contains(.foreground) {
       bringToForeground(.notificationResponse, reason: "the patient chose '\(chosen.identifier)', a foreground action", in: &run, at: now)
     }
-    if run.layers.phone.installedApp.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
+    if run.layers.phone.core.installedApp.state.isTerminated || app == nil { wake(.notificationResponse, in: &run, at: now) }
     let response = NotificationResponse(
       notification: UserNotification(date: shown.instant.date, request: request), actionIdentifier: identifier, userText: typed)
     let responseFields = [TimelineField("notification", id.rawValue), TimelineField("action", identifier)]
@@ -586,12 +586,12 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// `.foreground` action's `didReceive` (Apple, `UNNotificationActionOptions.foreground`),
   /// or a medicine the patient enters with the app open (`MedicineChange.appOpen`).
   private func bringToForeground(_ launch: LaunchReason, reason: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    let previous = run.layers.phone.installedApp.state
+    let previous = run.layers.phone.core.installedApp.state
     guard previous != .foreground else { return }
     run.record(.app, "state", at: now, [
       TimelineField("to", AppState.foreground.rawValue), TimelineField("from", previous.rawValue), TimelineField("reason", reason),
     ])
-    run.layers.phone.installedApp.state = .foreground
+    run.layers.phone.core.installedApp.state = .foreground
     if app == nil || (previous.isTerminated && configuration.processModel == .platform) { startProcess(launch, in: &run, at: now) }
     guard let app else { return }
     deliverQueuedTimeChange(in: &run, at: now)
@@ -648,8 +648,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let name = entering ? "didEnterRegion" : "didExitRegion"
     let fields = [TimelineField("region", id.rawValue)]
     regionCallbackLoss[id] = nil
-    if run.layers.phone.installedApp.state == .forceQuit { run.layers.assumptionLog.consult(.forceQuitLocation) }
-    guard run.layers.phone.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
+    if run.layers.phone.core.installedApp.state == .forceQuit { run.layers.assumptionLog.consult(.forceQuitLocation) }
+    guard run.layers.phone.core.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       let why = "the patient force-quit the app: the system does not relaunch it for region events"
       notRun(name, fields, why, in: &run, at: now)
       regionCallbackLoss[id] = "the app's \(name) did not run at \(run.format(now)): \(why)"
@@ -672,7 +672,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// the foreground), queued at the fix after its position events.
   func observe(_ fix: TrackSample, in run: inout SimulationRun) {
     observeSignificantChange(fix, in: &run)
-    guard standardUpdates, run.layers.phone.installedApp.state == .foreground, run.layers.phone.installedApp.locationAuthorization.allowsRegionMonitoring,
+    guard standardUpdates, run.layers.phone.core.installedApp.state == .foreground, run.layers.phone.core.installedApp.locationAuthorization.allowsRegionMonitoring,
       fix.instant <= run.end
     else { return }
     if let last = lastStandardUpdate, distanceFilter > 0, Geodesic.distance(last, fix.coordinate) < distanceFilter { return }
@@ -695,8 +695,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// The standard service's report: only to an app still in the foreground
   /// (an `app` entry when callbacks are recorded; nothing otherwise).
   func locationUpdate(_ position: Coordinate, service: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard standardUpdates, service == standardService, run.layers.phone.installedApp.state == .foreground,
-      run.layers.phone.installedApp.locationAuthorization.allowsRegionMonitoring, let delegate = device.locationManager.delegate
+    guard standardUpdates, service == standardService, run.layers.phone.core.installedApp.state == .foreground,
+      run.layers.phone.core.installedApp.locationAuthorization.allowsRegionMonitoring, let delegate = device.locationManager.delegate
     else { return }
     // Called at every foreground fix: the entry's fields are built only when callbacks are recorded.
     call("didUpdateLocation", [TimelineField("at", position.description), TimelineField("service", LocationUpdateService.standard.rawValue)], in: &run, at: now) {
@@ -712,12 +712,12 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   func significantLocationChange(_ position: Coordinate, in run: inout SimulationRun, at now: SimulationInstant) {
     guard significantChanges else { return }
     let fields = [TimelineField("at", position.description)]
-    if run.layers.phone.installedApp.state == .forceQuit { run.layers.assumptionLog.consult(.forceQuitLocation) }
-    guard run.layers.phone.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
+    if run.layers.phone.core.installedApp.state == .forceQuit { run.layers.assumptionLog.consult(.forceQuitLocation) }
+    guard run.layers.phone.core.installedApp.state != .forceQuit || run.scenario.platform.forceQuitLocationLaunch == .launched else {
       notRun("didUpdateLocation", fields, "the patient force-quit the app: the system does not relaunch it for significant-change updates", in: &run, at: now)
       return
     }
-    guard run.layers.phone.attention.phoneOn else {
+    guard run.layers.phone.core.attention.phoneOn else {
       notRun("didUpdateLocation", fields, "the phone is off", in: &run, at: now)
       return
     }
@@ -759,8 +759,8 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     let opens = dose.due.advanced(by: SimulationDuration(milliseconds: -clock.prescription.before.milliseconds))
     let closes = dose.due.advanced(by: clock.prescription.after)
     let slot = ReminderSlot(medicine: clock.medicine, time: clock.time)
-    if run.layers.phone.scheduler.android != nil, let reason = androidAlarmReason(slot, opens: opens, closes: closes, window: window, in: run) { return reason }
-    if run.layers.phone.scheduler.android != nil, reminderRequests[slot] == nil {
+    if run.layers.phone.android != nil, let reason = androidAlarmReason(slot, opens: opens, closes: closes, window: window, in: run) { return reason }
+    if run.layers.phone.android != nil, reminderRequests[slot] == nil {
       return androidEarlierAlarmHeld(slot, before: opens, window: window, in: run)
         ?? "no alarm of the app was set for \(window) and it posted no notification for the \(clock.time) reminder of medicine \(clock.medicine)"
     }
@@ -773,10 +773,10 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       else { continue }
       return "\(id) " + (run.layers.ledger.lossReason[id] ?? "was not pending when it would have fired, \(run.format(fires))")
     }
-    if let id = ids.last(where: { run.layers.phone.center.pending[$0] != nil }), let next = run.layers.phone.center.pending[id]?.nextDelivery {
+    if let id = ids.last(where: { run.layers.phone.core.center.pending[$0] != nil }), let next = run.layers.phone.core.center.pending[id]?.nextDelivery {
       return "the reminder \(id) next fires \(run.format(next)), outside \(window)"
     }
-    if run.layers.phone.scheduler.android != nil, let reason = androidEarlierAlarmHeld(slot, before: opens, window: window, in: run) { return reason }
+    if run.layers.phone.android != nil, let reason = androidEarlierAlarmHeld(slot, before: opens, window: window, in: run) { return reason }
     return "no request the app attributes to the \(clock.time) reminder fires in \(window)"
       + (run.layers.ledger.lossReason[last].map { "; the last, \(last): \($0)" } ?? "")
   }
@@ -808,7 +808,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       }
       return reason
     }
-    guard run.layers.phone.center.pending[planned.id] == nil, let loss = run.layers.ledger.lossReason[planned.id] else { return nil }
+    guard run.layers.phone.core.center.pending[planned.id] == nil, let loss = run.layers.ledger.lossReason[planned.id] else { return nil }
     return "\(planned.id) \(loss)"
   }
 
@@ -818,11 +818,11 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// it attributed to nothing, never another dose's), or one the device held
   /// past the window. nil: no alarm for the window says why.
   func androidAlarmReason(_ slot: ReminderSlot, opens: SimulationInstant, closes: SimulationInstant, window: String, in run: SimulationRun) -> String? {
-    let losses = run.layers.phone.scheduler.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
+    let losses = run.layers.phone.android?.alarmLosses.filter { $0.triggerAt >= opens && $0.triggerAt <= closes } ?? []
     if let loss = losses.last(where: { $0.attribution?.dailySlot == slot }) ?? losses.last(where: { $0.attribution == nil }) {
       return "the app's alarm '\(loss.tag)' for \(run.format(loss.triggerAt)) was \(loss.what) at \(run.format(loss.at)): \(loss.reason)"
     }
-    let held = run.layers.phone.scheduler.android?.alarmsInSetOrder.first {
+    let held = run.layers.phone.android?.alarmsInSetOrder.first {
       $0.attribution?.dailySlot == slot && $0.alarm.triggerAt >= opens && $0.alarm.triggerAt <= closes
     }
     return held.map {
@@ -833,7 +833,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// Android: the alarm of an earlier occurrence of `slot` that the device
   /// still holds (the app sets the next day's alarm when one fires), if any.
   func androidEarlierAlarmHeld(_ slot: ReminderSlot, before opens: SimulationInstant, window: String, in run: SimulationRun) -> String? {
-    let earlier = run.layers.phone.scheduler.android?.alarmsInSetOrder.last { $0.attribution?.dailySlot == slot && $0.alarm.triggerAt < opens }
+    let earlier = run.layers.phone.android?.alarmsInSetOrder.last { $0.attribution?.dailySlot == slot && $0.alarm.triggerAt < opens }
     return earlier.map {
       "no alarm of the app was set for \(window): its alarm '\($0.tag)' for \(run.format($0.alarm.triggerAt)), whose receiver sets the next one, was still held by the device: \($0.heldReason ?? "deferred by the system")"
     }
@@ -865,7 +865,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     if let reason = explainer?.locationDoseObstacle(medicine, region: region, facts: SimulationFacts(run: run)) { return reason }
     if monitoredRegions.contains(where: { $0.spec.identifier == region }) { return nil }
     let ids = locationRequests(of: medicine, at: region)
-    if ids.contains(where: { run.layers.phone.center.pending[$0] != nil }) { return nil }
+    if ids.contains(where: { run.layers.phone.core.center.pending[$0] != nil }) { return nil }
     guard let last = ids.last else {
       return "the app added no location request for \(region) it attributes to medicine \(medicine), and does not monitor \(region)"
     }
@@ -889,22 +889,22 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   func requestAuthorization(options: AuthorizationOptions, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
     // Not determined: the patient is asked (or, for `.provisional`, not). Provisional: a full request asks the patient.
-    if run.layers.phone.installedApp.permission == .notDetermined || (run.layers.phone.installedApp.permission == .provisional && !options.contains(.provisional)) {
+    if run.layers.phone.core.installedApp.permission == .notDetermined || (run.layers.phone.core.installedApp.permission == .provisional && !options.contains(.provisional)) {
       let provisional = options.contains(.provisional)
       let answer: NotificationPermission = provisional ? .provisional : configuration.permissionAnswer
       run.record(.app, "permission", at: now, [
-        TimelineField("to", answer.rawValue), TimelineField("from", run.layers.phone.installedApp.permission.rawValue),
+        TimelineField("to", answer.rawValue), TimelineField("from", run.layers.phone.core.installedApp.permission.rawValue),
         TimelineField("reason", provisional ? "the app asked for provisional authorization: granted without asking" : "the patient answered the app's request"),
       ])
-      run.layers.phone.installedApp.permission = answer
+      run.layers.phone.core.installedApp.permission = answer
     }
-    return [.granted, .provisional, .ephemeral].contains(run.layers.phone.installedApp.permission)
+    return [.granted, .provisional, .ephemeral].contains(run.layers.phone.core.installedApp.permission)
   }
 
   func add(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) throws {
     try check(request, in: run)
     attribute(request, in: &run, at: now)
-    run.layers.phone.add(request, in: &run, at: now)
+    run.layers.phone.core.add(request, in: &run, at: now)
   }
 
   /// The platform's refusals of a request's trigger.
@@ -932,7 +932,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     var info = request.doseAttribution.map { run.layers.ledger.requestInfo(of: $0) }
       ?? configuration.attribution.map { attribute in attribute(request).map { run.layers.ledger.requestInfo(of: $0) } } ?? run.layers.ledger.rawRequestInfo(request.id, in: run)
     // Posted from a region callback (a time trigger, not another location trigger): it answers that visit's dose.
-    if info?.role == .location, !request.trigger.isRegion, let context = run.layers.phone.locationReportContext, let visit = context.visit,
+    if info?.role == .location, !request.trigger.isRegion, let context = run.layers.phone.core.locationReportContext, let visit = context.visit,
       let medicine = info?.medicine
     {
       info?.dose = run.layers.ledger.locationDoseOfVisit[
@@ -966,21 +966,21 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
 
   /// The dose the pending request `id` is attributed to, when the attribution names one.
   func dose(ofPending id: NotificationID, in run: SimulationRun) -> DoseKey? {
-    guard run.layers.phone.center.pending[id] != nil, let info = run.layers.ledger.requestInfo[id] else { return nil }
+    guard run.layers.phone.core.center.pending[id] != nil, let info = run.layers.ledger.requestInfo[id] else { return nil }
     if let dose = info.dose { return dose }
     guard let due = info.chainDue, let time = info.chainTime else { return nil }
     return run.layers.ledger.doseKey(info.medicine, time, fire: due, in: run)
   }
 
   func delivered(in run: SimulationRun) -> [UserNotification] {
-    run.layers.phone.center.delivered.values.sorted { $0.serial < $1.serial }.compactMap { shown in
+    run.layers.phone.core.center.delivered.values.sorted { $0.serial < $1.serial }.compactMap { shown in
       deliveredContent[shown.id].map { UserNotification(date: shown.instant.date, request: $0) }
     }
   }
 
   func noteLocationRequest(_ kind: String, in run: inout SimulationRun, at now: SimulationInstant) {
     run.record(.app, "location-request", at: now, [
-      TimelineField("asked", kind), TimelineField("current", run.layers.phone.installedApp.locationAuthorization.rawValue),
+      TimelineField("asked", kind), TimelineField("current", run.layers.phone.core.installedApp.locationAuthorization.rawValue),
       TimelineField("reason", "the patient's answer is the scenario's ('app: - location:')"),
     ])
   }
@@ -995,12 +995,12 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
       return
     }
     monitoredRegions.removeAll { $0.spec.identifier == spec.identifier }
-    if let blocked = run.layers.phone.installedApp.regionMonitoringBlockedReason {
+    if let blocked = run.layers.phone.core.installedApp.regionMonitoringBlockedReason {
       monitoringFailures.append((spec, .regionMonitoringDenied(spec.identifier, reason: blocked)))
       return
     }
     let limit = run.scenario.platform.monitoredRegionLimit
-    let triggerRegions = Set(run.layers.phone.center.pendingInAddOrder().compactMap { pending -> RegionID? in
+    let triggerRegions = Set(run.layers.phone.core.center.pendingInAddOrder().compactMap { pending -> RegionID? in
       if case .region(let trigger) = pending.request.trigger { trigger.region } else { nil }
     })
     let inUse = Set(monitoredRegions.map(\.spec.identifier)).union(triggerRegions).subtracting([spec.identifier])
@@ -1039,7 +1039,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
   /// After a location service started or stopped: whether the run hands
   /// this layer every fix, and the app call's own entry.
   private func locationServiceChanged(_ subject: String, on: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.layers.phone.observesFixes = significantChanges || standardUpdates
+    run.layers.phone.core.observesFixes = significantChanges || standardUpdates
     if configuration.recordsAppCalls { run.record(.app, subject, at: now, [TimelineField("change", on ? "started" : "stopped")]) }
   }
 
@@ -1072,7 +1072,7 @@ class HostedAppLayer: AppLayer, @unchecked Sendable {
     lastStandardUpdate = nil
     locationServiceChanged("location-updates", on: on, in: &run, at: now)
     // The fix the device has: read before the events up to its instant, it may lie ahead of now; then it comes at its instant.
-    if on, run.layers.phone.installedApp.state == .foreground, run.layers.phone.installedApp.locationAuthorization.allowsRegionMonitoring, let last = run.replay.previousFix,
+    if on, run.layers.phone.core.installedApp.state == .foreground, run.layers.phone.core.installedApp.locationAuthorization.allowsRegionMonitoring, let last = run.replay.previousFix,
       last.instant <= run.end
     {
       lastStandardUpdate = last.coordinate

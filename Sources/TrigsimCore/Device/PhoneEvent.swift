@@ -1,6 +1,6 @@
 /// The phone's own events, in the engine's one order: each is queued as
 /// `ScheduledEvent.Kind.phone` with the phase and rank the phone gives it,
-/// and handed back to the phone (`Phone.handle(_:in:at:)`) when it is due.
+/// and handed back to the phone (`PhoneCore.handle(_:in:at:)`) when it is due.
 ///
 /// The event trace prints these as they are (`Simulation.eventTrace()`), so
 /// a case keeps its name and shape wherever it is queued.
@@ -25,7 +25,7 @@ enum PhoneEvent {
   case summaryDue
 }
 
-extension Phone {
+extension PhoneCore {
   /// Handles one of the phone's own events when the engine reaches it.
   func handle(_ event: PhoneEvent, in run: inout SimulationRun, at now: SimulationInstant) {
     switch event {

@@ -16,7 +16,7 @@ protocol PushTransport: Sendable {
 /// device is unreachable, low priorities left to the device's power (the
 /// manual, "Pushes"; `PushService`).
 struct APNsTransport: PushTransport {
-  func sent(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) { run.layers.phone.routePush(index, in: &run, at: now) }
-  func reachableAgain(in run: inout SimulationRun, at now: SimulationInstant) { run.layers.phone.deliverStoredPushes(in: &run, at: now) }
-  func heldPushDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) { run.layers.phone.deliverDelayedPush(index, in: &run, at: now) }
+  func sent(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) { run.layers.phone.core.routePush(index, in: &run, at: now) }
+  func reachableAgain(in run: inout SimulationRun, at now: SimulationInstant) { run.layers.phone.core.deliverStoredPushes(in: &run, at: now) }
+  func heldPushDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) { run.layers.phone.core.deliverDelayedPush(index, in: &run, at: now) }
 }

@@ -64,9 +64,10 @@ struct SimulationRun {
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
     if let lastFix = replay.previousFix {
-      while let restart = layers.phone.takeMonitoringRestart(upTo: end) { layers.phone.locationService.restartMonitoring(at: restart, into: &layers.phone.reportBuffer) }
-      layers.phone.locationService.finish(last: lastFix, until: end, into: &layers.phone.reportBuffer)
-      layers.phone.queueDeviceReports(in: &self)
+      let phone = layers.phone.core
+      while let restart = phone.takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
+      phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
+      phone.queueDeviceReports(in: &self)
     }
     handleEvents(notAfter: end)
     try SimulationLayers.finish(in: &self)
@@ -78,7 +79,7 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if layers.phone.observesFixes {
+    if layers.phone.core.observesFixes {
       let layer = layers.app
       layer.observe(sample, in: &self)
     }
@@ -97,6 +98,7 @@ struct SimulationRun {
   /// (`advanceQuietly`); the rest go fix by fix. The events and entries are
   /// those of `replayAndHandle` for every fix (the property tests compare).
   mutating func replay(block: ArraySlice<TrackSample>) -> Bool {
+    let phone = layers.phone.core
     var position = block.startIndex
     while position < block.endIndex {
       let quiet = quietFixes(in: block[position...])
@@ -105,17 +107,17 @@ struct SimulationRun {
         position += 1
         continue
       }
-      let taken = layers.phone.locationService.advanceQuietly(
-        from: replay.previousFix!, through: block[position..<position + quiet], appInForeground: layers.phone.installedApp.state == .foreground,
-        into: &layers.phone.reportBuffer)
+      let taken = phone.locationService.advanceQuietly(
+        from: replay.previousFix!, through: block[position..<position + quiet], appInForeground: phone.installedApp.state == .foreground,
+        into: &phone.reportBuffer)
       let last = block[position + taken - 1]
       replay.fixesRead += taken
       replay.quietStretchFixes += taken
       replay.lastFixInstant = last.instant
       replay.previousFix = last
       position += taken
-      if !layers.phone.reportBuffer.isEmpty {
-        layers.phone.queueDeviceReports(in: &self)
+      if !phone.reportBuffer.isEmpty {
+        phone.queueDeviceReports(in: &self)
         handleEvents(notAfter: last.instant)
         guard stopReason == nil else { return false }
       }
@@ -130,11 +132,12 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    guard replay.previousFix != nil, replay.firstFixToWarn == nil, stopReason == nil, !layers.phone.observesFixes,
+    let phone = layers.phone.core
+    guard replay.previousFix != nil, replay.firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
       let recordedGeometry = replay.recordedGeometry
     else { return 0 }
     var limit = min(queue.nextInstant ?? end, end)
-    if layers.phone.nextMonitoringRestart < layers.phone.monitoringRestarts.count { limit = min(limit, layers.phone.monitoringRestarts[layers.phone.nextMonitoringRestart]) }
+    if phone.nextMonitoringRestart < phone.monitoringRestarts.count { limit = min(limit, phone.monitoringRestarts[phone.nextMonitoringRestart]) }
     // Instants do not decrease: the fixes before `limit` are a prefix.
     var low = fixes.startIndex, high = fixes.startIndex + min(recordedGeometry.quietSteps(from: replay.fixesRead), fixes.count)
     while low < high {
@@ -159,35 +162,37 @@ struct SimulationRun {
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = replay.recordedGeometry != nil ? replay.recordedGeometry!.step(index, into: &replay.stepCrossings) : replay.geometry.step(to: fix, into: &replay.stepCrossings)
     if !replay.segmentCrossings.isEmpty { replay.segmentCrossings.removeAll(keepingCapacity: true) }
-    let foreground = layers.phone.installedApp.state == .foreground
+    // The phone's core, once a fix (a witness call through the device layer's protocol).
+    let phone = layers.phone.core
+    let foreground = phone.installedApp.state == .foreground
     switch step {
     case .first(let inside):
       replay.firstFixToWarn = fix.instant
       for (region, isInside) in zip(scenario.regions, inside) where isInside { replay.regionsInsideAtFirstFix.append(region.id) }
-      layers.phone.locationService.start(at: fix, geometricInside: inside)
-      while layers.phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
-      layers.phone.monitoringStartsInsideAtFirstFix(in: &self, at: fix.instant)
+      phone.locationService.start(at: fix, geometricInside: inside)
+      while phone.takeMonitoringRestart(upTo: fix.instant) != nil {}  // the first fix sets the sides anyway
+      phone.monitoringStartsInsideAtFirstFix(in: &self, at: fix.instant)
     case .gap(let since):
       queue.schedule(
         .trackGap(since: since, newSegmentAt: fix.startsSegment ? fix.instant : nil), at: fix.instant, phase: .position, rank: -1)
       for crossing in replay.stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: true, at: crossing.instant) }
       // Monitoring that starts again during the gap starts where the device was last known.
       var restartsAtFix = false
-      while let restart = layers.phone.takeMonitoringRestart(upTo: fix.instant) {
-        if restart < fix.instant { layers.phone.locationService.restartMonitoring(at: restart, into: &layers.phone.reportBuffer) } else { restartsAtFix = true }
+      while let restart = phone.takeMonitoringRestart(upTo: fix.instant) {
+        if restart < fix.instant { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) } else { restartsAtFix = true }
       }
-      layers.phone.locationService.resume(after: replay.previousFix!, at: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &layers.phone.reportBuffer)
-      if restartsAtFix { layers.phone.locationService.restartMonitoring(at: fix.instant, into: &layers.phone.reportBuffer) }
-      layers.phone.queueDeviceReports(in: &self)
+      phone.locationService.resume(after: replay.previousFix!, at: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
+      if restartsAtFix { phone.locationService.restartMonitoring(at: fix.instant, into: &phone.reportBuffer) }
+      phone.queueDeviceReports(in: &self)
     case .segment:
       for crossing in replay.stepCrossings { queueCrossing(crossing.region, entering: crossing.entering, afterGap: false, at: crossing.instant) }
-      if layers.phone.nextMonitoringRestart < layers.phone.monitoringRestarts.count && layers.phone.monitoringRestarts[layers.phone.nextMonitoringRestart] <= fix.instant {
-        layers.phone.advanceLocationService(from: replay.previousFix!, to: fix, appInForeground: foreground, in: &self)
+      if phone.nextMonitoringRestart < phone.monitoringRestarts.count && phone.monitoringRestarts[phone.nextMonitoringRestart] <= fix.instant {
+        phone.advanceLocationService(from: replay.previousFix!, to: fix, appInForeground: foreground, in: &self)
       } else {
         // No restart in this segment (almost every fix): no copy of the crossings.
-        layers.phone.locationService.advance(from: replay.previousFix!, to: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &layers.phone.reportBuffer)
+        phone.locationService.advance(from: replay.previousFix!, to: fix, crossings: replay.segmentCrossings, appInForeground: foreground, into: &phone.reportBuffer)
       }
-      if !layers.phone.reportBuffer.isEmpty { layers.phone.queueDeviceReports(in: &self) }
+      if !phone.reportBuffer.isEmpty { phone.queueDeviceReports(in: &self) }
     }
   }
 

@@ -16,7 +16,7 @@ extension DoseLedger {
     switch info.role {
     case .reminder(_, let time):
       // A reminder app code posts names when it was due (`DoseAttribution.postedReminder`); one the system delivers is due now.
-      let due = run.layers.phone.catchUpDue ?? info.doseScheduled ?? now
+      let due = run.layers.phone.core.catchUpDue ?? info.doseScheduled ?? now
       let key = doseKey(medicine.id, time, fire: due, in: run)
       if !key.isPrescribed { warnUnprescribed(id, medicine: medicine, time: time, fire: due, in: &run, at: now) }
       reminderFirings[id, default: []].append(now)
@@ -26,9 +26,9 @@ extension DoseLedger {
         doses[key] = newDose(key, medicine: medicine, reminder: time.description, scheduled: due)
       }
       doses[key]?.reminderDelivered = now
-      if run.layers.phone.catchUpDue != nil {
+      if run.layers.phone.core.catchUpDue != nil {
         doses[key]?.reason = nil
-        let note = run.layers.phone.catchUpWhileOff
+        let note = run.layers.phone.core.catchUpWhileOff
           ? "due while the phone was off; delivered at \(run.format(now)) " + (run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held ? "at the first unlock" : "when it came on")
           : "due after switch-on, before the first unlock; delivered at \(run.format(now)) at the first unlock"
         doses[key]?.notes.append(note)
@@ -43,7 +43,7 @@ extension DoseLedger {
         doses[key]?.reason = nil
         return key
       }
-      if let context = run.layers.phone.locationReportContext, let visit = context.visit,
+      if let context = run.layers.phone.core.locationReportContext, let visit = context.visit,
         let key = locationDoseOfVisit[
           LocationVisit(medicine: medicine.id, region: context.region, visit: visit, entering: context.entering)],
         doses[key]?.reminderDelivered == nil
@@ -65,7 +65,7 @@ extension DoseLedger {
       var opened = newDose(key, medicine: medicine, reminder: reminder, scheduled: now)
       opened.reminderDelivered = now
       doses[key] = opened
-      if run.trialSeed != nil, let context = run.layers.phone.locationReportContext {
+      if run.trialSeed != nil, let context = run.layers.phone.core.locationReportContext {
         let side = LocationSide(medicine: medicine.id, region: context.region, entering: context.entering)
         dropProvisional(side)
         provisionalLocationDoses[side] = key
@@ -103,8 +103,8 @@ extension DoseLedger {
   /// the detection being delivered, else the region of the request's
   /// trigger. Nil when that region is not a place.
   func deliveredPlace(_ id: NotificationID, in run: SimulationRun) -> (set: PlaceSet, place: Place)? {
-    var region = run.layers.phone.locationReportContext?.region
-    if region == nil, case .region(let trigger)? = run.layers.phone.center.pending[id]?.request.trigger {
+    var region = run.layers.phone.core.locationReportContext?.region
+    if region == nil, case .region(let trigger)? = run.layers.phone.core.center.pending[id]?.request.trigger {
       region = run.scenario.regions.firstIndex { $0.id == trigger.region }
     }
     guard let region, let (set, place) = run.scenario.place(ofRegion: region) else { return nil }
@@ -123,10 +123,10 @@ extension DoseLedger {
     var dosesTime: DailyTime?
     if case .time(let time)? = info.dose?.slot { dosesTime = time }
     guard case .followUp(let index) = info.role, let time = info.chainTime ?? dosesTime, let planned = info.chainDue ?? info.doseScheduled,
-      let every = medicine.snooze?.every, let pending = run.layers.phone.center.pending[id], case .calendar = pending.request.trigger,
+      let every = medicine.snooze?.every, let pending = run.layers.phone.core.center.pending[id], case .calendar = pending.request.trigger,
       run.scenario.clock.timeZoneChanges.contains(where: { pending.addedAt < $0.instant && $0.instant <= now })
     else { return nil }
-    let fire = run.layers.phone.catchUpDue ?? now
+    let fire = run.layers.phone.core.catchUpDue ?? now
     let due = fire.advanced(byMilliseconds: -every.milliseconds * Int64(index))
     guard due != planned else { return nil }
     return prescribedDose(medicine.id, time, fire: due)
@@ -222,7 +222,7 @@ extension DoseLedger {
   func warnMovedReminders(in run: inout SimulationRun, at now: SimulationInstant) {
     for clock in doseClocks where clock.active {
       let id = run.scenario.medicineApp.policy.identifiers.reminder(clock.medicine, clock.index)
-      guard let pending = run.layers.phone.center.pending[id], requestInfo[id]?.role == .reminder(clock.index, clock.time),
+      guard let pending = run.layers.phone.core.center.pending[id], requestInfo[id]?.role == .reminder(clock.index, clock.time),
         let dose = clock.doses.first(where: { $0.due.advanced(by: clock.prescription.after) >= now })
       else { continue }
       if let next = pending.nextDelivery, clock.prescription.accepts(next, due: dose.due) { continue }

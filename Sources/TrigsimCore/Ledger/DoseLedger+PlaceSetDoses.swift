@@ -20,7 +20,7 @@ extension DoseLedger {
       let key = nextLocationDose(id, place: place.id)
       var dose = newDose(key, medicine: medicine, reminder: "\(set.regionID(of: place.id)) on=\(location.kind)", scheduled: now)
       dose.visit = DoseVisit(region: run.scenario.regions[index].id, number: visit, entering: entering)
-      if run.layers.phone.center.pending[requestID] == nil {
+      if run.layers.phone.core.center.pending[requestID] == nil {
         dose.reason = run.layers.app.placeNotMonitoredReason(set: setIndex, place: placeIndex, in: run) ?? lossReason[requestID]
           ?? "the location request was not pending"
       } else {

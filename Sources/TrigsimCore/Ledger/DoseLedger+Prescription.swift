@@ -59,7 +59,7 @@ extension DoseLedger {
   /// (another dose's follow-up, the daily reminder) is replaced, and the dose
   /// or reminder that loses it says so.
   func claim(_ id: NotificationID, for info: MedicineRequestInfo, in run: SimulationRun, at now: SimulationInstant) {
-    guard run.layers.phone.center.pending[id] != nil, let previous = requestInfo[id] else { return }
+    guard run.layers.phone.core.center.pending[id] != nil, let previous = requestInfo[id] else { return }
     let what = info.role.description
     switch previous.role {
     case .reminder, .location:
@@ -178,7 +178,7 @@ extension DoseLedger {
         entering ? location.onEntry : location.onExit, locationArmed[id] == true
       else { continue }
       let side = LocationSide(medicine: id, region: index, entering: entering)
-      if let key = provisionalLocationDoses[side], run.layers.phone.locationService.believesInside(index) == entering, var adopted = doses[key] {
+      if let key = provisionalLocationDoses[side], run.layers.phone.core.locationService.believesInside(index) == entering, var adopted = doses[key] {
         // The device detected this crossing ahead of the true path (GPS error, or a region below the minimum radius) and still holds its side: the dose it opened is this visit's.
         provisionalLocationDoses[side] = nil
         let early = adopted.scheduled.duration(to: now)
@@ -254,8 +254,8 @@ extension DoseLedger {
   /// (asked through `run`) and the scenario's visit expectations.
   func summary(of run: SimulationRun) -> RunSummary {
     var summary = RunSummary()
-    summary.pendingPeak = run.layers.phone.pendingPeak
-    summary.pendingPeakAt = run.layers.phone.pendingPeakAt
+    summary.pendingPeak = run.layers.phone.core.pendingPeak
+    summary.pendingPeakAt = run.layers.phone.core.pendingPeakAt
     summary.droppedByPendingLimit = droppedByPendingLimit
     summary.pendingLimitDropGroups = pendingLimitDropGroups()
     summary.clock = run.scenario.clock

@@ -93,16 +93,16 @@ final class ScriptedPatient: PatientLayer {
   func look(_ cause: LookCause, in run: inout SimulationRun, at now: SimulationInstant) {
     let reminderServer = run.layers.server
     reminderServer.patientLooked(in: &run, at: now)
-    guard run.layers.phone.attention.phoneOn, !unseen.isEmpty else { return }
+    guard run.layers.phone.core.attention.phoneOn, !unseen.isEmpty else { return }
     let listings = unseen
     unseen = []
     for listing in listings {
-      guard run.layers.phone.stillShown(listing.source) else { continue }
+      guard run.layers.phone.core.stillShown(listing.source) else { continue }
       run.record(.looked, listing.subject, at: now, [
         TimelineField("how", listing.how), TimelineField("listed", run.format(listing.listedAt)), TimelineField("look", cause.description),
       ])
-      run.layers.phone.recordPerception(
-        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: run.layers.phone.pushType(of: listing.source),
+      run.layers.phone.core.recordPerception(
+        listing.source, subject: listing.subject, kind: listing.kind, audible: false, byLook: true, pushType: run.layers.phone.core.pushType(of: listing.source),
         in: &run, at: now)
       if case .push(let index) = listing.source {
         reminderServer.pushPerceived(index, kind: listing.kind, how: listing.how + ", seen at a look", in: &run, at: now)
@@ -198,11 +198,11 @@ final class ScriptedPatient: PatientLayer {
   /// A scripted action is due: the app acts on it, unless the phone is off
   /// or its notification is not in Notification Center (then it is rejected).
   func performScriptedAction(_ action: ScheduledUserAction, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.layers.phone.attention.phoneOn else {
+    guard run.layers.phone.core.attention.phoneOn else {
       reject(action, "while the phone is off", note: "move the action after the phone's next 'switch-on' under 'device: power:'", in: run, at: now)
       return
     }
-    guard run.layers.phone.center.delivered[action.notification] != nil, run.layers.app.canAct(on: action.notification, in: run) else {
+    guard run.layers.phone.core.center.delivered[action.notification] != nil, run.layers.app.canAct(on: action.notification, in: run) else {
       let why = run.layers.ledger.leftNotificationCenter[action.notification].map { "it left Notification Center: \($0)" }
         ?? run.layers.ledger.lossReason[action.notification].map { "it was never delivered: \($0)" }
         ?? "it was never delivered before this instant"
@@ -231,10 +231,10 @@ final class ScriptedPatient: PatientLayer {
     let plan = responsePlans[index]
     let rule = run.scenario.medicineApp.responseRules[plan.rule]
     let shown = run.layers.ledger.shownDose.compactMap { id, dose in
-      dose == plan.dose && rule.pattern.matches(id.rawValue) ? run.layers.phone.center.delivered[id] : nil
+      dose == plan.dose && rule.pattern.matches(id.rawValue) ? run.layers.phone.core.center.delivered[id] : nil
     }
     guard let target = shown.max(by: { $0.serial < $1.serial }) else { return }
-    guard run.layers.phone.attention.phoneOn else {
+    guard run.layers.phone.core.attention.phoneOn else {
       run.record(.warning, target.id.rawValue, at: now, [TimelineField("reason", "the planned response was not made: the phone is off")])
       return
     }

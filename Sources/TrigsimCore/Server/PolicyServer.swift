@@ -139,7 +139,7 @@ final class PolicyServer: ServerLayer {
       preferences.quietHours[channel] = hours
       run.record(.server, "settings", at: now, [TimelineField("\(channel.rawValue)-quiet-hours", hours.map { "\($0.from)-\($0.to)" } ?? "off")])
     case .signIn(let device):
-      if device == ServerDevice.phone, let unreachable = run.layers.phone.attention.unreachableReason {
+      if device == ServerDevice.phone, let unreachable = run.layers.phone.core.attention.unreachableReason {
         // Signing in and sending the token both need the network: the registration waits for it.
         signInsWaiting.append((device, now))
         run.record(.server, device, at: now, [
@@ -395,7 +395,7 @@ final class PolicyServer: ServerLayer {
   /// server at once when the phone can reach it, else when it can again.
   func learnAnswer(_ dose: DoseKey, in run: inout SimulationRun, at now: SimulationInstant) {
     guard answered[dose] == nil else { return }
-    if run.layers.phone.attention.unreachableReason == nil {
+    if run.layers.phone.core.attention.unreachableReason == nil {
       answered[dose] = now
     } else if !unsyncedAnswers.contains(where: { $0.dose == dose }) {
       unsyncedAnswers.append((dose, now))

@@ -9,7 +9,7 @@
 enum LayerEvent {
   /// The app under test's inputs and callbacks (`AppLayer`).
   case app(AppEvent)
-  /// The phone's own events (`Phone`).
+  /// The phone's own events (`PhoneCore`).
   case phone(PhoneEvent)
   /// The Android phone's own scheduling (`AndroidScheduler`).
   case android(AndroidEvent)

@@ -107,10 +107,10 @@ public struct Simulation {
     summary.firstFixAt = run.replay.firstFixInstant
     summary.regionsInsideAtFirstFix = run.replay.regionsInsideAtFirstFix
     summary.coverageWarnings = run.replay.coverageWarnings
-    summary.perceptions = run.layers.phone.attention.perceptions
+    summary.perceptions = run.layers.phone.core.attention.perceptions
     summary.channelAttempts = run.layers.server.channelAttempts
-    summary.badgeHistory = run.layers.phone.attention.badgeHistory
-    summary.waitingDosesHistory = run.layers.phone.attention.waitingDosesHistory
+    summary.badgeHistory = run.layers.phone.core.attention.badgeHistory
+    summary.waitingDosesHistory = run.layers.phone.core.attention.waitingDosesHistory
     summary.consultedAssumptions = run.layers.assumptionLog.inRegistryOrder
     return StreamedReport(header: run.header(), summary: summary, entryCount: run.entryCount)
   }

@@ -10,9 +10,10 @@ import Foundation
 /// protocol the other is held by here (the run hands itself to each call),
 /// never through another layer's state.
 struct SimulationLayers {
-  /// The phone the app runs on: its notification model, location service,
-  /// power and attention, and its platform's own scheduling (`Phone`).
-  let phone: Phone
+  /// The phone the app runs on, of the scenario's platform (`SimulatedPhone`:
+  /// its core, with the notification model, location service, power and
+  /// attention, and what only its platform does).
+  let phone: any SimulatedPhone
   /// The app under test, behind the app seam (`AppLayer`).
   let app: any AppLayer
   /// The patient who perceives and acts (`PatientLayer`).
@@ -26,17 +27,16 @@ struct SimulationLayers {
 }
 
 extension SimulationLayers {
-  /// The layers of a run of `scenario`: its platform's phone (with
-  /// `presenter` as the phone's notification rule when given: another
-  /// phone behind the `NotificationPresenter` seam), the app under test,
+  /// The layers of a run of `scenario`: its platform's phone unless another
+  /// is given (a third platform's `SimulatedPhone`), the app under test,
   /// the scenario's patient unless another is given, its server unless
   /// another is given, and fresh observers.
   init(
     _ scenario: Scenario, variation: DeviceVariation?, app: any AppLayer, patient: any PatientLayer = ScriptedPatient(),
-    server: (any ServerLayer)? = nil, presenter: (any NotificationPresenter)? = nil
+    server: (any ServerLayer)? = nil, phone: (any SimulatedPhone)? = nil
   ) {
     self.init(
-      phone: Phone(scenario, variation: variation, calendar: CalendarTriggerEvaluator(scenario.platform), presenter: presenter), app: app,
+      phone: phone ?? scenario.platform.makePhone(scenario, variation: variation, calendar: CalendarTriggerEvaluator(scenario.platform)), app: app,
       patient: patient, server: server ?? scenario.server.makeServerLayer(), ledger: DoseLedger(),
       assumptionLog: AssumptionLog(stated: scenario.statedAssumptions))
   }
@@ -45,32 +45,29 @@ extension SimulationLayers {
 // MARK: - What the engine tells the layers
 
 extension SimulationLayers {
-  /// The run starts: the phone's platform scheduling is made, the scenario's
-  /// own notification requests are queued (unless this phone has no
-  /// notification triggers), and each layer queues its inputs, in the order
-  /// the phone's scheduler, the app, the patient, the server, then the
-  /// phone's own device events; the location service's warnings on regions
-  /// are said.
+  /// The run starts: the scenario's own notification requests are queued
+  /// (unless this phone has no notification triggers), and each layer
+  /// queues its inputs, in the order the phone's platform (its own
+  /// scheduling), the app, the patient, the server, then the phone's device
+  /// events; the location service's warnings on regions are said.
   static func start(in run: inout SimulationRun) {
     let phone = run.layers.phone
-    phone.scheduler = run.scenario.platform.makePhoneScheduler(startingIn: run)
-    let scheduler = phone.scheduler
-    if !run.scenario.actions.isEmpty, let refusal = scheduler.scenarioRequestsRefusal {
+    if !run.scenario.actions.isEmpty, let refusal = phone.scenarioRequestsRefusal {
       run.record(.warning, "notifications", at: run.scenario.clock.start, [TimelineField("reason", refusal)])
     } else {
       for (index, action) in run.scenario.actions.enumerated() where action.instant <= run.end {
         run.queue.schedule(.phone(.appAction(index)), at: action.instant, phase: .appAction, rank: index)
       }
     }
-    scheduler.runStarts(in: &run)
+    phone.runStarts(in: &run)
     let app = run.layers.app
     app.scheduleEvents(in: &run)
     let patient = run.layers.patient
     patient.scheduleEvents(in: &run)
     let server = run.layers.server
     server.scheduleEvents(in: &run)
-    phone.scheduleDeviceEvents(in: &run)
-    for warning in phone.locationService.regionWarnings {
+    phone.core.scheduleDeviceEvents(in: &run)
+    for warning in phone.core.locationService.regionWarnings {
       run.record(.warning, run.scenario.regions[warning.region].id.rawValue, at: run.scenario.clock.start, [TimelineField("reason", warning.reason)])
     }
   }
@@ -101,11 +98,11 @@ extension SimulationLayers {
       case .locationUpdate(let position, let service): app.locationUpdate(position, service: service, in: &run, at: now)
       }
     case .phone(let event):
-      let phone = run.layers.phone
+      let phone = run.layers.phone.core
       phone.handle(event, in: &run, at: now)
     case .android(let event):
-      let scheduler = run.layers.phone.scheduler
-      scheduler.eventDue(event, in: &run, at: now)
+      let phone = run.layers.phone
+      phone.eventDue(event, in: &run, at: now)
     case .patient(let event):
       let patient = run.layers.patient
       patient.eventDue(event, in: &run, at: now)
@@ -121,7 +118,7 @@ extension SimulationLayers {
   /// An event was handled: the phone keeps its badge and waiting-dose histories (when a badge can change).
   @inline(__always)
   static func eventHandled(in run: SimulationRun, at instant: SimulationInstant) {
-    let phone = run.layers.phone
+    let phone = run.layers.phone.core
     if phone.tracksBadge { phone.trackWaitingDoses(in: run, at: instant) }
   }
 
@@ -129,7 +126,7 @@ extension SimulationLayers {
   /// phone re-evaluates its floating calendar requests, the ledger warns of
   /// reminders the move leaves behind, then the app's time-change callback runs.
   static func timeZoneChanged(from previous: TimeZone, in run: inout SimulationRun, at now: SimulationInstant) {
-    let phone = run.layers.phone
+    let phone = run.layers.phone.core
     phone.rescheduleFloatingRequests(for: run.deviceTimeZone, in: &run, at: now)
     let ledger = run.layers.ledger
     if !ledger.doseClocks.isEmpty { ledger.warnMovedReminders(in: &run, at: now) }
@@ -141,7 +138,7 @@ extension SimulationLayers {
   /// counts the visit, a trial's location log notes the requests the
   /// crossing could deliver, and the location doses it makes due are opened.
   static func regionCrossed(_ index: Int, entering: Bool, visit: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    let ledger = run.layers.ledger, phone = run.layers.phone
+    let ledger = run.layers.ledger, phone = run.layers.phone.core
     let region = run.scenario.regions[index]
     if !ledger.medicines.isEmpty { ledger.regionCrossed(index, visit: visit, entering: entering, at: now) }
     if phone.locationLog != nil && now >= run.scenario.clock.start {
@@ -170,7 +167,7 @@ extension SimulationLayers {
       TimelineField("clock", "\(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.start)) to \(InstantFormatter(timeZone: scenario.clock.timeZone).string(for: scenario.clock.end)) (end inclusive)"),
       TimelineField("platform", scenario.platform.summary),
     ]
-    if let deviceHeader = run.layers.phone.deviceHeader(in: run) { header.append(deviceHeader) }
+    if let deviceHeader = run.layers.phone.core.deviceHeader(in: run) { header.append(deviceHeader) }
     if !scenario.medicineApp.policy.isDefault { header.append(TimelineField("app", scenario.medicineApp.policy.summary)) }
     if scenario.server.isActive { header.append(TimelineField("server", scenario.server.summary)) }
     // A place set's regions are summed up in one line each (`placeSetHeader`).

@@ -158,9 +158,9 @@ public struct TrialRunner {
       scenario, variation: variation, sink: TimelineEntryCounter(),
       layers: SimulationLayers(scenario, variation: variation, app: HostedAppLayer.make(app, for: scenario), patient: Self.patient(of: variation)))
     run.replay.recordedGeometry = geometry
-    run.layers.phone.locationLog = LocationRequestLog()
+    run.layers.phone.core.locationLog = LocationRequestLog()
     try run.execute()
-    tally.add(log: run.layers.phone.locationLog!, doses: run.summary().doses, trial: index)
+    tally.add(log: run.layers.phone.core.locationLog!, doses: run.summary().doses, trial: index)
   }
 }
 

@@ -19,7 +19,7 @@ import Testing
     for file in engine {
       let text = try String(contentsOf: file, encoding: .utf8).lowercased()
       let tokens = Set(text.split { !$0.isLetter }.map(String.init))
-      for word in words where tokens.contains(word) || tokens.contains { $0.hasPrefix(word) && word.count > 3 } {
+      for word in words where tokens.contains(word) || tokens.contains(where: { $0.hasPrefix(word) && word.count > 3 }) {
         Issue.record("\(file.lastPathComponent) names '\(word)'")
       }
     }

@@ -183,7 +183,7 @@ import TrigsimMedicineApp
     let scenario = Self.randomScenario(seed: seed)
     let report = try Simulation(scenario).report()
     let breakthrough = Set(report.timeline.entries(.presented).filter { $0[field: "reason"]?.contains("breaks through") == true }.map { "\($0.subject)@\($0.instant)" })
-    let intervals = SimulationRun(scenario).layers.phone.deviceSchedule.focusIntervals
+    let intervals = SimulationRun(scenario).layers.phone.core.deviceSchedule.focusIntervals
     for record in report.summary.perceptions where record.audible {
       // Only one Focus is on at a time: of those whose span holds the instant, the one that began last.
       let inForce = intervals.indices.filter { intervals[$0].from <= record.instant && record.instant < intervals[$0].to }

@@ -112,7 +112,7 @@ import TrigsimMedicineApp
     }
     let log = ReportLog()
     var run = SimulationRun(scenario)
-    run.layers.phone.locationService = RecordingLocationService(recorded: run.layers.phone.locationService, log: log)
+    run.layers.phone.core.locationService = RecordingLocationService(recorded: run.layers.phone.core.locationService, log: log)
     try run.execute()
     for region in scenario.regions.indices {
       let instants = log.reports.filter { $0.region == region }.map(\.instant)
@@ -146,17 +146,17 @@ extension LocationProfilePropertyTests {
       service.usesFastPath = fastPath
       let log = ReportLog()
       var run = SimulationRun(scenario, variation: variation)
-      run.layers.phone.locationService = RecordingLocationService(recorded: service, log: log)
+      run.layers.phone.core.locationService = RecordingLocationService(recorded: service, log: log)
       try run.execute()
       outcomes.append((log.reports, run.timeline().entries))
     }
     // The comparison is not vacuous: the fast path ran.
     var plain = SimulationRun(scenario, variation: variation)
-    plain.layers.phone.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
+    plain.layers.phone.core.locationService = RegionMonitoringService(rules: rules, regions: scenario.regions, variation: variation)
     try plain.execute()
     #expect(outcomes[0].entries == outcomes[1].entries, "seed \(seed)")
     #expect(outcomes[0].reports.map(\.summary) == outcomes[1].reports.map(\.summary), "seed \(seed)")
-    return (plain.layers.phone.locationService as! RegionMonitoringService).fastPathSegments
+    return (plain.layers.phone.core.locationService as! RegionMonitoringService).fastPathSegments
   }
 }
 

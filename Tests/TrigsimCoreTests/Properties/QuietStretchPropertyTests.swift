@@ -128,11 +128,11 @@ import TrigsimMedicineApp
     for sample in samples { recorder.record(sample) }
     run.replay.recordedGeometry = recorder.recorded
     run.replay.usesQuietStretches = quiet
-    run.layers.phone.locationLog = LocationRequestLog()
+    run.layers.phone.core.locationLog = LocationRequestLog()
     try run.execute()
-    let service = try #require(run.layers.phone.locationService as? RegionMonitoringService)
+    let service = try #require(run.layers.phone.core.locationService as? RegionMonitoringService)
     return (
-      run.timeline().entries.map(\.canonicalLine), "\(run.layers.phone.locationLog!)", run.summary().text, run.replay.quietStretchFixes,
+      run.timeline().entries.map(\.canonicalLine), "\(run.layers.phone.core.locationLog!)", run.summary().text, run.replay.quietStretchFixes,
       service.quietAnchorMoves, service.quietCoarseFixes
     )
   }
@@ -193,7 +193,7 @@ import TrigsimMedicineApp
         run.replay.usesQuietStretches = quiet
         try run.execute()
         outcomes.append(run.timeline().entries.map(\.canonicalLine))
-        if quiet { coarseFixes += try #require(run.layers.phone.locationService as? RegionMonitoringService).quietCoarseFixes }
+        if quiet { coarseFixes += try #require(run.layers.phone.core.locationService as? RegionMonitoringService).quietCoarseFixes }
       }
       #expect(outcomes[outcomes.count - 2] == outcomes[outcomes.count - 1], "seed \(seed)")
       #expect(outcomes.last!.contains { $0.contains(" detected ") && $0.contains("event=enter") }, "seed \(seed)")

@@ -97,9 +97,9 @@ import TrigsimMedicineApp
       service.smallRegionCount = 0  // the index even for these 63 regions
       let log = ReportLog()
       var run = SimulationRun(scenario, variation: variation)
-      run.layers.phone.locationService = RecordingLocationService(recorded: service, log: log)
+      run.layers.phone.core.locationService = RecordingLocationService(recorded: service, log: log)
       try run.execute()
-      let evaluations = ((run.layers.phone.locationService as! RecordingLocationService).recorded as! RegionMonitoringService).monitorEvaluations
+      let evaluations = ((run.layers.phone.core.locationService as! RecordingLocationService).recorded as! RegionMonitoringService).monitorEvaluations
       outcomes.append((log.reports.map(\.summary), run.timeline().entries, evaluations))
     }
     #expect(outcomes[0].entries == outcomes[1].entries, "seed \(seed)")

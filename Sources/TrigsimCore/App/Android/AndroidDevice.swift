@@ -30,7 +30,7 @@ public final class AndroidDevice: @unchecked Sendable {
 
   /// `Build.VERSION.SDK_INT`'s release: the scenario's `android: version:`.
   public var androidVersion: Int {
-    host.withRun("AndroidDevice.androidVersion", otherwise: 0) { run, _ in run.layers.phone.scheduler.android?.settings.alarms.androidVersion ?? 0 }
+    host.withRun("AndroidDevice.androidVersion", otherwise: 0) { run, _ in run.layers.phone.android?.settings.alarms.androidVersion ?? 0 }
   }
 }
 
@@ -42,7 +42,7 @@ public final class AlarmManager: @unchecked Sendable {
 
   /// `canScheduleExactAlarms()`: whether exact and alarm-clock alarms are allowed.
   public func canScheduleExactAlarms() -> Bool {
-    host.withRun("AlarmManager.canScheduleExactAlarms", otherwise: false) { run, _ in run.layers.phone.scheduler.android?.exactAlarmsAllowed ?? false }
+    host.withRun("AlarmManager.canScheduleExactAlarms", otherwise: false) { run, _ in run.layers.phone.android?.exactAlarmsAllowed ?? false }
   }
 
   /// Sets an alarm of `kind` at `date` (`setExact`, `setExactAndAllowWhileIdle`,
@@ -60,7 +60,7 @@ public final class AlarmManager: @unchecked Sendable {
       let alarm = AndroidAlarm(
         kind: kind, triggerAt: SimulationInstant(date), window: window.map { SimulationDuration(milliseconds: Int64(($0 * 1000).rounded())) },
         windowPosition: nil)
-      guard let android = run.layers.phone.scheduler.android else { return }
+      guard let android = run.layers.phone.android else { return }
       try android.setAlarm(tag, alarm, extras: extras, attribution: attribution, in: &run, at: now)
     }
   }
@@ -68,7 +68,7 @@ public final class AlarmManager: @unchecked Sendable {
   /// `cancel(PendingIntent)`.
   public func cancel(_ tag: AlarmTag) {
     host.withRun("AlarmManager.cancel", otherwise: ()) { run, now in
-      let android = run.layers.phone.scheduler.android
+      let android = run.layers.phone.android
       android?.cancelAlarm(tag, reason: host.removalReason ?? "cancelled by the app", in: &run, at: now)
     }
   }
@@ -76,7 +76,7 @@ public final class AlarmManager: @unchecked Sendable {
   /// The alarms the device keeps for the app, in the order set (a
   /// simulator view: the platform offers only `getNextAlarmClock()`).
   public var pendingAlarms: [AlarmTag] {
-    host.withRun("AlarmManager.pendingAlarms", otherwise: []) { run, _ in run.layers.phone.scheduler.android?.alarmsInSetOrder.map(\.tag) ?? [] }
+    host.withRun("AlarmManager.pendingAlarms", otherwise: []) { run, _ in run.layers.phone.android?.alarmsInSetOrder.map(\.tag) ?? [] }
   }
 }
 
@@ -87,7 +87,7 @@ public final class NotificationManager: @unchecked Sendable {
 
   /// `areNotificationsEnabled()`.
   public func areNotificationsEnabled() -> Bool {
-    host.withRun("NotificationManager.areNotificationsEnabled", otherwise: false) { run, _ in run.layers.phone.installedApp.permission == .granted }
+    host.withRun("NotificationManager.areNotificationsEnabled", otherwise: false) { run, _ in run.layers.phone.core.installedApp.permission == .granted }
   }
 
   /// Asks for `POST_NOTIFICATIONS` (Android 13 and later) when it has not
@@ -104,7 +104,7 @@ public final class NotificationManager: @unchecked Sendable {
   /// Do Not Disturb bypass after creating it; `NotificationChannel` reference).
   public func createNotificationChannel(_ channel: AndroidChannel) {
     host.withRun("NotificationManager.createNotificationChannel", otherwise: ()) { run, now in
-      guard let device = run.layers.phone.scheduler.android else { return }
+      guard let device = run.layers.phone.android else { return }
       if var existing = device.channels[channel.id] {
         existing.name = channel.name
         device.channels[channel.id] = existing
@@ -122,7 +122,7 @@ public final class NotificationManager: @unchecked Sendable {
 
   /// The channel as the patient left it, or nil.
   public func notificationChannel(_ id: String) -> AndroidChannel? {
-    host.withRun("NotificationManager.notificationChannel", otherwise: nil) { run, _ in run.layers.phone.scheduler.android?.channels[id] }
+    host.withRun("NotificationManager.notificationChannel", otherwise: nil) { run, _ in run.layers.phone.android?.channels[id] }
   }
 
   /// `notify(id, notification)`: shown at once by its channel's rules,
@@ -134,14 +134,14 @@ public final class NotificationManager: @unchecked Sendable {
   /// `cancel(id)`: removes the notification from the shade.
   public func cancel(_ id: NotificationID) {
     host.withRun("NotificationManager.cancel", otherwise: ()) { run, now in
-      run.layers.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "cancelled by the app") { $0 == id }
+      run.layers.phone.core.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "cancelled by the app") { $0 == id }
     }
   }
 
   /// `getActiveNotifications()`, oldest first.
   public var activeNotifications: [NotificationID] {
     host.withRun("NotificationManager.activeNotifications", otherwise: []) { run, _ in
-      run.layers.phone.center.delivered.values.sorted { $0.serial < $1.serial }.map(\.id)
+      run.layers.phone.core.center.delivered.values.sorted { $0.serial < $1.serial }.map(\.id)
     }
   }
 }

@@ -49,13 +49,13 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   override func launch(in run: inout SimulationRun, at now: SimulationInstant) {
     // Not running at the start (a persistent app's one instance starts anyway), or already launched by a change
     // at the start (the patient opened it).
-    guard !run.layers.phone.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
+    guard !run.layers.phone.core.installedApp.state.isTerminated || configuration.processModel == .persistent, !isRunning else { return }
     guard configuration.makeAndroid != nil else {
       stop(&run, "HostedApp.makeAndroid", at: now, "the scenario runs on android and the app has no Android build (HostedApp.makeAndroid is nil)")
       return
     }
     startProcess(.initial, in: &run, at: now)
-    if run.layers.phone.installedApp.state == .foreground, let androidApp {
+    if run.layers.phone.core.installedApp.state == .foreground, let androidApp {
       call("onActivityResumed", [], in: &run, at: now) { await androidApp.onActivityResumed() }
     }
   }
@@ -100,7 +100,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   }
 
   override func patientActed(_ action: UserAction, on id: NotificationID, by source: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let request = deliveredContent[id], run.layers.phone.center.delivered[id] != nil else { return }
+    guard let request = deliveredContent[id], run.layers.phone.core.center.delivered[id] != nil else { return }
     androidPatientActed(action, on: id, request: request, by: source, in: &run, at: now)
   }
 
@@ -132,13 +132,13 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   }
 
   /// Whether the app is force-stopped: then nothing but the patient opening it runs its code.
-  func forceStopped(_ run: SimulationRun) -> Bool { run.layers.phone.scheduler.android?.forceStopped ?? false }
+  func forceStopped(_ run: SimulationRun) -> Bool { run.layers.phone.android?.forceStopped ?? false }
 
   /// Why a receiver of a force-stopped app did not run.
   static let forceStoppedReason = "the app is force-stopped: nothing reaches it until the patient opens it"
 
   func androidAppStateChanged(from: AppState, to: AppState, in run: inout SimulationRun, at now: SimulationInstant) {
-    if let android = run.layers.phone.scheduler.android {
+    if let android = run.layers.phone.android {
       switch to {
       case .foreground: android.cameToForeground()
       case .background, .terminated, .forceQuit: if from == .foreground { android.leftForeground(in: &run, at: now) }
@@ -147,9 +147,9 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     switch to {
     case .foreground:
       if forceStopped(run) {
-        run.layers.phone.scheduler.android?.forceStopped = false
+        run.layers.phone.android?.forceStopped = false
         run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
-        let android = run.layers.phone.scheduler.android
+        let android = run.layers.phone.android
         android?.rescheduleWorkAtProcessStart(in: &run, at: now)
       }
       if androidApp == nil || (from.isTerminated && configuration.processModel == .platform) { launchAndroid(.patient, in: &run, at: now) }
@@ -161,16 +161,16 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     case .terminated:
       if configuration.processModel == .platform { endProcess(in: &run) }
     case .forceQuit:
-      run.layers.phone.scheduler.android?.forceStopped = true
+      run.layers.phone.android?.forceStopped = true
       run.record(.app, "force-stop", at: now, [
         TimelineField("state", "on"),
         TimelineField("reason", "Settings › Force stop: the app's alarms are cancelled and its notifications removed; nothing reaches it until the patient opens it"),
       ])
-      if let android = run.layers.phone.scheduler.android {
+      if let android = run.layers.phone.android {
         android.clearAlarms(reason: "force stop cancels the app's alarms", in: &run, at: now)
         android.stopWorkJobs(reason: "force stop", in: &run, at: now)
       }
-      run.layers.phone.clearDelivered(in: &run, at: now, reason: "force stop removes the app's notifications") { _ in true }
+      run.layers.phone.core.clearDelivered(in: &run, at: now, reason: "force stop removes the app's notifications") { _ in true }
       // The process ends (a persistent app's one instance keeps its memory, as its model says).
       if configuration.processModel == .platform { endProcess(in: &run) }
     }
@@ -179,12 +179,12 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   func androidMedicineChanged(_ index: Int, _ edit: MedicineEdit, in run: inout SimulationRun, at now: SimulationInstant) {
     // The patient uses the app's screens: that opens it (a force stop ends).
     if forceStopped(run) {
-      run.layers.phone.scheduler.android?.forceStopped = false
+      run.layers.phone.android?.forceStopped = false
       run.record(.app, "force-stop", at: now, [TimelineField("state", "ended"), TimelineField("reason", "the patient opened the app")])
-      let android = run.layers.phone.scheduler.android
+      let android = run.layers.phone.android
       android?.rescheduleWorkAtProcessStart(in: &run, at: now)
     }
-    if run.layers.phone.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
+    if run.layers.phone.core.installedApp.state.isTerminated || androidApp == nil { wake(.patient, in: &run, at: now) }
     guard let app = androidApp else { return }
     call("patientChangedMedicine", [TimelineField("medicine", edit.medicineID.rawValue)], in: &run, at: now) {
       await app.patientChangedMedicine(edit)
@@ -242,12 +242,12 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     }
     // Android 10 and later: geofences fire in the background only with "Allow all the time"
     // (ACCESS_BACKGROUND_LOCATION; geofencing guide, "Request background location").
-    guard run.layers.phone.installedApp.state == .foreground || run.layers.phone.installedApp.locationAuthorization == .always else {
+    guard run.layers.phone.core.installedApp.state == .foreground || run.layers.phone.core.installedApp.locationAuthorization == .always else {
       let why =
-        "the app has location '\(run.layers.phone.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)"
+        "the app has location '\(run.layers.phone.core.installedApp.locationAuthorization.rawValue)', not 'always': Android 10 and later deliver geofence transitions to an app in the background only with background location (Allow all the time)"
       notRun("onGeofenceTransition", fields, why, in: &run, at: now)
       regionCallbackLoss[id] = refused(
-        "the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has '\(run.layers.phone.installedApp.locationAuthorization.rawValue)'), which Android 10 and later require to deliver a geofence transition to an app in the background")
+        "the app lacks background location permission (ACCESS_BACKGROUND_LOCATION, 'Allow all the time'; it has '\(run.layers.phone.core.installedApp.locationAuthorization.rawValue)'), which Android 10 and later require to deliver a geofence transition to an app in the background")
       return
     }
     wake(.location, in: &run, at: now)
@@ -262,7 +262,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
   /// required"); turned on again, the app's `PROVIDERS_CHANGED` receiver may
   /// add them back.
   func androidLocationChanged(in run: inout SimulationRun, at now: SimulationInstant) {
-    let off = run.layers.phone.installedApp.regionMonitoringBlockedReason != nil
+    let off = run.layers.phone.core.installedApp.regionMonitoringBlockedReason != nil
     defer { androidLocationOff = off }
     if off && !androidLocationOff {
       removeAllGeofences(reason: "location is off: GEOFENCE_NOT_AVAILABLE removes every geofence", in: &run, at: now)
@@ -279,7 +279,7 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     request.doseAttribution = notification.doseAttribution
     androidContent[id] = notification
     attribute(request, in: &run, at: now)
-    let android = run.layers.phone.scheduler.android
+    let android = run.layers.phone.android
     android?.post(request, in: &run, at: now)
   }
 
@@ -331,13 +331,13 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
     }
     if action == .open {
       // A tap on the body opens the app's activity.
-      if run.layers.phone.installedApp.state != .foreground {
+      if run.layers.phone.core.installedApp.state != .foreground {
         run.record(.app, "state", at: now, [
-          TimelineField("to", AppState.foreground.rawValue), TimelineField("from", run.layers.phone.installedApp.state.rawValue),
+          TimelineField("to", AppState.foreground.rawValue), TimelineField("from", run.layers.phone.core.installedApp.state.rawValue),
           TimelineField("reason", "the patient tapped the notification"),
         ])
-        let previous = run.layers.phone.installedApp.state
-        run.layers.phone.installedApp.state = .foreground
+        let previous = run.layers.phone.core.installedApp.state
+        run.layers.phone.core.installedApp.state = .foreground
         androidAppStateChanged(from: previous, to: .foreground, in: &run, at: now)
       }
     } else {
@@ -352,11 +352,11 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
 
   /// `GeofencingClient.addGeofences`.
   func addGeofences(_ geofences: [Geofence], in run: inout SimulationRun, at now: SimulationInstant) throws {
-    guard let rules = run.layers.phone.scheduler.android?.settings.geofencing else { return }
-    if let blocked = run.layers.phone.installedApp.regionMonitoringBlockedReason {
+    guard let rules = run.layers.phone.android?.settings.geofencing else { return }
+    if let blocked = run.layers.phone.core.installedApp.regionMonitoringBlockedReason {
       throw GeofencingError.notAvailable(blocked)
     }
-    if !run.layers.phone.attention.phoneOn || run.layers.phone.attention.airplane { throw GeofencingError.notAvailable("location is off") }
+    if !run.layers.phone.core.attention.phoneOn || run.layers.phone.core.attention.airplane { throw GeofencingError.notAvailable("location is off") }
     var indices: [Int] = []
     for geofence in geofences {
       guard let index = run.scenario.regions.firstIndex(where: { $0.id == geofence.id }),
@@ -379,9 +379,9 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
         notifyOnExit: geofence.options.transitions.contains(.exit))
       monitoredRegions.append(AppMonitoredRegion(spec: spec, since: now))
       geofenceOptions[geofence.id] = geofence.options
-      if var service = run.layers.phone.locationService as? GeofencingService {
+      if var service = run.layers.phone.core.locationService as? GeofencingService {
         service.setOptions(geofence.options, forRegion: index)
-        run.layers.phone.locationService = service
+        run.layers.phone.core.locationService = service
       }
       if configuration.recordsAppCalls {
         run.record(.app, "geofence", at: now, [
@@ -391,9 +391,9 @@ final class AndroidHostedAppLayer: HostedAppLayer, @unchecked Sendable {
       }
       // The initial trigger (GeofencingRequest.setInitialTrigger, the scenario's `initialTrigger`): a geofence
       // added while the device is inside fires ENTER at once, and DWELL after its loitering delay (unlike iOS).
-      if run.replay.firstFixInstant != nil, run.layers.phone.locationService.believesInside(index) {
-        run.layers.phone.reportBuffer.append(run.layers.phone.locationService.entryForMonitoringStartedInside(index, at: now))
-        run.layers.phone.queueDeviceReports(in: &run)
+      if run.replay.firstFixInstant != nil, run.layers.phone.core.locationService.believesInside(index) {
+        run.layers.phone.core.reportBuffer.append(run.layers.phone.core.locationService.entryForMonitoringStartedInside(index, at: now))
+        run.layers.phone.core.queueDeviceReports(in: &run)
       }
     }
     monitoredRegions.sort { $0.spec.identifier < $1.spec.identifier }

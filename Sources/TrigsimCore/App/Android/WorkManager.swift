@@ -45,7 +45,7 @@ public final class WorkManager: @unchecked Sendable {
   public func enqueueUniqueWork(_ name: WorkName, delay: TimeInterval = 0, policy: ExistingWorkPolicy, extras: [String: String] = [:]) {
     host.withRun("WorkManager.enqueueUniqueWork", otherwise: ()) { run, now in
       let request = WorkRequest(kind: .oneTime, delay: Self.duration(delay), every: nil, flex: nil, extras: extras)
-      let android = run.layers.phone.scheduler.android
+      let android = run.layers.phone.android
       android?.enqueueWork(name, request, policy: policy, in: &run, at: now)
     }
   }
@@ -61,7 +61,7 @@ public final class WorkManager: @unchecked Sendable {
     host.withRun("WorkManager.enqueueUniquePeriodicWork", otherwise: ()) { run, now in
       let request = WorkRequest(
         kind: .periodic, delay: Self.duration(delay), every: Self.duration(every), flex: flex.map(Self.duration), extras: extras)
-      let android = run.layers.phone.scheduler.android
+      let android = run.layers.phone.android
       android?.enqueueWork(name, request, policy: policy, in: &run, at: now)
     }
   }
@@ -69,7 +69,7 @@ public final class WorkManager: @unchecked Sendable {
   /// `cancelUniqueWork(name)`: a name with no work is ignored.
   public func cancelUniqueWork(_ name: WorkName) {
     host.withRun("WorkManager.cancelUniqueWork", otherwise: ()) { run, now in
-      let android = run.layers.phone.scheduler.android
+      let android = run.layers.phone.android
       android?.cancelWork(name, reason: "cancelled by the app", in: &run, at: now)
     }
   }
@@ -77,7 +77,7 @@ public final class WorkManager: @unchecked Sendable {
   /// `cancelAllWork()`.
   public func cancelAllWork() {
     host.withRun("WorkManager.cancelAllWork", otherwise: ()) { run, now in
-      guard let android = run.layers.phone.scheduler.android else { return }
+      guard let android = run.layers.phone.android else { return }
       for name in android.workInEnqueueOrder.map(\.name) { android.cancelWork(name, reason: "cancelAllWork by the app", in: &run, at: now) }
     }
   }
@@ -85,12 +85,12 @@ public final class WorkManager: @unchecked Sendable {
   /// The work enqueued now, in the order enqueued (a simulator view; the
   /// platform's is `getWorkInfosForUniqueWork`).
   public var pendingWork: [WorkName] {
-    host.withRun("WorkManager.pendingWork", otherwise: []) { run, _ in run.layers.phone.scheduler.android?.workInEnqueueOrder.map(\.name) ?? [] }
+    host.withRun("WorkManager.pendingWork", otherwise: []) { run, _ in run.layers.phone.android?.workInEnqueueOrder.map(\.name) ?? [] }
   }
 
   /// When the enqueued work `name` is next asked to run by its schedule (before the system's rules), or nil.
   public func nextScheduledRun(of name: WorkName) -> Date? {
-    host.withRun("WorkManager.nextScheduledRun", otherwise: nil) { run, _ in run.layers.phone.scheduler.android?.work[name]?.due.date }
+    host.withRun("WorkManager.nextScheduledRun", otherwise: nil) { run, _ in run.layers.phone.android?.work[name]?.due.date }
   }
 
   private static func duration(_ seconds: TimeInterval) -> SimulationDuration {

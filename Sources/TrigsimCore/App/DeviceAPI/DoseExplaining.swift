@@ -75,7 +75,7 @@ public struct SimulationFacts {
 
   /// The pending request `id`, and when it next fires (nil: never, a location trigger).
   public func pending(_ id: NotificationID) -> (request: NotificationRequest, nextDelivery: SimulationInstant?)? {
-    run.layers.phone.center.pending[id].map { ($0.request, $0.nextDelivery) }
+    run.layers.phone.core.center.pending[id].map { ($0.request, $0.nextDelivery) }
   }
 
   /// Why request `id` is not pending (dropped, removed, not kept), as the

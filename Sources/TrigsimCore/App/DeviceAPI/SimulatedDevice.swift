@@ -102,9 +102,9 @@ public final class UserNotificationCenter: @unchecked Sendable {
       authorizationStatus: .notDetermined, alertsAllowed: false, lockScreen: false, notificationCenter: false, banners: false,
       sounds: false, badges: false)
     ) { run, _ in
-      let settings = run.layers.phone.attention.settings
+      let settings = run.layers.phone.core.attention.settings
       return NotificationSettings(
-        authorizationStatus: run.layers.phone.installedApp.permission, alertsAllowed: settings.allow, lockScreen: settings.lockScreen,
+        authorizationStatus: run.layers.phone.core.installedApp.permission, alertsAllowed: settings.allow, lockScreen: settings.lockScreen,
         notificationCenter: settings.notificationCenter, banners: settings.banners, sounds: settings.sounds, badges: settings.badges)
     }
   }
@@ -121,7 +121,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
   /// `pendingNotificationRequests()`, in the order they were added.
   public func pendingNotificationRequests() async -> [NotificationRequest] {
     host.withRun("UserNotificationCenter.pendingNotificationRequests", otherwise: []) { run, _ in
-      run.layers.phone.center.pendingInAddOrder().map(\.request)
+      run.layers.phone.core.center.pendingInAddOrder().map(\.request)
     }
   }
 
@@ -135,7 +135,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removePendingNotificationRequests(withIdentifiers identifiers: [NotificationID]) {
     host.withRun("UserNotificationCenter.removePendingNotificationRequests", otherwise: ()) { run, now in
       let reason = host.removalReason ?? "removed by the app"
-      for id in identifiers { run.layers.phone.removePending(id, reason: reason, in: &run, at: now) }
+      for id in identifiers { run.layers.phone.core.removePending(id, reason: reason, in: &run, at: now) }
     }
   }
 
@@ -143,7 +143,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removeAllPendingNotificationRequests() {
     host.withRun("UserNotificationCenter.removeAllPendingNotificationRequests", otherwise: ()) { run, now in
       let reason = host.removalReason ?? "removed by the app (all)"
-      for pending in run.layers.phone.center.pendingInAddOrder() { run.layers.phone.removePending(pending.request.id, reason: reason, in: &run, at: now) }
+      for pending in run.layers.phone.core.center.pendingInAddOrder() { run.layers.phone.core.removePending(pending.request.id, reason: reason, in: &run, at: now) }
     }
   }
 
@@ -151,14 +151,14 @@ public final class UserNotificationCenter: @unchecked Sendable {
   public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationID]) {
     host.withRun("UserNotificationCenter.removeDeliveredNotifications", otherwise: ()) { run, now in
       let ids = Set(identifiers)
-      run.layers.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "removed by the app") { ids.contains($0) }
+      run.layers.phone.core.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "removed by the app") { ids.contains($0) }
     }
   }
 
   /// `removeAllDeliveredNotifications()`.
   public func removeAllDeliveredNotifications() {
     host.withRun("UserNotificationCenter.removeAllDeliveredNotifications", otherwise: ()) { run, now in
-      run.layers.phone.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "removed by the app (all)") { _ in true }
+      run.layers.phone.core.clearDelivered(in: &run, at: now, reason: host.removalReason ?? "removed by the app (all)") { _ in true }
     }
   }
 
@@ -193,7 +193,7 @@ public final class UserNotificationCenter: @unchecked Sendable {
 
   /// `setBadgeCount(_:)` (shown when badges are allowed).
   public func setBadgeCount(_ count: Int) async throws {
-    host.withRun("UserNotificationCenter.setBadgeCount", otherwise: ()) { run, now in run.layers.phone.setBadge(count, by: "app code", in: &run, at: now) }
+    host.withRun("UserNotificationCenter.setBadgeCount", otherwise: ()) { run, now in run.layers.phone.core.setBadge(count, by: "app code", in: &run, at: now) }
   }
 }
 
@@ -208,11 +208,11 @@ public final class LocationManager: @unchecked Sendable {
   init(host: HostedAppLayer) { self.host = host }
 
   public var authorizationStatus: LocationAuthorization {
-    host.withRun("LocationManager.authorizationStatus", otherwise: .notDetermined) { run, _ in run.layers.phone.installedApp.locationAuthorization }
+    host.withRun("LocationManager.authorizationStatus", otherwise: .notDetermined) { run, _ in run.layers.phone.core.installedApp.locationAuthorization }
   }
 
   public var accuracyAuthorization: LocationAccuracyAuthorization {
-    host.withRun("LocationManager.accuracyAuthorization", otherwise: .precise) { run, _ in run.layers.phone.installedApp.locationAccuracy }
+    host.withRun("LocationManager.accuracyAuthorization", otherwise: .precise) { run, _ in run.layers.phone.core.installedApp.locationAccuracy }
   }
 
   /// `requestWhenInUseAuthorization()`. The patient's answer is the scenario's
@@ -312,7 +312,7 @@ public final class Application: @unchecked Sendable {
 
   /// The app's state: foreground, background (or, for a moment, terminated).
   public var applicationState: AppState {
-    host.withRun("Application.applicationState", otherwise: .terminated) { run, _ in run.layers.phone.installedApp.state }
+    host.withRun("Application.applicationState", otherwise: .terminated) { run, _ in run.layers.phone.core.installedApp.state }
   }
 
   /// `BGTaskScheduler.submit(_:)`: replaces a request with the same identifier.

@@ -4,10 +4,10 @@
 /// permission, decides when each alarm fires and each work runs (the alarm
 /// model: Doze, while-idle limits, windows), and runs the app's code when it
 /// does; the app posts its notification from there. It owns that state: the
-/// run reaches it only through the phone (`Phone.scheduler`), and it acts on
+/// run reaches it only through the phone (`AndroidPhone`, `SimulatedPhone.android`), and it acts on
 /// the world (the timeline, the queue, the notification center, the app)
 /// through the run it is handed.
-final class AndroidScheduler: PhoneScheduler {
+final class AndroidScheduler {
   let settings: AndroidSettings
   var alarms: [AlarmTag: PendingAlarm] = [:]
   var nextAlarmToken = 0
@@ -124,7 +124,7 @@ final class AndroidScheduler: PhoneScheduler {
     var instants = scenario.patientAttention.looks.map(\.instant)
     instants += scenario.device.power.filter { $0.kind == .unlock }.map(\.instant)
     // Every switch-on, the end of a reboot's included: the phone boots to its lock screen.
-    for change in run.layers.phone.deviceSchedule.changes {
+    for change in run.layers.phone.core.deviceSchedule.changes {
       if case .power(.switchOn, _) = change.change { instants.append(change.instant) }
     }
     // The app in the foreground keeps the screen on: from its opening to the moment it leaves.
@@ -145,16 +145,12 @@ final class AndroidScheduler: PhoneScheduler {
     return instants.sorted()
   }
 
-  // MARK: - What the engine asks of it (`PhoneScheduler`)
-
-  var android: AndroidScheduler? { self }
+  // MARK: - What the phone hands on (`AndroidPhone`)
 
   /// The scenario's own requests are `UNUserNotificationCenter` requests: Android has no notification triggers.
-  var scenarioRequestsRefusal: String? {
+  static var scenarioRequestsRefusal: String {
     "the scenario's 'notifications:' are iOS notification requests (calendar, interval and location triggers); Android has no notification triggers, so on android they are not added: reminders come from the app's alarms"
   }
-
-  var notificationChannels: [String: AndroidChannel] { channels }
 
   /// Queues the standby-bucket changes and Doze, starts the maker's killer
   /// (the app starts out of the foreground), and sets the notification
@@ -163,7 +159,7 @@ final class AndroidScheduler: PhoneScheduler {
     scheduleStandbyBucketChanges(in: &run)
     scheduleDozeChanges(in: &run)
     leftForeground(in: &run, at: run.scenario.clock.start)
-    run.layers.phone.installedApp.permission = initialNotificationPermission(
+    run.layers.phone.core.installedApp.permission = initialNotificationPermission(
       androidVersion: settings.alarms.androidVersion, freshInstall: settings.alarms.install == .fresh)
   }
 
@@ -177,7 +173,7 @@ final class AndroidScheduler: PhoneScheduler {
     }
   }
 
-  func chargingReason(pluggedIn: Bool) -> String? {
+  static func chargingReason(pluggedIn: Bool) -> String {
     pluggedIn ? "plugged in: no Doze and no App Standby limits while charging" : "unplugged: Doze can begin once the screen has been off long enough"
   }
 
@@ -332,7 +328,7 @@ final class AndroidScheduler: PhoneScheduler {
     let why = plan.reason ?? pending.heldReason
     alarms[tag] = nil
     dispatcher.fired(pending.alarm, at: now)
-    guard run.layers.phone.attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
+    guard run.layers.phone.core.attention.phoneOn else { return }  // cleared at switch-off already; kept for safety
     var fields = [
       TimelineField("change", "fired"), TimelineField("kind", pending.alarm.kind.rawValue), TimelineField("at", run.format(pending.alarm.triggerAt)),
     ]
@@ -417,7 +413,7 @@ final class AndroidScheduler: PhoneScheduler {
   }
 
   func oemKill(token: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard backgroundSpan == token, !forceStopped, run.layers.phone.installedApp.state != .foreground else { return }
+    guard backgroundSpan == token, !forceStopped, run.layers.phone.core.installedApp.state != .foreground else { return }
     forceStopped = true
     run.record(.app, "oem-kill", at: now, [
       TimelineField("preset", settings.oemKiller.preset.rawValue),
@@ -458,7 +454,7 @@ final class AndroidScheduler: PhoneScheduler {
   func post(_ request: NotificationRequest, in run: inout SimulationRun, at now: SimulationInstant) {
     var request = request
     request.trigger = .posted
-    let outcome = run.layers.phone.center.add(request, firstDelivery: now, at: now, appMonitored: [])
+    let outcome = run.layers.phone.core.center.add(request, firstDelivery: now, at: now, appMonitored: [])
     guard let added = outcome.added else {
       run.record(.dropped, request.id.rawValue, at: now, [
         TimelineField("trigger", request.trigger.summary), TimelineField("reason", outcome.rejectedReason ?? "not kept"),
@@ -468,7 +464,7 @@ final class AndroidScheduler: PhoneScheduler {
     run.layers.ledger.requestPending(request.id)
     // Inside onMessageReceived: FCM counts the message as one that showed a notification.
     if let posts = fcm.postsDuringMessage { fcm.postsDuringMessage = posts + 1 }
-    let phone = run.layers.phone
+    let phone = run.layers.phone.core
     phone.deliver(added, in: &run, at: now, next: nil)
     // A reminder posted from an alarm that fired late: the dose table says why (once, for the dose's reminder).
     if let firing, firing.late > .zero, run.layers.ledger.requestInfo[request.id]?.role.isMain == true, let dose = run.layers.ledger.shownDose[request.id] {

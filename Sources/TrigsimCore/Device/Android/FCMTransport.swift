@@ -43,9 +43,9 @@ struct FCMTransport: PushTransport {
   static let fallbackChannel = "fcm_fallback_notification_channel"
 
   func sent(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.layers.phone.scheduler.android != nil else { return }
-    let push = run.layers.phone.remotePushes[index]
-    if let unreachable = run.layers.phone.attention.unreachableReason {
+    guard run.layers.phone.android != nil else { return }
+    let push = run.layers.phone.core.remotePushes[index]
+    if let unreachable = run.layers.phone.core.attention.unreachableReason {
       if let expiration = push.expiration, expiration <= push.instant {
         run.record(.discarded, push.id.rawValue, at: now, [
           TimelineField("reason", "\(unreachable) and the message's time to live is 0: FCM delivers it now or never (\"Setting the lifespan of a message\")")
@@ -59,33 +59,33 @@ struct FCMTransport: PushTransport {
   }
 
   func reachableAgain(in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let stored = run.layers.phone.scheduler.android?.fcm.stored else { return }
-    run.layers.phone.scheduler.android?.fcm.stored = []
+    guard let stored = run.layers.phone.android?.fcm.stored else { return }
+    run.layers.phone.android?.fcm.stored = []
     for index in stored {
       if expiry(index, in: run) < now {
-        run.record(.discarded, run.layers.phone.remotePushes[index].id.rawValue, at: now, [
+        run.record(.discarded, run.layers.phone.core.remotePushes[index].id.rawValue, at: now, [
           TimelineField("reason", "its time to live ended at \(run.format(expiry(index, in: run))) while the phone was unreachable")
         ])
         continue
       }
       handOver(index, late: true, held: false, in: &run, at: now)
     }
-    if run.layers.phone.scheduler.android?.fcm.deletedMessagesDue == true {
-      run.layers.phone.scheduler.android?.fcm.deletedMessagesDue = false
+    if run.layers.phone.android?.fcm.deletedMessagesDue == true {
+      run.layers.phone.android?.fcm.deletedMessagesDue = false
       let layer = run.layers.app
       layer.fcmMessagesDeleted(in: &run, at: now)
     }
   }
 
   func heldPushDue(_ index: Int, in run: inout SimulationRun, at now: SimulationInstant) {
-    let push = run.layers.phone.remotePushes[index]
+    let push = run.layers.phone.core.remotePushes[index]
     if expiry(index, in: run) < now {
       run.record(.discarded, push.id.rawValue, at: now, [
         TimelineField("reason", "its time to live ended at \(run.format(expiry(index, in: run))) before FCM delivered it")
       ])
       return
     }
-    if let unreachable = run.layers.phone.attention.unreachableReason {
+    if let unreachable = run.layers.phone.core.attention.unreachableReason {
       store(index, unreachable: unreachable, in: &run, at: now)
       return
     }
@@ -96,15 +96,15 @@ struct FCMTransport: PushTransport {
 
   /// The last instant FCM keeps message `index`.
   func expiry(_ index: Int, in run: SimulationRun) -> SimulationInstant {
-    let push = run.layers.phone.remotePushes[index]
-    return push.expiration ?? push.instant.advanced(by: run.layers.phone.scheduler.android?.settings.fcm.defaultTimeToLive ?? .zero)
+    let push = run.layers.phone.core.remotePushes[index]
+    return push.expiration ?? push.instant.advanced(by: run.layers.phone.android?.settings.fcm.defaultTimeToLive ?? .zero)
   }
 
   /// Message `index` reaches FCM while the phone is unreachable: it is stored
   /// by the collapse and storage rules ("Non-collapsible and collapsible messages").
   func store(_ index: Int, unreachable: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let rules = run.layers.phone.scheduler.android?.settings.fcm, var stored = run.layers.phone.scheduler.android?.fcm.stored else { return }
-    let pushes = run.layers.phone.remotePushes
+    guard let rules = run.layers.phone.android?.settings.fcm, var stored = run.layers.phone.android?.fcm.stored else { return }
+    let pushes = run.layers.phone.core.remotePushes
     let push = pushes[index]
     // Expired ones first: they no longer count.
     for old in stored where expiry(old, in: run) < now {
@@ -129,9 +129,9 @@ struct FCMTransport: PushTransport {
         let candidates = keys + [key]
         let dropped: String
         let how: String
-        if var random = run.layers.phone.scheduler.android?.fcm.random {
+        if var random = run.layers.phone.android?.fcm.random {
           dropped = candidates[Int(random.next(below: Int64(candidates.count)))]
-          run.layers.phone.scheduler.android?.fcm.random = random
+          run.layers.phone.android?.fcm.random = random
           how = "this trial draws the one discarded among the \(candidates.count) keys"
         } else {
           dropped = rules.collapseKeysKept == .oldest ? key : keys[0]
@@ -144,7 +144,7 @@ struct FCMTransport: PushTransport {
           run.record(.discarded, push.id.rawValue, at: now, [
             TimelineField("reason", "\(limit); it keeps the \(rules.storedCollapseKeys) it holds (\(how))"), uncertain,
           ])
-          run.layers.phone.scheduler.android?.fcm.stored = stored
+          run.layers.phone.android?.fcm.stored = stored
           return
         }
         if let position = stored.firstIndex(where: { pushes[$0].collapseID == dropped }) {
@@ -162,12 +162,12 @@ struct FCMTransport: PushTransport {
       }
       run.record(.discarded, push.id.rawValue, at: now, [TimelineField("reason", reason)])
       stored.removeAll { pushes[$0].collapseID == nil }
-      run.layers.phone.scheduler.android?.fcm.stored = stored
-      run.layers.phone.scheduler.android?.fcm.deletedMessagesDue = true
+      run.layers.phone.android?.fcm.stored = stored
+      run.layers.phone.android?.fcm.deletedMessagesDue = true
       return
     }
     stored.append(index)
-    run.layers.phone.scheduler.android?.fcm.stored = stored
+    run.layers.phone.android?.fcm.stored = stored
     run.record(.stored, push.id.rawValue, at: now, [
       TimelineField("reason", "\(unreachable): FCM keeps it until the phone is reachable or its time to live ends at \(run.format(expiry(index, in: run)))")
     ])
@@ -179,8 +179,8 @@ struct FCMTransport: PushTransport {
   /// whether Doze holds it. `held`: Doze held it until now (it is delivered
   /// at normal priority without being held again).
   func handOver(_ index: Int, late: Bool, held: Bool, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard let device = run.layers.phone.scheduler.android else { return }
-    let push = run.layers.phone.remotePushes[index]
+    guard let device = run.layers.phone.android else { return }
+    let push = run.layers.phone.core.remotePushes[index]
     if device.forceStopped {
       run.record(.suppressed, push.id.rawValue, at: now, [
         TimelineField("cause", SuppressionCause.forceStopped.rawValue),
@@ -199,7 +199,7 @@ struct FCMTransport: PushTransport {
     }
     if held { priority = .normal }
     let power = device.dispatcher.power
-    if priority == .normal && !held && run.layers.phone.installedApp.state != .foreground && power.isDozing(at: now), let period = power.dozePeriod(at: now) {
+    if priority == .normal && !held && run.layers.phone.core.installedApp.state != .foreground && power.isDozing(at: now), let period = power.dozePeriod(at: now) {
       let rules = device.settings.fcm
       // The two Google pages disagree on how long it waits (the registry's `normalPriorityInDoze`).
       if let window = power.nextRelease(after: now)?.at, window < period.end { run.layers.assumptionLog.consult(.normalPriorityInDoze) }
@@ -217,7 +217,7 @@ struct FCMTransport: PushTransport {
       run.record(.stored, push.id.rawValue, at: now, [
         TimelineField("until", release < run.end ? run.format(release) : "after the run"), TimelineField("reason", reason),
       ])
-      run.layers.phone.scheduler.android?.fcm.downgrades[index] = downgrade
+      run.layers.phone.android?.fcm.downgrades[index] = downgrade
       if release < run.end { run.queue.schedule(.phone(.pushDelayed(index)), at: release, phase: .remotePush, rank: index) }
       return
     }
@@ -256,16 +256,16 @@ struct FCMTransport: PushTransport {
   func receive(
     _ index: Int, priority: FCMPriority, original: FCMPriority, downgrade: String?, late: Bool, in run: inout SimulationRun, at now: SimulationInstant
   ) {
-    let push = run.layers.phone.remotePushes[index]
-    if priority == .high { run.layers.phone.scheduler.android?.fcm.highPriorityDeliveries.append(now) }
-    let foreground = run.layers.phone.installedApp.state == .foreground
+    let push = run.layers.phone.core.remotePushes[index]
+    if priority == .high { run.layers.phone.android?.fcm.highPriorityDeliveries.append(now) }
+    let foreground = run.layers.phone.core.installedApp.state == .foreground
     let bySystem = push.hasAlert && !foreground
     var fields: [TimelineField] = []
     if late { fields.append(TimelineField("sent", run.format(push.instant))) }
     if let type = push.type { fields.append(TimelineField("type", type)) }
     fields.append(TimelineField("fcm-priority", priority.rawValue))
     if priority != original { fields.append(TimelineField("sent-as", original.rawValue)) }
-    fields.append(TimelineField("app", run.layers.phone.installedApp.state.rawValue))
+    fields.append(TimelineField("app", run.layers.phone.core.installedApp.state.rawValue))
     fields.append(TimelineField("to", bySystem ? "system-tray" : "onMessageReceived"))
     let channel = bySystem ? channel(for: push, in: run) : nil
     if let channel { fields.append(TimelineField("channel", channel.id)) }
@@ -278,30 +278,30 @@ struct FCMTransport: PushTransport {
       if let why = channel.fallback { createFallbackChannel(because: why, in: &run, at: now) }
       notified = show(index, channel: channel.id, in: &run, at: now)
     } else {
-      run.layers.phone.scheduler.android?.fcm.postsDuringMessage = 0
+      run.layers.phone.android?.fcm.postsDuringMessage = 0
       let message = RemoteMessage(
         messageID: push.id.rawValue, data: ["id": push.id.rawValue].merging(push.type.map { ["type": $0] } ?? [:]) { first, _ in first },
         title: push.title, body: push.body, channel: push.channel, collapseKey: push.collapseID, priority: priority, originalPriority: original,
         sentTime: push.instant.date)
       let layer = run.layers.app
       layer.fcmMessageReceived(message, in: &run, at: now)
-      notified = (run.layers.phone.scheduler.android?.fcm.postsDuringMessage ?? 0) > 0
-      run.layers.phone.scheduler.android?.fcm.postsDuringMessage = nil
+      notified = (run.layers.phone.android?.fcm.postsDuringMessage ?? 0) > 0
+      run.layers.phone.android?.fcm.postsDuringMessage = nil
     }
-    if priority == .high && !notified { run.layers.phone.scheduler.android?.fcm.unnotifiedHighPriority.append(now) }
+    if priority == .high && !notified { run.layers.phone.android?.fcm.unnotifiedHighPriority.append(now) }
   }
 
   /// The system shows a notification message in its channel. Returns whether the patient can see it.
   func show(_ index: Int, channel: String, in run: inout SimulationRun, at now: SimulationInstant) -> Bool {
-    let push = run.layers.phone.remotePushes[index]
+    let push = run.layers.phone.core.remotePushes[index]
     let delivery = DeliveryAttributes(interruptionLevel: push.interruptionLevel, sound: push.sound, channel: channel)
-    let perception = run.layers.phone.presenter.perception(of: delivery, in: run.layers.phone.attentionContext(in: run, at: now))
+    let perception = run.layers.phone.core.presenter.perception(of: delivery, in: run.layers.phone.core.attentionContext(in: run, at: now))
     if case .notShown(let why, let cause) = perception {
       run.record(.suppressed, push.id.rawValue, at: now, [TimelineField("cause", cause.rawValue), TimelineField("reason", why)])
       return false
     }
-    run.layers.phone.attention.pushesShown[run.layers.phone.pushKey(push)] = index
-    run.layers.phone.present(.push(index), subject: push.id.rawValue, delivery: delivery, perception: perception, pushType: push.type, in: &run, at: now)
+    run.layers.phone.core.attention.pushesShown[run.layers.phone.core.pushKey(push)] = index
+    run.layers.phone.core.present(.push(index), subject: push.id.rawValue, delivery: delivery, perception: perception, pushType: push.type, in: &run, at: now)
     return true
   }
 
@@ -309,7 +309,7 @@ struct FCMTransport: PushTransport {
   /// app created it; else the manifest's default, if created; else FCM's
   /// fallback channel (`fallback`: why, when its library must create it now).
   func channel(for push: RemotePush, in run: SimulationRun) -> (id: String, fallback: String?) {
-    let channels = run.layers.phone.scheduler.android?.channels ?? [:]
+    let channels = run.layers.phone.android?.channels ?? [:]
     if let named = push.channel, channels[named] != nil { return (named, nil) }
     if let manifest = run.layers.app.fcmDefaultChannel, channels[manifest] != nil { return (manifest, nil) }
     if channels[Self.fallbackChannel] != nil { return (Self.fallbackChannel, nil) }
@@ -319,7 +319,7 @@ struct FCMTransport: PushTransport {
 
   /// The FCM library creates its fallback channel, "Miscellaneous", with default importance.
   func createFallbackChannel(because why: String, in run: inout SimulationRun, at now: SimulationInstant) {
-    run.layers.phone.scheduler.android?.channels[Self.fallbackChannel] = AndroidChannel(id: Self.fallbackChannel, name: "Miscellaneous")
+    run.layers.phone.android?.channels[Self.fallbackChannel] = AndroidChannel(id: Self.fallbackChannel, name: "Miscellaneous")
     run.record(.app, "channel", at: now, [
       TimelineField("id", Self.fallbackChannel), TimelineField("importance", ChannelImportance.default.rawValue),
       TimelineField("reason", "\(why): the FCM library creates its fallback channel \"Miscellaneous\""),

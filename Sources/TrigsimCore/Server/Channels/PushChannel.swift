@@ -61,15 +61,15 @@ final class PushChannel: ServerChannel {
         id: PushID(subject), instant: now, type: "dose-reminder", title: "Time for \(medicine?.name ?? key.medicine.rawValue)",
         body: medicine.map { "\($0.body), due at \(key.slotLabel)" }, sound: true, priority: 10)
       if device.isSimulatedPhone {
-        run.layers.phone.remotePushes.append(push)
-        let index = run.layers.phone.remotePushes.count - 1
+        run.layers.phone.core.remotePushes.append(push)
+        let index = run.layers.phone.core.remotePushes.count - 1
         attemptOfPush[index] = attempt
-        run.record(.sent, subject, at: now, run.layers.phone.pushFields(push, in: run) + server.doseFields(key, step: step))
-        let transport = run.layers.phone.pushTransport
+        run.record(.sent, subject, at: now, run.layers.phone.core.pushFields(push, in: run) + server.doseFields(key, step: step))
+        let transport = run.layers.phone.core.pushTransport
         transport.sent(index, in: &run, at: now)
       } else {
         server.attempts[attempt].delivered = now
-        run.record(.sent, subject, at: now, run.layers.phone.pushFields(push, in: run) + server.doseFields(key, step: step) + [TimelineField("device", device.id)])
+        run.record(.sent, subject, at: now, run.layers.phone.core.pushFields(push, in: run) + server.doseFields(key, step: step) + [TimelineField("device", device.id)])
         if let after = device.seenAfter { server.scheduleSeen(attempt, in: &run, at: now.advanced(by: after)) }
       }
     }

@@ -34,7 +34,7 @@ final class SMSChannel: ServerChannel {
   /// A text reaches the phone, or the carrier while the phone cannot receive it.
   func arrives(_ attempt: Int, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
-    if let unreachable = run.layers.phone.attention.unreachableReason {
+    if let unreachable = run.layers.phone.core.attention.unreachableReason {
       atCarrier.append(attempt)
       let givesUp = (server.attempts[attempt].sent ?? now).advanced(by: model.carrierStorage)
       server.scheduleDeadline(.carrierGivesUp, of: attempt, in: &run, at: givesUp)
@@ -50,7 +50,7 @@ final class SMSChannel: ServerChannel {
   func deliver(_ attempt: Int, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
     let subject = server.attempts[attempt].subject
     server.attempts[attempt].delivered = now
-    if let focus = run.layers.phone.focusInForce(in: run) {
+    if let focus = run.layers.phone.core.focusInForce(in: run) {
       heldByFocus.append(attempt)
       run.record(.sms, subject, at: now, [
         TimelineField("status", "held"),
@@ -93,14 +93,14 @@ final class SMSChannel: ServerChannel {
 
   /// A Focus ended or the phone came on: texts a Focus held are listed, for the next look.
   func focusReleased(server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.layers.phone.focusInForce(in: run) == nil, !heldByFocus.isEmpty else { return }
+    guard run.layers.phone.core.focusInForce(in: run) == nil, !heldByFocus.isEmpty else { return }
     listedTexts += heldByFocus
     heldByFocus = []
   }
 
   /// The patient looks at the phone: texts listed after a Focus are seen now.
   func patientLooked(server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
-    guard run.layers.phone.attention.phoneOn, !listedTexts.isEmpty else { return }
+    guard run.layers.phone.core.attention.phoneOn, !listedTexts.isEmpty else { return }
     let texts = listedTexts
     listedTexts = []
     for attempt in texts { server.attemptPerceived(attempt, kind: .afterFocus, how: "sms, lock-screen, seen at a look", in: &run, at: now) }

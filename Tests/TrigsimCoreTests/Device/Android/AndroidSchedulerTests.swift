@@ -54,16 +54,4 @@ import TrigsimTestSupport
     #expect(scheduler.alarms.isEmpty)
     #expect(run.timeline().entries.last?[field: "change"] == "refused")
   }
-
-  @Test func theIPhoneQueuesNothingOfItsOwnAndRefusesNoScenarioRequest() throws {
-    var scenario = Scenario(name: "scheduler", clock: Build.clock("2026-05-04T07:00:00Z", "2026-05-04T12:00:00Z"))
-    scenario.device.power = [PowerEvent(instant: Build.instant("2026-05-04T07:00:00Z"), kind: .chargingOn)]
-    var run = SimulationRun(scenario)
-    let phone = scenario.platform.makePhoneScheduler(startingIn: run)
-    phone.runStarts(in: &run)
-    #expect(phone.android == nil)
-    #expect(phone.scenarioRequestsRefusal == nil)
-    #expect(phone.chargingReason(pluggedIn: true) == nil)
-    #expect(run.queue.isEmpty)
-  }
 }

@@ -305,7 +305,7 @@ import TrigsimMedicineApp
       track: InMemoryTrack(samples: samples), platform: PlatformSettings(),
       medicineApp: MedicineApp(appChanges: [AppChange(instant: Self.start, state: .foreground)]))
     var run = SimulationRun(scenario)
-    run.layers.phone.locationService = GeofencingService(rules: AndroidGeofenceRules(), regions: scenario.regions, variation: nil)
+    run.layers.phone.core.locationService = GeofencingService(rules: AndroidGeofenceRules(), regions: scenario.regions, variation: nil)
     try run.execute()
     let timeline = run.timeline()
     let detected = try #require(timeline.entries(.detected).first)
@@ -338,10 +338,10 @@ import TrigsimMedicineApp
       if foreground { scenario.medicineApp.appChanges = [AppChange(instant: scenario.clock.start, state: .foreground)] }
       let idealLog = ReportLog(), androidLog = ReportLog()
       var ideal = SimulationRun(scenario)
-      ideal.layers.phone.locationService = RecordingLocationService(recorded: ideal.layers.phone.locationService, log: idealLog)
+      ideal.layers.phone.core.locationService = RecordingLocationService(recorded: ideal.layers.phone.core.locationService, log: idealLog)
       try ideal.execute()
       var android = SimulationRun(scenario)
-      android.layers.phone.locationService = RecordingLocationService(
+      android.layers.phone.core.locationService = RecordingLocationService(
         recorded: GeofencingService(rules: .exact, regions: scenario.regions, variation: nil), log: androidLog)
       try android.execute()
       #expect(android.timeline().entries == ideal.timeline().entries, "seed \(seed) foreground \(foreground)")
@@ -361,7 +361,7 @@ import TrigsimMedicineApp
       let (scenario, _, _) = SimulationPropertyTests.randomScenario(seed: seed)
       let log = ReportLog()
       var run = SimulationRun(scenario)
-      run.layers.phone.locationService = RecordingLocationService(
+      run.layers.phone.core.locationService = RecordingLocationService(
         recorded: GeofencingService(rules: .exact, regions: scenario.regions, variation: nil), log: log)
       try run.execute()
       detections += log.reports.count { $0.kind == .detected }
@@ -385,7 +385,7 @@ import TrigsimMedicineApp
     var run = SimulationRun(scenario, variation: variation)
     var service = GeofencingService(rules: rules, regions: scenario.regions, variation: variation)
     for index in scenario.regions.indices { service.setOptions(GeofencingRuleTests.dwelling, forRegion: index) }
-    run.layers.phone.locationService = RecordingLocationService(recorded: service, log: log)
+    run.layers.phone.core.locationService = RecordingLocationService(recorded: service, log: log)
     try run.execute()
     for region in scenario.regions.indices {
       let instants = log.reports.filter { $0.region == region }.map(\.instant)

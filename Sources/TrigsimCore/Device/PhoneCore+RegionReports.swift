@@ -1,6 +1,6 @@
 import Foundation
 
-extension Phone {
+extension PhoneCore {
   /// The device reported a region event: a detection delivers the region's
   /// pending location requests of that kind (when location authorization
   /// lets the platform monitor regions); a crossing it did not detect is

@@ -73,7 +73,7 @@ struct AttentionState {
   }
 }
 
-extension Phone {
+extension PhoneCore {
   // MARK: - Scheduling
 
   func scheduleDeviceEvents(in run: inout SimulationRun) {
@@ -91,7 +91,7 @@ extension Phone {
     if let summary = run.scenario.device.summary, summary.includesApp { summaryAt = nextSummary(atOrAfter: now, summary, in: run) }
     return AttentionContext(
       authorization: installedApp.permission, settings: attention.settings, entitlements: run.scenario.device.entitlements,
-      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.layers.phone.scheduler.notificationChannels)
+      focus: focusInForce(in: run), nextSummary: summaryAt, channels: run.layers.phone.notificationChannels)
   }
 
   /// The Focus in force: of the occurrences on, the one that began last
@@ -183,8 +183,8 @@ extension Phone {
       attention.phoneOn = false
       attention.lockedSinceStart = false
       run.record(.power, "phone", at: now, [TimelineField("event", kind.rawValue), TimelineField("state", "off")])
-      let scheduler = run.layers.phone.scheduler
-      scheduler.switchedOff(in: &run, at: now)
+      let phone = run.layers.phone
+      phone.switchedOff(in: &run, at: now)
       if !installedApp.state.isTerminated {
         run.record(.app, "state", at: now, [
           TimelineField("to", AppState.terminated.rawValue), TimelineField("from", installedApp.state.rawValue),
@@ -212,8 +212,8 @@ extension Phone {
         fields.append(TimelineField("reason", "what came due while the phone was off delivers at the first unlock (platform deliveryBeforeFirstUnlock: held)"))
       }
       run.record(.power, "phone", at: now, fields)
-      let scheduler = run.layers.phone.scheduler
-      scheduler.switchedOn(in: &run, at: now)
+      let phone = run.layers.phone
+      phone.switchedOn(in: &run, at: now)
       if !holdsUntilUnlock { deliverCatchUp(in: &run, at: now) }
       releaseHeld(in: &run, at: now, cause: "the phone was switched on")
       if attention.reachable { pushesReachable(in: &run, at: now) }
@@ -232,8 +232,8 @@ extension Phone {
       run.record(.power, "phone", at: now, fields)
       if firstUnlock && run.scenario.platform.attention.deliveryBeforeFirstUnlock == .held { deliverCatchUp(in: &run, at: now) }
       if firstUnlock {
-        let scheduler = run.layers.phone.scheduler
-        scheduler.firstUnlock(in: &run, at: now)
+        let phone = run.layers.phone
+        phone.firstUnlock(in: &run, at: now)
       }
       // Unlocking is looking: the patient sees what is listed.
       let patientLayer = run.layers.patient
@@ -269,7 +269,7 @@ extension Phone {
       guard on != attention.charging else { return }
       attention.charging = on
       var fields = [TimelineField("event", kind.rawValue), TimelineField("charging", on ? "yes" : "no")]
-      if let reason = run.layers.phone.scheduler.chargingReason(pluggedIn: on) { fields.append(TimelineField("reason", reason)) }
+      if let reason = run.layers.phone.chargingReason(pluggedIn: on) { fields.append(TimelineField("reason", reason)) }
       run.record(.power, "phone", at: now, fields)
     }
   }
@@ -337,7 +337,7 @@ extension Phone {
       }
       catchUpDue = due
       catchUpWhileOff = whileOff
-      run.layers.phone.deliver(pending, in: &run, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
+      run.layers.phone.core.deliver(pending, in: &run, at: now, next: pending.request.trigger.repeats ? pending.nextDelivery : nil)
       catchUpDue = nil
     }
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Phone {
+extension PhoneCore {
   func perform(_ action: AppAction, in run: inout SimulationRun, at now: SimulationInstant) {
     switch action {
     case .add(let request):

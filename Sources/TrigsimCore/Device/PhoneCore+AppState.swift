@@ -3,7 +3,7 @@ import Foundation
 /// The device's record of the app under test as the world changes it (the
 /// scenario's `app:` changes), and the device's side of the app's removals:
 /// whichever app runs.
-extension Phone {
+extension PhoneCore {
   // MARK: - App state
 
   func changeApp(_ change: AppChange, in run: inout SimulationRun, at now: SimulationInstant) {
@@ -14,8 +14,8 @@ extension Phone {
       let layer = run.layers.app
       layer.appStateChanged(from: previous, to: state, in: &run, at: now)
     }
-    let scheduler = run.layers.phone.scheduler
-    scheduler.appChanged(change, in: &run, at: now)
+    let phone = run.layers.phone
+    phone.appChanged(change, in: &run, at: now)
     if change.backgroundRefresh {
       let layer = run.layers.app
       layer.backgroundRefresh(in: &run, at: now)

@@ -6,10 +6,10 @@ import TrigsimTestSupport
 
 private typealias F = MedicineFixture
 
-/// The phone as a layer of its own (`Phone`): it owns the notification
+/// The phone's core on its own (`PhoneCore`): it owns the notification
 /// center and the app's permissions, and changes the run only through its
 /// methods, so it can be driven without replaying a scenario.
-@Suite struct PhoneTests {
+@Suite struct PhoneCoreTests {
   /// A run of a scenario with no medicine and no notifications, not executed: only what a test does happens.
   func idleRun() -> SimulationRun {
     SimulationRun(F.scenario(MedicineApp(), start: "2026-03-28T06:00:00Z", end: "2026-03-28T13:00:00Z"))
@@ -22,7 +22,7 @@ private typealias F = MedicineFixture
 
   @Test func withNotificationPermissionDeniedTheAddSucceedsButThePhoneKeepsNothing() throws {
     var run = idleRun()
-    let phone = run.layers.phone
+    let phone = run.layers.phone.core
     phone.installedApp.permission = .denied
     #expect(!phone.add(request("pill", seconds: 300), in: &run, at: F.at("06:00")))
     #expect(phone.center.pending.isEmpty)
@@ -32,7 +32,7 @@ private typealias F = MedicineFixture
 
   @Test func aDeliveryQueuedForARequestReplacedSinceIsSkipped() throws {
     var run = idleRun()
-    let phone = run.layers.phone
+    let phone = run.layers.phone.core
     phone.add(request("pill", seconds: 300), in: &run, at: F.at("06:00"))
     let replacedToken = try #require(phone.center.pending["pill"]).token
     phone.add(request("pill", seconds: 600), in: &run, at: F.at("06:01"))
