@@ -39,38 +39,17 @@ done
 # Exactly one baseline: a ref to build or a binary.
 if { [ -n "$baseRef" ] && [ -n "$baseline" ]; } || { [ -z "$baseRef" ] && [ -z "$baseline" ]; }; then usage; fi
 
-root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || exit 2
+TOOL=identity
+. "$(dirname "$0")/baseline-worktree.sh"
 scenarioFolder=$(realpath "${scenarioFolder:-$root/scenarios}") || exit 2
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/trigsim-identity.XXXXXX") || exit 2
-worktree=""
-cleanUp() {
-  if [ -n "$worktree" ]; then
-    git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1
-    git -C "$root" worktree prune >/dev/null 2>&1
-  fi
-  rm -rf "$work"
-}
-trap cleanUp EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# Builds the `trigsim` of the package at $1 (debug) and prints its path.
-buildTrigsim() {
-  echo "identity.sh: building trigsim in $1 (debug)" >&2
-  swift build --package-path "$1" --product trigsim >&2 || return 1
-  echo "$(swift build --package-path "$1" --show-bin-path)/trigsim"
-}
-
+# Debug builds: the output does not depend on the configuration, and they build faster.
 if [ -n "$baseRef" ]; then
-  commit=$(git -C "$root" rev-parse --verify --quiet "$baseRef^{commit}") || { echo "identity.sh: '$baseRef' is not a commit" >&2; exit 2; }
-  worktree="$work/baseline"
-  git -C "$root" worktree add --detach --quiet "$worktree" "$commit" || exit 2
-  baseline=$(buildTrigsim "$worktree") || { echo "identity.sh: the build of $baseRef failed" >&2; exit 2; }
+  addBaselineWorktree "$baseRef"
+  baseline=$(buildAt "$worktree" trigsim) || exit 2
 fi
 if [ -z "$candidate" ]; then
-  candidate=$(buildTrigsim "$root") || { echo "identity.sh: the build of the checkout failed" >&2; exit 2; }
+  candidate=$(buildAt "$root" trigsim) || exit 2
 fi
 baseline=$(realpath "$baseline") && candidate=$(realpath "$candidate") || exit 2
 for binary in "$baseline" "$candidate"; do

@@ -60,39 +60,18 @@ if { [ -n "$baseRef" ] && [ -n "$baseline" ]; } || { [ -z "$baseRef" ] && [ -z "
 [ -z "$limit" ] || [[ "$limit" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "instructions.sh: --limit takes a ratio such as 1.05" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed (apt-get install -y valgrind)" >&2; exit 2; }
 
-root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || exit 2
-work=$(mktemp -d "${TMPDIR:-/tmp}/trigsim-instructions.XXXXXX") || exit 2
-worktree=""
-cleanUp() {
-  if [ -n "$worktree" ]; then
-    git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1
-    git -C "$root" worktree prune >/dev/null 2>&1
-  fi
-  rm -rf "$work"
-}
-trap cleanUp EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# Builds PRODUCT of the package at $1 in release and prints its path.
-buildRelease() {
-  echo "instructions.sh: building $2 in $1 (release: minutes)" >&2
-  swift build -c release --package-path "$1" --product "$2" >&2 || return 1
-  echo "$(swift build -c release --package-path "$1" --show-bin-path)/$2"
-}
+TOOL=instructions
+. "$(dirname "$0")/baseline-worktree.sh"
 
 if [ -n "$baseRef" ]; then
-  commit=$(git -C "$root" rev-parse --verify --quiet "$baseRef^{commit}") || { echo "instructions.sh: '$baseRef' is not a commit" >&2; exit 2; }
-  worktree="$work/baseline"
-  git -C "$root" worktree add --detach --quiet "$worktree" "$commit" || exit 2
-  baseline=$(buildRelease "$worktree" trigsim) || { echo "instructions.sh: the build of $baseRef failed" >&2; exit 2; }
+  addBaselineWorktree "$baseRef"
+  baseline=$(buildAt "$worktree" trigsim -c release) || exit 2
 fi
 if [ -z "$candidate" ]; then
-  candidate=$(buildRelease "$root" trigsim) || { echo "instructions.sh: the build of the checkout failed" >&2; exit 2; }
+  candidate=$(buildAt "$root" trigsim -c release) || exit 2
 fi
 if [ -z "$benchmark" ]; then
-  benchmark=$(buildRelease "$root" trigsim-benchmark) || { echo "instructions.sh: the build of the benchmark program failed" >&2; exit 2; }
+  benchmark=$(buildAt "$root" trigsim-benchmark -c release) || exit 2
 fi
 for binary in "$baseline" "$candidate" "$benchmark"; do
   [ -x "$binary" ] || { echo "instructions.sh: $binary is not an executable" >&2; exit 2; }

@@ -44,12 +44,11 @@ protocol SimulatedPhone: AnyObject {
   func chargingReason(pluggedIn: Bool) -> String?
 }
 
-/// The iPhone: its core and nothing else. Its reminders are the
-/// notification center's triggers, and nothing it does on its own waits in
-/// the queue.
-final class IPhone: SimulatedPhone {
-  let core: PhoneCore
-  init(core: PhoneCore) { self.core = core }
+extension SimulatedPhone {
+  // A phone with no scheduling of its own (the iPhone, a test's phone): it
+  // adds every scenario request, has no channels, queues nothing, and does
+  // nothing of its own when it switches off or on, is unlocked, has its app
+  // changed or is plugged in.
   var android: AndroidScheduler? { nil }
   var scenarioRequestsRefusal: String? { nil }
   var notificationChannels: [String: AndroidChannel] { [:] }
@@ -60,6 +59,14 @@ final class IPhone: SimulatedPhone {
   func firstUnlock(in run: inout SimulationRun, at now: SimulationInstant) {}
   func appChanged(_ change: AppChange, in run: inout SimulationRun, at now: SimulationInstant) {}
   func chargingReason(pluggedIn: Bool) -> String? { nil }
+}
+
+/// The iPhone: its core and nothing else (every requirement but `core` is
+/// the default above). Its reminders are the notification center's
+/// triggers, and nothing it does on its own waits in the queue.
+final class IPhone: SimulatedPhone {
+  let core: PhoneCore
+  init(core: PhoneCore) { self.core = core }
 }
 
 /// The Android phone: its core, and the device's own scheduling of the app

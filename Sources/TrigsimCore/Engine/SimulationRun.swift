@@ -64,7 +64,7 @@ struct SimulationRun {
     if let stopReason { throw stopReason }
     warnTrackEndsEarly()
     if let lastFix = replay.previousFix {
-      let phone = layers.phone.core
+      let phone = layers.phoneCore
       while let restart = phone.takeMonitoringRestart(upTo: end) { phone.locationService.restartMonitoring(at: restart, into: &phone.reportBuffer) }
       phone.locationService.finish(last: lastFix, until: end, into: &phone.reportBuffer)
       phone.queueDeviceReports(in: &self)
@@ -79,7 +79,7 @@ struct SimulationRun {
   /// Returns whether the run goes on.
   mutating func replayAndHandle(_ sample: TrackSample) -> Bool {
     replay(sample)
-    if layers.phone.core.observesFixes {
+    if layers.phoneCore.observesFixes {
       let layer = layers.app
       layer.observe(sample, in: &self)
     }
@@ -98,7 +98,7 @@ struct SimulationRun {
   /// (`advanceQuietly`); the rest go fix by fix. The events and entries are
   /// those of `replayAndHandle` for every fix (the property tests compare).
   mutating func replay(block: ArraySlice<TrackSample>) -> Bool {
-    let phone = layers.phone.core
+    let phone = layers.phoneCore
     var position = block.startIndex
     while position < block.endIndex {
       let quiet = quietFixes(in: block[position...])
@@ -132,7 +132,7 @@ struct SimulationRun {
   /// service and handle no event). None before the first fix is replayed, or
   /// while the app hears every fix (`observesFixes`: a location service it started).
   func quietFixes(in fixes: ArraySlice<TrackSample>) -> Int {
-    let phone = layers.phone.core
+    let phone = layers.phoneCore
     guard replay.previousFix != nil, replay.firstFixToWarn == nil, stopReason == nil, !phone.observesFixes,
       let recordedGeometry = replay.recordedGeometry
     else { return 0 }
@@ -162,8 +162,7 @@ struct SimulationRun {
     // Not `recordedGeometry.map { … }`: that copies the recording at every fix, and its replay cursor would not move.
     let step = replay.recordedGeometry != nil ? replay.recordedGeometry!.step(index, into: &replay.stepCrossings) : replay.geometry.step(to: fix, into: &replay.stepCrossings)
     if !replay.segmentCrossings.isEmpty { replay.segmentCrossings.removeAll(keepingCapacity: true) }
-    // The phone's core, once a fix (a witness call through the device layer's protocol).
-    let phone = layers.phone.core
+    let phone = layers.phoneCore
     let foreground = phone.installedApp.state == .foreground
     switch step {
     case .first(let inside):

@@ -1,18 +1,38 @@
 import Foundation
 
 /// A way the app's reminder server reaches the patient.
-public enum DeliveryChannel: String, Sendable, CaseIterable, Comparable {
-  /// A remote push through the platform's push service (APNs, FCM) to every registered device.
-  case push
-  /// A text message to the patient's phone number.
-  case sms
-  /// An email to the patient's address.
-  case email
-  /// An item in the app's own inbox, which the app fetches while it is open.
-  case inbox
+public struct DeliveryChannel: RawRepresentable, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+  /// The channel's name, as a policy step and the timeline write it.
+  public let rawValue: String
 
+  /// A channel named `name`: one the server ships (`allCases`), or one a
+  /// team registers with the server (`PolicyServer.register(_:)`).
+  public init(_ name: String) { rawValue = name }
+
+  /// A channel a scenario can name: one the server ships; nil for any other name.
+  public init?(rawValue: String) {
+    guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+    self.rawValue = rawValue
+  }
+
+  /// A remote push through the platform's push service (APNs, FCM) to every registered device.
+  public static let push = DeliveryChannel("push")
+  /// A text message to the patient's phone number.
+  public static let sms = DeliveryChannel("sms")
+  /// An email to the patient's address.
+  public static let email = DeliveryChannel("email")
+  /// An item in the app's own inbox, which the app fetches while it is open.
+  public static let inbox = DeliveryChannel("inbox")
+
+  /// The channels the server ships, in the order they are listed and sorted.
+  public static let allCases: [DeliveryChannel] = [.push, .sms, .email, .inbox]
+
+  public var description: String { rawValue }
+
+  /// The shipped channels in `allCases` order, then any other by name.
   public static func < (lhs: Self, rhs: Self) -> Bool {
-    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    let left = allCases.firstIndex(of: lhs) ?? allCases.count, right = allCases.firstIndex(of: rhs) ?? allCases.count
+    return left != right ? left < right : lhs.rawValue < rhs.rawValue
   }
 }
 

@@ -9,17 +9,16 @@ private typealias F = MedicineFixture
 private typealias S = ServerFixture
 
 /// The seam of `ServerChannel`: a channel the server does not ship, written
-/// here and registered with the server, serves the policy's steps on its
-/// name. Adding it edited no file in `Sources/TrigsimCore/Engine/` or
-/// `Sources/TrigsimCore/Server/`: the toy below is all it took.
+/// here under a name of its own and registered with the server, serves the
+/// policy's steps on that name. Adding it edited no file in `Sources/`: the
+/// toy below is all it took.
 @Suite struct ServerChannelTests {
   /// A messenger app: a message arrives `latency` after the server sends it
   /// and the patient perceives it on arrival (a toy for the channel seam).
   final class Messenger: ServerChannel {
-    let name: DeliveryChannel
+    static let name = DeliveryChannel("messenger")
+    var name: DeliveryChannel { Self.name }
     let latency = SimulationDuration.seconds(30)
-
-    init(servingStepsOn name: DeliveryChannel) { self.name = name }
 
     func send(_ dose: DoseKey, step: Int, label: String, server: PolicyServer, in run: inout SimulationRun, at now: SimulationInstant) {
       let attempt = server.newAttempt("\(label).s\(step + 1)", dose, step: step, channel: name, at: now)
@@ -50,20 +49,25 @@ private typealias S = ServerFixture
   }
 
   @Test func aRegisteredChannelServesTheStepsOnItsNameAndItsArrivalNotifiesTheDose() throws {
-    // An email step at 08:10; the patient reads no mail, so the email alone would leave the dose missed.
-    let scenario = S.scenario([S.step(.email, after: 10)])
-    let withEmail = try Self.run(scenario, registering: [])
+    // An email step at 08:10; the patient reads no mail, so the email alone leaves the dose missed.
+    let withEmail = try Self.run(S.scenario([S.step(.email, after: 10)]), registering: [])
     #expect(withEmail.summary.dose("1", .time(S.dueTime))?.outcome == .missed)
 
-    let withMessenger = try Self.run(scenario, registering: [Messenger(servingStepsOn: .email)])
+    // A messenger step at 08:10, then the same email at 08:20: both channels serve their steps.
+    let scenario = S.scenario([S.step(Messenger.name, after: 10), S.step(.email, after: 20)])
+    let withMessenger = try Self.run(scenario, registering: [Messenger()])
     let entries = withMessenger.timeline.entries(.server).filter { $0.subject == "\(S.doseLabel).s1" }
     #expect(entries.map { $0.brief("channel", "status", "step") } == [
       "08:10 channel=messenger status=sent step=1",
       "08:10:30 channel=messenger status=delivered step=-",
       "08:10:30 channel=- status=perceived step=-",
     ])
-    #expect(withMessenger.timeline.entries(.email).isEmpty)
-    #expect(withMessenger.attempts.map(\.delivered) == [F.at("08:10:30")])
+    #expect(withMessenger.attempts.map(\.channel) == [Messenger.name, .email])
+    #expect(withMessenger.attempts.first?.delivered == F.at("08:10:30"))
+    // The email step is the shipped channel's: sent at 08:20, delivered after its one-minute latency.
+    #expect(withMessenger.timeline.entries(.email).map { "\($0.subject) \($0.brief("status"))" } == [
+      "\(S.doseLabel).s2 08:20 status=sent", "\(S.doseLabel).s2 08:21 status=delivered",
+    ])
     let dose = try #require(withMessenger.summary.dose("1", .time(S.dueTime)))
     #expect(dose.notified == F.at("08:10:30"))
     #expect(dose.perception?.how == "messenger, on arrival")

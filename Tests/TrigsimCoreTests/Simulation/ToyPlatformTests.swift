@@ -19,22 +19,13 @@ private typealias F = MedicineFixture
     func perception(of delivery: DeliveryAttributes, in context: AttentionContext) -> Perception { .alert(AlertStyle(banner: true, lockScreen: true, sound: true), note: "a pager rings for everything") }
   }
 
-  /// A pager: a phone whose core presents with `RingsForEverything` and that has no scheduling of its own.
+  /// A pager: a phone whose core presents with `RingsForEverything` and that
+  /// has no scheduling of its own (the protocol's defaults).
   final class Pager: SimulatedPhone {
     let core: PhoneCore
     init(_ scenario: Scenario) {
       core = PhoneCore(scenario, variation: nil, calendar: CalendarTriggerEvaluator(scenario.platform), presenter: RingsForEverything())
     }
-    var android: AndroidScheduler? { nil }
-    var scenarioRequestsRefusal: String? { nil }
-    var notificationChannels: [String: AndroidChannel] { [:] }
-    func runStarts(in run: inout SimulationRun) {}
-    func eventDue(_ event: AndroidEvent, in run: inout SimulationRun, at now: SimulationInstant) {}
-    func switchedOff(in run: inout SimulationRun, at now: SimulationInstant) {}
-    func switchedOn(in run: inout SimulationRun, at now: SimulationInstant) {}
-    func firstUnlock(in run: inout SimulationRun, at now: SimulationInstant) {}
-    func appChanged(_ change: AppChange, in run: inout SimulationRun, at now: SimulationInstant) {}
-    func chargingReason(pluggedIn: Bool) -> String? { nil }
   }
 
   /// The 07:00 reminder falls in the Sleep Focus (22:30–07:30); the patient looks at 07:40 and completes what they perceive a minute later.
